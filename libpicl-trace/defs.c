@@ -1,0 +1,599 @@
+/*
+ * defs.c - the definitions a trace has made so far: descriptor aliases (record
+ * -6, with their scope) and subsets of processors, processes and event types
+ * (records -201, -202, -203, plus the predefined event subsets of Table 5).
+ *
+ * How it works:
+ *  - Compiled descriptors live in one cache keyed by control string, so an
+ *    inline "%d%lf" repeated on a million records is compiled once and every
+ *    alias that names the same string shares it. The cache holds at most
+ *    CTRL_CACHE_MAX strings; past that, a control string is compiled into a
+ *    single scratch slot that lives until the next uncached look-up (so a
+ *    hostile trace with millions of distinct strings cannot grow memory).
+ *  - Each alias number has a slot with the list of its definitions; a
+ *    look-up scans that (short) list for the most specific match (DESIGN.md
+ *    point 4) and remembers the answer until the next definition.
+ *  - Subsets are a hash from (kind, id) to a member list. Membership is a
+ *    linear scan of the members, following nested subsets up to 8 levels.
+ *
+ * Memory is bounded by the number of distinct definitions, capped at
+ * DEFS_MAX entries each so hostile input fails cleanly instead of growing
+ * without end.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CTRL_CACHE_MAX 4096
+#define DEFS_MAX 65536
+#define SUBSET_DEPTH 8
+
+struct ctrl_entry {
+	char *ctrl;
+	size_t len;
+	uint64_t hash;
+	struct picl_descriptor *desc;
+};
+
+struct alias_def {
+	int32_t event, processor, process;
+	uint64_t seq;
+	const struct picl_descriptor *desc;
+};
+
+struct alias_slot {
+	int64_t alias;
+	struct alias_def *defs;
+	size_t n, cap;
+};
+
+struct subset {
+	int kind;
+	int32_t id;
+	int32_t *members;
+	size_t n;
+};
+
+/* An open-addressing map from a 64-bit key to an index (+1; 0 = empty). */
+struct imap {
+	int64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+struct picl_defs {
+	struct ctrl_entry *ctrl;      /* hash table, ctrl_cap slots */
+	size_t ctrl_cap, ctrl_n;
+	struct picl_descriptor *scratch;
+
+	struct alias_slot *aliases;
+	size_t aliases_n, aliases_cap;
+	struct imap alias_map;
+	size_t alias_defs;
+	uint64_t seq;
+
+	struct subset *subsets;
+	size_t subsets_n, subsets_cap;
+	struct imap subset_map;
+
+	/* last alias look-up */
+	int cache_valid;
+	int64_t cache_alias;
+	int32_t cache_event, cache_processor, cache_process;
+	const struct picl_descriptor *cache_desc;
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint64_t hash_i64(int64_t k)
+{
+	uint64_t x = (uint64_t)k;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint32_t imap_get(const struct imap *m, int64_t key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return 0;
+	for (i = hash_i64(key) & (m->cap - 1); m->vals[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			return m->vals[i];
+	return 0;
+}
+
+static int imap_put(struct imap *m, int64_t key, uint32_t val)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct imap big = { 0 };
+		size_t j;
+
+		big.cap = m->cap ? m->cap * 2 : 16;
+		big.keys = calloc(big.cap, sizeof(*big.keys));
+		big.vals = calloc(big.cap, sizeof(*big.vals));
+		if (!big.keys || !big.vals) {
+			free(big.keys);
+			free(big.vals);
+			return PICL_ERR_NOMEM;
+		}
+		for (j = 0; j < m->cap; j++)
+			if (m->vals[j])
+				imap_put(&big, m->keys[j], m->vals[j]);
+		free(m->keys);
+		free(m->vals);
+		*m = big;
+	}
+	for (i = hash_i64(key) & (m->cap - 1); m->vals[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return PICL_OK;
+		}
+	}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+	return PICL_OK;
+}
+
+struct picl_defs *picl_defs_new(void)
+{
+	return calloc(1, sizeof(struct picl_defs));
+}
+
+void picl_defs_free(struct picl_defs *defs)
+{
+	size_t i;
+
+	if (!defs)
+		return;
+	for (i = 0; i < defs->ctrl_cap; i++) {
+		free(defs->ctrl[i].ctrl);
+		picl_descriptor_free(defs->ctrl[i].desc);
+	}
+	free(defs->ctrl);
+	picl_descriptor_free(defs->scratch);
+	for (i = 0; i < defs->aliases_n; i++)
+		free(defs->aliases[i].defs);
+	free(defs->aliases);
+	free(defs->alias_map.keys);
+	free(defs->alias_map.vals);
+	for (i = 0; i < defs->subsets_n; i++)
+		free(defs->subsets[i].members);
+	free(defs->subsets);
+	free(defs->subset_map.keys);
+	free(defs->subset_map.vals);
+	free(defs);
+}
+
+static int ctrl_grow(struct picl_defs *defs)
+{
+	size_t ncap = defs->ctrl_cap ? defs->ctrl_cap * 2 : 64, i;
+	struct ctrl_entry *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return PICL_ERR_NOMEM;
+	for (i = 0; i < defs->ctrl_cap; i++) {
+		struct ctrl_entry *e = &defs->ctrl[i];
+		size_t j;
+
+		if (!e->ctrl)
+			continue;
+		for (j = e->hash & (ncap - 1); n[j].ctrl; j = (j + 1) & (ncap - 1))
+			;
+		n[j] = *e;
+	}
+	free(defs->ctrl);
+	defs->ctrl = n;
+	defs->ctrl_cap = ncap;
+	return PICL_OK;
+}
+
+int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
+		      const struct picl_descriptor **out, struct picl_error *err)
+{
+	uint64_t h = hash_bytes(control, len);
+	struct picl_descriptor *d;
+	size_t j;
+	int rc;
+
+	if (defs->ctrl_cap) {
+		for (j = h & (defs->ctrl_cap - 1); defs->ctrl[j].ctrl;
+		     j = (j + 1) & (defs->ctrl_cap - 1)) {
+			struct ctrl_entry *e = &defs->ctrl[j];
+
+			if (e->hash == h && e->len == len && memcmp(e->ctrl, control, len) == 0) {
+				*out = e->desc;
+				return PICL_OK;
+			}
+		}
+	}
+	rc = picl_descriptor_compile(control, len, &d, err);
+	if (rc < 0)
+		return rc;
+	if (defs->ctrl_n >= CTRL_CACHE_MAX) {
+		picl_descriptor_free(defs->scratch);
+		defs->scratch = d;
+		*out = d;
+		return PICL_OK;
+	}
+	if ((defs->ctrl_n + 1) * 2 > defs->ctrl_cap && ctrl_grow(defs) < 0)
+		goto nomem;
+	for (j = h & (defs->ctrl_cap - 1); defs->ctrl[j].ctrl; j = (j + 1) & (defs->ctrl_cap - 1))
+		;
+	defs->ctrl[j].ctrl = malloc(len + 1);
+	if (!defs->ctrl[j].ctrl)
+		goto nomem;
+	memcpy(defs->ctrl[j].ctrl, control, len);
+	defs->ctrl[j].ctrl[len] = '\0';
+	defs->ctrl[j].len = len;
+	defs->ctrl[j].hash = h;
+	defs->ctrl[j].desc = d;
+	defs->ctrl_n++;
+	*out = d;
+	return PICL_OK;
+nomem:
+	picl_descriptor_free(d);
+	return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+}
+
+int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
+			   int32_t event, int32_t processor, int32_t process,
+			   const char *control, size_t len, struct picl_error *err)
+{
+	const struct picl_descriptor *d;
+	struct alias_slot *slot;
+	uint32_t idx;
+	size_t i;
+	int rc;
+
+	if (alias < 0)
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "a descriptor alias must not be negative (found %lld)",
+				      (long long)alias);
+	rc = picl_defs_control(defs, control, len, &d, err);
+	if (rc < 0)
+		return rc;
+	if (d == defs->scratch)
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "too many distinct control strings (more than %d)",
+				      CTRL_CACHE_MAX);
+	idx = imap_get(&defs->alias_map, alias);
+	if (!idx) {
+		if (defs->aliases_n == defs->aliases_cap) {
+			size_t ncap = defs->aliases_cap ? defs->aliases_cap * 2 : 16;
+			struct alias_slot *n = realloc(defs->aliases, ncap * sizeof(*n));
+
+			if (!n)
+				return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+			defs->aliases = n;
+			defs->aliases_cap = ncap;
+		}
+		slot = &defs->aliases[defs->aliases_n];
+		memset(slot, 0, sizeof(*slot));
+		slot->alias = alias;
+		if (imap_put(&defs->alias_map, alias, (uint32_t)++defs->aliases_n) < 0)
+			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	} else {
+		slot = &defs->aliases[idx - 1];
+	}
+	defs->cache_valid = 0;
+	/* A redefinition for the very same scope replaces the old one. */
+	for (i = 0; i < slot->n; i++) {
+		struct alias_def *a = &slot->defs[i];
+
+		if (a->event == event && a->processor == processor && a->process == process) {
+			a->desc = d;
+			a->seq = ++defs->seq;
+			return PICL_OK;
+		}
+	}
+	if (defs->alias_defs >= DEFS_MAX)
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "too many alias definitions (more than %d)", DEFS_MAX);
+	if (slot->n == slot->cap) {
+		size_t ncap = slot->cap ? slot->cap * 2 : 2;
+		struct alias_def *n = realloc(slot->defs, ncap * sizeof(*n));
+
+		if (!n)
+			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		slot->defs = n;
+		slot->cap = ncap;
+	}
+	slot->defs[slot->n].event = event;
+	slot->defs[slot->n].processor = processor;
+	slot->defs[slot->n].process = process;
+	slot->defs[slot->n].seq = ++defs->seq;
+	slot->defs[slot->n].desc = d;
+	slot->n++;
+	defs->alias_defs++;
+	return PICL_OK;
+}
+
+/* How specifically `pattern` matches `value`: 2 exact, 1 subset, 0
+ * wildcard, -1 no match. */
+static int match_rank(const struct picl_defs *defs, enum picl_subset_kind kind,
+		      int32_t pattern, int32_t value)
+{
+	if (pattern == value)
+		return 2;
+	if (pattern == PICL_WILDCARD)
+		return 0;
+	if (pattern < -1 && picl_defs_matches(defs, kind, pattern, value))
+		return 1;
+	return -1;
+}
+
+const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cdefs,
+		int64_t alias, int32_t event, int32_t processor, int32_t process)
+{
+	struct picl_defs *defs = (struct picl_defs *)cdefs; /* look-up cache only */
+	const struct picl_descriptor *best = NULL;
+	int best_rank = -1;
+	uint64_t best_seq = 0;
+	uint32_t idx;
+
+	if (defs->cache_valid && defs->cache_alias == alias && defs->cache_event == event &&
+	    defs->cache_processor == processor && defs->cache_process == process)
+		return defs->cache_desc;
+	idx = imap_get(&defs->alias_map, alias);
+	if (idx) {
+		const struct alias_slot *slot = &defs->aliases[idx - 1];
+		size_t i;
+
+		for (i = 0; i < slot->n; i++) {
+			const struct alias_def *a = &slot->defs[i];
+			int re = match_rank(defs, PICL_SUBSET_EVENTS, a->event, event);
+			int rp = match_rank(defs, PICL_SUBSET_PROCESSORS, a->processor, processor);
+			int rq = match_rank(defs, PICL_SUBSET_PROCESSES, a->process, process);
+			int rank;
+
+			if (re < 0 || rp < 0 || rq < 0)
+				continue;
+			rank = re + rp + rq;
+			if (rank > best_rank || (rank == best_rank && a->seq > best_seq)) {
+				best = a->desc;
+				best_rank = rank;
+				best_seq = a->seq;
+			}
+		}
+	}
+	if (!best) {
+		const char *ctrl = picl_predefined_alias(alias);
+
+		if (ctrl && picl_defs_control(defs, ctrl, strlen(ctrl), &best, NULL) < 0)
+			best = NULL;
+	}
+	defs->cache_valid = 1;
+	defs->cache_alias = alias;
+	defs->cache_event = event;
+	defs->cache_processor = processor;
+	defs->cache_process = process;
+	defs->cache_desc = best;
+	return best;
+}
+
+static int64_t subset_key(enum picl_subset_kind kind, int32_t id)
+{
+	return ((int64_t)kind << 32) ^ (int64_t)(uint32_t)id;
+}
+
+static const struct subset *find_subset(const struct picl_defs *defs,
+					enum picl_subset_kind kind, int32_t id)
+{
+	uint32_t idx = imap_get(&defs->subset_map, subset_key(kind, id));
+
+	return idx ? &defs->subsets[idx - 1] : NULL;
+}
+
+int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
+			    int32_t id, const int32_t *members, size_t n)
+{
+	uint32_t idx = imap_get(&defs->subset_map, subset_key(kind, id));
+	int32_t *copy = NULL;
+	struct subset *s;
+
+	if (n) {
+		copy = malloc(n * sizeof(*copy));
+		if (!copy)
+			return PICL_ERR_NOMEM;
+		memcpy(copy, members, n * sizeof(*copy));
+	}
+	if (idx) {
+		s = &defs->subsets[idx - 1];
+		free(s->members);
+	} else {
+		if (defs->subsets_n >= DEFS_MAX) {
+			free(copy);
+			return PICL_ERR_DATA;
+		}
+		if (defs->subsets_n == defs->subsets_cap) {
+			size_t ncap = defs->subsets_cap ? defs->subsets_cap * 2 : 16;
+			struct subset *p = realloc(defs->subsets, ncap * sizeof(*p));
+
+			if (!p) {
+				free(copy);
+				return PICL_ERR_NOMEM;
+			}
+			defs->subsets = p;
+			defs->subsets_cap = ncap;
+		}
+		s = &defs->subsets[defs->subsets_n];
+		if (imap_put(&defs->subset_map, subset_key(kind, id),
+			     (uint32_t)(defs->subsets_n + 1)) < 0) {
+			free(copy);
+			return PICL_ERR_NOMEM;
+		}
+		defs->subsets_n++;
+		s->kind = kind;
+		s->id = id;
+	}
+	s->members = copy;
+	s->n = n;
+	defs->cache_valid = 0;
+	return PICL_OK;
+}
+
+/* The predefined event subsets of Table 5: 1 if `event` belongs to `id`,
+ * 0 if not, -1 if `id` is not predefined. */
+static int predefined_event_subset(int32_t id, int32_t e)
+{
+	switch (id) {
+	case -1001: return e >= 0;
+	case -1002: return e <= -2 && e >= -1000;
+	case -1011: return e <= -11 && e >= -200;
+	case -1012: return e <= -21 && e >= -50;
+	case -1013: return e <= -51 && e >= -80;
+	case -1014: return e == -31 || e == -52 || e == -56 || e == -61;
+	case -1201: return e <= -201 && e >= -400;
+	case -1401: return e <= -401 && e >= -500;
+	case -1501: return e <= -501 && e >= -600;
+	case -1601: return e <= -601 && e >= -700;
+	case -1901: return e <= -901 && e >= -1000;
+	case -1902: return e == -911 || e == -912;
+	}
+	return -1;
+}
+
+int picl_defs_subset_exists(const struct picl_defs *defs,
+			    enum picl_subset_kind kind, int32_t id)
+{
+	if (find_subset(defs, kind, id))
+		return 1;
+	return kind == PICL_SUBSET_EVENTS && predefined_event_subset(id, 0) >= 0;
+}
+
+static int matches_depth(const struct picl_defs *defs, enum picl_subset_kind kind,
+			 int32_t pattern, int32_t value, int depth)
+{
+	const struct subset *s;
+	size_t i;
+
+	if (pattern == value || pattern == PICL_WILDCARD)
+		return 1;
+	if (pattern >= -1 || depth > SUBSET_DEPTH)
+		return 0;
+	s = find_subset(defs, kind, pattern);
+	if (!s) {
+		if (kind == PICL_SUBSET_EVENTS)
+			return predefined_event_subset(pattern, value) == 1;
+		return 0;
+	}
+	for (i = 0; i < s->n; i++) {
+		int32_t m = s->members[i];
+
+		if (m == value)
+			return 1;
+		if (m < -1 && m != pattern && matches_depth(defs, kind, m, value, depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
+		      int32_t pattern, int32_t value)
+{
+	return matches_depth(defs, kind, pattern, value, 0);
+}
+
+const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
+		enum picl_subset_kind kind, int32_t id, size_t *n)
+{
+	const struct subset *s = find_subset(defs, kind, id);
+
+	*n = s ? s->n : 0;
+	return s ? s->members : NULL;
+}
+
+static int apply_alias(struct picl_defs *defs, const struct picl_record *rec,
+		       struct picl_error *err)
+{
+	const struct picl_value *v = rec->values;
+	const char *ctrl;
+	size_t len;
+
+	if (rec->nvalues != 2 || v[0].kind != PICL_VAL_INT ||
+	    (v[1].kind != PICL_VAL_STRING && v[1].kind != PICL_VAL_CHARS))
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "a data descriptor record (-6) needs an integer alias and a control string");
+	ctrl = v[1].v.s.ptr;
+	len = v[1].v.s.len;
+	if (len >= 2 && ctrl[0] == '"' && ctrl[len - 1] == '"') {
+		ctrl++;
+		len -= 2;
+	}
+	return picl_defs_define_alias(defs, v[0].v.i, rec->event, rec->processor,
+				      rec->process, ctrl, len, err);
+}
+
+static int apply_subset(struct picl_defs *defs, const struct picl_record *rec,
+			enum picl_subset_kind kind, struct picl_error *err)
+{
+	int32_t stackbuf[64] = { 0 }, *members = stackbuf;
+	size_t i, n;
+	int rc;
+
+	if (rec->nvalues < 1)
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "a subset definition needs at least a subset id");
+	for (i = 0; i < rec->nvalues; i++)
+		if (rec->values[i].kind != PICL_VAL_INT ||
+		    rec->values[i].v.i < INT32_MIN || rec->values[i].v.i > INT32_MAX)
+			return picl_set_error(err, PICL_ERR_DATA,
+					      "subset definitions hold 32-bit integers only (value %zu)",
+					      i + 1);
+	if (rec->values[0].v.i >= -1)
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "a subset id must be below -1 (found %lld)",
+				      (long long)rec->values[0].v.i);
+	n = rec->nvalues - 1;
+	if (n > sizeof(stackbuf) / sizeof(stackbuf[0])) {
+		members = malloc(n * sizeof(*members));
+		if (!members)
+			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		members[i] = (int32_t)rec->values[i + 1].v.i;
+	rc = picl_defs_define_subset(defs, kind, (int32_t)rec->values[0].v.i, members, n);
+	if (members != stackbuf)
+		free(members);
+	if (rc == PICL_ERR_DATA)
+		return picl_set_error(err, rc, "too many subset definitions (more than %d)",
+				      DEFS_MAX);
+	if (rc < 0)
+		return picl_set_error(err, rc, "out of memory");
+	return PICL_OK;
+}
+
+int picl_defs_apply(struct picl_defs *defs, const struct picl_record *rec,
+		    struct picl_error *err)
+{
+	switch (rec->type) {
+	case PICL_REC_DESCRIPTOR:
+		return apply_alias(defs, rec, err);
+	case PICL_REC_SUBSET_PROCESSORS:
+		return apply_subset(defs, rec, PICL_SUBSET_PROCESSORS, err);
+	case PICL_REC_SUBSET_PROCESSES:
+		return apply_subset(defs, rec, PICL_SUBSET_PROCESSES, err);
+	case PICL_REC_SUBSET_EVENTS:
+		return apply_subset(defs, rec, PICL_SUBSET_EVENTS, err);
+	}
+	return PICL_OK;
+}

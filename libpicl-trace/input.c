@@ -1,0 +1,210 @@
+/*
+ * input.c - where a reader's bytes come from: a file descriptor, a memory
+ * buffer, or either of them through a zstd decoder.
+ *
+ * Like Redis's rio, the back-ends sit behind one small interface
+ * (picl_input_read fills a caller-supplied buffer); the reader above never
+ * knows which one it has. Compression is recognised by the zstd frame magic
+ * (28 b5 2f fd) in the first four bytes, never by a file name, so a pipe
+ * works as well as a file. Concatenated zstd frames are read one after the
+ * other; input that ends inside a frame is reported as truncated.
+ */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+struct picl_input {
+	int fd;                   /* -1 for memory */
+	int own_fd;
+	const unsigned char *mem;
+	size_t mem_len, mem_pos;
+	/* bytes already read while looking for the magic */
+	unsigned char peek[4];
+	size_t peek_len, peek_pos;
+	int raw_eof;
+	/* zstd */
+	ZSTD_DStream *zds;
+	unsigned char *zin;
+	size_t zin_cap;
+	ZSTD_inBuffer zib;
+	size_t zret;              /* last ZSTD_decompressStream result */
+	int compressed;
+};
+
+/* Read raw (compressed or not) bytes from the underlying source. */
+static ssize_t raw_read(struct picl_input *in, void *buf, size_t cap)
+{
+	if (in->peek_pos < in->peek_len) {
+		size_t n = in->peek_len - in->peek_pos;
+
+		if (n > cap)
+			n = cap;
+		memcpy(buf, in->peek + in->peek_pos, n);
+		in->peek_pos += n;
+		return (ssize_t)n;
+	}
+	if (in->fd < 0) {
+		size_t n = in->mem_len - in->mem_pos;
+
+		if (n > cap)
+			n = cap;
+		memcpy(buf, in->mem + in->mem_pos, n);
+		in->mem_pos += n;
+		return (ssize_t)n;
+	}
+	for (;;) {
+		ssize_t n = read(in->fd, buf, cap);
+
+		if (n >= 0 || errno != EINTR)
+			return n;
+	}
+}
+
+static int detect(struct picl_input *in, struct picl_error *err)
+{
+	static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+	while (in->peek_len < 4) {
+		ssize_t n = raw_read(in, in->peek + in->peek_len, 4 - in->peek_len);
+
+		if (n < 0) {
+			if (err)
+				err->sys_errno = errno;
+			return picl_set_error(err, PICL_ERR_IO, "cannot read: %s",
+					      strerror(errno));
+		}
+		if (n == 0)
+			break;
+		in->peek_len += (size_t)n;
+	}
+	if (in->peek_len == 4 && memcmp(in->peek, magic, 4) == 0) {
+		in->zds = ZSTD_createDStream();
+		in->zin_cap = ZSTD_DStreamInSize();
+		in->zin = malloc(in->zin_cap);
+		if (!in->zds || !in->zin)
+			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		ZSTD_initDStream(in->zds);
+		in->compressed = 1;
+	}
+	return PICL_OK;
+}
+
+struct picl_input *picl_input_from_fd(int fd, int own, struct picl_error *err, int *status)
+{
+	struct picl_input *in = calloc(1, sizeof(*in));
+	int rc;
+
+	if (!in) {
+		*status = picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	in->fd = fd;
+	in->own_fd = own;
+#ifdef POSIX_FADV_SEQUENTIAL
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	rc = detect(in, err);
+	if (rc < 0) {
+		picl_input_free(in);
+		*status = rc;
+		return NULL;
+	}
+	*status = PICL_OK;
+	return in;
+}
+
+struct picl_input *picl_input_from_memory(const void *buf, size_t len,
+					  struct picl_error *err, int *status)
+{
+	struct picl_input *in = calloc(1, sizeof(*in));
+	int rc;
+
+	if (!in) {
+		*status = picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	in->fd = -1;
+	in->mem = buf;
+	in->mem_len = len;
+	rc = detect(in, err);
+	if (rc < 0) {
+		picl_input_free(in);
+		*status = rc;
+		return NULL;
+	}
+	*status = PICL_OK;
+	return in;
+}
+
+int picl_input_is_compressed(const struct picl_input *in)
+{
+	return in->compressed;
+}
+
+static ssize_t zstd_read(struct picl_input *in, void *buf, size_t cap,
+			 struct picl_error *err)
+{
+	ZSTD_outBuffer out = { buf, cap, 0 };
+
+	while (out.pos == 0) {
+		if (in->zib.pos == in->zib.size && !in->raw_eof) {
+			ssize_t n = raw_read(in, in->zin, in->zin_cap);
+
+			if (n < 0) {
+				if (err)
+					err->sys_errno = errno;
+				return picl_set_error(err, PICL_ERR_IO, "cannot read: %s",
+						      strerror(errno));
+			}
+			if (n == 0)
+				in->raw_eof = 1;
+			in->zib.src = in->zin;
+			in->zib.size = (size_t)n;
+			in->zib.pos = 0;
+		}
+		if (in->zib.pos == in->zib.size && in->raw_eof) {
+			if (in->zret != 0)
+				return picl_set_error(err, PICL_ERR_COMPRESS,
+						      "compressed input is truncated");
+			return 0;
+		}
+		in->zret = ZSTD_decompressStream(in->zds, &out, &in->zib);
+		if (ZSTD_isError(in->zret))
+			return picl_set_error(err, PICL_ERR_COMPRESS,
+					      "corrupt compressed input: %s",
+					      ZSTD_getErrorName(in->zret));
+	}
+	return (ssize_t)out.pos;
+}
+
+ssize_t picl_input_read(struct picl_input *in, void *buf, size_t cap,
+			struct picl_error *err)
+{
+	ssize_t n;
+
+	if (in->compressed)
+		return zstd_read(in, buf, cap, err);
+	n = raw_read(in, buf, cap);
+	if (n < 0) {
+		if (err)
+			err->sys_errno = errno;
+		return picl_set_error(err, PICL_ERR_IO, "cannot read: %s", strerror(errno));
+	}
+	return n;
+}
+
+void picl_input_free(struct picl_input *in)
+{
+	if (!in)
+		return;
+	if (in->own_fd && in->fd >= 0)
+		close(in->fd);
+	ZSTD_freeDStream(in->zds);
+	free(in->zin);
+	free(in);
+}

@@ -1,0 +1,67 @@
+/*
+ * internal.h - helpers shared by the files of libpicl-trace, not installed.
+ *
+ * Error reporting: every module fills a struct picl_error through
+ * picl_set_error(), whose format string is always a constant of ours; text
+ * that came from a trace is only ever passed as an argument ("%.*s"), and
+ * picl_quote() makes such text printable and short first.
+ */
+#ifndef PICL_INTERNAL_H
+#define PICL_INTERNAL_H
+
+#include "picl-trace.h"
+
+#include <stdarg.h>
+
+#if defined(__GNUC__)
+#define PICL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define PICL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PICL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define PICL_PRINTF(a, b)
+#define PICL_LIKELY(x) (x)
+#define PICL_UNLIKELY(x) (x)
+#endif
+
+/*
+ * Set err (if not NULL) to code and a formatted problem text; the mark and
+ * path are left as they are. Returns code, so callers can write
+ * `return picl_set_error(err, PICL_ERR_DATA, "...", ...);`.
+ */
+int picl_set_error(struct picl_error *err, int code, const char *fmt, ...)
+	PICL_PRINTF(3, 4);
+
+/*
+ * Copy at most `max` bytes of s[0..len) into out (size outsize) so that it
+ * can be shown in a message: control and non-ASCII bytes become \xNN, '"'
+ * and '\\' are escaped, and "..." is appended when cut. Returns out.
+ */
+char *picl_quote(const char *s, size_t len, size_t max, char *out, size_t outsize);
+
+/* Parse a decimal integer s[0..len) (optional sign) into *v, exactly.
+ * Returns PICL_OK, PICL_ERR_SYNTAX or PICL_ERR_RANGE. */
+int picl_parse_i64(const char *s, size_t len, int64_t *v);
+
+/* Write v in decimal into buf (>= 24 bytes); returns the length (no NUL). */
+size_t picl_format_i64(int64_t v, char *buf);
+size_t picl_format_u64(uint64_t v, char *buf);
+
+/* Write d in the shortest decimal form that reads back as the same double
+ * (buf >= 32 bytes); returns the length (no NUL). */
+size_t picl_format_double(double d, char *buf);
+
+/* Append len bytes to the growable buffer (*buf, *len, *cap). PICL_OK or
+ * PICL_ERR_NOMEM. */
+int picl_buf_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
+
+static inline int picl_is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static inline int picl_is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+#endif /* PICL_INTERNAL_H */

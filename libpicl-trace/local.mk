@@ -1,0 +1,25 @@
+# libpicl-trace/: the library every tool reads and writes through.
+lib_LTLIBRARIES += libpicl-trace/libpicl-trace.la
+include_HEADERS += libpicl-trace/picl-trace.h
+pkgconfig_DATA += libpicl-trace/picl-trace.pc
+dist_man_MANS += man/libpicl-trace.3
+
+libpicl_trace_libpicl_trace_la_SOURCES = \
+	libpicl-trace/internal.h \
+	libpicl-trace/input.h \
+	libpicl-trace/status.c \
+	libpicl-trace/time.c \
+	libpicl-trace/input.c \
+	libpicl-trace/defs.c \
+	libpicl-trace/reader.c \
+	libpicl-trace/writer.c
+# descriptor compiler
+libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/descriptor.c
+# statistics
+#STATS libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/stats.c
+# schema
+#SCHEMA libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/schema.c
+
+libpicl_trace_libpicl_trace_la_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(YAML_CFLAGS)
+libpicl_trace_libpicl_trace_la_LIBADD = $(ZSTD_LIBS) $(YAML_LIBS) -lm
+libpicl_trace_libpicl_trace_la_LDFLAGS = -version-info 0:0:0 -no-undefined

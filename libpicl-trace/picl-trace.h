@@ -1,0 +1,739 @@
+/*
+ * picl-trace.h - libpicl-trace: read, write and interpret PICL trace files.
+ *
+ * The "new PICL trace file format" (Worley, ORNL/TM-12125, 1992) is a text
+ * format: one record per line, white-space separated fields
+ *
+ *     record-type event-type timestamp processor process nfields [descriptor data...]
+ *
+ * This library reads such files as a stream (constant memory whatever the
+ * file size, plain text or zstd-compressed, detected by magic bytes), writes
+ * them canonically, compiles data descriptors (scanf control strings and their
+ * integer aliases) into field programs of its own, keeps the alias and subset
+ * definitions in force, accumulates statistics records and loads the YAML
+ * schema that describes every record and event type.
+ *
+ * Conventions (as in libyaml and zstd):
+ *  - every public name starts with picl_ / PICL_;
+ *  - stateful objects are opaque handles made by *_new or *_open and released by
+ *    *_free or *_close; plain structs (record, time, mark, error) are values;
+ *  - the library never prints and never exits: a failing call returns a
+ *    negative status (enum picl_status) and the object keeps a struct
+ *    picl_error with a code, a problem text, the path and a mark (byte
+ *    offset, 1-based line and column);
+ *  - strings handed out by a reader point into its buffer and stay valid only
+ *    until the next call on that reader, unless said otherwise.
+ *  - No text read from a trace is ever passed to scanf or printf.
+ */
+#ifndef PICL_TRACE_H
+#define PICL_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PICL_TRACE_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Every function that can fail returns an int: 0 (PICL_OK) or a positive
+ * value on success as documented, a negative enum picl_status on failure.
+ */
+enum picl_status {
+	PICL_OK = 0,
+	PICL_END = 1,            /* picl_reader_next: no more records */
+	PICL_ERR_NOMEM = -1,     /* out of memory */
+	PICL_ERR_IO = -2,        /* read/write/open failed (errno kept) */
+	PICL_ERR_SYNTAX = -3,    /* a field is not what the format says */
+	PICL_ERR_RANGE = -4,     /* a number does not fit its type */
+	PICL_ERR_DESCRIPTOR = -5,/* a control string we cannot compile */
+	PICL_ERR_DATA = -6,      /* data do not match the descriptor/count */
+	PICL_ERR_ALIAS = -7,     /* descriptor alias not defined in scope */
+	PICL_ERR_TOOLONG = -8,   /* a record longer than max_record */
+	PICL_ERR_COMPRESS = -9,  /* corrupt or truncated zstd stream */
+	PICL_ERR_SCHEMA = -10,   /* schema file missing or invalid */
+	PICL_ERR_USAGE = -11,    /* the caller broke a documented rule */
+	PICL_ERR_UNREPRESENTABLE = -12 /* the writer cannot express this record */
+};
+
+/* A short constant English text for a status ("syntax error", ...). */
+const char *picl_status_text(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Positions and errors                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Where something is in an input: byte offset (0-based), line and column
+ * (1-based; the column counts bytes). A mark with line 0 means "unknown". */
+struct picl_mark {
+	uint64_t offset;
+	uint64_t line;
+	uint64_t column;
+};
+
+#define PICL_PROBLEM_MAX 256
+
+/*
+ * What went wrong. `path` names the input ("-" or "<stdin>" for standard
+ * input, "<memory>" for a buffer) and is owned by the object that reported
+ * the error. `problem` is a one-line lowercase text without a full stop,
+ * problem first ("expected an integer for the processor id, found \"x7\"").
+ * `sys_errno` is errno for PICL_ERR_IO, otherwise 0.
+ */
+struct picl_error {
+	int code;                        /* enum picl_status, < 0 */
+	const char *path;
+	struct picl_mark mark;
+	char problem[PICL_PROBLEM_MAX];
+	int sys_errno;
+};
+
+/*
+ * Format an error as "path:line:column: problem" (or "path: problem" when the
+ * line is unknown) into buf (always NUL-terminated, truncated to size).
+ * Returns buf.
+ */
+char *picl_error_format(const struct picl_error *err, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Exact timestamps                                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A timestamp is an exact decimal: value = mant * 10^-scale, 0 <= scale <=
+ * PICL_TIME_MAX_SCALE. "-0.715036" is {-715036, 6}; "12" is {12, 0};
+ * "1.5e-3" is {15, 4}. Writing a time back gives its digits with `scale`
+ * decimals, so a time read from canonical text is written byte for byte as
+ * it came ("0.00000" stays "0.00000").
+ */
+#define PICL_TIME_MAX_SCALE 18
+
+struct picl_time {
+	int64_t mant;
+	int32_t scale;
+};
+
+/*
+ * Parse the whole of s[0..len) as a decimal number: optional sign, digits
+ * with an optional point, optional exponent (e/E, sign, digits). No locale,
+ * no strtod. Returns PICL_OK, PICL_ERR_SYNTAX (not a number; *bad is set to
+ * the offset of the first offending byte when bad is not NULL) or
+ * PICL_ERR_RANGE (more than 18 significant digits, or a scale outside
+ * 0..PICL_TIME_MAX_SCALE after the exponent is applied).
+ */
+int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad);
+
+/* Exact three-way comparison (-1, 0, 1), whatever the scales. */
+int picl_time_cmp(struct picl_time a, struct picl_time b);
+
+/* Write t as canonical text (no exponent, `scale` decimals) into buf, which
+ * must hold PICL_TIME_BUFSIZE bytes; NUL-terminated. Returns the length. */
+#define PICL_TIME_BUFSIZE 48
+size_t picl_time_format(struct picl_time t, char *buf);
+
+/* The value as a double (nearest; for arithmetic, never for comparing). */
+double picl_time_to_double(struct picl_time t);
+
+/*
+ * The difference a - b as an exact time at the larger of the two scales.
+ * Returns PICL_OK or PICL_ERR_RANGE when it does not fit.
+ */
+int picl_time_sub(struct picl_time a, struct picl_time b, struct picl_time *out);
+
+/*
+ * Rescale t to `scale` decimals exactly (fails with PICL_ERR_RANGE if that
+ * would overflow, PICL_ERR_DATA if digits would be lost).
+ */
+int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out);
+
+/* ------------------------------------------------------------------------ */
+/* Record and event types (spec Tables 3-5)                                  */
+/* ------------------------------------------------------------------------ */
+
+enum picl_record_type {
+	PICL_REC_MARK = -2,
+	PICL_REC_ENTRY = -3,
+	PICL_REC_EXIT = -4,
+	PICL_REC_LABEL = -5,
+	PICL_REC_DESCRIPTOR = -6,
+	PICL_REC_MESSAGE = -7,
+	PICL_REC_STAT_TIME = -101,
+	PICL_REC_STAT_COUNT = -102,
+	PICL_REC_STAT_VOLUME = -103,
+	PICL_REC_SUBSET_PROCESSORS = -201,
+	PICL_REC_SUBSET_PROCESSES = -202,
+	PICL_REC_SUBSET_EVENTS = -203,
+	/* Header records: our extension, DESIGN.md point 8 (see schemas/). */
+	PICL_REC_HEADER_FIRST = -399,
+	PICL_REC_HEADER_LAST = -301
+};
+
+#define PICL_WILDCARD (-1)
+#define PICL_HOST_PROCESSOR 32767
+
+/* 1 if the record type is a header record (-399 .. -301). */
+int picl_is_header_type(int32_t record_type);
+
+/* ------------------------------------------------------------------------ */
+/* Data descriptors                                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The kind of one value in a record's data, after the descriptor has been
+ * applied. Integers of every width and signedness are widened to 64 bits.
+ */
+enum picl_value_kind {
+	PICL_VAL_INT = 1,     /* %d %i %ld %li           -> .i */
+	PICL_VAL_UINT,        /* %u %x %lu %lx            -> .u */
+	PICL_VAL_FLOAT,       /* %f %e %g (single)        -> .d */
+	PICL_VAL_DOUBLE,      /* %lf %le %lg              -> .d */
+	PICL_VAL_CHARS,       /* %c, %Nc: exactly N bytes -> .s */
+	PICL_VAL_STRING       /* %s, %Ns: one word        -> .s */
+};
+
+/*
+ * One decoded value. `text`/`text_len` is the value exactly as it stood in
+ * the input (a writer copies it back verbatim, which is how round trips keep
+ * every digit); a value built by a program has text == NULL and is formatted
+ * from its number. For CHARS and STRING, .s.ptr/.s.len is the text itself.
+ */
+struct picl_value {
+	enum picl_value_kind kind;
+	union {
+		int64_t i;
+		uint64_t u;
+		double d;
+		struct { const char *ptr; size_t len; } s;
+	} v;
+	const char *text;
+	size_t text_len;
+};
+
+/* A compiled control string: opaque, immutable once made, shareable. */
+struct picl_descriptor;
+
+/*
+ * Compile a scanf-style control string (without its surrounding quotes) into
+ * a field program. Supported: %d %i %u %x %X %o, with l (%ld %li %lu %lx),
+ * %f %e %g %E %G and their l forms (double), %c, %s, field widths (%5d,
+ * %3c), assignment suppression (%*d), %%, literal text and white space.
+ * Rejected with PICL_ERR_DESCRIPTOR and a message naming the column: %n, %p,
+ * %[...], h/hh/L/ll/j/z/t modifiers, an unknown conversion, a control string
+ * with no conversion at all, or one longer than 4096 bytes.
+ *
+ * The control string "%c" alone means character data: the record's
+ * "number of data fields" then counts characters (DESIGN.md point 3).
+ *
+ * On success *out is a new descriptor owned by the caller (picl_descriptor_free)
+ * and PICL_OK is returned. On failure *out is NULL and, if err is not NULL,
+ * err->problem and err->mark.column (1-based within the control string) say
+ * what is wrong; err->path is left as the caller set it.
+ */
+int picl_descriptor_compile(const char *control, size_t len,
+			    struct picl_descriptor **out, struct picl_error *err);
+void picl_descriptor_free(struct picl_descriptor *d);
+
+/* The control string the descriptor was compiled from (NUL-terminated). */
+const char *picl_descriptor_control(const struct picl_descriptor *d);
+
+/* Number of values one application of the control string yields (assigned
+ * conversions only; suppressed ones are not counted). */
+size_t picl_descriptor_values_per_field(const struct picl_descriptor *d);
+
+/* Kind of the i-th value of one application (i < values_per_field). */
+enum picl_value_kind picl_descriptor_value_kind(const struct picl_descriptor *d, size_t i);
+
+/* 1 if this is character data (the control string is exactly "%c"). */
+int picl_descriptor_is_chars(const struct picl_descriptor *d);
+
+/*
+ * Decode `nfields` applications of the descriptor from text[0..len) (the data
+ * part of a record, starting right after the descriptor field; for character
+ * data the single separating blank is text[0]). Values are appended to
+ * values[] (capacity *nvalues_cap values; *nvalues is set to the number
+ * written). Returns:
+ *   PICL_OK                 all fields decoded; *used is the number of bytes
+ *                           consumed (trailing white space not included);
+ *   PICL_ERR_DATA           text ended early or a value does not match its
+ *                           conversion; err->mark.column is 1-based within
+ *                           text and err->problem says what was expected;
+ *   PICL_ERR_RANGE          an integer does not fit 64 bits (or its width);
+ *   PICL_ERR_NOMEM          values[] is too small: *nvalues_cap is set to
+ *                           the capacity needed, nothing else is changed.
+ * Text values point into `text`.
+ */
+int picl_descriptor_decode(const struct picl_descriptor *d, uint64_t nfields,
+			   const char *text, size_t len,
+			   struct picl_value *values, size_t *nvalues,
+			   size_t *nvalues_cap, size_t *used, struct picl_error *err);
+
+/*
+ * Encode `nvalues` values (a whole number of applications) as canonical data
+ * text: one blank before every value (so the output starts with a blank),
+ * literal text of the control string copied, values with .text copied
+ * verbatim, other numbers formatted exactly (integers in decimal, doubles in
+ * the shortest form that reads back to the same double). For character data,
+ * the single value is written after one blank. Appends to the buffer
+ * (*buf, *len, *cap) (realloc'd as needed; the caller frees *buf).
+ * Returns PICL_OK, PICL_ERR_DATA (values do not fit the descriptor: kind or
+ * count), PICL_ERR_UNREPRESENTABLE (a string value contains a newline or,
+ * for %s, white space), or PICL_ERR_NOMEM.
+ */
+int picl_descriptor_encode(const struct picl_descriptor *d,
+			   const struct picl_value *values, size_t nvalues,
+			   char **buf, size_t *len, size_t *cap,
+			   struct picl_error *err);
+
+/* The predefined aliases of spec Table 2: 0 "%c", 1 "%s", 2 "%d", 3 "%ld",
+ * 4 "%f", 5 "%lf". Returns the control string, or NULL for other numbers. */
+const char *picl_predefined_alias(int64_t alias);
+
+/* ------------------------------------------------------------------------ */
+/* Records                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One trace record (spec Table 1). A record handed out by a reader points
+ * into the reader's buffers and is valid until the next picl_reader_* call.
+ * A record built by a program may point anywhere the program likes.
+ *
+ * Descriptor: when nfields is 0 there is none (has_descriptor 0). Otherwise
+ * either alias >= 0 (an integer descriptor; control/control_len NULL/0) or
+ * alias == -1 and control/control_len is the control string without quotes.
+ * `desc` is the compiled descriptor the reader resolved (alias looked up in
+ * the scope of this record), or NULL when not resolved (raw mode, or the
+ * reader could not resolve it and the caller asked to go on).
+ *
+ * Data: `data`/`data_len` is the raw text after the descriptor field (with
+ * its leading blank, continuation lines joined). `values`/`nvalues` are the
+ * decoded values (NULL/0 in raw mode); there are nfields *
+ * picl_descriptor_values_per_field(desc) of them, or, for character data,
+ * exactly one PICL_VAL_CHARS value of nfields bytes.
+ *
+ * `line`/`line_len` is the record's whole text as it stood in the input
+ * (without the newline; with continuation lines still joined by " \\\n"),
+ * for tools that move records without re-formatting them. `mark` is where
+ * the record starts.
+ */
+struct picl_record {
+	int32_t type;
+	int32_t event;
+	struct picl_time time;
+	int32_t processor;
+	int32_t process;
+	uint64_t nfields;
+
+	int has_descriptor;
+	int64_t alias;
+	const char *control;
+	size_t control_len;
+	const struct picl_descriptor *desc;
+
+	const char *data;
+	size_t data_len;
+	const struct picl_value *values;
+	size_t nvalues;
+
+	const char *line;
+	size_t line_len;
+	struct picl_mark mark;
+};
+
+/* Set every field to its empty value (no descriptor, no data). */
+void picl_record_init(struct picl_record *rec);
+
+/* ------------------------------------------------------------------------ */
+/* Definitions in force: aliases and subsets                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The alias and subset definitions a trace has made so far. A reader keeps
+ * one (picl_reader_defs) and updates it from every -6, -201, -202 and -203
+ * record it reads; a writer or a program may keep its own.
+ *
+ * Alias scope (DESIGN.md point 4): a -6 record defines alias N for the
+ * (event, processor, process) of the record itself; -1 in a field matches
+ * every value, a subset id (< -1) matches its members. Lookup takes the most
+ * specific definition in force that matches (an exact value beats a subset,
+ * which beats -1; summed over the three fields), the latest among equals;
+ * the predefined aliases 0-5 are the least specific of all.
+ *
+ * Subsets (-201 processors, -202 processes, -203 events): the first data
+ * value is the subset id, the others its members; a later definition of the
+ * same id replaces the earlier one. The predefined event subsets of Table 5
+ * (-1001 user events, -1002 system events, -1011 ... -1902) are built in.
+ */
+struct picl_defs;
+
+enum picl_subset_kind {
+	PICL_SUBSET_PROCESSORS = 0,
+	PICL_SUBSET_PROCESSES = 1,
+	PICL_SUBSET_EVENTS = 2
+};
+
+struct picl_defs *picl_defs_new(void);
+void picl_defs_free(struct picl_defs *defs);
+
+/*
+ * Take in a definition record (-6, -201, -202, -203) whose values have been
+ * decoded (a -6 record: an integer then a string control string, with or
+ * without its double quotes). Other record types are ignored (PICL_OK).
+ * Returns PICL_OK, PICL_ERR_DATA (not a well-formed definition: err says
+ * why), PICL_ERR_DESCRIPTOR (the control string does not compile) or
+ * PICL_ERR_NOMEM.
+ */
+int picl_defs_apply(struct picl_defs *defs, const struct picl_record *rec,
+		    struct picl_error *err);
+
+/*
+ * Define alias `alias` for the scope (event, processor, process) directly.
+ * The control string is copied. Returns as picl_defs_apply.
+ */
+int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
+			   int32_t event, int32_t processor, int32_t process,
+			   const char *control, size_t len, struct picl_error *err);
+
+/*
+ * The compiled descriptor for `alias` as seen by a record at (event,
+ * processor, process), or NULL if none is in force there. Owned by defs.
+ */
+const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *defs,
+		int64_t alias, int32_t event, int32_t processor, int32_t process);
+
+/*
+ * A compiled descriptor for an inline control string, cached in defs (so a
+ * trace that repeats "%d%lf" on every record compiles it once). Returns
+ * PICL_OK and *out (owned by defs), or PICL_ERR_DESCRIPTOR with err set.
+ */
+int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
+		      const struct picl_descriptor **out, struct picl_error *err);
+
+/* Define subset `id` (< -1) of `kind` with n members (copied). */
+int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
+			    int32_t id, const int32_t *members, size_t n);
+
+/* 1 if `id` names a subset of `kind` (defined, or predefined for events). */
+int picl_defs_subset_exists(const struct picl_defs *defs,
+			    enum picl_subset_kind kind, int32_t id);
+
+/*
+ * 1 if `value` is matched by the field value `pattern` of `kind`: pattern ==
+ * value, pattern == -1, or pattern is a subset containing value (predefined
+ * event subsets included; a subset member may itself be a subset, followed
+ * up to 8 levels). 0 otherwise (also for an undefined subset).
+ */
+int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
+		      int32_t pattern, int32_t value);
+
+/* The members of a defined subset (NULL/0 if undefined or predefined). */
+const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
+		enum picl_subset_kind kind, int32_t id, size_t *n);
+
+/* ------------------------------------------------------------------------ */
+/* Reader                                                                    */
+/* ------------------------------------------------------------------------ */
+
+struct picl_reader;
+
+enum picl_reader_flags {
+	/* Do not decode data values (records have values NULL, nvalues 0 and
+	 * desc NULL); definition records are still decoded and applied. */
+	PICL_READ_RAW = 1 << 0,
+	/* Do not apply -6/-201/-202/-203 records to the reader's defs. */
+	PICL_READ_NO_DEFS = 1 << 1
+};
+
+struct picl_reader_options {
+	unsigned flags;            /* enum picl_reader_flags */
+	size_t max_record;         /* longest record in bytes; 0: 1 MiB */
+	size_t buffer_size;        /* read size; 0: 1 MiB */
+};
+
+/*
+ * Open a trace for reading. `path` "-" reads standard input. The input may be
+ * plain text or a zstd stream (recognised by its magic bytes). opts may be
+ * NULL for the defaults. Returns a reader, or NULL with *status set (if
+ * status is not NULL) and, if err is not NULL, *err describing why (err->path
+ * then points to storage that lives until the next call with the same err).
+ */
+struct picl_reader *picl_reader_open(const char *path,
+				     const struct picl_reader_options *opts,
+				     int *status, struct picl_error *err);
+
+/* Read from an open file descriptor (not closed by the reader); `name` is
+ * used in error messages and copied. */
+struct picl_reader *picl_reader_open_fd(int fd, const char *name,
+					const struct picl_reader_options *opts,
+					int *status, struct picl_error *err);
+
+/* Read from memory (not copied: it must outlive the reader). */
+struct picl_reader *picl_reader_open_memory(const void *buf, size_t len,
+					    const char *name,
+					    const struct picl_reader_options *opts,
+					    int *status, struct picl_error *err);
+
+/*
+ * Read the next record into *rec. Returns:
+ *   PICL_OK   a record is in *rec (valid until the next call);
+ *   PICL_END  the input is exhausted;
+ *   < 0       the record at picl_reader_error()->mark is malformed (or the
+ *             input failed). For errors in one record the reader has already
+ *             moved past it: calling picl_reader_next again goes on with the
+ *             next record (the caller chooses to stop or to skip). If the
+ *             error is fatal (I/O, corrupt compression; see
+ *             picl_reader_error_is_fatal), every later call fails the same.
+ * Blank lines and lines that start with '#' are skipped (comments are our
+ * extension for hand-written test traces; writers never emit them).
+ */
+int picl_reader_next(struct picl_reader *r, struct picl_record *rec);
+
+/* The last error (valid until the next call). */
+const struct picl_error *picl_reader_error(const struct picl_reader *r);
+int picl_reader_error_is_fatal(const struct picl_reader *r);
+
+/* The definitions in force after the records read so far. Owned by r. */
+struct picl_defs *picl_reader_defs(struct picl_reader *r);
+
+/* The input's name as given to open. */
+const char *picl_reader_path(const struct picl_reader *r);
+
+/* 1 if the input is zstd-compressed. */
+int picl_reader_is_compressed(const struct picl_reader *r);
+
+/* Bytes of (decompressed) input consumed so far, for progress reports. */
+uint64_t picl_reader_offset(const struct picl_reader *r);
+
+/*
+ * Decode the data of a record read in raw mode (or re-decode one), using the
+ * reader's defs to resolve its alias. The values stay valid until the next
+ * call on the reader. Returns PICL_OK or a negative status (error in
+ * picl_reader_error).
+ */
+int picl_reader_decode(struct picl_reader *r, struct picl_record *rec);
+
+/* Close the input (if the reader opened it) and free everything. */
+void picl_reader_free(struct picl_reader *r);
+
+/* ------------------------------------------------------------------------ */
+/* Writer                                                                    */
+/* ------------------------------------------------------------------------ */
+
+struct picl_writer;
+
+struct picl_writer_options {
+	int compress;          /* 1: write a zstd stream */
+	int level;             /* zstd level; 0: 3 */
+	size_t buffer_size;    /* 0: 1 MiB */
+};
+
+/*
+ * Open `path` for writing ("-" is standard output). A named file is written
+ * to a temporary file in the same directory and renamed over `path` only by
+ * a successful picl_writer_close, so no half-written file is ever left
+ * behind; picl_writer_abort (or a failed close) removes the temporary file.
+ */
+struct picl_writer *picl_writer_open(const char *path,
+				     const struct picl_writer_options *opts,
+				     int *status, struct picl_error *err);
+
+/* Write to an open descriptor (not closed by the writer). */
+struct picl_writer *picl_writer_open_fd(int fd, const char *name,
+					const struct picl_writer_options *opts,
+					int *status, struct picl_error *err);
+
+/*
+ * Write one record as one canonical line: the six fixed fields separated by
+ * single blanks, the descriptor (alias number, or the control string in
+ * double quotes) when nfields > 0, then the data. Data come from
+ * rec->values when nvalues > 0 (encoded with rec->desc, which must then be
+ * set); otherwise from rec->data/data_len as it is (it must start with a
+ * blank, or be empty). Returns PICL_OK or a negative status.
+ */
+int picl_writer_write(struct picl_writer *w, const struct picl_record *rec);
+
+/*
+ * Write bytes that already form whole canonical lines (each ending in
+ * '\n'), as they are: for tools that move records without re-formatting.
+ */
+int picl_writer_write_raw(struct picl_writer *w, const char *text, size_t len);
+
+/* Flush, finish the compressed stream, fsync and rename into place.
+ * Frees the writer whatever the result. */
+int picl_writer_close(struct picl_writer *w, struct picl_error *err);
+
+/* Throw away what was written (removes the temporary file) and free. */
+void picl_writer_abort(struct picl_writer *w);
+
+const struct picl_error *picl_writer_error(const struct picl_writer *w);
+
+/* Bytes written so far (before compression). */
+uint64_t picl_writer_offset(const struct picl_writer *w);
+
+/* ------------------------------------------------------------------------ */
+/* Statistics (records -101 time, -102 count, -103 volume)                   */
+/* ------------------------------------------------------------------------ */
+
+/* One (event type, statistic) pair of a statistics record. */
+struct picl_stat_pair {
+	int32_t event;
+	double value;      /* seconds for -101, a count or volume otherwise */
+	const char *text;  /* the value as it stood in the input, or NULL */
+	size_t text_len;
+};
+
+/*
+ * Extract the pairs of a decoded statistics record (-101/-102/-103) into
+ * pairs[0..cap). Returns the number of pairs in the record (which may exceed
+ * cap: then only cap were stored), or PICL_ERR_DATA if the record's values
+ * are not (integer, number) pairs.
+ */
+int picl_stats_record_pairs(const struct picl_record *rec,
+			    struct picl_stat_pair *pairs, size_t cap);
+
+/*
+ * The statistics accumulator: feed it event records (entry -3, exit -4,
+ * mark -2) in the order of each process's timeline, then read or emit what
+ * PICL's traceexit would have written:
+ *  - for every (processor, process) and every relative event type R (-1 for
+ *    the whole process, and each user event type >= 0 seen), for every
+ *    event type E that occurred inside an instance of R (for R = -1: at
+ *    all; E != R): total time in E (sum of exit - entry, marks count no
+ *    time), number of occurrences (entries and marks), and volume (the
+ *    length field of the event types the spec's §2.3.7 lists, and processes
+ *    spawned for -503);
+ *  - "inside" means between R's entry and matching exit on the same
+ *    process, nested instances of R counted once.
+ */
+struct picl_stats;
+
+struct picl_stats *picl_stats_new(void);
+void picl_stats_free(struct picl_stats *s);
+
+/* Take in one record (other record types are ignored). Returns PICL_OK, or
+ * PICL_ERR_DATA for an exit without a matching entry (err says which). */
+int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
+		   struct picl_error *err);
+
+/* What the accumulator knows about E relative to R on (processor, process).
+ * Returns 1 and fills the three (-1 where undefined: time for events seen
+ * only as marks, volume for events without a length field), or 0 if E never
+ * occurred there. */
+int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t process,
+		   int32_t relative, int32_t event,
+		   double *time, int64_t *count, int64_t *volume);
+
+/*
+ * Call `emit` once per statistics record PICL would write at traceexit for
+ * every (processor, process) seen, in PICL's order (Table 20): for R = -1
+ * the system events' -101, -102, -103, then the user events' -101, -102
+ * (and -103 if any volume), then for each user event R in increasing order
+ * its -101, -102, -103; pairs with a zero or undefined statistic left out,
+ * records with no pairs left out. The record handed to emit has type,
+ * event (R), time (the process's last event time), processor, process,
+ * nfields, an inline control ("%d%lf" or "%d%d"), desc and values set; it
+ * is valid only during the call. A non-zero return from emit stops and is
+ * returned.
+ */
+int picl_stats_emit(struct picl_stats *s,
+		    int (*emit)(void *ctx, const struct picl_record *rec),
+		    void *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Schema                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The schema describes record types, event types and their data fields
+ * (schemas/picl.yaml, installed in $(pkgdatadir)). See picl-schema(5).
+ */
+struct picl_schema;
+
+/* What the schema says about one data field of an event record. */
+struct picl_schema_field {
+	const char *name;         /* "length", "type", "destination processor" */
+	const char *kind;         /* "int", "double", "chars", "string" */
+	int volume;               /* 1 if this field is the event's volume */
+	int role;                 /* enum picl_field_role */
+};
+
+enum picl_field_role {
+	PICL_ROLE_NONE = 0,
+	PICL_ROLE_LENGTH,         /* message / i/o length in bytes */
+	PICL_ROLE_MSGTYPE,        /* message type (sent or received) */
+	PICL_ROLE_PEER_PROCESSOR, /* destination (send) or source (recv) */
+	PICL_ROLE_PEER_PROCESS,
+	PICL_ROLE_REQ_TYPE,       /* requested type in a receive entry */
+	PICL_ROLE_REQ_PROCESSOR,
+	PICL_ROLE_REQ_PROCESS,
+	PICL_ROLE_REQUEST_ID
+};
+
+/* The data of one record type (-2, -3, -4) for one event type. */
+struct picl_schema_data {
+	const char *descriptor;   /* control string, e.g. "%d", or NULL */
+	int variable;             /* 1: the count varies (character data) */
+	size_t max_fields;        /* fields the spec lists */
+	size_t picl_fields;       /* the "(n)" PICL actually writes */
+	const struct picl_schema_field *fields;
+	size_t nfields;
+};
+
+struct picl_schema_event {
+	int32_t type;
+	const char *name;         /* "send0", "tracing", ... */
+	const char *command;      /* PICL command or NULL */
+	const char *category;     /* "communication", "file-io", ... */
+	int kinds;                /* bit 1<<0 mark, 1<<1 entry/exit, 1<<2 none */
+	const struct picl_schema_data *mark;   /* NULL if not described */
+	const struct picl_schema_data *entry;
+	const struct picl_schema_data *exit;
+};
+
+struct picl_schema_record {
+	int32_t type;
+	const char *name;         /* "event entry", "statistics: time", ... */
+	const char *category;     /* "event", "statistics", "subset", "header", "user" */
+	const char *descriptor;   /* expected control string or NULL */
+	int variable;
+};
+
+/*
+ * Load the schema from a YAML file (libyaml). Returns a schema or NULL with
+ * *err set (file:line:column from libyaml or from our checks).
+ */
+struct picl_schema *picl_schema_load(const char *path, struct picl_error *err);
+
+/*
+ * Load the default schema: $PICL_SCHEMA if set, else
+ * $(pkgdatadir)/picl.yaml.
+ */
+struct picl_schema *picl_schema_load_default(struct picl_error *err);
+
+/* Add the types described in another file (user-defined record and event
+ * types); later definitions replace earlier ones of the same type. */
+int picl_schema_extend(struct picl_schema *s, const char *path,
+		       struct picl_error *err);
+
+void picl_schema_free(struct picl_schema *s);
+
+/* Look-ups: NULL when the type is not described. Owned by the schema. */
+const struct picl_schema_event *picl_schema_event(const struct picl_schema *s,
+						  int32_t event_type);
+const struct picl_schema_record *picl_schema_record(const struct picl_schema *s,
+						    int32_t record_type);
+
+/* The path the default schema is loaded from (for messages). */
+const char *picl_schema_default_path(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PICL_TRACE_H */

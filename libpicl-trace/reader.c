@@ -1,0 +1,836 @@
+/*
+ * reader.c - the streaming PICL trace reader.
+ *
+ * Grammar (one record per logical line; DESIGN.md points 1-3):
+ *
+ *     record     := blank* rtype blank+ etype blank+ time blank+ proc blank+
+ *                   process blank+ nfields (blank+ descriptor data)? blank*
+ *     descriptor := '"' [^"]* '"' | digits        (a control string or alias)
+ *     data       := what the descriptor says, applied nfields times
+ *                   (for "%c": one blank, then exactly nfields bytes)
+ *     blank      := ' ' | '\t' | '\r' | '\v' | '\f'
+ *
+ * A physical line whose last byte is '\' after a blank (or alone) continues
+ * on the next line: the backslash and the newline are dropped, so
+ * "a b \<newline>c" reads as "a b c" (the spec's Table 20 reads verbatim).
+ * Blank lines and lines whose first non-blank byte is '#' are skipped.
+ * A trailing '\r' (CRLF files) is dropped.
+ *
+ * How it is fast and bounded: the input is read in large chunks
+ * (buffer_size, 1 MiB by default) into one reused buffer; lines are found
+ * with memchr; the six fixed fields are parsed by hand into integers and an
+ * exact decimal time (no strtod, no scanf, no locale); data are decoded by
+ * the compiled descriptor into a reused value array, and not at all in raw
+ * mode. Nothing is allocated per record. A record longer than max_record
+ * is an error (PICL_ERR_TOOLONG), skipped to its end, so memory stays at
+ * about buffer_size + max_record whatever the input.
+ *
+ * Errors: a malformed record is reported with the mark of the offending
+ * field (line and column of the physical line it is on) and the reader is
+ * already past it, so the caller can stop or go on. I/O and decompression
+ * errors are fatal and repeat on every later call.
+ */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_CHUNK (1u << 20)
+#define DEFAULT_MAX_RECORD (1u << 20)
+
+/* Where a physical line starts inside a joined (continued) record. */
+struct segment {
+	size_t at;           /* offset in the logical record text */
+	uint64_t line;       /* its line number */
+	uint64_t offset;     /* its byte offset in the input */
+};
+
+struct picl_reader {
+	struct picl_input *in;
+	char *path;
+	unsigned flags;
+	size_t max_record, chunk;
+
+	char *buf;
+	size_t cap;
+	char *start, *end;        /* unconsumed input is [start, end) */
+	uint64_t base;            /* input offset of buf[0] */
+	uint64_t lineno;          /* physical lines consumed so far */
+	int eof, fatal;
+
+	struct picl_error err;
+	struct picl_defs *defs;
+
+	struct picl_value *values;
+	size_t values_cap;
+
+	char *join;               /* a record continued over several lines */
+	size_t join_len, join_cap;
+	struct segment *segs;
+	size_t nsegs, segs_cap;
+
+	/* the record being parsed, for error marks */
+	const char *text;
+	uint64_t text_line, text_offset;
+	int joined;
+};
+
+static __thread char open_error_path[4096];
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Point err.mark at byte q of the current record text. */
+static void mark_at(struct picl_reader *r, const char *q)
+{
+	size_t off = (size_t)(q - r->text);
+
+	if (r->joined) {
+		size_t i = r->nsegs;
+
+		while (i > 1 && r->segs[i - 1].at > off)
+			i--;
+		r->err.mark.line = r->segs[i - 1].line;
+		r->err.mark.column = off - r->segs[i - 1].at + 1;
+		r->err.mark.offset = r->segs[i - 1].offset + (off - r->segs[i - 1].at);
+	} else {
+		r->err.mark.line = r->text_line;
+		r->err.mark.column = off + 1;
+		r->err.mark.offset = r->text_offset + off;
+	}
+}
+
+static int fail_at(struct picl_reader *r, const char *q, int code, const char *fmt, ...)
+	PICL_PRINTF(4, 5);
+
+static int fail_at(struct picl_reader *r, const char *q, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	mark_at(r, q);
+	r->err.code = code;
+	r->err.sys_errno = 0;
+	va_start(ap, fmt);
+	vsnprintf(r->err.problem, sizeof(r->err.problem), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lines                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Read more input after the unconsumed bytes. 1 if something was read, 0 at
+ * the end, < 0 on a (fatal) error. */
+static int fill(struct picl_reader *r)
+{
+	size_t keep = (size_t)(r->end - r->start);
+	ssize_t n;
+
+	if (r->start != r->buf) {
+		memmove(r->buf, r->start, keep);
+		r->base += (uint64_t)(r->start - r->buf);
+		r->start = r->buf;
+		r->end = r->buf + keep;
+	}
+	if (keep == r->cap)
+		return 0;
+	n = picl_input_read(r->in, r->end, r->cap - keep, &r->err);
+	if (n < 0) {
+		r->fatal = 1;
+		r->err.mark.line = r->lineno + 1;
+		r->err.mark.column = 0;
+		r->err.mark.offset = r->base + keep;
+		return (int)n;
+	}
+	if (n == 0) {
+		r->eof = 1;
+		return 0;
+	}
+	r->end += n;
+	return 1;
+}
+
+/*
+ * The next physical line (without its newline or a trailing '\r').
+ * Returns 1 with *line, *len and *offset set, 0 at the end of input, or < 0.
+ */
+static int next_line(struct picl_reader *r, const char **line, size_t *len,
+		     uint64_t *offset)
+{
+	for (;;) {
+		char *nl = memchr(r->start, '\n', (size_t)(r->end - r->start));
+		size_t n;
+
+		if (nl || (r->eof && r->start < r->end)) {
+			char *e = nl ? nl : r->end;
+
+			*line = r->start;
+			*offset = r->base + (uint64_t)(r->start - r->buf);
+			n = (size_t)(e - r->start);
+			if (n > 0 && e[-1] == '\r')
+				n--;
+			*len = n;
+			r->start = nl ? nl + 1 : r->end;
+			r->lineno++;
+			if (n > r->max_record)
+				goto report;
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		if ((size_t)(r->end - r->start) > r->max_record)
+			break;
+		{
+			int rc = fill(r);
+
+			if (rc < 0)
+				return rc;
+		}
+	}
+	/* Longer than max_record and still no newline: skip to its end. */
+	*offset = r->base + (uint64_t)(r->start - r->buf);
+	r->lineno++;
+	for (;;) {
+		char *nl;
+		int rc;
+
+		r->start = r->end;
+		rc = fill(r);
+		if (rc < 0)
+			return rc;
+		nl = memchr(r->start, '\n', (size_t)(r->end - r->start));
+		if (nl) {
+			r->start = nl + 1;
+			break;
+		}
+		if (rc == 0)
+			break;
+	}
+report:
+	r->err.code = PICL_ERR_TOOLONG;
+	r->err.sys_errno = 0;
+	r->err.mark.line = r->lineno;
+	r->err.mark.column = 1;
+	r->err.mark.offset = *offset;
+	snprintf(r->err.problem, sizeof(r->err.problem),
+		 "record longer than %zu bytes (the reader's limit)", r->max_record);
+	return PICL_ERR_TOOLONG;
+}
+
+/* 1 if the physical line continues on the next one. */
+static int continues(const char *line, size_t len)
+{
+	return len > 0 && line[len - 1] == '\\' &&
+	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
+}
+
+static int join_append(struct picl_reader *r, const char *s, size_t n,
+		       uint64_t line, uint64_t offset)
+{
+	if (r->nsegs == r->segs_cap) {
+		size_t ncap = r->segs_cap ? r->segs_cap * 2 : 8;
+		struct segment *p = realloc(r->segs, ncap * sizeof(*p));
+
+		if (!p)
+			return PICL_ERR_NOMEM;
+		r->segs = p;
+		r->segs_cap = ncap;
+	}
+	r->segs[r->nsegs].at = r->join_len;
+	r->segs[r->nsegs].line = line;
+	r->segs[r->nsegs].offset = offset;
+	r->nsegs++;
+	return picl_buf_append(&r->join, &r->join_len, &r->join_cap, s, n);
+}
+
+/*
+ * The next logical record text: a physical line, or several joined by
+ * continuation. Skips blank and comment lines. 1, 0 at the end, or < 0.
+ */
+static int next_text(struct picl_reader *r, const char **text, size_t *len)
+{
+	const char *line;
+	size_t n, i;
+	uint64_t off;
+	int rc;
+
+	for (;;) {
+		rc = next_line(r, &line, &n, &off);
+		if (rc <= 0)
+			return rc;
+		for (i = 0; i < n && picl_is_blank((unsigned char)line[i]); i++)
+			;
+		if (i < n && line[i] != '#')
+			break;
+	}
+	r->joined = 0;
+	r->text_line = r->lineno;
+	r->text_offset = off;
+	if (PICL_LIKELY(!continues(line, n))) {
+		*text = line;
+		*len = n;
+		return 1;
+	}
+	r->joined = 1;
+	r->join_len = 0;
+	r->nsegs = 0;
+	for (;;) {
+		int more = continues(line, n);
+
+		if (join_append(r, line, more ? n - 1 : n, r->lineno, off) < 0) {
+			r->err.code = PICL_ERR_NOMEM;
+			snprintf(r->err.problem, sizeof(r->err.problem), "out of memory");
+			return PICL_ERR_NOMEM;
+		}
+		if (r->join_len > r->max_record) {
+			r->err.code = PICL_ERR_TOOLONG;
+			r->err.mark.line = r->text_line;
+			r->err.mark.column = 1;
+			r->err.mark.offset = r->text_offset;
+			snprintf(r->err.problem, sizeof(r->err.problem),
+				 "record longer than %zu bytes (the reader's limit)",
+				 r->max_record);
+			/* Skip the rest of the continued record. */
+			while (more && (rc = next_line(r, &line, &n, &off)) > 0)
+				more = continues(line, n);
+			return rc < 0 && rc != PICL_ERR_TOOLONG ? rc : PICL_ERR_TOOLONG;
+		}
+		if (!more)
+			break;
+		rc = next_line(r, &line, &n, &off);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			break;  /* a continuation at the very end: take what we have */
+	}
+	*text = r->join;
+	*len = r->join_len;
+	return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Fields                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static const char *skip_blanks(const char *p, const char *e)
+{
+	while (p < e && picl_is_blank((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static const char *token_end(const char *p, const char *e)
+{
+	while (p < e && !picl_is_blank((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static int bad_token(struct picl_reader *r, const char *p, const char *e, int code,
+		     const char *what)
+{
+	char q[64];
+	const char *t = token_end(p, e);
+
+	if (p == e)
+		return fail_at(r, p, PICL_ERR_SYNTAX,
+			       "the record ends early: expected %s", what);
+	picl_quote(p, (size_t)(t - p), 24, q, sizeof(q));
+	if (code == PICL_ERR_RANGE)
+		return fail_at(r, p, code, "%s \"%s\" is out of range", what, q);
+	return fail_at(r, p, code, "expected %s, found \"%s\"", what, q);
+}
+
+/* Parse an integer field in [lo, hi] at *pp, moving *pp past it. */
+static int int_field(struct picl_reader *r, const char **pp, const char *e,
+		     int64_t lo, int64_t hi, int64_t *out, const char *what)
+{
+	const char *p = skip_blanks(*pp, e), *q = p;
+	uint64_t acc = 0;
+	int neg = 0;
+
+	if (q < e && (*q == '-' || *q == '+'))
+		neg = *q++ == '-';
+	if (q == e || !picl_is_digit((unsigned char)*q))
+		return bad_token(r, p, e, PICL_ERR_SYNTAX, what);
+	for (; q < e && picl_is_digit((unsigned char)*q); q++) {
+		if (acc > (UINT64_MAX - 9) / 10)
+			return bad_token(r, p, e, PICL_ERR_RANGE, what);
+		acc = acc * 10 + (uint64_t)(*q - '0');
+	}
+	if (q < e && !picl_is_blank((unsigned char)*q))
+		return bad_token(r, p, e, PICL_ERR_SYNTAX, what);
+	if (neg ? acc > (lo < 0 ? (uint64_t)(-(lo + 1)) + 1 : 0) : acc > (uint64_t)hi)
+		return bad_token(r, p, e, PICL_ERR_RANGE, what);
+	*out = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+	*pp = q;
+	return PICL_OK;
+}
+
+static int time_field(struct picl_reader *r, const char **pp, const char *e,
+		      struct picl_time *t)
+{
+	const char *p = skip_blanks(*pp, e), *q = token_end(p, e);
+	size_t bad = 0;
+	int rc;
+
+	if (p == q)
+		return bad_token(r, p, e, PICL_ERR_SYNTAX, "a timestamp");
+	rc = picl_time_parse(p, (size_t)(q - p), t, &bad);
+	if (rc == PICL_ERR_RANGE) {
+		char s[64];
+
+		picl_quote(p, (size_t)(q - p), 24, s, sizeof(s));
+		return fail_at(r, p, rc,
+			       "timestamp \"%s\" has more than 18 significant digits or decimals",
+			       s);
+	}
+	if (rc < 0)
+		return bad_token(r, p, e, PICL_ERR_SYNTAX, "a timestamp (a decimal number)");
+	*pp = q;
+	return PICL_OK;
+}
+
+/* The six fixed fields, the descriptor and where the data start. */
+static int parse_fields(struct picl_reader *r, const char *text, size_t len,
+			struct picl_record *rec)
+{
+	const char *p = text, *e = text + len;
+	int64_t v;
+	int rc;
+
+	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer record type")) < 0)
+		return rc;
+	rec->type = (int32_t)v;
+	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer event type")) < 0)
+		return rc;
+	rec->event = (int32_t)v;
+	if ((rc = time_field(r, &p, e, &rec->time)) < 0)
+		return rc;
+	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer processor id")) < 0)
+		return rc;
+	rec->processor = (int32_t)v;
+	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer process id")) < 0)
+		return rc;
+	rec->process = (int32_t)v;
+	if ((rc = int_field(r, &p, e, 0, INT64_MAX, &v,
+			    "the number of data fields (an integer, 0 or more)")) < 0)
+		return rc;
+	rec->nfields = (uint64_t)v;
+	rec->has_descriptor = 0;
+	rec->alias = -1;
+	rec->control = NULL;
+	rec->control_len = 0;
+	rec->desc = NULL;
+	rec->values = NULL;
+	rec->nvalues = 0;
+	if (rec->nfields == 0) {
+		const char *q = skip_blanks(p, e);
+
+		if (q != e) {
+			char s[64];
+
+			picl_quote(q, (size_t)(e - q), 24, s, sizeof(s));
+			return fail_at(r, q, PICL_ERR_SYNTAX,
+				       "unexpected \"%s\" after a record with no data fields", s);
+		}
+		rec->data = e;
+		rec->data_len = 0;
+		return PICL_OK;
+	}
+	p = skip_blanks(p, e);
+	if (p == e)
+		return fail_at(r, p, PICL_ERR_SYNTAX,
+			       "the record ends early: expected a data descriptor for %llu data fields",
+			       (unsigned long long)rec->nfields);
+	rec->has_descriptor = 1;
+	if (*p == '"') {
+		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+
+		if (!q)
+			return fail_at(r, p, PICL_ERR_SYNTAX,
+				       "unterminated control string (no closing '\"')");
+		rec->control = p + 1;
+		rec->control_len = (size_t)(q - p - 1);
+		p = q + 1;
+		if (p < e && !picl_is_blank((unsigned char)*p))
+			return fail_at(r, p, PICL_ERR_SYNTAX,
+				       "expected a blank after the control string");
+	} else {
+		if ((rc = int_field(r, &p, e, 0, INT64_MAX, &v,
+				    "a data descriptor (a control string in double quotes, or an alias 0 or more)")) < 0)
+			return rc;
+		rec->alias = v;
+	}
+	rec->data = p;
+	rec->data_len = (size_t)(e - p);
+	return PICL_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Data                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static int grow_values(struct picl_reader *r, size_t need)
+{
+	struct picl_value *v;
+	size_t ncap = r->values_cap ? r->values_cap : 64;
+
+	while (ncap < need)
+		ncap *= 2;
+	v = realloc(r->values, ncap * sizeof(*v));
+	if (!v)
+		return PICL_ERR_NOMEM;
+	r->values = v;
+	r->values_cap = ncap;
+	return PICL_OK;
+}
+
+/*
+ * A -6 record's data: an integer alias, then the control string, which may
+ * hold blanks when it is in double quotes (we read the quoted form whatever
+ * the record's descriptor says, since the spec's "%d%s" cannot carry blanks;
+ * see DESIGN.md point 4 and doc/format-decisions.md).
+ */
+static int decode_alias_def(struct picl_reader *r, struct picl_record *rec)
+{
+	const char *p = rec->data, *e = rec->data + rec->data_len, *q;
+	int64_t v;
+	int rc;
+
+	if (rec->nfields != 1)
+		return fail_at(r, rec->data, PICL_ERR_DATA,
+			       "a data descriptor record (-6) has exactly 1 data field, not %llu",
+			       (unsigned long long)rec->nfields);
+	if (r->values_cap < 2 && grow_values(r, 2) < 0)
+		return fail_at(r, p, PICL_ERR_NOMEM, "out of memory");
+	p = skip_blanks(p, e);
+	q = p;
+	if ((rc = int_field(r, &q, e, 0, INT64_MAX, &v, "an alias number (0 or more)")) < 0)
+		return rc;
+	r->values[0].kind = PICL_VAL_INT;
+	r->values[0].v.i = v;
+	r->values[0].text = p;
+	r->values[0].text_len = (size_t)(q - p);
+	p = skip_blanks(q, e);
+	if (p == e)
+		return fail_at(r, p, PICL_ERR_DATA,
+			       "the record ends early: expected the control string of alias %lld",
+			       (long long)v);
+	if (*p == '"') {
+		q = memchr(p + 1, '"', (size_t)(e - p - 1));
+		if (!q)
+			return fail_at(r, p, PICL_ERR_DATA,
+				       "unterminated control string (no closing '\"')");
+		q++;
+		r->values[1].v.s.ptr = p + 1;
+		r->values[1].v.s.len = (size_t)(q - p - 2);
+	} else {
+		q = token_end(p, e);
+		r->values[1].v.s.ptr = p;
+		r->values[1].v.s.len = (size_t)(q - p);
+	}
+	r->values[1].kind = PICL_VAL_STRING;
+	r->values[1].text = p;
+	r->values[1].text_len = (size_t)(q - p);
+	p = skip_blanks(q, e);
+	if (p != e)
+		return fail_at(r, p, PICL_ERR_DATA, "unexpected text after the control string");
+	rec->values = r->values;
+	rec->nvalues = 2;
+	return PICL_OK;
+}
+
+static int resolve(struct picl_reader *r, struct picl_record *rec)
+{
+	struct picl_error e2 = { 0 };
+	int rc;
+
+	if (rec->alias < 0) {
+		rc = picl_defs_control(r->defs, rec->control, rec->control_len, &rec->desc, &e2);
+		if (rc < 0) {
+			/* Column within the control string -> within the line. */
+			const char *at = rec->control;
+
+			if (e2.mark.column > 0 && e2.mark.column <= rec->control_len + 1)
+				at += e2.mark.column - 1;
+			return fail_at(r, at, rc, "%s", e2.problem);
+		}
+		return PICL_OK;
+	}
+	rec->desc = picl_defs_lookup_alias(r->defs, rec->alias, rec->event,
+					   rec->processor, rec->process);
+	if (!rec->desc)
+		return fail_at(r, rec->data - 1, PICL_ERR_ALIAS,
+			       "descriptor alias %lld is not defined for event %d on processor %d, process %d",
+			       (long long)rec->alias, (int)rec->event, (int)rec->processor,
+			       (int)rec->process);
+	return PICL_OK;
+}
+
+static int decode(struct picl_reader *r, struct picl_record *rec)
+{
+	struct picl_error e2 = { 0 };
+	size_t nv = 0, cap, used = 0;
+	const char *p, *e;
+	int rc;
+
+	rec->values = NULL;
+	rec->nvalues = 0;
+	if (rec->nfields == 0)
+		return PICL_OK;
+	if (rec->type == PICL_REC_DESCRIPTOR)
+		return decode_alias_def(r, rec);
+	if (!rec->desc && (rc = resolve(r, rec)) < 0)
+		return rc;
+	for (;;) {
+		cap = r->values_cap;
+		rc = picl_descriptor_decode(rec->desc, rec->nfields, rec->data, rec->data_len,
+					    r->values, &nv, &cap, &used, &e2);
+		if (rc != PICL_ERR_NOMEM || cap <= r->values_cap)
+			break;
+		if (grow_values(r, cap) < 0)
+			return fail_at(r, rec->data, PICL_ERR_NOMEM, "out of memory");
+	}
+	if (rc < 0) {
+		const char *at = rec->data;
+
+		if (e2.mark.column > 0 && e2.mark.column <= rec->data_len + 1)
+			at += e2.mark.column - 1;
+		return fail_at(r, at, rc, "%s", e2.problem);
+	}
+	e = rec->data + rec->data_len;
+	p = skip_blanks(rec->data + used, e);
+	if (p != e) {
+		char s[64];
+
+		picl_quote(p, (size_t)(e - p), 24, s, sizeof(s));
+		return fail_at(r, p, PICL_ERR_DATA,
+			       "unexpected \"%s\" after %llu data fields", s,
+			       (unsigned long long)rec->nfields);
+	}
+	rec->values = r->values;
+	rec->nvalues = nv;
+	return PICL_OK;
+}
+
+static int is_definition(int32_t type)
+{
+	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
+	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public                                                                    */
+/* ------------------------------------------------------------------------ */
+
+int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
+{
+	const char *text;
+	size_t len;
+	int rc;
+
+	if (r->fatal)
+		return r->err.code;
+	rc = next_text(r, &text, &len);
+	if (rc <= 0) {
+		if (rc == 0)
+			return PICL_END;
+		if (rc != PICL_ERR_TOOLONG)
+			r->fatal = 1;
+		return rc;
+	}
+	r->text = text;
+	rec->line = text;
+	rec->line_len = len;
+	rec->mark.line = r->text_line;
+	rec->mark.column = 1;
+	rec->mark.offset = r->text_offset;
+	rc = parse_fields(r, text, len, rec);
+	if (rc < 0)
+		return rc;
+	if (is_definition(rec->type)) {
+		if ((rc = decode(r, rec)) < 0)
+			return rc;
+		if (!(r->flags & PICL_READ_NO_DEFS)) {
+			struct picl_error e2 = { 0 };
+
+			rc = picl_defs_apply(r->defs, rec, &e2);
+			if (rc < 0)
+				return fail_at(r, rec->data, rc, "%s", e2.problem);
+		}
+		return PICL_OK;
+	}
+	if (r->flags & PICL_READ_RAW)
+		return PICL_OK;
+	return decode(r, rec);
+}
+
+int picl_reader_decode(struct picl_reader *r, struct picl_record *rec)
+{
+	r->text = rec->line;
+	r->joined = 0;
+	r->text_line = rec->mark.line;
+	r->text_offset = rec->mark.offset;
+	return decode(r, rec);
+}
+
+static struct picl_reader *reader_new(struct picl_input *in, const char *name,
+				      const struct picl_reader_options *opts,
+				      int *status, struct picl_error *err)
+{
+	struct picl_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		goto nomem;
+	r->in = in;
+	r->flags = opts ? opts->flags : 0;
+	r->max_record = opts && opts->max_record ? opts->max_record : DEFAULT_MAX_RECORD;
+	r->chunk = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_CHUNK;
+	r->cap = r->chunk + r->max_record + 1;
+	r->buf = malloc(r->cap);
+	r->path = strdup(name);
+	r->defs = picl_defs_new();
+	if (!r->buf || !r->path || !r->defs)
+		goto nomem;
+	r->start = r->end = r->buf;
+	r->err.path = r->path;
+	if (status)
+		*status = PICL_OK;
+	return r;
+nomem:
+	if (r) {
+		r->in = NULL;
+		picl_reader_free(r);
+	}
+	picl_input_free(in);
+	if (status)
+		*status = PICL_ERR_NOMEM;
+	picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	return NULL;
+}
+
+static void open_failed(const char *name, int rc, struct picl_error *err, int *status)
+{
+	if (status)
+		*status = rc;
+	if (err) {
+		snprintf(open_error_path, sizeof(open_error_path), "%s", name);
+		err->path = open_error_path;
+		err->mark.line = 0;
+		err->mark.column = 0;
+		err->mark.offset = 0;
+	}
+}
+
+struct picl_reader *picl_reader_open_fd(int fd, const char *name,
+					const struct picl_reader_options *opts,
+					int *status, struct picl_error *err)
+{
+	struct picl_input *in;
+	int rc;
+
+	in = picl_input_from_fd(fd, 0, err, &rc);
+	if (!in) {
+		open_failed(name, rc, err, status);
+		return NULL;
+	}
+	return reader_new(in, name, opts, status, err);
+}
+
+struct picl_reader *picl_reader_open_memory(const void *buf, size_t len,
+					    const char *name,
+					    const struct picl_reader_options *opts,
+					    int *status, struct picl_error *err)
+{
+	struct picl_input *in;
+	int rc;
+
+	if (!name)
+		name = "<memory>";
+	in = picl_input_from_memory(buf, len, err, &rc);
+	if (!in) {
+		open_failed(name, rc, err, status);
+		return NULL;
+	}
+	return reader_new(in, name, opts, status, err);
+}
+
+struct picl_reader *picl_reader_open(const char *path,
+				     const struct picl_reader_options *opts,
+				     int *status, struct picl_error *err)
+{
+	struct picl_input *in;
+	int fd, rc;
+
+	if (strcmp(path, "-") == 0)
+		return picl_reader_open_fd(0, "<stdin>", opts, status, err);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		picl_set_error(err, PICL_ERR_IO, "cannot open: %s", strerror(e));
+		if (err)
+			err->sys_errno = e;
+		open_failed(path, PICL_ERR_IO, err, status);
+		return NULL;
+	}
+	in = picl_input_from_fd(fd, 1, err, &rc);
+	if (!in) {
+		close(fd);
+		open_failed(path, rc, err, status);
+		return NULL;
+	}
+	return reader_new(in, path, opts, status, err);
+}
+
+const struct picl_error *picl_reader_error(const struct picl_reader *r)
+{
+	return &r->err;
+}
+
+int picl_reader_error_is_fatal(const struct picl_reader *r)
+{
+	return r->fatal;
+}
+
+struct picl_defs *picl_reader_defs(struct picl_reader *r)
+{
+	return r->defs;
+}
+
+const char *picl_reader_path(const struct picl_reader *r)
+{
+	return r->path;
+}
+
+int picl_reader_is_compressed(const struct picl_reader *r)
+{
+	return picl_input_is_compressed(r->in);
+}
+
+uint64_t picl_reader_offset(const struct picl_reader *r)
+{
+	return r->base + (uint64_t)(r->start - r->buf);
+}
+
+void picl_reader_free(struct picl_reader *r)
+{
+	if (!r)
+		return;
+	picl_input_free(r->in);
+	picl_defs_free(r->defs);
+	free(r->buf);
+	free(r->path);
+	free(r->values);
+	free(r->join);
+	free(r->segs);
+	free(r);
+}

@@ -1,0 +1,197 @@
+/*
+ * time.c - exact decimal timestamps (DESIGN.md point 5).
+ *
+ * A timestamp is kept as a 64-bit integer mantissa and a decimal scale:
+ * "-0.715036" is -715036 * 10^-6. Parsing is by hand (no strtod, no locale)
+ * and loses nothing; comparison widens both sides to 128 bits at the larger
+ * scale, so times of different precision compare exactly; formatting writes
+ * `scale` decimals, which gives back the digits a canonical file had.
+ *
+ * Grammar accepted by picl_time_parse:
+ *     time     := sign? digits ('.' digits?)? exponent?
+ *               | sign? '.' digits exponent?
+ *     exponent := ('e' | 'E') sign? digits
+ * At most 18 significant digits; the resulting scale must be 0..18 (an
+ * exponent that leaves a negative scale is absorbed into the mantissa).
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const int64_t pow10_i64[19] = {
+	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
+	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
+	1000000000000LL, 10000000000000LL, 100000000000000LL,
+	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
+	1000000000000000000LL
+};
+
+int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
+{
+	size_t i = 0;
+	int neg = 0, sig = 0, ndigits = 0;
+	int64_t mant = 0;
+	int64_t scale = 0;
+
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (; i < len && picl_is_digit((unsigned char)s[i]); i++, ndigits++) {
+		if (mant == 0 && s[i] == '0')
+			continue;
+		if (++sig > 18)
+			goto range;
+		mant = mant * 10 + (s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && picl_is_digit((unsigned char)s[i]); i++, ndigits++) {
+			scale++;
+			if (mant == 0 && s[i] == '0')
+				continue;
+			if (++sig > 18)
+				goto range;
+			mant = mant * 10 + (s[i] - '0');
+		}
+	}
+	if (ndigits == 0)
+		goto syntax;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		int eneg = 0, edigits = 0;
+		int64_t e = 0;
+
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		for (; i < len && picl_is_digit((unsigned char)s[i]); i++, edigits++)
+			if (e < 100000)
+				e = e * 10 + (s[i] - '0');
+		if (edigits == 0)
+			goto syntax;
+		scale += eneg ? e : -e;
+	}
+	if (i != len)
+		goto syntax;
+	/* A negative scale is folded into the mantissa: 15e2 is 1500. */
+	while (scale < 0) {
+		if (mant > INT64_MAX / 10 || mant < INT64_MIN / 10)
+			goto range;
+		mant *= 10;
+		scale++;
+	}
+	if (scale > PICL_TIME_MAX_SCALE) {
+		if (mant != 0)
+			goto range;
+		scale = PICL_TIME_MAX_SCALE;
+	}
+	t->mant = neg ? -mant : mant;
+	t->scale = (int32_t)scale;
+	return PICL_OK;
+syntax:
+	if (bad)
+		*bad = i;
+	return PICL_ERR_SYNTAX;
+range:
+	if (bad)
+		*bad = i;
+	return PICL_ERR_RANGE;
+}
+
+static __int128 widen(struct picl_time t, int32_t scale)
+{
+	__int128 v = t.mant;
+	int32_t k = scale - t.scale;
+
+	while (k >= 18) {
+		v *= pow10_i64[18];
+		k -= 18;
+	}
+	return v * pow10_i64[k];
+}
+
+int picl_time_cmp(struct picl_time a, struct picl_time b)
+{
+	__int128 x, y;
+	int32_t s;
+
+	if (a.scale == b.scale)
+		return (a.mant > b.mant) - (a.mant < b.mant);
+	s = a.scale > b.scale ? a.scale : b.scale;
+	x = widen(a, s);
+	y = widen(b, s);
+	return (x > y) - (x < y);
+}
+
+size_t picl_time_format(struct picl_time t, char *buf)
+{
+	char digits[24];
+	uint64_t u;
+	size_t n, o = 0, i;
+
+	if (t.mant < 0) {
+		buf[o++] = '-';
+		u = (uint64_t)0 - (uint64_t)t.mant;
+	} else {
+		u = (uint64_t)t.mant;
+	}
+	n = picl_format_u64(u, digits);
+	if (t.scale <= 0) {
+		memcpy(buf + o, digits, n);
+		o += n;
+	} else if (n > (size_t)t.scale) {
+		size_t ip = n - (size_t)t.scale;
+
+		memcpy(buf + o, digits, ip);
+		o += ip;
+		buf[o++] = '.';
+		memcpy(buf + o, digits + ip, (size_t)t.scale);
+		o += (size_t)t.scale;
+	} else {
+		buf[o++] = '0';
+		buf[o++] = '.';
+		for (i = n; i < (size_t)t.scale; i++)
+			buf[o++] = '0';
+		memcpy(buf + o, digits, n);
+		o += n;
+	}
+	buf[o] = '\0';
+	return o;
+}
+
+double picl_time_to_double(struct picl_time t)
+{
+	if (t.scale <= 0)
+		return (double)t.mant;
+	return (double)t.mant / (double)pow10_i64[t.scale];
+}
+
+int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
+{
+	if (scale < 0 || scale > PICL_TIME_MAX_SCALE)
+		return PICL_ERR_RANGE;
+	if (scale >= t.scale) {
+		__int128 v = widen(t, scale);
+
+		if (v > INT64_MAX || v < INT64_MIN)
+			return PICL_ERR_RANGE;
+		out->mant = (int64_t)v;
+	} else {
+		int64_t d = pow10_i64[t.scale - scale];
+
+		if (t.mant % d != 0)
+			return PICL_ERR_DATA;
+		out->mant = t.mant / d;
+	}
+	out->scale = scale;
+	return PICL_OK;
+}
+
+int picl_time_sub(struct picl_time a, struct picl_time b, struct picl_time *out)
+{
+	int32_t s = a.scale > b.scale ? a.scale : b.scale;
+	__int128 d = widen(a, s) - widen(b, s);
+
+	if (d > INT64_MAX || d < INT64_MIN)
+		return PICL_ERR_RANGE;
+	out->mant = (int64_t)d;
+	out->scale = s;
+	return PICL_OK;
+}

@@ -1,0 +1,474 @@
+/*
+ * writer.c - writes PICL records as canonical text, plain or zstd.
+ *
+ * Canonical form of a record (what every tool of the toolkit writes):
+ *
+ *     rtype SP etype SP time SP proc SP process SP nfields [SP desc data] LF
+ *
+ * single blanks, the time with its own digits (struct picl_time), the
+ * descriptor as the alias number or the control string in double quotes,
+ * the data as the descriptor compiler encodes them (one blank before every
+ * value, values read from a trace copied byte for byte). Continuation lines
+ * are never written; a record that would need one (character data ending in
+ * " \"), or whose data hold a newline, is refused.
+ *
+ * Safety: a named output is written to a temporary file beside it
+ * (".NAME.tmpXXXXXX") and renamed over NAME by picl_writer_close only when
+ * everything was written, flushed and synced; on any failure, or
+ * picl_writer_abort, the temporary file is removed. So there is never a
+ * half-written trace under the real name, and an existing file is replaced
+ * only by a complete one. Character devices and FIFOs (/dev/null, a pipe)
+ * are written directly.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#define DEFAULT_BUFFER (1u << 20)
+
+struct picl_writer {
+	int fd, own_fd;
+	char *name;               /* for messages */
+	char *path;               /* final path, NULL when writing directly */
+	char *tmp;                /* temporary file, NULL when writing directly */
+	char *buf;                /* text not yet written */
+	size_t len, cap, flush_at;
+	ZSTD_CCtx *cctx;
+	char *zout;
+	size_t zout_cap;
+	uint64_t offset;
+	int failed;
+	struct picl_error err;
+	char *scratch;            /* encoded data of one record */
+	size_t scratch_len, scratch_cap;
+};
+
+static __thread char open_error_path[4096];
+
+static int fail(struct picl_writer *w, int code, const char *fmt, ...) PICL_PRINTF(3, 4);
+
+static int fail(struct picl_writer *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	w->err.code = code;
+	w->err.sys_errno = code == PICL_ERR_IO ? errno : 0;
+	va_start(ap, fmt);
+	vsnprintf(w->err.problem, sizeof(w->err.problem), fmt, ap);
+	va_end(ap);
+	if (code == PICL_ERR_IO || code == PICL_ERR_NOMEM || code == PICL_ERR_COMPRESS)
+		w->failed = 1;
+	return code;
+}
+
+static int write_all(struct picl_writer *w, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(w->fd, p, n);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return fail(w, PICL_ERR_IO, "cannot write: %s", strerror(errno));
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	return PICL_OK;
+}
+
+static int compress_out(struct picl_writer *w, const char *p, size_t n, ZSTD_EndDirective end)
+{
+	ZSTD_inBuffer in = { p, n, 0 };
+
+	for (;;) {
+		ZSTD_outBuffer out = { w->zout, w->zout_cap, 0 };
+		size_t left = ZSTD_compressStream2(w->cctx, &out, &in, end);
+		int rc;
+
+		if (ZSTD_isError(left))
+			return fail(w, PICL_ERR_COMPRESS, "compression failed: %s",
+				    ZSTD_getErrorName(left));
+		if ((rc = write_all(w, w->zout, out.pos)) < 0)
+			return rc;
+		if (end == ZSTD_e_continue ? in.pos == in.size : left == 0)
+			return PICL_OK;
+	}
+}
+
+static int flush_buf(struct picl_writer *w, ZSTD_EndDirective end)
+{
+	int rc;
+
+	if (w->failed)
+		return w->err.code;
+	if (w->cctx)
+		rc = compress_out(w, w->buf, w->len, end);
+	else
+		rc = write_all(w, w->buf, w->len);
+	if (rc == PICL_OK)
+		w->len = 0;
+	return rc;
+}
+
+static int reserve(struct picl_writer *w, size_t n)
+{
+	if (w->len + n <= w->cap)
+		return PICL_OK;
+	if (w->len > 0) {
+		int rc = flush_buf(w, ZSTD_e_continue);
+
+		if (rc < 0)
+			return rc;
+	}
+	if (n > w->cap) {
+		char *p = realloc(w->buf, n);
+
+		if (!p)
+			return fail(w, PICL_ERR_NOMEM, "out of memory");
+		w->buf = p;
+		w->cap = n;
+	}
+	return PICL_OK;
+}
+
+static struct picl_writer *writer_new(int fd, int own, const char *name,
+				      const struct picl_writer_options *opts,
+				      int *status, struct picl_error *err)
+{
+	struct picl_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		goto nomem;
+	w->fd = fd;
+	w->own_fd = own;
+	w->cap = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
+	w->flush_at = w->cap;
+	w->buf = malloc(w->cap);
+	w->name = strdup(name);
+	if (!w->buf || !w->name)
+		goto nomem;
+	w->err.path = w->name;
+	if (opts && opts->compress) {
+		w->cctx = ZSTD_createCCtx();
+		w->zout_cap = ZSTD_CStreamOutSize();
+		w->zout = malloc(w->zout_cap);
+		if (!w->cctx || !w->zout)
+			goto nomem;
+		ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
+				       opts->level ? opts->level : 3);
+	}
+	if (status)
+		*status = PICL_OK;
+	return w;
+nomem:
+	if (w) {
+		ZSTD_freeCCtx(w->cctx);
+		free(w->zout);
+		free(w->buf);
+		free(w->name);
+		free(w);
+	}
+	if (status)
+		*status = PICL_ERR_NOMEM;
+	picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	return NULL;
+}
+
+struct picl_writer *picl_writer_open_fd(int fd, const char *name,
+					const struct picl_writer_options *opts,
+					int *status, struct picl_error *err)
+{
+	return writer_new(fd, 0, name ? name : "<output>", opts, status, err);
+}
+
+static void open_failed(const char *path, int e, struct picl_error *err, int *status)
+{
+	if (status)
+		*status = PICL_ERR_IO;
+	if (err) {
+		picl_set_error(err, PICL_ERR_IO, "cannot create: %s", strerror(e));
+		err->sys_errno = e;
+		snprintf(open_error_path, sizeof(open_error_path), "%s", path);
+		err->path = open_error_path;
+		memset(&err->mark, 0, sizeof(err->mark));
+	}
+}
+
+struct picl_writer *picl_writer_open(const char *path,
+				     const struct picl_writer_options *opts,
+				     int *status, struct picl_error *err)
+{
+	struct picl_writer *w;
+	struct stat st;
+	const char *slash;
+	char *tmp;
+	size_t dirlen;
+	mode_t mask;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return picl_writer_open_fd(1, "<stdout>", opts, status, err);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or a FIFO: no temporary file, no rename. */
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			open_failed(path, errno, err, status);
+			return NULL;
+		}
+		w = writer_new(fd, 1, path, opts, status, err);
+		if (!w)
+			close(fd);
+		return w;
+	}
+	slash = strrchr(path, '/');
+	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	tmp = malloc(strlen(path) + 16);
+	if (!tmp) {
+		if (status)
+			*status = PICL_ERR_NOMEM;
+		picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	memcpy(tmp, path, dirlen);
+	sprintf(tmp + dirlen, ".%s.tmpXXXXXX", path + dirlen);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		open_failed(path, errno, err, status);
+		free(tmp);
+		return NULL;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0) {
+		/* Not fatal: the file stays private. */
+	}
+	w = writer_new(fd, 1, path, opts, status, err);
+	if (!w) {
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return NULL;
+	}
+	w->tmp = tmp;
+	w->path = strdup(path);
+	if (!w->path) {
+		picl_writer_abort(w);
+		if (status)
+			*status = PICL_ERR_NOMEM;
+		picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	return w;
+}
+
+/* The descriptor field and the data of rec, as canonical text, in scratch. */
+static int encode_data(struct picl_writer *w, const struct picl_record *rec)
+{
+	struct picl_error e2 = { 0 };
+	int rc;
+
+	w->scratch_len = 0;
+	if (rec->type == PICL_REC_DESCRIPTOR && rec->nvalues == 2 &&
+	    rec->values[0].kind == PICL_VAL_INT) {
+		/* -6: alias and control string; the string may hold blanks. */
+		const struct picl_value *v = rec->values;
+		char num[24];
+		size_t n = picl_format_i64(v[0].v.i, num);
+
+		if (picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, " ", 1) < 0 ||
+		    picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, num, n) < 0 ||
+		    picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, " ", 1) < 0)
+			return fail(w, PICL_ERR_NOMEM, "out of memory");
+		if (v[1].text) {
+			rc = picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap,
+					     v[1].text, v[1].text_len);
+		} else {
+			if (memchr(v[1].v.s.ptr, '"', v[1].v.s.len))
+				return fail(w, PICL_ERR_UNREPRESENTABLE,
+					    "a control string cannot contain '\"'");
+			rc = picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, "\"", 1);
+			if (rc == PICL_OK)
+				rc = picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap,
+						     v[1].v.s.ptr, v[1].v.s.len);
+			if (rc == PICL_OK)
+				rc = picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap,
+						     "\"", 1);
+		}
+		if (rc < 0)
+			return fail(w, PICL_ERR_NOMEM, "out of memory");
+		return PICL_OK;
+	}
+	if (!rec->desc)
+		return fail(w, PICL_ERR_USAGE,
+			    "a record with values needs its compiled descriptor (desc)");
+	rc = picl_descriptor_encode(rec->desc, rec->values, rec->nvalues, &w->scratch,
+				    &w->scratch_len, &w->scratch_cap, &e2);
+	if (rc < 0)
+		return fail(w, rc, "%s", e2.problem);
+	return PICL_OK;
+}
+
+int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
+{
+	const char *data;
+	size_t data_len, need;
+	char *p;
+	int rc;
+
+	if (w->failed)
+		return w->err.code;
+	if (rec->nfields > 0 && rec->nvalues > 0) {
+		if ((rc = encode_data(w, rec)) < 0)
+			return rc;
+		data = w->scratch;
+		data_len = w->scratch_len;
+	} else {
+		data = rec->data;
+		data_len = rec->nfields > 0 ? rec->data_len : 0;
+		if (rec->nfields > 0 && data_len == 0)
+			return fail(w, PICL_ERR_USAGE,
+				    "a record with data fields needs values or data text");
+		if (data_len > 0 && !picl_is_blank((unsigned char)data[0]))
+			return fail(w, PICL_ERR_USAGE, "record data must start with a blank");
+	}
+	if (rec->nfields > 0 && rec->alias < 0) {
+		if (!rec->control)
+			return fail(w, PICL_ERR_USAGE,
+				    "a record with data fields needs a descriptor");
+		if (memchr(rec->control, '"', rec->control_len) ||
+		    memchr(rec->control, '\n', rec->control_len))
+			return fail(w, PICL_ERR_UNREPRESENTABLE,
+				    "a control string cannot contain '\"' or a newline");
+	}
+	if (data_len > 0 && memchr(data, '\n', data_len))
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "record data cannot contain a newline");
+	if (data_len > 0 && data[data_len - 1] == '\\' &&
+	    (data_len == 1 || picl_is_blank((unsigned char)data[data_len - 2])))
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "record data cannot end in \" \\\" (it would read as a continuation)");
+	if (data_len > 0 && data[data_len - 1] == '\r')
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "record data cannot end in a carriage return");
+
+	need = 5 * 12 + 24 + PICL_TIME_BUFSIZE + 24 + 4 + rec->control_len + data_len;
+	if ((rc = reserve(w, need)) < 0)
+		return rc;
+	p = w->buf + w->len;
+	p += picl_format_i64(rec->type, p);
+	*p++ = ' ';
+	p += picl_format_i64(rec->event, p);
+	*p++ = ' ';
+	p += picl_time_format(rec->time, p);
+	*p++ = ' ';
+	p += picl_format_i64(rec->processor, p);
+	*p++ = ' ';
+	p += picl_format_i64(rec->process, p);
+	*p++ = ' ';
+	p += picl_format_u64(rec->nfields, p);
+	if (rec->nfields > 0) {
+		*p++ = ' ';
+		if (rec->alias >= 0) {
+			p += picl_format_i64(rec->alias, p);
+		} else {
+			*p++ = '"';
+			memcpy(p, rec->control, rec->control_len);
+			p += rec->control_len;
+			*p++ = '"';
+		}
+		memcpy(p, data, data_len);
+		p += data_len;
+	}
+	*p++ = '\n';
+	w->offset += (uint64_t)(p - (w->buf + w->len));
+	w->len = (size_t)(p - w->buf);
+	if (w->len >= w->flush_at)
+		return flush_buf(w, ZSTD_e_continue);
+	return PICL_OK;
+}
+
+int picl_writer_write_raw(struct picl_writer *w, const char *text, size_t len)
+{
+	int rc;
+
+	if (w->failed)
+		return w->err.code;
+	if (len >= w->cap) {
+		if ((rc = flush_buf(w, ZSTD_e_continue)) < 0)
+			return rc;
+		w->offset += len;
+		if (w->cctx)
+			return compress_out(w, text, len, ZSTD_e_continue);
+		return write_all(w, text, len);
+	}
+	if ((rc = reserve(w, len)) < 0)
+		return rc;
+	memcpy(w->buf + w->len, text, len);
+	w->len += len;
+	w->offset += len;
+	return PICL_OK;
+}
+
+static void writer_free(struct picl_writer *w)
+{
+	ZSTD_freeCCtx(w->cctx);
+	free(w->zout);
+	free(w->buf);
+	free(w->scratch);
+	free(w->name);
+	free(w->path);
+	free(w->tmp);
+	free(w);
+}
+
+int picl_writer_close(struct picl_writer *w, struct picl_error *err)
+{
+	int rc = flush_buf(w, ZSTD_e_end);
+
+	if (rc == PICL_OK && w->tmp && fsync(w->fd) < 0)
+		rc = fail(w, PICL_ERR_IO, "cannot sync: %s", strerror(errno));
+	if (w->own_fd && close(w->fd) < 0 && rc == PICL_OK)
+		rc = fail(w, PICL_ERR_IO, "cannot close: %s", strerror(errno));
+	if (rc == PICL_OK && w->tmp && rename(w->tmp, w->path) < 0)
+		rc = fail(w, PICL_ERR_IO, "cannot rename the temporary file into place: %s",
+			  strerror(errno));
+	if (rc < 0 && w->tmp)
+		unlink(w->tmp);
+	if (rc < 0 && err) {
+		*err = w->err;
+		snprintf(open_error_path, sizeof(open_error_path), "%s", w->name);
+		err->path = open_error_path;
+	}
+	writer_free(w);
+	return rc;
+}
+
+void picl_writer_abort(struct picl_writer *w)
+{
+	if (!w)
+		return;
+	if (w->own_fd)
+		close(w->fd);
+	if (w->tmp)
+		unlink(w->tmp);
+	writer_free(w);
+}
+
+const struct picl_error *picl_writer_error(const struct picl_writer *w)
+{
+	return &w->err;
+}
+
+uint64_t picl_writer_offset(const struct picl_writer *w)
+{
+	return w->offset;
+}

@@ -1,0 +1,123 @@
+/*
+ * picltrace.c - the `picltrace` command: a table of subcommands and what
+ * they share (help, version, and checking that standard output was really
+ * written). Every subcommand lives with its component and is reached
+ * through cmd_NAME(argc, argv), as git's builtins are.
+ */
+#include "builtin.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "cat", cmd_cat, "rewrite traces canonically (plain or zstd)" },
+	{ "validate", cmd_validate, "check traces against the schema and the format's rules" },
+};
+
+static const char usage_text[] =
+	"usage: picltrace [--version] [--help] <command> [<args>]\n"
+	"       picltrace help <command>\n";
+
+static void print_usage(FILE *out)
+{
+	size_t i;
+
+	fputs(usage_text, out);
+	fputs("\ncommands:\n", out);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'picltrace <command> --help' shows a command's options;\n"
+	      "'man picltrace-<command>' its manual.\n", out);
+}
+
+void picltrace_report(const char *cmd, const struct picl_error *err)
+{
+	char buf[PICL_PROBLEM_MAX + 4200];
+
+	fprintf(stderr, "picltrace %s: %s\n", cmd, picl_error_format(err, buf, sizeof(buf)));
+}
+
+void picltrace_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "picltrace %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const struct cmd_struct *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* Like git: a command that wrote to stdout must find out whether it failed. */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (errno == EPIPE)
+			return status;
+		fprintf(stderr, "picltrace: cannot write standard output: %s\n", strerror(errno));
+		return status ? status : 2;
+	}
+	return status;
+}
+
+int main(int argc, const char **argv)
+{
+	const struct cmd_struct *cmd;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_usage(stdout);
+		return finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("picltrace %s\n", PICL_TRACE_VERSION);
+		return finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "help")) {
+		const char *hargv[3];
+
+		if (argc < 3) {
+			print_usage(stdout);
+			return finish_stdout(0);
+		}
+		cmd = find_command(argv[2]);
+		if (!cmd) {
+			fprintf(stderr, "picltrace: '%s' is not a picltrace command\n", argv[2]);
+			return 2;
+		}
+		hargv[0] = cmd->name;
+		hargv[1] = "--help";
+		hargv[2] = NULL;
+		return finish_stdout(cmd->fn(2, hargv));
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "picltrace: '%s' is not a picltrace command; see 'picltrace --help'\n",
+			argv[1]);
+		return 2;
+	}
+	return finish_stdout(cmd->fn(argc - 1, argv + 1));
+}

@@ -1,0 +1,2 @@
+# schemas/: the YAML description of the format, installed in $(pkgdatadir).
+dist_pkgdata_DATA += schemas/picl.yaml

@@ -1,0 +1,33 @@
+# t/: Check unit tests (t/unit/test-*.c) and end-to-end tests (t/e2e/*.sh).
+#
+# Every unit test links the library and Check; every end-to-end test is a
+# shell script run by the automake test driver with the environment set in
+# Makefile.am (PICL_BUILDDIR, PICL_SRCDIR, PICL_SCHEMA, PICL_SHARED).
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DPICL_TESTDATA='"$(abs_top_srcdir)/testdata"'
+UNIT_LDADD = libpicl-trace/libpicl-trace.la $(CHECK_LIBS)
+
+check_PROGRAMS += t/unit/test-time t/unit/test-reader
+t_unit_test_time_SOURCES = t/unit/test-time.c
+t_unit_test_time_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_time_LDADD = $(UNIT_LDADD)
+t_unit_test_reader_SOURCES = t/unit/test-reader.c
+t_unit_test_reader_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_reader_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-time t/unit/test-reader
+
+# descriptor compiler
+#DESC check_PROGRAMS += t/unit/test-descriptor
+#DESC t_unit_test_descriptor_SOURCES = t/unit/test-descriptor.c
+#DESC t_unit_test_descriptor_CFLAGS = $(UNIT_CFLAGS)
+#DESC t_unit_test_descriptor_LDADD = $(UNIT_LDADD)
+#DESC TESTS += t/unit/test-descriptor
+
+# statistics
+#STATS (helper adds test-stats here)
+
+# schema
+#SCHEMA (helper adds test-schema here)
+
+# end-to-end tests
+dist_check_SCRIPTS = t/e2e/lib.sh
+#E2E TESTS += t/e2e/0001-validate-example.sh ...

@@ -1,0 +1,162 @@
+/*
+ * test-time.c - the exact decimal timestamp type: parsing (signs, points,
+ * exponents, limits), exact comparison across scales, canonical formatting,
+ * subtraction and rescaling.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picl-trace.h"
+
+static struct picl_time T(const char *s)
+{
+	struct picl_time t;
+
+	ck_assert_int_eq(picl_time_parse(s, strlen(s), &t, NULL), PICL_OK);
+	return t;
+}
+
+static const char *F(struct picl_time t)
+{
+	static char buf[PICL_TIME_BUFSIZE];
+
+	picl_time_format(t, buf);
+	return buf;
+}
+
+START_TEST(parse_plain)
+{
+	struct picl_time t = T("-0.715036");
+
+	ck_assert_int_eq(t.mant, -715036);
+	ck_assert_int_eq(t.scale, 6);
+	t = T("12");
+	ck_assert_int_eq(t.mant, 12);
+	ck_assert_int_eq(t.scale, 0);
+	t = T("0.00000");
+	ck_assert_int_eq(t.mant, 0);
+	ck_assert_int_eq(t.scale, 5);
+	t = T("+3.5");
+	ck_assert_int_eq(t.mant, 35);
+	ck_assert_int_eq(t.scale, 1);
+	t = T(".25");
+	ck_assert_int_eq(t.mant, 25);
+	ck_assert_int_eq(t.scale, 2);
+	t = T("7.");
+	ck_assert_int_eq(t.mant, 7);
+	ck_assert_int_eq(t.scale, 0);
+}
+END_TEST
+
+START_TEST(parse_exponent)
+{
+	struct picl_time t = T("1.5e-3");
+
+	ck_assert_int_eq(t.mant, 15);
+	ck_assert_int_eq(t.scale, 4);
+	t = T("15E2");
+	ck_assert_int_eq(t.mant, 1500);
+	ck_assert_int_eq(t.scale, 0);
+	t = T("-2.5e+1");
+	ck_assert_int_eq(t.mant, -25);
+	ck_assert_int_eq(t.scale, 0);
+}
+END_TEST
+
+START_TEST(parse_errors)
+{
+	struct picl_time t;
+	size_t bad = 99;
+
+	ck_assert_int_eq(picl_time_parse("", 0, &t, NULL), PICL_ERR_SYNTAX);
+	ck_assert_int_eq(picl_time_parse("-", 1, &t, NULL), PICL_ERR_SYNTAX);
+	ck_assert_int_eq(picl_time_parse(".", 1, &t, NULL), PICL_ERR_SYNTAX);
+	ck_assert_int_eq(picl_time_parse("1.2.3", 5, &t, &bad), PICL_ERR_SYNTAX);
+	ck_assert_uint_eq(bad, 3);
+	ck_assert_int_eq(picl_time_parse("1e", 2, &t, NULL), PICL_ERR_SYNTAX);
+	ck_assert_int_eq(picl_time_parse("0x10", 4, &t, NULL), PICL_ERR_SYNTAX);
+	ck_assert_int_eq(picl_time_parse("nan", 3, &t, NULL), PICL_ERR_SYNTAX);
+	/* 19 significant digits, or more than 18 decimals: out of range. */
+	ck_assert_int_eq(picl_time_parse("1234567890123456789", 19, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("0.0000000000000000001", 21, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("1e30", 4, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("1e-30", 5, &t, NULL), PICL_ERR_RANGE);
+	/* 18 digits fit. */
+	ck_assert_int_eq(picl_time_parse("123456789012345678", 18, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 123456789012345678LL);
+	/* Leading zeros are not significant. */
+	ck_assert_int_eq(picl_time_parse("000000000000000000001.5", 23, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 15);
+}
+END_TEST
+
+START_TEST(compare_exact)
+{
+	ck_assert_int_eq(picl_time_cmp(T("0.5"), T("0.50000")), 0);
+	ck_assert_int_eq(picl_time_cmp(T("0.000016"), T("0.00001")), 1);
+	ck_assert_int_eq(picl_time_cmp(T("-0.715036"), T("-0.715024")), -1);
+	ck_assert_int_eq(picl_time_cmp(T("1e-18"), T("0")), 1);
+	/* Doubles cannot tell these apart; exact decimals can. */
+	ck_assert_int_eq(picl_time_cmp(T("100000000.000000001"), T("100000000.000000002")), -1);
+	ck_assert_int_eq(picl_time_cmp(T("999999999999999999"), T("0.000000000000000001")), 1);
+	ck_assert_int_eq(picl_time_cmp(T("-999999999999999999"), T("0.000000000000000001")), -1);
+}
+END_TEST
+
+START_TEST(format_roundtrip)
+{
+	static const char *canon[] = {
+		"-0.715036", "0.000005", "0.00000", "12", "-3", "0.1", "123.456000",
+		"-0.000001", "999999999999999999", "0.000000000000000001"
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(canon) / sizeof(canon[0]); i++)
+		ck_assert_str_eq(F(T(canon[i])), canon[i]);
+	ck_assert_str_eq(F(T("1.5e-3")), "0.0015");
+	ck_assert_str_eq(F(T("+07.50")), "7.50");
+	ck_assert_str_eq(F(T("-0.0")), "0.0");
+}
+END_TEST
+
+START_TEST(arithmetic)
+{
+	struct picl_time d;
+
+	ck_assert_int_eq(picl_time_sub(T("-0.713735"), T("-0.713833"), &d), PICL_OK);
+	ck_assert_str_eq(F(d), "0.000098");
+	ck_assert_int_eq(picl_time_sub(T("0.001982"), T("-0.715036"), &d), PICL_OK);
+	ck_assert_str_eq(F(d), "0.717018");
+	ck_assert_int_eq(picl_time_sub(T("1.5"), T("0.25"), &d), PICL_OK);
+	ck_assert_str_eq(F(d), "1.25");
+	ck_assert_int_eq(picl_time_rescale(T("1.5"), 4, &d), PICL_OK);
+	ck_assert_str_eq(F(d), "1.5000");
+	ck_assert_int_eq(picl_time_rescale(T("1.5000"), 1, &d), PICL_OK);
+	ck_assert_str_eq(F(d), "1.5");
+	ck_assert_int_eq(picl_time_rescale(T("1.55"), 1, &d), PICL_ERR_DATA);
+	ck_assert_int_eq(picl_time_rescale(T("999999999999999999"), 2, &d), PICL_ERR_RANGE);
+	ck_assert(picl_time_to_double(T("-0.715036")) == -0.715036);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("time");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, parse_plain);
+	tcase_add_test(tc, parse_exponent);
+	tcase_add_test(tc, parse_errors);
+	tcase_add_test(tc, compare_exact);
+	tcase_add_test(tc, format_roundtrip);
+	tcase_add_test(tc, arithmetic);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
