@@ -16,9 +16,9 @@ libpicl_trace_libpicl_trace_la_SOURCES = \
 # descriptor compiler
 libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/descriptor.c
 # statistics
-#STATS libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/stats.c
+libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/stats.c
 # schema
-#SCHEMA libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/schema.c
+libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/schema.c
 
 libpicl_trace_libpicl_trace_la_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(YAML_CFLAGS)
 libpicl_trace_libpicl_trace_la_LIBADD = $(ZSTD_LIBS) $(YAML_LIBS) -lm

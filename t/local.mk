@@ -23,10 +23,18 @@ TESTS += t/unit/test-time t/unit/test-reader
 #DESC TESTS += t/unit/test-descriptor
 
 # statistics
-#STATS (helper adds test-stats here)
+check_PROGRAMS += t/unit/test-stats
+t_unit_test_stats_SOURCES = t/unit/test-stats.c
+t_unit_test_stats_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_stats_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-stats
 
 # schema
-#SCHEMA (helper adds test-schema here)
+check_PROGRAMS += t/unit/test-schema
+t_unit_test_schema_SOURCES = t/unit/test-schema.c
+t_unit_test_schema_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_schema_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-schema
 
 # end-to-end tests
 dist_check_SCRIPTS = t/e2e/lib.sh

@@ -1,0 +1,990 @@
+/*
+ * stats.c - statistics records: -101 (time), -102 (count), -103 (volume).
+ *
+ * PICL writes, at traceexit, cumulative statistics for each process (spec
+ * §2.3.7, Table 17, Appendix A Tables 20 and 21). This file recomputes them
+ * from the event records (-2 mark, -3 entry, -4 exit) and reads them back
+ * out of decoded statistics records.
+ *
+ * How it works. Every (processor, process) gets a `struct proc` (found
+ * through an open-addressing hash table) holding
+ *  - a stack of open entries (event type, entry time, and the relative
+ *    event types R whose window was open at the entry: a slice of a second,
+ *    parallel stack `rels`);
+ *  - the user event types (>= 0) currently open, with a nesting depth, so
+ *    that R inside R opens only one window;
+ *  - a hash table of cells keyed by (R, E) with E's time, count and volume
+ *    relative to R (R = -1 for the whole process).
+ * An entry or a mark of E updates the cell (-1, E) and (R, E) for every open
+ * window R != E: one occurrence, plus the length field if E's volume lives in
+ * its entry. The matching exit adds the duration (exit time - entry time,
+ * computed exactly by picl_time_sub) and the exit's volume to the same cells,
+ * i.e. to the windows that were open at E's entry: an event inside R is one
+ * whose entry (or mark) lies in R's window, and its whole duration counts.
+ * Memory is bounded by the number of distinct processes, (R, E) pairs and
+ * open entries, never by the number of records; each record costs O(1)
+ * amortized plus the number of open windows.
+ *
+ * Volume (§2.3.7, Tables 7-13): the length field, data value 0, of the
+ * entries of send0 (-21), sendbegin0 (-27), file write (-221) and tracemsg
+ * (-911); of the exits of recv0 (-51, -52), wait0 (-56), recvstatus0 (-58),
+ * recvend0 (-60, -61), file read (-251) and traceflush (-912); load0 (-503)
+ * counts one spawned process per exit. A mark carries its entry's fields
+ * followed by its exit's (§2.3.3), so for the receive-like types the length
+ * is found after the entry fields. The trace volume of -901 (bytes of trace
+ * data) cannot be told from the events: it stays undefined, as does every
+ * statistic nothing was measured for (-1, left out of emitted records).
+ *
+ * Rounding. Each duration is exact until it becomes a double, but the sums
+ * are doubles: 0.1 + 0.2 is 0.30000000000000004, which the writer's
+ * shortest round-trip formatting would print in full. So each
+ * process remembers the finest
+ * timestamp scale (decimals) its event records had, and every time handed
+ * out (picl_stats_get, picl_stats_emit) is rounded to that many decimals:
+ * a duration between timestamps with 6 decimals is exactly a number with 6
+ * decimals, so rounding only removes the binary noise. Emitted time values
+ * also carry that decimal as their text, so a writer prints them as PICL
+ * did ("0.000098", "0.001170") rather than as the shortest double
+ * ("9.8e-05", "0.00117"); .d holds the same number.
+ *
+ * Loose ends. An exit is matched with the innermost open entry of its event
+ * type (normally the top of the stack; overlapping events are matched
+ * further down); an exit with none is reported (PICL_ERR_DATA) and ignored.
+ * Entries still open when the statistics are read have been counted but
+ * add no time. Records read in raw mode carry no values, so they add no
+ * volume.
+ *
+ * Emit order (Table 20): processes by (processor, process) ascending; per
+ * process R = -1 first (its system events' -101 -102 -103, then its user
+ * events' -101 -102 -103), then each user R ascending (-101 -102 -103 with
+ * all E). Within a record: system events (E < 0) by decreasing event number
+ * (-11, -21, ... -904), then user events ascending.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Which events have a volume, and where its length field is                 */
+/* ------------------------------------------------------------------------ */
+
+enum volume_source {
+	VOL_NONE = 0,
+	VOL_ENTRY,    /* length is value 0 of the entry */
+	VOL_EXIT,     /* length is value 0 of the exit */
+	VOL_SPAWN     /* one per exit (load0: processes spawned) */
+};
+
+static enum volume_source volume_source(int32_t event)
+{
+	switch (event) {
+	case -21: case -27: case -221: case -911:
+		return VOL_ENTRY;
+	case -51: case -52: case -56: case -58: case -60: case -61:
+	case -251: case -912:
+		return VOL_EXIT;
+	case -503:
+		return VOL_SPAWN;
+	default:
+		return VOL_NONE;
+	}
+}
+
+/*
+ * Index of the length field in a mark record of `event` with `nvalues`
+ * values (the entry's fields, then the exit's), or -1 if it has none.
+ * Receive-like entries have 3 fields, or 1 as PICL writes them; their exits
+ * 4 or 3: 6-7 values put the length at 3, 4-5 values at 1.
+ */
+static long mark_length_index(int32_t event, size_t nvalues)
+{
+	switch (event) {
+	case -21: case -27: case -221: case -911: case -251: case -912:
+		return 0;
+	case -51: case -52: case -56:
+		if (nvalues >= 6)
+			return 3;
+		return nvalues >= 4 ? 1 : -1;
+	case -58: case -60: case -61:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/* The non-negative integer value `index` of rec, if there is one. */
+static int record_length(const struct picl_record *rec, long index, int64_t *len)
+{
+	const struct picl_value *v;
+
+	if (index < 0 || !rec->values || (size_t)index >= rec->nvalues)
+		return 0;
+	v = &rec->values[index];
+	switch (v->kind) {
+	case PICL_VAL_INT:
+		if (v->v.i < 0)
+			return 0; /* -1: not defined (§2.3.3) */
+		*len = v->v.i;
+		return 1;
+	case PICL_VAL_UINT:
+		if (v->v.u > (uint64_t)INT64_MAX)
+			return 0;
+		*len = (int64_t)v->v.u;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Data structures                                                           */
+/* ------------------------------------------------------------------------ */
+
+#define CELL_TIME 1u   /* the time statistic is defined */
+#define CELL_VOLUME 2u /* the volume statistic is defined */
+
+/* Statistics of event E relative to R on one process. */
+struct cell {
+	int32_t rel;
+	int32_t event;
+	unsigned used;
+	unsigned flags;
+	int64_t count;
+	int64_t volume;
+	double time;
+};
+
+/* An open entry. Its windows are rels[rel_start .. rel_start+rel_count). */
+struct frame {
+	int32_t event;
+	uint32_t rel_count;
+	size_t rel_start;
+	struct picl_time time;
+};
+
+/* A user event type whose window is open, and how deeply it is nested. */
+struct open_rel {
+	int32_t rel;
+	uint32_t depth;
+};
+
+struct proc {
+	int32_t processor;
+	int32_t process;
+	struct picl_time last;    /* time of the last event record */
+	int32_t max_scale;        /* finest timestamp scale seen */
+
+	struct frame *frames;
+	size_t nframes, frames_cap;
+	int32_t *rels;
+	size_t nrels, rels_cap;
+	struct open_rel *open;
+	size_t nopen, open_cap;
+
+	struct cell *cells;       /* open addressing, power-of-two size */
+	size_t ncells, cells_cap;
+};
+
+struct picl_stats {
+	struct proc **procs;      /* in order of first appearance */
+	size_t nprocs, procs_cap;
+	uint32_t *index;          /* slot -> 1 + procs index, 0 empty */
+	size_t index_cap;         /* power of two */
+	struct proc *last_proc;   /* the common case: runs of one process */
+
+	struct picl_descriptor *desc_time;   /* "%d%lf" */
+	struct picl_descriptor *desc_count;  /* "%d%d" */
+	struct picl_value *values;           /* emit buffer */
+	size_t values_cap;
+	char *texts;                         /* emit buffer: time texts */
+	size_t texts_cap;
+	struct cell *sorted;                 /* emit buffer */
+	size_t sorted_cap;
+};
+
+static const char control_time[] = "%d%lf";
+static const char control_count[] = "%d%d";
+
+static uint64_t hash_pair(int32_t a, int32_t b)
+{
+	uint64_t k = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
+/* Make room for `need` elements of `size` bytes in a growable array. */
+static int grow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return PICL_OK;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return PICL_ERR_NOMEM;
+		ncap *= 2;
+	}
+	p = realloc(*ptr, ncap * size);
+	if (!p)
+		return PICL_ERR_NOMEM;
+	*ptr = p;
+	*cap = ncap;
+	return PICL_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cells                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static struct cell *cell_find(const struct proc *p, int32_t rel, int32_t event)
+{
+	size_t mask, i;
+
+	if (p->cells_cap == 0)
+		return NULL;
+	mask = p->cells_cap - 1;
+	for (i = (size_t)hash_pair(rel, event) & mask;; i = (i + 1) & mask) {
+		struct cell *c = &p->cells[i];
+
+		if (!c->used)
+			return NULL;
+		if (c->rel == rel && c->event == event)
+			return c;
+	}
+}
+
+static int cells_rehash(struct proc *p, size_t ncap)
+{
+	struct cell *old = p->cells, *cells;
+	size_t oldcap = p->cells_cap, i, mask = ncap - 1;
+
+	cells = calloc(ncap, sizeof(*cells));
+	if (!cells)
+		return PICL_ERR_NOMEM;
+	for (i = 0; i < oldcap; i++) {
+		size_t j;
+
+		if (!old[i].used)
+			continue;
+		j = (size_t)hash_pair(old[i].rel, old[i].event) & mask;
+		while (cells[j].used)
+			j = (j + 1) & mask;
+		cells[j] = old[i];
+	}
+	free(old);
+	p->cells = cells;
+	p->cells_cap = ncap;
+	return PICL_OK;
+}
+
+/* The cell (rel, event), created empty if new; NULL when out of memory.
+ * The pointer is valid until the next cell_get on the same process. */
+static struct cell *cell_get(struct proc *p, int32_t rel, int32_t event)
+{
+	struct cell *c = cell_find(p, rel, event);
+	size_t mask, i;
+
+	if (c)
+		return c;
+	if ((p->ncells + 1) * 2 > p->cells_cap) {
+		if (p->cells_cap > SIZE_MAX / 2 / sizeof(*c))
+			return NULL;
+		if (cells_rehash(p, p->cells_cap ? p->cells_cap * 2 : 16) != PICL_OK)
+			return NULL;
+	}
+	mask = p->cells_cap - 1;
+	for (i = (size_t)hash_pair(rel, event) & mask; p->cells[i].used; i = (i + 1) & mask)
+		;
+	c = &p->cells[i];
+	memset(c, 0, sizeof(*c));
+	c->used = 1;
+	c->rel = rel;
+	c->event = event;
+	c->volume = -1;
+	c->time = 0.0;
+	p->ncells++;
+	return c;
+}
+
+static void add_volume(struct cell *c, int64_t len)
+{
+	if (!(c->flags & CELL_VOLUME)) {
+		c->flags |= CELL_VOLUME;
+		c->volume = 0;
+	}
+	if (__builtin_add_overflow(c->volume, len, &c->volume))
+		c->volume = INT64_MAX;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Processes                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void proc_free(struct proc *p)
+{
+	if (!p)
+		return;
+	free(p->frames);
+	free(p->rels);
+	free(p->open);
+	free(p->cells);
+	free(p);
+}
+
+static struct proc *proc_find(const struct picl_stats *s, int32_t processor,
+			      int32_t process)
+{
+	size_t mask, i;
+
+	if (s->index_cap == 0)
+		return NULL;
+	mask = s->index_cap - 1;
+	for (i = (size_t)hash_pair(processor, process) & mask;; i = (i + 1) & mask) {
+		struct proc *p;
+
+		if (!s->index[i])
+			return NULL;
+		p = s->procs[s->index[i] - 1];
+		if (p->processor == processor && p->process == process)
+			return p;
+	}
+}
+
+static int index_rebuild(struct picl_stats *s, size_t ncap)
+{
+	uint32_t *index = calloc(ncap, sizeof(*index));
+	size_t k, mask = ncap - 1;
+
+	if (!index)
+		return PICL_ERR_NOMEM;
+	for (k = 0; k < s->nprocs; k++) {
+		size_t i = (size_t)hash_pair(s->procs[k]->processor,
+					     s->procs[k]->process) & mask;
+
+		while (index[i])
+			i = (i + 1) & mask;
+		index[i] = (uint32_t)(k + 1);
+	}
+	free(s->index);
+	s->index = index;
+	s->index_cap = ncap;
+	return PICL_OK;
+}
+
+static struct proc *proc_get(struct picl_stats *s, int32_t processor, int32_t process)
+{
+	struct proc *p = s->last_proc;
+
+	if (p && p->processor == processor && p->process == process)
+		return p;
+	p = proc_find(s, processor, process);
+	if (p) {
+		s->last_proc = p;
+		return p;
+	}
+	if (s->nprocs >= UINT32_MAX - 1)
+		return NULL;
+	if (grow((void **)&s->procs, &s->procs_cap, s->nprocs + 1, sizeof(*s->procs)))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->processor = processor;
+	p->process = process;
+	s->procs[s->nprocs++] = p;
+	if (s->nprocs * 2 > s->index_cap) {
+		if (index_rebuild(s, s->index_cap ? s->index_cap * 2 : 16) != PICL_OK) {
+			s->nprocs--;
+			proc_free(p);
+			return NULL;
+		}
+	} else {
+		size_t mask = s->index_cap - 1;
+		size_t i = (size_t)hash_pair(processor, process) & mask;
+
+		while (s->index[i])
+			i = (i + 1) & mask;
+		s->index[i] = (uint32_t)s->nprocs;
+	}
+	s->last_proc = p;
+	return p;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Taking in records                                                         */
+/* ------------------------------------------------------------------------ */
+
+struct picl_stats *picl_stats_new(void)
+{
+	return calloc(1, sizeof(struct picl_stats));
+}
+
+void picl_stats_free(struct picl_stats *s)
+{
+	size_t k;
+
+	if (!s)
+		return;
+	for (k = 0; k < s->nprocs; k++)
+		proc_free(s->procs[k]);
+	free(s->procs);
+	free(s->index);
+	picl_descriptor_free(s->desc_time);
+	picl_descriptor_free(s->desc_count);
+	free(s->values);
+	free(s->texts);
+	free(s->sorted);
+	free(s);
+}
+
+/*
+ * One occurrence of `event` (an entry or a mark) relative to -1 and to every
+ * open window but its own: count it, mark its time defined (entries), add
+ * its length (has_len).
+ */
+static int count_occurrence(struct proc *p, int32_t event, int is_entry,
+			    int has_len, int64_t len)
+{
+	size_t k;
+
+	for (k = 0; k <= p->nopen; k++) {
+		int32_t rel = k == 0 ? PICL_WILDCARD : p->open[k - 1].rel;
+		struct cell *c;
+
+		if (rel == event)
+			continue;
+		c = cell_get(p, rel, event);
+		if (!c)
+			return PICL_ERR_NOMEM;
+		c->count++;
+		if (is_entry)
+			c->flags |= CELL_TIME;
+		if (has_len)
+			add_volume(c, len);
+	}
+	return PICL_OK;
+}
+
+static int add_mark(struct proc *p, const struct picl_record *rec)
+{
+	enum volume_source src = volume_source(rec->event);
+	int64_t len = 0;
+	int has_len;
+
+	if (src == VOL_SPAWN) {
+		has_len = 1;
+		len = 1;
+	} else {
+		has_len = record_length(rec, mark_length_index(rec->event, rec->nvalues),
+					&len);
+	}
+	return count_occurrence(p, rec->event, 0, has_len, len);
+}
+
+static int add_entry(struct proc *p, const struct picl_record *rec)
+{
+	struct frame *f;
+	int64_t len = 0;
+	int has_len = 0;
+	size_t k;
+	int rc;
+
+	if (volume_source(rec->event) == VOL_ENTRY)
+		has_len = record_length(rec, 0, &len);
+	rc = count_occurrence(p, rec->event, 1, has_len, len);
+	if (rc)
+		return rc;
+
+	/* Push the frame with the windows open now (except E's own). */
+	if (grow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof(*p->frames)) ||
+	    grow((void **)&p->rels, &p->rels_cap, p->nrels + p->nopen, sizeof(*p->rels)))
+		return PICL_ERR_NOMEM;
+	f = &p->frames[p->nframes];
+	f->event = rec->event;
+	f->time = rec->time;
+	f->rel_start = p->nrels;
+	f->rel_count = 0;
+	for (k = 0; k < p->nopen; k++) {
+		if (p->open[k].rel == rec->event)
+			continue;
+		p->rels[p->nrels++] = p->open[k].rel;
+		f->rel_count++;
+	}
+	p->nframes++;
+
+	/* A user event type opens (or nests in) its window. */
+	if (rec->event >= 0) {
+		for (k = 0; k < p->nopen; k++) {
+			if (p->open[k].rel == rec->event) {
+				p->open[k].depth++;
+				return PICL_OK;
+			}
+		}
+		if (grow((void **)&p->open, &p->open_cap, p->nopen + 1, sizeof(*p->open)))
+			return PICL_ERR_NOMEM;
+		p->open[p->nopen].rel = rec->event;
+		p->open[p->nopen].depth = 1;
+		p->nopen++;
+		/* R's own cell relative to -1 exists already (counted above). */
+	}
+	return PICL_OK;
+}
+
+/* Remove frame i (usually the top) and its window slice. */
+static void remove_frame(struct proc *p, size_t i)
+{
+	struct frame *f = &p->frames[i];
+	size_t start = f->rel_start, n = f->rel_count, k;
+
+	if (i + 1 < p->nframes) {
+		if (n > 0) {
+			memmove(p->rels + start, p->rels + start + n,
+				(p->nrels - start - n) * sizeof(*p->rels));
+			for (k = i + 1; k < p->nframes; k++)
+				p->frames[k].rel_start -= n;
+		}
+		memmove(p->frames + i, p->frames + i + 1,
+			(p->nframes - i - 1) * sizeof(*p->frames));
+	}
+	p->nrels -= n;
+	p->nframes--;
+}
+
+static void close_window(struct proc *p, int32_t rel)
+{
+	size_t k;
+
+	for (k = 0; k < p->nopen; k++) {
+		if (p->open[k].rel != rel)
+			continue;
+		if (--p->open[k].depth == 0)
+			p->open[k] = p->open[--p->nopen];
+		return;
+	}
+}
+
+static int add_exit(struct proc *p, const struct picl_record *rec,
+		    struct picl_error *err)
+{
+	enum volume_source src = volume_source(rec->event);
+	struct picl_time d;
+	const struct frame *f;
+	double duration;
+	int64_t len = 0;
+	int has_len = 0;
+	size_t i, k;
+
+	/* The matching entry: the top of the stack, or else the innermost
+	 * open entry of the same event type. */
+	for (i = p->nframes; i > 0; i--)
+		if (p->frames[i - 1].event == rec->event)
+			break;
+	if (i == 0) {
+		char tbuf[PICL_TIME_BUFSIZE];
+
+		picl_time_format(rec->time, tbuf);
+		if (err)
+			err->mark = rec->mark;
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "exit of event %d at %s has no matching entry",
+				      (int)rec->event, tbuf);
+	}
+	f = &p->frames[--i];
+
+	if (picl_time_sub(rec->time, f->time, &d) == PICL_OK)
+		duration = picl_time_to_double(d);
+	else
+		duration = picl_time_to_double(rec->time) - picl_time_to_double(f->time);
+	if (src == VOL_EXIT) {
+		has_len = record_length(rec, 0, &len);
+	} else if (src == VOL_SPAWN) {
+		has_len = 1;
+		len = 1;
+	}
+
+	for (k = 0; k <= f->rel_count; k++) {
+		int32_t rel = k == 0 ? PICL_WILDCARD : p->rels[f->rel_start + k - 1];
+		struct cell *c;
+
+		if (rel == rec->event)
+			continue;
+		c = cell_get(p, rel, rec->event);
+		if (!c)
+			return PICL_ERR_NOMEM;
+		c->flags |= CELL_TIME;
+		c->time += duration;
+		if (has_len)
+			add_volume(c, len);
+	}
+	remove_frame(p, i);
+	if (rec->event >= 0)
+		close_window(p, rec->event);
+	return PICL_OK;
+}
+
+int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
+		   struct picl_error *err)
+{
+	struct proc *p;
+
+	if (!s || !rec)
+		return picl_set_error(err, PICL_ERR_USAGE,
+				      "picl_stats_add needs a stats object and a record");
+	if (rec->type != PICL_REC_MARK && rec->type != PICL_REC_ENTRY &&
+	    rec->type != PICL_REC_EXIT)
+		return PICL_OK;
+	p = proc_get(s, rec->processor, rec->process);
+	if (!p)
+		return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	p->last = rec->time;
+	if (rec->time.scale > p->max_scale)
+		p->max_scale = rec->time.scale;
+
+	switch (rec->type) {
+	case PICL_REC_MARK:
+		if (add_mark(p, rec))
+			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		return PICL_OK;
+	case PICL_REC_ENTRY:
+		if (add_entry(p, rec))
+			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		return PICL_OK;
+	default:
+		return add_exit(p, rec, err);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading out                                                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * x as an exact decimal with `scale` decimals, rounded to the nearest (see
+ * the file comment). Returns 0 when that does not fit in 52 bits: the
+ * double has no digits finer than that to remove.
+ */
+static int time_decimal(double x, int32_t scale, struct picl_time *out)
+{
+	static const double p10[PICL_TIME_MAX_SCALE + 1] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18
+	};
+	double y;
+
+	if (scale < 0 || scale > PICL_TIME_MAX_SCALE)
+		return 0;
+	y = x * p10[scale];
+	if (!(fabs(y) < 4503599627370496.0)) /* 2^52 */
+		return 0;
+	out->mant = (int64_t)round(y);
+	out->scale = scale;
+	return 1;
+}
+
+/* x rounded to `scale` decimals: the double nearest to that decimal. */
+static double round_to_scale(double x, int32_t scale)
+{
+	struct picl_time t;
+
+	if (!time_decimal(x, scale, &t))
+		return x;
+	return picl_time_to_double(t);
+}
+
+int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t process,
+		   int32_t relative, int32_t event,
+		   double *time, int64_t *count, int64_t *volume)
+{
+	const struct proc *p;
+	const struct cell *c;
+
+	if (!s)
+		return 0;
+	p = proc_find(s, processor, process);
+	if (!p)
+		return 0;
+	c = cell_find(p, relative, event);
+	if (!c || c->count == 0)
+		return 0;
+	if (time)
+		*time = (c->flags & CELL_TIME) ? round_to_scale(c->time, p->max_scale) : -1.0;
+	if (count)
+		*count = c->count;
+	if (volume)
+		*volume = (c->flags & CELL_VOLUME) ? c->volume : -1;
+	return 1;
+}
+
+/*
+ * The section a cell is emitted in: R ascending (-1 first); for R = -1 the
+ * system events before the user events.
+ */
+static int cell_section(const struct cell *c)
+{
+	return c->rel == PICL_WILDCARD && c->event >= 0;
+}
+
+/* Order within a record: system events by decreasing number, then user
+ * events increasing. */
+static int64_t event_rank(int32_t event)
+{
+	return event < 0 ? (int64_t)event * -1 - ((int64_t)1 << 40)
+			 : (int64_t)event;
+}
+
+static int cmp_cells(const void *a, const void *b)
+{
+	const struct cell *x = a, *y = b;
+	int64_t rx, ry;
+
+	if (x->rel != y->rel)
+		return x->rel < y->rel ? -1 : 1;
+	if (cell_section(x) != cell_section(y))
+		return cell_section(x) - cell_section(y);
+	rx = event_rank(x->event);
+	ry = event_rank(y->event);
+	return (rx > ry) - (rx < ry);
+}
+
+static int cmp_procs(const void *a, const void *b)
+{
+	const struct proc *x = *(const struct proc *const *)a;
+	const struct proc *y = *(const struct proc *const *)b;
+
+	if (x->processor != y->processor)
+		return x->processor < y->processor ? -1 : 1;
+	return (x->process > y->process) - (x->process < y->process);
+}
+
+static int compile_descriptors(struct picl_stats *s)
+{
+	int rc;
+
+	if (!s->desc_time) {
+		rc = picl_descriptor_compile(control_time, sizeof(control_time) - 1,
+					     &s->desc_time, NULL);
+		if (rc)
+			return rc;
+	}
+	if (!s->desc_count) {
+		rc = picl_descriptor_compile(control_count, sizeof(control_count) - 1,
+					     &s->desc_count, NULL);
+		if (rc)
+			return rc;
+	}
+	return PICL_OK;
+}
+
+/* Emit one statistics record of `type` for cells[0..n) (one section). */
+static int emit_record(struct picl_stats *s, const struct proc *p, int32_t type,
+		       const struct cell *cells, size_t n,
+		       int (*emit)(void *ctx, const struct picl_record *rec), void *ctx)
+{
+	struct picl_record rec;
+	size_t k, nv = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct cell *c = &cells[k];
+		struct picl_value *v;
+		struct picl_time dec;
+		int have_dec = 0;
+		double t = 0.0;
+
+		switch (type) {
+		case PICL_REC_STAT_TIME:
+			if (!(c->flags & CELL_TIME))
+				continue;
+			have_dec = time_decimal(c->time, p->max_scale, &dec);
+			t = have_dec ? picl_time_to_double(dec) : c->time;
+			if (!(t > 0.0))
+				continue;
+			break;
+		case PICL_REC_STAT_COUNT:
+			if (c->count <= 0)
+				continue;
+			break;
+		default:
+			if (!(c->flags & CELL_VOLUME) || c->volume <= 0)
+				continue;
+			break;
+		}
+		v = &s->values[nv];
+		memset(v, 0, 2 * sizeof(*v));
+		v[0].kind = PICL_VAL_INT;
+		v[0].v.i = c->event;
+		if (type == PICL_REC_STAT_TIME) {
+			v[1].kind = PICL_VAL_DOUBLE;
+			v[1].v.d = t;
+			if (have_dec) {
+				/* Written with the trace's own decimals, as in
+				 * Table 20 ("0.000098", not "9.8e-05"). */
+				char *text = s->texts + (nv / 2) * PICL_TIME_BUFSIZE;
+
+				v[1].text_len = picl_time_format(dec, text);
+				v[1].text = text;
+			}
+		} else {
+			v[1].kind = PICL_VAL_INT;
+			v[1].v.i = type == PICL_REC_STAT_COUNT ? c->count : c->volume;
+		}
+		nv += 2;
+	}
+	if (nv == 0)
+		return PICL_OK;
+
+	picl_record_init(&rec);
+	rec.type = type;
+	rec.event = cells[0].rel;
+	rec.time = p->last;
+	rec.processor = p->processor;
+	rec.process = p->process;
+	rec.nfields = nv / 2;
+	rec.has_descriptor = 1;
+	rec.alias = -1;
+	if (type == PICL_REC_STAT_TIME) {
+		rec.control = control_time;
+		rec.control_len = sizeof(control_time) - 1;
+		rec.desc = s->desc_time;
+	} else {
+		rec.control = control_count;
+		rec.control_len = sizeof(control_count) - 1;
+		rec.desc = s->desc_count;
+	}
+	rec.values = s->values;
+	rec.nvalues = nv;
+	return emit(ctx, &rec);
+}
+
+static int emit_proc(struct picl_stats *s, const struct proc *p,
+		     int (*emit)(void *ctx, const struct picl_record *rec), void *ctx)
+{
+	static const int32_t types[3] = {
+		PICL_REC_STAT_TIME, PICL_REC_STAT_COUNT, PICL_REC_STAT_VOLUME
+	};
+	size_t n = 0, k, start;
+
+	if (grow((void **)&s->sorted, &s->sorted_cap, p->ncells, sizeof(*s->sorted)) ||
+	    grow((void **)&s->values, &s->values_cap, 2 * p->ncells, sizeof(*s->values)) ||
+	    grow((void **)&s->texts, &s->texts_cap, p->ncells, PICL_TIME_BUFSIZE))
+		return PICL_ERR_NOMEM;
+	for (k = 0; k < p->cells_cap; k++)
+		if (p->cells[k].used)
+			s->sorted[n++] = p->cells[k];
+	qsort(s->sorted, n, sizeof(*s->sorted), cmp_cells);
+
+	for (start = 0; start < n; start = k) {
+		int t;
+
+		for (k = start + 1; k < n; k++)
+			if (s->sorted[k].rel != s->sorted[start].rel ||
+			    cell_section(&s->sorted[k]) != cell_section(&s->sorted[start]))
+				break;
+		for (t = 0; t < 3; t++) {
+			int rc = emit_record(s, p, types[t], s->sorted + start,
+					     k - start, emit, ctx);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return PICL_OK;
+}
+
+int picl_stats_emit(struct picl_stats *s,
+		    int (*emit)(void *ctx, const struct picl_record *rec),
+		    void *ctx)
+{
+	struct proc **order;
+	size_t k;
+	int rc;
+
+	if (!s || !emit)
+		return PICL_ERR_USAGE;
+	if (s->nprocs == 0)
+		return PICL_OK;
+	rc = compile_descriptors(s);
+	if (rc)
+		return rc;
+	order = malloc(s->nprocs * sizeof(*order));
+	if (!order)
+		return PICL_ERR_NOMEM;
+	memcpy(order, s->procs, s->nprocs * sizeof(*order));
+	qsort(order, s->nprocs, sizeof(*order), cmp_procs);
+	for (k = 0; k < s->nprocs; k++) {
+		rc = emit_proc(s, order[k], emit, ctx);
+		if (rc)
+			break;
+	}
+	free(order);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading statistics records                                                */
+/* ------------------------------------------------------------------------ */
+
+static int value_number(const struct picl_value *v, double *out)
+{
+	switch (v->kind) {
+	case PICL_VAL_INT:
+		*out = (double)v->v.i;
+		return 1;
+	case PICL_VAL_UINT:
+		*out = (double)v->v.u;
+		return 1;
+	case PICL_VAL_FLOAT:
+	case PICL_VAL_DOUBLE:
+		*out = v->v.d;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int picl_stats_record_pairs(const struct picl_record *rec,
+			    struct picl_stat_pair *pairs, size_t cap)
+{
+	size_t n, k;
+
+	if (!rec || (cap > 0 && !pairs))
+		return PICL_ERR_USAGE;
+	if (rec->type != PICL_REC_STAT_TIME && rec->type != PICL_REC_STAT_COUNT &&
+	    rec->type != PICL_REC_STAT_VOLUME)
+		return PICL_ERR_DATA;
+	if (rec->nvalues == 0)
+		return rec->nfields == 0 ? 0 : PICL_ERR_DATA; /* not decoded */
+	if (!rec->values || rec->nvalues % 2 != 0 || rec->nvalues / 2 > INT32_MAX)
+		return PICL_ERR_DATA;
+	n = rec->nvalues / 2;
+	for (k = 0; k < n; k++) {
+		const struct picl_value *ev = &rec->values[2 * k];
+		const struct picl_value *num = &rec->values[2 * k + 1];
+		double d;
+		int64_t e;
+
+		if (ev->kind == PICL_VAL_INT)
+			e = ev->v.i;
+		else if (ev->kind == PICL_VAL_UINT && ev->v.u <= INT32_MAX)
+			e = (int64_t)ev->v.u;
+		else
+			return PICL_ERR_DATA;
+		if (e < INT32_MIN || e > INT32_MAX || !value_number(num, &d))
+			return PICL_ERR_DATA;
+		if (k < cap) {
+			pairs[k].event = (int32_t)e;
+			pairs[k].value = d;
+			pairs[k].text = num->text;
+			pairs[k].text_len = num->text ? num->text_len : 0;
+		}
+	}
+	return (int)n;
+}
