@@ -1,0 +1,696 @@
+/*
+ * test-schema.c - Check tests of the schema loader (libpicl-trace/schema.c)
+ * and of the schema itself (schemas/picl.yaml) against the spec's tables.
+ *
+ * The schema is $PICL_SCHEMA (set by `make check`) or the source tree's
+ * schemas/picl.yaml (PICL_TESTDATA "/../schemas/picl.yaml"). Bad schemas for
+ * the error cases are written to temporary files under /tmp.
+ */
+#include "picl-trace.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PICL_TESTDATA
+#define PICL_TESTDATA "testdata"
+#endif
+
+enum { MARK = 1 << 0, ENTRY_EXIT = 1 << 1, NONE = 1 << 2 };
+
+static struct picl_schema *schema;
+
+static const char *schema_path(void)
+{
+	const char *env = getenv("PICL_SCHEMA");
+
+	return env && *env ? env : PICL_TESTDATA "/../schemas/picl.yaml";
+}
+
+static void setup(void)
+{
+	struct picl_error err;
+	char buf[512];
+
+	memset(&err, 0, sizeof(err));
+	schema = picl_schema_load(schema_path(), &err);
+	if (!schema)
+		ck_abort_msg("loading %s: %s", schema_path(),
+			     picl_error_format(&err, buf, sizeof(buf)));
+}
+
+static void teardown(void)
+{
+	picl_schema_free(schema);
+	schema = NULL;
+}
+
+/* Write text to a new temporary file; the caller unlinks and frees. */
+static char *temp_schema(const char *text)
+{
+	char *path = strdup("/tmp/test-schema-XXXXXX");
+	int fd;
+	size_t len = strlen(text);
+
+	ck_assert_ptr_nonnull(path);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/* Load text as a schema; expect failure; return the error. */
+static struct picl_error load_bad(const char *text)
+{
+	struct picl_error err;
+	char *path = temp_schema(text);
+	struct picl_schema *s;
+
+	memset(&err, 0, sizeof(err));
+	s = picl_schema_load(path, &err);
+	unlink(path);
+	picl_schema_free(s);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(err.path);
+	ck_assert_str_eq(err.path, path);
+	free(path);
+	return err;
+}
+
+static const struct picl_schema_event *event(int32_t type)
+{
+	const struct picl_schema_event *e = picl_schema_event(schema, type);
+
+	ck_assert_msg(e != NULL, "event type %d is not in the schema", (int)type);
+	return e;
+}
+
+/* ---- the facts of the spec ---------------------------------------------- */
+
+/* Every event type of Tables 4 and 5 (with -905 for traceinfo, which Table 5
+ * misprints as a second -904). */
+static const int32_t all_events[] = {
+	-1, -11, -12, -13, -14, -21, -27, -28, -29, -30, -31, -51, -52, -53,
+	-54, -55, -56, -57, -58, -59, -60, -61, -201, -202, -221, -251, -401,
+	-402, -501, -502, -503, -601, -602, -603, -901, -902, -903, -904, -905,
+	-911, -912, -913, -914, -1001, -1002, -1011, -1012, -1013, -1014, -1201,
+	-1401, -1501, -1601, -1901, -1902
+};
+
+START_TEST(test_every_event_type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(all_events) / sizeof(all_events[0]); i++) {
+		const struct picl_schema_event *e = event(all_events[i]);
+
+		ck_assert_int_eq(e->type, all_events[i]);
+		ck_assert_ptr_nonnull(e->name);
+		ck_assert_ptr_nonnull(e->category);
+		ck_assert_int_ne(e->kinds, 0);
+	}
+	/* user events (>= 0) are described by a range */
+	ck_assert_str_eq(event(0)->category, "user");
+	ck_assert_str_eq(event(12345)->category, "user");
+	ck_assert_ptr_null(picl_schema_event(schema, -2));
+	ck_assert_ptr_null(picl_schema_event(schema, -20));
+	ck_assert_ptr_null(picl_schema_event(schema, -2000));
+}
+END_TEST
+
+START_TEST(test_send0)
+{
+	const struct picl_schema_event *e = event(-21);
+	const struct picl_schema_data *d = e->entry;
+
+	ck_assert_str_eq(e->name, "send0");
+	ck_assert_str_eq(e->command, "send0");
+	ck_assert_str_eq(e->category, "communication");
+	ck_assert_int_eq(e->kinds, ENTRY_EXIT);
+	ck_assert_ptr_null(e->mark);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d->descriptor, "%d");
+	ck_assert_int_eq(d->variable, 0);
+	ck_assert_uint_eq(d->max_fields, 4);
+	ck_assert_uint_eq(d->picl_fields, 3);
+	ck_assert_uint_eq(d->nfields, 4);
+	ck_assert_int_eq(d->fields[0].role, PICL_ROLE_LENGTH);
+	ck_assert_int_eq(d->fields[0].volume, 1);
+	ck_assert_str_eq(d->fields[0].kind, "int");
+	ck_assert_int_eq(d->fields[1].role, PICL_ROLE_MSGTYPE);
+	ck_assert_int_eq(d->fields[2].role, PICL_ROLE_PEER_PROCESSOR);
+	ck_assert_int_eq(d->fields[3].role, PICL_ROLE_PEER_PROCESS);
+	ck_assert_int_eq(d->fields[3].volume, 0);
+	ck_assert_ptr_nonnull(e->exit);
+	ck_assert_uint_eq(e->exit->nfields, 0);
+	ck_assert_uint_eq(e->exit->max_fields, 0);
+	ck_assert_ptr_null(e->exit->descriptor);
+}
+END_TEST
+
+START_TEST(test_recv0)
+{
+	static const int32_t blocking[] = { -51, -52, -56 };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		const struct picl_schema_event *e = event(blocking[i]);
+
+		ck_assert_int_eq(e->kinds, ENTRY_EXIT);
+		ck_assert_uint_eq(e->entry->max_fields, 3);
+		ck_assert_uint_eq(e->entry->picl_fields, 1);
+		ck_assert_int_eq(e->entry->fields[0].role, PICL_ROLE_REQ_TYPE);
+		ck_assert_int_eq(e->entry->fields[1].role, PICL_ROLE_REQ_PROCESSOR);
+		ck_assert_int_eq(e->entry->fields[2].role, PICL_ROLE_REQ_PROCESS);
+		ck_assert_uint_eq(e->exit->max_fields, 4);
+		ck_assert_uint_eq(e->exit->picl_fields, 3);
+		ck_assert_uint_eq(e->exit->nfields, 4);
+		ck_assert_int_eq(e->exit->fields[0].role, PICL_ROLE_LENGTH);
+		ck_assert_int_eq(e->exit->fields[1].role, PICL_ROLE_MSGTYPE);
+		ck_assert_int_eq(e->exit->fields[2].role, PICL_ROLE_PEER_PROCESSOR);
+		ck_assert_int_eq(e->exit->fields[3].role, PICL_ROLE_PEER_PROCESS);
+	}
+	ck_assert_str_eq(event(-52)->command, "recv0");
+	ck_assert_str_eq(event(-56)->command, "wait0");
+}
+END_TEST
+
+START_TEST(test_request_ids)
+{
+	ck_assert_int_eq(event(-27)->exit->fields[0].role, PICL_ROLE_REQUEST_ID);
+	ck_assert_int_eq(event(-28)->entry->fields[0].role, PICL_ROLE_REQUEST_ID);
+	ck_assert_int_eq(event(-30)->entry->fields[0].role, PICL_ROLE_REQUEST_ID);
+	ck_assert_int_eq(event(-31)->entry->fields[0].role, PICL_ROLE_REQUEST_ID);
+	ck_assert_int_eq(event(-57)->exit->fields[0].role, PICL_ROLE_REQUEST_ID);
+	ck_assert_int_eq(event(-58)->entry->fields[0].role, PICL_ROLE_REQUEST_ID);
+	ck_assert_int_eq(event(-60)->entry->fields[0].role, PICL_ROLE_REQUEST_ID);
+	ck_assert_int_eq(event(-61)->entry->fields[0].role, PICL_ROLE_REQUEST_ID);
+}
+END_TEST
+
+START_TEST(test_marks_and_none)
+{
+	static const int32_t none[] = { -13, -14, -29, -53, -54, -55, -59, -905,
+					-1001, -1002, -1011, -1014, -1902 };
+	static const int32_t marks[] = { -12, -904, -913, -914 };
+	size_t i;
+
+	for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		const struct picl_schema_event *e = event(none[i]);
+
+		ck_assert_int_eq(e->kinds, NONE);
+		ck_assert_ptr_null(e->mark);
+		ck_assert_ptr_null(e->entry);
+		ck_assert_ptr_null(e->exit);
+	}
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		const struct picl_schema_event *e = event(marks[i]);
+
+		ck_assert_int_eq(e->kinds, MARK);
+		ck_assert_ptr_nonnull(e->mark);
+		ck_assert_ptr_null(e->entry);
+		ck_assert_uint_eq(e->mark->nfields, marks[i] == -904 ? 3 : 0);
+	}
+	ck_assert_str_eq(event(-904)->mark->descriptor, "%d");
+	ck_assert_str_eq(event(-904)->mark->fields[2].kind, "int");
+	ck_assert_str_eq(event(-53)->command, "probe0");
+	ck_assert_str_eq(event(-1012)->category, "subset");
+	ck_assert_ptr_null(event(-1012)->command);
+}
+END_TEST
+
+START_TEST(test_volume_fields)
+{
+	/* The fields that are the volume statistic (section 2.3.7): event type,
+	 * 'n' entry / 'x' exit, index. Nothing else may be marked. */
+	static const struct { int32_t type; char which; size_t index; } vol[] = {
+		{ -21, 'n', 0 }, { -27, 'n', 0 }, { -51, 'x', 0 }, { -52, 'x', 0 },
+		{ -56, 'x', 0 }, { -58, 'x', 0 }, { -60, 'x', 0 }, { -61, 'x', 0 },
+		{ -221, 'n', 0 }, { -251, 'x', 0 }, { -911, 'n', 0 }, { -912, 'x', 0 }
+	};
+	size_t i, j, k, total = 0;
+
+	for (i = 0; i < sizeof(vol) / sizeof(vol[0]); i++) {
+		const struct picl_schema_event *e = event(vol[i].type);
+		const struct picl_schema_data *d = vol[i].which == 'n' ? e->entry : e->exit;
+
+		ck_assert_ptr_nonnull(d);
+		ck_assert_uint_gt(d->nfields, vol[i].index);
+		ck_assert_msg(d->fields[vol[i].index].volume,
+			      "event %d: field %zu is not the volume",
+			      (int)vol[i].type, vol[i].index);
+		ck_assert_int_eq(d->fields[vol[i].index].role, PICL_ROLE_LENGTH);
+	}
+	for (i = 0; i < sizeof(all_events) / sizeof(all_events[0]); i++) {
+		const struct picl_schema_event *e = event(all_events[i]);
+		const struct picl_schema_data *ds[3] = { e->mark, e->entry, e->exit };
+
+		for (j = 0; j < 3; j++)
+			for (k = 0; ds[j] && k < ds[j]->nfields; k++)
+				total += ds[j]->fields[k].volume != 0;
+	}
+	ck_assert_uint_eq(total, sizeof(vol) / sizeof(vol[0]));
+	/* -57 recvbegin0 has no length field, so no volume */
+	ck_assert_int_eq(event(-57)->exit->fields[0].volume, 0);
+}
+END_TEST
+
+START_TEST(test_other_data)
+{
+	const struct picl_schema_event *e;
+
+	e = event(-201);        /* file open: %c variable, then "%d" */
+	ck_assert_int_eq(e->entry->variable, 1);
+	ck_assert_str_eq(e->entry->descriptor, "%c");
+	ck_assert_uint_eq(e->entry->nfields, 1);
+	ck_assert_str_eq(e->entry->fields[0].kind, "chars");
+	ck_assert_uint_eq(e->exit->max_fields, 1);
+	ck_assert_ptr_null(e->command);
+	ck_assert_str_eq(e->category, "file-io");
+
+	e = event(-401);        /* clocksync0: 2 (0) */
+	ck_assert_uint_eq(e->entry->max_fields, 2);
+	ck_assert_uint_eq(e->entry->picl_fields, 0);
+	ck_assert_str_eq(e->category, "synchronization");
+
+	e = event(-503);        /* load0 */
+	ck_assert_int_eq(e->entry->variable, 1);
+	ck_assert_uint_eq(e->exit->nfields, 2);
+	ck_assert_str_eq(e->category, "resource");
+
+	e = event(-901);
+	ck_assert_str_eq(e->name, "tracing");
+	ck_assert_int_eq(e->kinds, ENTRY_EXIT);
+	ck_assert_ptr_nonnull(e->exit);
+
+	e = event(-1);
+	ck_assert_str_eq(e->category, "wildcard");
+	ck_assert_uint_eq(e->entry->nfields, 0);
+}
+END_TEST
+
+START_TEST(test_records)
+{
+	static const int32_t table3[] = { -2, -3, -4, -5, -6, -7, -101, -102,
+					  -103, -201, -202, -203 };
+	const struct picl_schema_record *r;
+	size_t i;
+
+	for (i = 0; i < sizeof(table3) / sizeof(table3[0]); i++) {
+		r = picl_schema_record(schema, table3[i]);
+		ck_assert_msg(r != NULL, "record type %d missing", (int)table3[i]);
+		ck_assert_int_eq(r->type, table3[i]);
+	}
+	r = picl_schema_record(schema, -101);
+	ck_assert_str_eq(r->descriptor, "%d%lf");
+	ck_assert_int_eq(r->variable, 1);
+	ck_assert_str_eq(r->category, "statistics");
+	ck_assert_str_eq(picl_schema_record(schema, -102)->descriptor, "%d%d");
+	ck_assert_str_eq(picl_schema_record(schema, -103)->descriptor, "%d%d");
+	r = picl_schema_record(schema, -6);
+	ck_assert_str_eq(r->descriptor, "%d%s");
+	ck_assert_int_eq(r->variable, 0);
+	ck_assert_str_eq(r->category, "descriptor");
+	ck_assert_str_eq(picl_schema_record(schema, -5)->descriptor, "%c");
+	ck_assert_str_eq(picl_schema_record(schema, -5)->category, "label");
+	ck_assert_str_eq(picl_schema_record(schema, -7)->category, "message");
+	ck_assert_str_eq(picl_schema_record(schema, -203)->descriptor, "%d");
+	ck_assert_str_eq(picl_schema_record(schema, -203)->category, "subset");
+	ck_assert_str_eq(picl_schema_record(schema, -3)->category, "event");
+	ck_assert_ptr_null(picl_schema_record(schema, -3)->descriptor);
+
+	for (i = 301; i <= 307; i++) {
+		r = picl_schema_record(schema, -(int32_t)i);
+		ck_assert_msg(r != NULL, "header record -%zu missing", i);
+		ck_assert_str_eq(r->category, "header");
+		ck_assert_int_eq(r->type, -(int32_t)i);
+	}
+	r = picl_schema_record(schema, -302);
+	ck_assert_str_eq(r->descriptor, "%lf");
+	ck_assert_int_eq(r->variable, 0);
+	ck_assert_str_eq(picl_schema_record(schema, -305)->descriptor, "%d%s");
+	ck_assert_str_eq(picl_schema_record(schema, -306)->descriptor, "%c");
+	ck_assert_str_eq(picl_schema_record(schema, -307)->descriptor, "%d");
+	ck_assert_str_eq(picl_schema_record(schema, -399)->category, "header");
+
+	r = picl_schema_record(schema, 42);     /* user-defined: the range */
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(r->category, "user");
+	ck_assert_ptr_null(picl_schema_record(schema, -1));
+	ck_assert_ptr_null(picl_schema_record(schema, -8));
+	ck_assert_ptr_null(picl_schema_record(schema, -300));
+	ck_assert_ptr_null(picl_schema_record(schema, -400));
+}
+END_TEST
+
+/* ---- loading: defaults, extension, errors -------------------------------- */
+
+START_TEST(test_extend_user_event)
+{
+	struct picl_error err;
+	const struct picl_schema_event *e, *send0 = event(-21);
+	char *path = temp_schema(
+		"# a user schema\n"
+		"events:\n"
+		"  - type: 7\n"
+		"    name: solver\n"
+		"    command: null\n"
+		"    category: user\n"
+		"    produces: entry/exit\n"
+		"    entry: {descriptor: \"%d\", count: 1,\n"
+		"            fields: [{name: iteration, kind: int}]}\n"
+		"    exit: {count: 0}\n"
+		"records:\n"
+		"  - type: 3\n"
+		"    name: residual\n"
+		"    category: user\n"
+		"    descriptor: \"%lf\"\n"
+		"    count: 1\n");
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
+	e = event(7);
+	ck_assert_int_eq(e->type, 7);
+	ck_assert_str_eq(e->name, "solver");
+	ck_assert_ptr_null(e->command);
+	ck_assert_int_eq(e->kinds, ENTRY_EXIT);
+	ck_assert_str_eq(e->entry->fields[0].name, "iteration");
+	ck_assert_uint_eq(e->entry->picl_fields, 1);
+	/* the neighbours are still the range; older pointers stay valid */
+	ck_assert_str_eq(event(6)->name, "user event");
+	ck_assert_str_eq(event(8)->name, "user event");
+	ck_assert_ptr_eq(event(-21), send0);
+	ck_assert_str_eq(send0->name, "send0");
+	ck_assert_str_eq(picl_schema_record(schema, 3)->name, "residual");
+	ck_assert_str_eq(picl_schema_record(schema, 4)->name, "user-defined record");
+
+	/* a later file replaces the type */
+	unlink(path);
+	free(path);
+	path = temp_schema("events:\n"
+			   "  - {type: 7, name: solver2, category: user, produces: mark}\n");
+	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
+	ck_assert_str_eq(event(7)->name, "solver2");
+	ck_assert_int_eq(event(7)->kinds, MARK);
+
+	/* a failed extension changes nothing */
+	unlink(path);
+	free(path);
+	path = temp_schema("events:\n"
+			   "  - {type: 7, name: solver3, category: user, produces: mark}\n"
+			   "  - {type: 9, name: broken, category: user}\n");
+	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_ERR_SCHEMA);
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_ptr_nonnull(strstr(err.problem, "produces"));
+	ck_assert_str_eq(event(7)->name, "solver2");
+	ck_assert_str_eq(event(9)->name, "user event");
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+	struct picl_error err;
+	struct picl_schema *s;
+
+	memset(&err, 0, sizeof(err));
+	s = picl_schema_load("/nonexistent/dir/picl.yaml", &err);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(err.code, PICL_ERR_IO);
+	ck_assert_int_eq(err.sys_errno, ENOENT);
+	ck_assert_str_eq(err.path, "/nonexistent/dir/picl.yaml");
+	ck_assert_uint_eq(err.mark.line, 0);
+	/* a directory opens but cannot be read */
+	s = picl_schema_load("/tmp", &err);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(err.code, PICL_ERR_IO);
+	ck_assert_int_eq(err.sys_errno, EISDIR);
+	/* err may be NULL */
+	ck_assert_ptr_null(picl_schema_load("/nonexistent/dir/picl.yaml", NULL));
+}
+END_TEST
+
+START_TEST(test_default_path)
+{
+	struct picl_error err;
+	struct picl_schema *s;
+	char *old = getenv("PICL_SCHEMA") ? strdup(getenv("PICL_SCHEMA")) : NULL;
+
+	setenv("PICL_SCHEMA", schema_path(), 1);
+	ck_assert_str_eq(picl_schema_default_path(), schema_path());
+	memset(&err, 0, sizeof(err));
+	s = picl_schema_load_default(&err);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_nonnull(picl_schema_event(s, -21));
+	picl_schema_free(s);
+
+	unsetenv("PICL_SCHEMA");
+	ck_assert_ptr_nonnull(strstr(picl_schema_default_path(), "/picl.yaml"));
+	if (old) {
+		setenv("PICL_SCHEMA", old, 1);
+		free(old);
+	}
+	picl_schema_free(NULL);
+	ck_assert_ptr_null(picl_schema_event(NULL, -21));
+	ck_assert_ptr_null(picl_schema_record(NULL, -2));
+}
+END_TEST
+
+START_TEST(test_malformed_yaml)
+{
+	struct picl_error err;
+	char buf[512];
+
+	/* a mapping value where none is allowed: libyaml's mark, 1-based */
+	err = load_bad("events:\n"
+		       "  - type: -21\n"
+		       "    name: send0 category: x\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_uint_eq(err.mark.column, 25);
+	ck_assert_ptr_nonnull(strstr(err.problem, "mapping values are not allowed"));
+
+	/* an unclosed flow list */
+	err = load_bad("events:\n"
+		       "  - {type: 7, name: x, produces: [mark, category: user}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_gt(err.mark.column, 0);
+
+	/* a tab where indentation is expected */
+	err = load_bad("events:\n\t- type: 7\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 1);
+
+	picl_error_format(&err, buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, ":2:1: "));
+
+	/* bad UTF-8: libyaml gives an offset only; we find line and column */
+	err = load_bad("version: 1\ndescription: ab\xff\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 16);
+	ck_assert_ptr_nonnull(strstr(err.problem, "UTF-8"));
+}
+END_TEST
+
+START_TEST(test_unknown_key)
+{
+	struct picl_error err = load_bad(
+		"events:\n"
+		"  - type: 7\n"
+		"    name: solver\n"
+		"    colour: red\n"
+		"    category: user\n"
+		"    produces: mark\n");
+
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 4);
+	ck_assert_uint_eq(err.mark.column, 5);
+	ck_assert_ptr_nonnull(strstr(err.problem, "unknown key \"colour\""));
+
+	err = load_bad("version: 1\nevent: []\n");
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 1);
+	ck_assert_ptr_nonnull(strstr(err.problem, "unknown key \"event\""));
+}
+END_TEST
+
+START_TEST(test_duplicate_type)
+{
+	struct picl_error err = load_bad(
+		"events:\n"
+		"  - {type: 7, name: a, category: user, produces: mark}\n"
+		"  - {type: 8, name: b, category: user, produces: mark}\n"
+		"  - {type: 7, name: c, category: user, produces: mark}\n");
+
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 4);
+	ck_assert_uint_eq(err.mark.column, 12);
+	ck_assert_ptr_nonnull(strstr(err.problem, "event type 7 is defined twice"));
+	ck_assert_ptr_nonnull(strstr(err.problem, "line 2"));
+
+	/* a key twice in one mapping */
+	err = load_bad("events:\n"
+		       "  - {type: 7, name: a, name: b, category: user, produces: mark}\n");
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 24);
+	ck_assert_ptr_nonnull(strstr(err.problem, "appears twice"));
+}
+END_TEST
+
+START_TEST(test_semantic_errors)
+{
+	struct picl_error err;
+
+	/* wrong type of value */
+	err = load_bad("events:\n  - {type: seven, name: a, category: user, produces: mark}\n");
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 12);
+	ck_assert_ptr_nonnull(strstr(err.problem, "expected an integer for \"type\""));
+
+	err = load_bad("events:\n  - {type: \"7\", name: a, category: user, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "quoted"));
+
+	err = load_bad("events:\n  - {type: 99999999999, name: a, category: user, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "out of range"));
+
+	err = load_bad("events: {type: 7}\n");
+	ck_assert_uint_eq(err.mark.line, 1);
+	ck_assert_uint_eq(err.mark.column, 9);
+	ck_assert_ptr_nonnull(strstr(err.problem, "expected a list"));
+
+	err = load_bad("events:\n  - {type: 7, name: [a], category: user, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "expected a text for \"name\""));
+
+	/* missing required key: the mark of the mapping */
+	err = load_bad("events:\n"
+		       "  - type: 7\n"
+		       "    category: user\n"
+		       "    produces: mark\n");
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 5);
+	ck_assert_ptr_nonnull(strstr(err.problem, "missing key \"name\""));
+
+	err = load_bad("events:\n  - {name: a, category: user, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "missing key \"type\""));
+
+	/* unknown words */
+	err = load_bad("events:\n  - {type: 7, name: a, category: weird, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "unknown category \"weird\""));
+	ck_assert_uint_eq(err.mark.column, 34);
+
+	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
+		       "    produces: entry/exit\n"
+		       "    entry: {descriptor: \"%d\", count: 1,\n"
+		       "            fields: [{name: x, kind: int, role: sender}]}\n");
+	ck_assert_uint_eq(err.mark.line, 7);
+	ck_assert_ptr_nonnull(strstr(err.problem, "unknown role \"sender\""));
+
+	/* data that contradict themselves */
+	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
+		       "    produces: entry/exit\n"
+		       "    entry: {descriptor: \"%d\", count: 2,\n"
+		       "            fields: [{name: x, kind: int}]}\n");
+	ck_assert_uint_eq(err.mark.line, 7);
+	ck_assert_ptr_nonnull(strstr(err.problem, "1 fields listed"));
+
+	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
+		       "    produces: entry/exit\n"
+		       "    entry: {descriptor: \"%d\", count: 1,\n"
+		       "            fields: [{name: x, kind: double}]}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "kind double"));
+
+	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
+		       "    produces: entry/exit\n"
+		       "    entry: {descriptor: \"%d\", count: 1, picl-count: 2}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "picl-count 2 exceeds"));
+
+	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
+		       "    produces: mark\n"
+		       "    entry: {count: 0}\n");
+	ck_assert_uint_eq(err.mark.line, 6);
+	ck_assert_ptr_nonnull(strstr(err.problem, "entry data"));
+
+	err = load_bad("events:\n  - {range: [5, 1], name: a, category: user, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "is empty"));
+
+	/* aliases, several documents, the wrong format */
+	err = load_bad("events:\n  - &e {type: 7, name: a, category: user, produces: mark}\n"
+		       "  - *e\n");
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_ptr_nonnull(strstr(err.problem, "aliases"));
+
+	err = load_bad("version: 1\n---\nversion: 1\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "more than one"));
+
+	err = load_bad("");
+	ck_assert_ptr_nonnull(strstr(err.problem, "no YAML document"));
+
+	err = load_bad("- 1\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "expected a mapping"));
+
+	err = load_bad("version: 2\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "version 2"));
+
+	err = load_bad("format: other\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "unknown format"));
+}
+END_TEST
+
+/* The problem text never interprets % sequences from the YAML file. */
+START_TEST(test_no_format_injection)
+{
+	struct picl_error err = load_bad("events:\n  - {type: 7, name: a, \"%s%n%s\": 1}\n");
+
+	ck_assert_ptr_nonnull(strstr(err.problem, "%s%n%s"));
+}
+END_TEST
+
+static Suite *schema_suite(void)
+{
+	Suite *s = suite_create("schema");
+	TCase *tc = tcase_create("spec");
+	TCase *tl = tcase_create("load");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_every_event_type);
+	tcase_add_test(tc, test_send0);
+	tcase_add_test(tc, test_recv0);
+	tcase_add_test(tc, test_request_ids);
+	tcase_add_test(tc, test_marks_and_none);
+	tcase_add_test(tc, test_volume_fields);
+	tcase_add_test(tc, test_other_data);
+	tcase_add_test(tc, test_records);
+	suite_add_tcase(s, tc);
+
+	tcase_add_checked_fixture(tl, setup, teardown);
+	tcase_add_test(tl, test_extend_user_event);
+	tcase_add_test(tl, test_missing_file);
+	tcase_add_test(tl, test_default_path);
+	tcase_add_test(tl, test_malformed_yaml);
+	tcase_add_test(tl, test_unknown_key);
+	tcase_add_test(tl, test_duplicate_type);
+	tcase_add_test(tl, test_semantic_errors);
+	tcase_add_test(tl, test_no_format_injection);
+	suite_add_tcase(s, tl);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(schema_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
