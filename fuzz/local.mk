@@ -1,3 +1,29 @@
-# fuzz/: libFuzzer targets, one per parser (`make fuzz`, needs clang), and a
-# replay driver that runs each target over its corpus in `make check`
-# without clang.
+# fuzz/: libFuzzer targets, one per parser, and a replay driver.
+#
+#   make fuzz            build fuzz/fuzz-reader and fuzz/fuzz-descriptor with
+#                        clang -fsanitize=fuzzer,address,undefined
+#   fuzz/fuzz-reader -max_total_time=600 fuzz/corpus/reader
+#
+# `make check` runs each target over its committed corpus with the normal
+# compiler (fuzz/replay.c), so a fixed crash stays fixed without clang.
+FUZZ_TARGETS = reader descriptor
+FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
+CLANG ?= clang
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/libpicl-trace -I$(builddir)
+
+check_PROGRAMS += fuzz/replay-reader fuzz/replay-descriptor
+fuzz_replay_reader_SOURCES = fuzz/replay.c fuzz/fuzz-reader.c
+fuzz_replay_reader_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/reader"'
+fuzz_replay_reader_LDADD = libpicl-trace/libpicl-trace.la
+fuzz_replay_descriptor_SOURCES = fuzz/replay.c fuzz/fuzz-descriptor.c
+fuzz_replay_descriptor_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/descriptor"'
+fuzz_replay_descriptor_LDADD = libpicl-trace/libpicl-trace.la
+TESTS += fuzz/replay-reader fuzz/replay-descriptor
+EXTRA_DIST += fuzz/corpus
+
+fuzz: $(FUZZ_TARGETS:%=fuzz/fuzz-%)
+fuzz/fuzz-%: $(srcdir)/fuzz/fuzz-%.c $(FUZZ_LIBFILES)
+	@$(MKDIR_P) fuzz
+	$(CLANG) $(FUZZ_FLAGS) $< $(FUZZ_LIBFILES) $(ZSTD_LIBS) $(YAML_LIBS) -lm -o $@
+CLEANFILES += $(FUZZ_TARGETS:%=fuzz/fuzz-%)
+.PHONY: fuzz
