@@ -38,4 +38,6 @@ TESTS += t/unit/test-schema
 
 # end-to-end tests
 dist_check_SCRIPTS = t/e2e/lib.sh
+TESTS += t/e2e/0010-cat.sh
+EXTRA_DIST += t/e2e/0010-cat.sh
 #E2E TESTS += t/e2e/0001-validate-example.sh ...

@@ -1,0 +1,91 @@
+#!/bin/sh
+# picltrace cat: canonical rewrite (byte-identical on canonical input),
+# continuation lines joined, plain <-> zstd, stdin/stdout, errors with
+# file:line:column and exit 2, no partial output, input never overwritten.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+# A canonical file comes out byte for byte.
+cat >"$TMP/canon.picl" <<'T'
+-3 -901 -0.715036 6 0 0
+-2 -904 -0.715024 6 0 3 2 1 1 1
+-6 -1 -1 -1 -1 1 "%d%s" 6 "%d %lf"
+-5 3 0.5 -1 -1 13 0  solver step 
+-101 -1 0.001982 6 0 2 "%d%lf" -11 0.000098 -21 0.0000460
+0 1 0.001971 6 0 2 6 4 0.000410 -7 1e-3
+-4 -901 7 6 0 0
+T
+run "$PT" cat "$TMP/canon.picl"
+expect_rc 0
+cmp "$TMP/out" "$TMP/canon.picl" || fail "canonical input not reproduced"
+
+# Continuations are joined, spacing made canonical; a comment disappears.
+printf '%s\n' '# made by hand' \
+  '  -101 -1   0.001982 6 0 3 "%d%lf" -11 0.000098 \' \
+  '-21 0.000046 \' \
+  '-52 0.001212' >"$TMP/cont.picl"
+run "$PT" cat "$TMP/cont.picl"
+expect_rc 0
+expect_out <<'T'
+-101 -1 0.001982 6 0 3 "%d%lf" -11 0.000098 -21 0.000046 -52 0.001212
+T
+
+# zstd out and back in, through stdin and stdout.
+run "$PT" cat -z -o "$TMP/c.zst" "$TMP/canon.picl"
+expect_rc 0
+[ "$(head -c 4 "$TMP/c.zst" | od -An -tx1 | tr -d ' ')" = 28b52ffd ] || fail "not zstd"
+zstd -q -t "$TMP/c.zst" || fail "zstd cannot read our stream"
+run sh -c "\"$PT\" cat - < \"$TMP/c.zst\""
+expect_rc 0
+cmp "$TMP/out" "$TMP/canon.picl" || fail "zstd round trip differs"
+zstd -q -c "$TMP/canon.picl" >"$TMP/ext.zst"
+run "$PT" cat "$TMP/ext.zst"
+cmp "$TMP/out" "$TMP/canon.picl" || fail "reading zstd's own stream differs"
+
+# Several inputs are concatenated.
+run "$PT" cat "$TMP/canon.picl" "$TMP/c.zst"
+[ "$(wc -l <"$TMP/out")" -eq 14 ] || fail "two inputs should give 14 lines"
+
+# A bad record: file:line:column, exit 2, no output file left behind.
+printf '%s\n' '-3 -901 0 0 0 0' '-3 -21 1 0 0 3 2 8 x 7' >"$TMP/bad.picl"
+run "$PT" cat -o "$TMP/never.picl" "$TMP/bad.picl"
+expect_rc 2
+expect_err <<T
+picltrace cat: $TMP/bad.picl:2:20: expected an integer, found "x"
+T
+[ ! -e "$TMP/never.picl" ] || fail "partial output left behind"
+ls -a "$TMP" | grep -q '\.never\.picl\.tmp' && fail "temporary file left behind"
+
+# An existing output is replaced only by a complete result.
+echo keep >"$TMP/old.picl"
+run "$PT" cat -o "$TMP/old.picl" "$TMP/bad.picl"
+expect_rc 2
+[ "$(cat "$TMP/old.picl")" = keep ] || fail "failed run clobbered the old output"
+
+# The input is never the output.
+cp "$TMP/canon.picl" "$TMP/same.picl"
+run "$PT" cat -o "$TMP/same.picl" "$TMP/same.picl"
+expect_rc 2
+cmp "$TMP/same.picl" "$TMP/canon.picl" || fail "input was touched"
+
+# Missing input; truncated zstd; bad option; help.
+run "$PT" cat "$TMP/nope.picl"
+expect_rc 2
+expect_err <<T
+picltrace cat: $TMP/nope.picl: cannot open: No such file or directory
+T
+head -c 60 "$TMP/c.zst" >"$TMP/trunc.zst"
+run "$PT" cat -o "$TMP/t.picl" "$TMP/trunc.zst"
+expect_rc 2
+grep -q 'compressed input is truncated' "$TMP/err" || fail "truncated zstd not reported"
+[ ! -e "$TMP/t.picl" ] || fail "partial output from truncated zstd"
+run "$PT" cat --bogus
+expect_rc 2
+grep -q '^usage: picltrace cat' "$TMP/err" || fail "no usage on a bad option"
+run "$PT" cat --help
+expect_rc 0
+grep -q '^usage: picltrace cat' "$TMP/out" || fail "no usage from --help"
+run "$PT" help cat
+expect_rc 0
+grep -q -- '--zstd' "$TMP/out" || fail "help cat shows no options"
+echo "PASS: $ntest cat checks"

@@ -1,0 +1,61 @@
+# lib.sh - shared by the end-to-end tests (t/e2e/*.sh); source it first.
+#
+# Provides:
+#   $PT            the picltrace binary of this build
+#   $GEN           the trace generator (bench/gen-trace)
+#   $TMP           a private temporary directory, removed at exit
+#   $SHARED        ../shared beside the clone (may be absent)
+#   need_shared    exit 77 (automake's SKIP) with a message when it is absent
+#   run CMD...     run CMD, keeping its stdout, stderr and exit status in
+#                  $TMP/out, $TMP/err and $rc
+#   expect_rc N    fail unless the last run exited with N
+#   expect_out     fail unless stdout equals standard input (a heredoc)
+#   expect_err     the same for stderr
+#   fail MSG       report and exit 1
+set -u
+
+: "${PICL_BUILDDIR:?run through make check}"
+PT="$PICL_BUILDDIR/picltrace/picltrace"
+GEN="$PICL_BUILDDIR/bench/gen-trace"
+SHARED="${PICL_SHARED:-$PICL_SRCDIR/../shared}"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/picl-e2e.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+ntest=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+need_shared() {
+  if [ ! -d "$SHARED/spec" ]; then
+    echo "SKIP: ../shared absent ($SHARED): this test reads the spec's files from there"
+    exit 77
+  fi
+}
+
+run() {
+  ntest=$((ntest + 1))
+  set +e
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  set -e
+  last="$*"
+}
+
+expect_rc() {
+  [ "$rc" -eq "$1" ] || {
+    echo "--- stdout"; cat "$TMP/out"; echo "--- stderr"; cat "$TMP/err"
+    fail "$last: exit status $rc, expected $1"
+  }
+}
+
+expect_out() {
+  cat >"$TMP/want"
+  diff -u "$TMP/want" "$TMP/out" >&2 || fail "$last: unexpected standard output"
+}
+
+expect_err() {
+  cat >"$TMP/want"
+  diff -u "$TMP/want" "$TMP/err" >&2 || fail "$last: unexpected standard error"
+}
