@@ -12,7 +12,8 @@ libpicl_trace_libpicl_trace_la_SOURCES = \
 	libpicl-trace/input.c \
 	libpicl-trace/defs.c \
 	libpicl-trace/reader.c \
-	libpicl-trace/writer.c
+	libpicl-trace/writer.c \
+	libpicl-trace/match.c
 # descriptor compiler
 libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/descriptor.c
 # statistics

@@ -646,6 +646,72 @@ int picl_stats_emit(struct picl_stats *s,
 		    void *ctx);
 
 /* ------------------------------------------------------------------------ */
+/* Messages: matching sends with receives                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One message: a send (entry of -21 send0 or -27 sendbegin0, data: length,
+ * type, destination processor[, process]) and the receive that completed it
+ * (exit of -51/-52 recv0, -58 recvstatus0, -60/-61 recvend0, data: length,
+ * type, source processor[, process]). A field the record did not carry is
+ * -1. For an unmatched send or receive only its own side is filled (times
+ * and marks of the other side are zero).
+ */
+struct picl_message {
+	int32_t src_processor, src_process;  /* sender */
+	int32_t dst_processor, dst_process;  /* receiver (for a broadcast send
+					        that nobody received: the missing
+					        receiver) */
+	int32_t type;                        /* message type */
+	int64_t send_length, recv_length;    /* bytes as each side recorded */
+	int32_t send_event, recv_event;      /* -21, -27 / -51, -52, -58, -60, -61 */
+	struct picl_time send_time;          /* send entry */
+	struct picl_time recv_time;          /* receive exit */
+	struct picl_mark send_mark, recv_mark;
+	int broadcast;                       /* the send had destination -1 */
+};
+
+enum picl_match_kind {
+	PICL_MATCH_OK = 0,          /* a send and its receive */
+	PICL_MATCH_UNMATCHED_SEND,  /* no receive for it (reported at finish) */
+	PICL_MATCH_UNMATCHED_RECV   /* no send for it (reported at finish) */
+};
+
+/*
+ * The matcher pairs sends with receives FIFO per (source, destination,
+ * type) channel, as PICL and MPI deliver them; a send to -1 (broadcast)
+ * expects one receive on every other processor that appears in the trace
+ * (the host, 32767, excepted unless it sent). Records may come in any order
+ * that keeps each processor's own records in time order (sorted traces,
+ * per-node files one after another). Memory holds only messages in flight.
+ * `cb` is called for every match as soon as it is made, and for every
+ * unmatched send or receive by picl_matcher_finish, in input order; a
+ * non-zero return from cb is handed back by the call that made it.
+ * Whether a message is a "tachyon" (received before it was sent) is for the
+ * caller to see: picl_time_cmp(recv_time, send_time) < 0.
+ */
+struct picl_matcher;
+
+struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind kind,
+						const struct picl_message *msg),
+				      void *ctx);
+
+/* Take in one decoded record; records that are not sends or receives are
+ * ignored. Returns PICL_OK, the callback's non-zero value, or
+ * PICL_ERR_NOMEM. */
+int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec);
+
+/* Report what is still unmatched (sends, then receives, each in input
+ * order). Returns PICL_OK or the callback's non-zero value. */
+int picl_matcher_finish(struct picl_matcher *m);
+
+/* Messages matched so far, and sends/receives waiting for a partner. */
+uint64_t picl_matcher_matched(const struct picl_matcher *m);
+uint64_t picl_matcher_pending(const struct picl_matcher *m);
+
+void picl_matcher_free(struct picl_matcher *m);
+
+/* ------------------------------------------------------------------------ */
 /* Schema                                                                    */
 /* ------------------------------------------------------------------------ */
 

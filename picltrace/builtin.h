@@ -11,7 +11,40 @@
 #include "picl-trace.h"
 
 int cmd_cat(int argc, const char **argv);
+/* CMD:filter */
+/* CMD:merge */
+/* CMD:plot */
+/* CMD:sort */
+/* CMD:stat */
+/* CMD:sync */
 int cmd_validate(int argc, const char **argv);
+
+/*
+ * Parse a size such as "512M", "2G", "1024" (bytes; suffixes K M G T are
+ * powers of 1024, an optional B may follow). 0 on success, -1 if malformed.
+ */
+int picltrace_parse_size(const char *s, uint64_t *out);
+
+/* 1 if the regular file `out` is one of the n inputs ("-" never is). */
+int picltrace_same_file(const char *out, const char *const *inputs, int n);
+
+/* Open an output trace (picl_writer_open); on failure report it for cmd
+ * and return NULL. */
+struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
+					  int compress, int level);
+
+/* A progress line on stderr, shown only when stderr is a terminal and the
+ * command was not asked to be quiet; updated at most 4 times a second. */
+struct picltrace_progress {
+	const char *what;
+	uint64_t total;          /* bytes expected, 0 if unknown */
+	int enabled, shown;
+	double start, last;
+};
+void picltrace_progress_init(struct picltrace_progress *p, const char *what,
+			     uint64_t total, int quiet);
+void picltrace_progress(struct picltrace_progress *p, uint64_t done);
+void picltrace_progress_done(struct picltrace_progress *p);
 
 /* Print "picltrace CMD: path:line:column: problem" on stderr. */
 void picltrace_report(const char *cmd, const struct picl_error *err);

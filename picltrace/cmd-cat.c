@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char cat_usage[] =
 	"usage: picltrace cat [-o FILE] [-z] [--level=N] [FILE...]\n"
@@ -25,21 +24,6 @@ static const char cat_usage[] =
 	"\n"
 	"With no FILE, or when FILE is -, read standard input. Inputs may be\n"
 	"plain text or zstd-compressed.\n";
-
-/* 1 if `out` names the same file as one of the inputs. */
-static int same_file(const char *out, const char **inputs, int n)
-{
-	struct stat so, si;
-	int i;
-
-	if (strcmp(out, "-") == 0 || stat(out, &so) < 0)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (strcmp(inputs[i], "-") && stat(inputs[i], &si) == 0 &&
-		    si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-			return 1;
-	return 0;
-}
 
 static int cat_one(const char *path, struct picl_writer *w)
 {
@@ -119,16 +103,14 @@ int cmd_cat(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
-	if (same_file(output, inputs, ninputs)) {
+	if (picltrace_same_file(output, inputs, ninputs)) {
 		picltrace_error("cat", "%s: the output is also an input; refusing to overwrite it",
 				output);
 		return 2;
 	}
-	w = picl_writer_open(output, &wopts, &rc, &err);
-	if (!w) {
-		picltrace_report("cat", &err);
+	w = picltrace_open_output("cat", output, wopts.compress, wopts.level);
+	if (!w)
 		return 2;
-	}
 	for (i = 0; i < ninputs && rc == PICL_OK; i++)
 		rc = cat_one(inputs[i], w);
 	if (rc < 0) {

@@ -1,5 +1,8 @@
 # picltrace/: the command dispatcher; each subcommand lives with its component.
 bin_PROGRAMS += picltrace/picltrace
-picltrace_picltrace_SOURCES = picltrace/picltrace.c picltrace/builtin.h picltrace/cmd-cat.c
+picltrace_picltrace_SOURCES = picltrace/picltrace.c picltrace/builtin.h picltrace/util.c picltrace/cmd-cat.c
 picltrace_picltrace_LDADD = libpicl-trace/libpicl-trace.la
 dist_man_MANS += man/picltrace.1 man/picltrace-cat.1
+# validate (lives beside the schema code; see DESIGN.md)
+picltrace_picltrace_SOURCES += libpicl-trace/cmd-validate.c
+dist_man_MANS += man/picltrace-validate.1

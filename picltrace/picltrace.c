@@ -21,6 +21,12 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "cat", cmd_cat, "rewrite traces canonically (plain or zstd)" },
+	/* CMD:filter */
+	/* CMD:merge */
+	/* CMD:plot */
+	/* CMD:sort */
+	/* CMD:stat */
+	/* CMD:sync */
 	{ "validate", cmd_validate, "check traces against the schema and the format's rules" },
 };
 

@@ -14,6 +14,11 @@ t_unit_test_reader_SOURCES = t/unit/test-reader.c
 t_unit_test_reader_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_reader_LDADD = $(UNIT_LDADD)
 TESTS += t/unit/test-time t/unit/test-reader
+check_PROGRAMS += t/unit/test-match
+t_unit_test_match_SOURCES = t/unit/test-match.c
+t_unit_test_match_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_match_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-match
 
 # descriptor compiler
 #DESC check_PROGRAMS += t/unit/test-descriptor

@@ -1,0 +1,116 @@
+/*
+ * util.c - what the picltrace commands share beyond the library: size
+ * arguments ("512M"), refusing to overwrite an input, opening an output
+ * trace, and a progress line on a terminal.
+ */
+#include "builtin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int picltrace_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = 1;
+
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (end == s)
+		return -1;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': mult = 1ULL << 10; end++; break;
+	case 'm': case 'M': mult = 1ULL << 20; end++; break;
+	case 'g': case 'G': mult = 1ULL << 30; end++; break;
+	case 't': case 'T': mult = 1ULL << 40; end++; break;
+	default: return -1;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || (v && mult > UINT64_MAX / v))
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+int picltrace_same_file(const char *out, const char *const *inputs, int n)
+{
+	struct stat so, si;
+	int i;
+
+	if (strcmp(out, "-") == 0 || stat(out, &so) < 0 || !S_ISREG(so.st_mode))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strcmp(inputs[i], "-") && stat(inputs[i], &si) == 0 &&
+		    si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return 1;
+	return 0;
+}
+
+struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
+					  int compress, int level)
+{
+	struct picl_writer_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_writer *w;
+	int rc;
+
+	o.compress = compress;
+	o.level = level;
+	w = picl_writer_open(path, &o, &rc, &err);
+	if (!w)
+		picltrace_report(cmd, &err);
+	return w;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void picltrace_progress_init(struct picltrace_progress *p, const char *what,
+			     uint64_t total, int quiet)
+{
+	memset(p, 0, sizeof(*p));
+	p->what = what;
+	p->total = total;
+	p->enabled = !quiet && isatty(2);
+	p->start = p->last = now();
+}
+
+void picltrace_progress(struct picltrace_progress *p, uint64_t done)
+{
+	double t;
+
+	if (!p->enabled)
+		return;
+	t = now();
+	if (t - p->last < 0.25)
+		return;
+	p->last = t;
+	p->shown = 1;
+	if (p->total)
+		fprintf(stderr, "\r%s: %5.1f%% (%llu of %llu MB, %.0f MB/s)   ", p->what,
+			100.0 * (double)done / (double)p->total,
+			(unsigned long long)(done >> 20), (unsigned long long)(p->total >> 20),
+			(double)done / 1048576.0 / (t - p->start));
+	else
+		fprintf(stderr, "\r%s: %llu MB (%.0f MB/s)   ", p->what,
+			(unsigned long long)(done >> 20),
+			(double)done / 1048576.0 / (t - p->start));
+}
+
+void picltrace_progress_done(struct picltrace_progress *p)
+{
+	if (p->enabled && p->shown)
+		fprintf(stderr, "\r%s: done in %.1f s%30s\n", p->what, now() - p->start, "");
+}

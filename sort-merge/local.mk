@@ -1,0 +1,1 @@
+# sort-merge/: picltrace sort, merge (and sync: clock correction).

@@ -1,0 +1,1 @@
+# stats/: picltrace stat (profiles) and plot (gnuplot output).

@@ -1,0 +1,152 @@
+/*
+ * test-match.c - the message matcher: FIFO per channel, wildcard receives,
+ * broadcasts, receives before their sends, tachyons, unmatched sides.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picl-trace.h"
+
+struct seen {
+	char log[4096];
+};
+
+static int record(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
+{
+	struct seen *s = ctx;
+	char st[PICL_TIME_BUFSIZE], rt[PICL_TIME_BUFSIZE];
+	size_t n = strlen(s->log);
+
+	picl_time_format(m->send_time, st);
+	picl_time_format(m->recv_time, rt);
+	snprintf(s->log + n, sizeof(s->log) - n, "%s %d->%d t%d len%lld/%lld s%s@%llu r%s@%llu%s\n",
+		 kind == PICL_MATCH_OK ? "match" :
+		 kind == PICL_MATCH_UNMATCHED_SEND ? "lost-send" : "lost-recv",
+		 (int)m->src_processor, (int)m->dst_processor, (int)m->type,
+		 (long long)m->send_length, (long long)m->recv_length,
+		 st, (unsigned long long)m->send_mark.line,
+		 rt, (unsigned long long)m->recv_mark.line,
+		 m->broadcast ? " bcast" : "");
+	return 0;
+}
+
+static void run(const char *trace, struct seen *s)
+{
+	struct picl_reader *r;
+	struct picl_matcher *m;
+	struct picl_record rec;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	r = picl_reader_open_memory(trace, strlen(trace), "t", NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(r);
+	m = picl_matcher_new(record, s);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
+		ck_assert_int_eq(picl_matcher_add(m, &rec), PICL_OK);
+	ck_assert_int_eq(rc, PICL_END);
+	ck_assert_int_eq(picl_matcher_finish(m), PICL_OK);
+	picl_matcher_free(m);
+	picl_reader_free(r);
+}
+
+START_TEST(fifo_per_channel)
+{
+	struct seen s;
+
+	run("-3 -21 1 0 0 3 2 8 5 1\n"      /* 0 -> 1 type 5, 8 bytes */
+	    "-3 -21 2 0 0 3 2 16 5 1\n"     /* 0 -> 1 type 5, 16 bytes */
+	    "-3 -21 3 0 0 3 2 4 6 1\n"      /* 0 -> 1 type 6 */
+	    "-4 -52 4 1 0 3 2 4 6 0\n"      /* 1 gets type 6 first */
+	    "-4 -51 5 1 0 3 2 8 5 0\n"
+	    "-4 -52 6 1 0 3 2 16 5 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t6 len4/4 s3@3 r4@4\n"
+		"match 0->1 t5 len8/8 s1@1 r5@5\n"
+		"match 0->1 t5 len16/16 s2@2 r6@6\n");
+}
+END_TEST
+
+START_TEST(recv_before_send_and_tachyon)
+{
+	struct seen s;
+
+	/* Per-node files one after the other: node 1's receive comes first. */
+	run("-4 -52 0.5 1 0 3 2 8 5 0\n"
+	    "-3 -21 0.7 0 0 3 2 8 5 1\n", &s);
+	ck_assert_str_eq(s.log, "match 0->1 t5 len8/8 s0.7@2 r0.5@1\n");
+}
+END_TEST
+
+START_TEST(broadcast)
+{
+	struct seen s;
+
+	run("-3 -901 0 0 0 0\n-3 -901 0 1 0 0\n-3 -901 0 2 0 0\n-3 -901 0 3 0 0\n"
+	    "-3 -901 0 32767 0 0\n"
+	    "-3 -21 1 0 0 3 2 8 0 -1\n"
+	    "-4 -52 2 1 0 3 2 8 0 0\n"
+	    "-4 -52 3 3 0 3 2 8 0 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t0 len8/8 s1@6 r2@7 bcast\n"
+		"match 0->3 t0 len8/8 s1@6 r3@8 bcast\n"
+		"lost-send 0->2 t0 len8/-1 s1@6 r0@0 bcast\n");
+}
+END_TEST
+
+START_TEST(table20_view)
+{
+	struct seen s;
+
+	/* Processor 6's records of Table 20: it received two messages and sent
+	 * one, but the other ends are not in the file. */
+	run("-3 -901 -0.715036 6 0 0\n"
+	    "-3 -52 0.000128 6 0 1 2 0\n"
+	    "-4 -52 0.000516 6 0 3 2 8 0 0\n"
+	    "-3 -52 0.000818 6 0 1 2 1\n"
+	    "-4 -52 0.001643 6 0 3 2 8 1 5\n"
+	    "-3 -21 0.001665 6 0 3 2 8 1 7\n"
+	    "-4 -21 0.001711 6 0 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"lost-send 6->7 t1 len8/-1 s0.001665@6 r0@0\n"
+		"lost-recv 0->6 t0 len-1/8 s0@0 r0.000516@3\n"
+		"lost-recv 5->6 t1 len-1/8 s0@0 r0.001643@5\n");
+}
+END_TEST
+
+START_TEST(conceptual_two_nodes)
+{
+	struct seen s;
+
+	/* The coNCePTuaL example (shared/external/picl): 4-field sends. */
+	run("-3 -21 0.00001 0 0 4 2 32768 1 1 1\n"
+	    "-3 -52 0.00001 1 1 3 2 1 0 0\n"
+	    "-4 -52 0.00002 1 1 4 2 32768 1 0 0\n"
+	    "-3 -21 0.00002 1 1 4 2 256 1 0 0\n"
+	    "-4 -52 0.00003 0 0 4 2 256 1 1 1\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t1 len32768/32768 s0.00001@1 r0.00002@3\n"
+		"match 1->0 t1 len256/256 s0.00002@4 r0.00003@5\n");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("match");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, fifo_per_channel);
+	tcase_add_test(tc, recv_before_send_and_tachyon);
+	tcase_add_test(tc, broadcast);
+	tcase_add_test(tc, table20_view);
+	tcase_add_test(tc, conceptual_two_nodes);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
