@@ -446,7 +446,9 @@ enum picl_reader_flags {
 	/* Do not decode data values (records have values NULL, nvalues 0 and
 	 * desc NULL); definition records are still decoded and applied. */
 	PICL_READ_RAW = 1 << 0,
-	/* Do not apply -6/-201/-202/-203 records to the reader's defs. */
+	/* Do not apply -6/-201/-202/-203 records to the reader's defs. With
+	 * PICL_READ_RAW too, definition records are not even decoded (for
+	 * tools that only move records, e.g. reading back sorted runs). */
 	PICL_READ_NO_DEFS = 1 << 1
 };
 

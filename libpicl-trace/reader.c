@@ -656,7 +656,8 @@ int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
 	rc = parse_fields(r, text, len, rec);
 	if (rc < 0)
 		return rc;
-	if (is_definition(rec->type)) {
+	if (is_definition(rec->type) &&
+	    (r->flags & (PICL_READ_RAW | PICL_READ_NO_DEFS)) != (PICL_READ_RAW | PICL_READ_NO_DEFS)) {
 		if ((rc = decode(r, rec)) < 0)
 			return rc;
 		if (!(r->flags & PICL_READ_NO_DEFS)) {

@@ -12,9 +12,9 @@
 
 int cmd_cat(int argc, const char **argv);
 /* CMD:filter */
-/* CMD:merge */
+int cmd_merge(int argc, const char **argv);
 /* CMD:plot */
-/* CMD:sort */
+int cmd_sort(int argc, const char **argv);
 /* CMD:stat */
 /* CMD:sync */
 int cmd_validate(int argc, const char **argv);

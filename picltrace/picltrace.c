@@ -22,9 +22,9 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "cat", cmd_cat, "rewrite traces canonically (plain or zstd)" },
 	/* CMD:filter */
-	/* CMD:merge */
+	{ "merge", cmd_merge, "merge per-node traces by exact timestamp" },
 	/* CMD:plot */
-	/* CMD:sort */
+	{ "sort", cmd_sort, "order a trace by exact timestamp, in bounded memory" },
 	/* CMD:stat */
 	/* CMD:sync */
 	{ "validate", cmd_validate, "check traces against the schema and the format's rules" },

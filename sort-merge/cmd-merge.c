@@ -1,0 +1,495 @@
+/*
+ * cmd-merge.c - `picltrace merge`: k-way merge of per-node traces.
+ *
+ * Each input must be sorted (checked as it goes) unless --unsorted asks to
+ * sort each one first. The merge is by exact timestamp and stable by
+ * argument order. With more inputs than file descriptors allow, groups of
+ * inputs are merged into temporary runs first (runs.c), so hundreds of
+ * inputs work. Unless --no-header, the output starts with header records
+ * describing the merge (DESIGN.md point 8): -301 what made the trace, one
+ * -306 per input file, -307 the processors seen, timestamped one unit of the
+ * finest scale before the earliest record. Knowing the processors needs the
+ * whole merge, so the merged records go to a temporary file first and are
+ * copied after the header.
+ */
+#include "builtin.h"
+#include "runs.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char merge_usage[] =
+	"usage: picltrace merge [-o FILE] [--unsorted] [--no-header] [--memory=SIZE]\n"
+	"                       [--tmpdir=DIR] [-z] [--level=N] [--quiet] FILE...\n"
+	"\n"
+	"  -o, --output=FILE  write to FILE instead of standard output\n"
+	"  -u, --unsorted     sort each input first (default: inputs must be sorted)\n"
+	"      --no-header    do not add header records describing the inputs\n"
+	"  -m, --memory=SIZE  memory for sorting with --unsorted (default a quarter\n"
+	"                     of physical memory)\n"
+	"  -T, --tmpdir=DIR   where temporary files go (default $TMPDIR or /tmp)\n"
+	"  -z, --zstd         compress the output with zstd\n"
+	"      --level=N      zstd compression level (1-19, default 3)\n"
+	"  -q, --quiet        no progress line\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Records with equal timestamps come out in the order of the inputs on the\n"
+	"command line. FILE - is standard input (once).\n";
+
+struct procs {
+	int32_t *v;
+	size_t n, cap;
+	int32_t last;
+	int any;
+};
+
+static void saw(void *ctx, int32_t p)
+{
+	struct procs *ps = ctx;
+	size_t lo = 0, hi = ps->n;
+
+	if ((ps->any && p == ps->last) || p < 0)
+		return;
+	ps->any = 1;
+	ps->last = p;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ps->v[mid] == p)
+			return;
+		if (ps->v[mid] < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (ps->n == ps->cap) {
+		size_t ncap = ps->cap ? ps->cap * 2 : 64;
+		int32_t *v = realloc(ps->v, ncap * sizeof(*v));
+
+		if (!v)
+			return; /* the header then lists fewer processors */
+		ps->v = v;
+		ps->cap = ncap;
+	}
+	memmove(ps->v + lo + 1, ps->v + lo, (ps->n - lo) * sizeof(*ps->v));
+	ps->v[lo] = p;
+	ps->n++;
+}
+
+static struct picl_reader *open_raw(const char *path, unsigned extra)
+{
+	struct picl_reader_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	int rc;
+
+	o.flags = PICL_READ_RAW | extra;
+	r = picl_reader_open(path, &o, &rc, &err);
+	if (!r)
+		picltrace_report("merge", &err);
+	return r;
+}
+
+static struct picl_writer *temp_writer(const struct runs_config *cfg, int *fd, int compress)
+{
+	struct picl_writer_options o = { 0 };
+	struct picl_writer *w;
+	int rc;
+
+	*fd = runs_tempfile(cfg);
+	if (*fd < 0)
+		return NULL;
+	o.compress = compress;
+	o.level = 1;
+	w = picl_writer_open_fd(*fd, "temporary file", &o, &rc, NULL);
+	if (!w) {
+		close(*fd);
+		*fd = -1;
+		picltrace_error("merge", "out of memory");
+	}
+	return w;
+}
+
+static int close_temp(struct picl_writer *w)
+{
+	struct picl_error err = { 0 };
+
+	if (picl_writer_close(w, &err) < 0) {
+		picltrace_report("merge", &err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sort one input into a temporary run (for --unsorted). Returns its fd. */
+static int sort_input(const struct runs_config *cfg, const char *path)
+{
+	struct picl_reader *r = open_raw(path, 0);
+	struct sorter *s = NULL;
+	struct picl_writer *w = NULL;
+	struct picl_record rec;
+	int fd = -1, rc;
+
+	if (!r)
+		return -1;
+	s = sorter_new(cfg);
+	if (!s)
+		goto fail;
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
+		if (sorter_add(s, &rec) < 0)
+			goto fail;
+	if (rc != PICL_END) {
+		picltrace_report("merge", picl_reader_error(r));
+		goto fail;
+	}
+	w = temp_writer(cfg, &fd, 1);
+	if (!w || sorter_finish(s, w) < 0)
+		goto fail;
+	rc = close_temp(w);
+	w = NULL;
+	if (rc < 0)
+		goto fail;
+	picl_reader_free(r);
+	sorter_free(s);
+	return fd;
+fail:
+	if (w)
+		picl_writer_abort(w);
+	if (fd >= 0)
+		close(fd);
+	picl_reader_free(r);
+	sorter_free(s);
+	return -1;
+}
+
+static struct picl_reader *open_fd_raw(int fd, const char *name)
+{
+	struct picl_reader_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	int rc;
+
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		picltrace_error("merge", "cannot rewind a temporary file: %s", strerror(errno));
+		return NULL;
+	}
+	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;
+	r = picl_reader_open_fd(fd, name, &o, &rc, &err);
+	if (!r)
+		picltrace_report("merge", &err);
+	return r;
+}
+
+/*
+ * A source of the merge: an input file by name (read and checked as it
+ * goes) or a temporary run by descriptor.
+ */
+struct input {
+	const char *name;
+	int fd;            /* >= 0: a temporary run */
+};
+
+/* Merge inputs[0..n) into w. */
+static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t n,
+			struct picl_writer *w, struct procs *ps)
+{
+	struct picl_reader **r = calloc(n, sizeof(*r));
+	size_t i;
+	int rc = -1;
+
+	if (!r) {
+		picltrace_error("merge", "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		r[i] = in[i].fd >= 0 ? open_fd_raw(in[i].fd, in[i].name) : open_raw(in[i].name, 0);
+		if (!r[i])
+			goto out;
+	}
+	rc = merge_readers(cfg, r, n, 1, w, ps ? saw : NULL, ps);
+out:
+	for (i = 0; i < n; i++)
+		picl_reader_free(r[i]);
+	free(r);
+	return rc;
+}
+
+/* Header records: -301, one -306 per input, -307. */
+static int write_header(struct picl_writer *w, const char *const *names, size_t n,
+			const struct procs *ps, struct picl_time t)
+{
+	struct picl_record rec;
+	struct picl_value *vals = NULL;
+	struct picl_descriptor *d = NULL;
+	char text[128];
+	size_t i;
+	int rc = -1;
+
+	picl_record_init(&rec);
+	rec.event = -1;
+	rec.time = t;
+	rec.processor = -1;
+	rec.process = -1;
+	rec.type = -301;
+	snprintf(text, sizeof(text), " merged by picltrace merge from %zu input%s", n,
+		 n == 1 ? "" : "s");
+	rec.nfields = strlen(text) - 1;
+	rec.alias = 0;
+	rec.data = text;
+	rec.data_len = strlen(text);
+	if (picl_writer_write(w, &rec) < 0)
+		goto fail;
+	rec.type = -306;
+	for (i = 0; i < n; i++) {
+		char *buf = malloc(strlen(names[i]) + 2);
+
+		if (!buf)
+			goto fail;
+		buf[0] = ' ';
+		strcpy(buf + 1, names[i]);
+		rec.nfields = strlen(names[i]);
+		rec.data = buf;
+		rec.data_len = rec.nfields + 1;
+		rc = rec.nfields ? picl_writer_write(w, &rec) : 0;
+		free(buf);
+		if (rc < 0)
+			goto fail;
+	}
+	rc = -1;
+	if (ps->n) {
+		if (picl_descriptor_compile("%d", 2, &d, NULL) < 0)
+			goto fail;
+		vals = calloc(ps->n, sizeof(*vals));
+		if (!vals)
+			goto fail;
+		for (i = 0; i < ps->n; i++) {
+			vals[i].kind = PICL_VAL_INT;
+			vals[i].v.i = ps->v[i];
+		}
+		rec.type = -307;
+		rec.nfields = ps->n;
+		rec.alias = 2;
+		rec.desc = d;
+		rec.values = vals;
+		rec.nvalues = ps->n;
+		rec.data = NULL;
+		rec.data_len = 0;
+		if (picl_writer_write(w, &rec) < 0)
+			goto fail;
+	}
+	rc = 0;
+fail:
+	if (rc < 0)
+		picltrace_report("merge", picl_writer_error(w));
+	free(vals);
+	picl_descriptor_free(d);
+	return rc;
+}
+
+/* The first event record's time in the merged body, minus one unit. */
+static int header_time(int fd, struct picl_time *t)
+{
+	struct picl_reader *r = open_fd_raw(fd, "temporary file");
+	struct picl_record rec;
+	int rc;
+
+	if (!r)
+		return -1;
+	t->mant = 0;
+	t->scale = 0;
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
+		if (!picl_is_header_type(rec.type)) {
+			*t = rec.time;
+			if (t->mant > INT64_MIN)
+				t->mant--;
+			break;
+		}
+	picl_reader_free(r);
+	return rc < 0 && rc != PICL_END ? -1 : 0;
+}
+
+/* Copy the temporary body after the header. */
+static int copy_body(int fd, struct picl_writer *w)
+{
+	char buf[1 << 16];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (picl_writer_write_raw(w, buf, (size_t)n) < 0) {
+			picltrace_report("merge", picl_writer_error(w));
+			return -1;
+		}
+	if (n < 0) {
+		picltrace_error("merge", "cannot read a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_merge(int argc, const char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "unsorted", no_argument, NULL, 'u' },
+		{ "no-header", no_argument, NULL, 'H' },
+		{ "memory", required_argument, NULL, 'm' },
+		{ "tmpdir", required_argument, NULL, 'T' },
+		{ "zstd", no_argument, NULL, 'z' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct runs_config cfg = { "merge", NULL, 0, 0 };
+	struct procs ps = { 0 };
+	struct input *in = NULL;
+	struct picl_writer *w = NULL, *body = NULL;
+	const char *output = "-";
+	const char *const *names;
+	size_t n, i, fan = runs_fan_in();
+	int c, unsorted = 0, header = 1, compress = 0, level = 0, status = 2, body_fd = -1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, (char *const *)argv, "o:um:T:zqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'u': unsorted = 1; break;
+		case 'H': header = 0; break;
+		case 'T': cfg.tmpdir = optarg; break;
+		case 'z': compress = 1; break;
+		case 'q': cfg.quiet = 1; break;
+		case 'm':
+			if (picltrace_parse_size(optarg, &cfg.memory) < 0 || cfg.memory < (1u << 20)) {
+				picltrace_error("merge", "--memory takes a size of at least 1M (e.g. 512M, 4G), not '%s'",
+						optarg);
+				return 2;
+			}
+			break;
+		case 'l': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 19) {
+				picltrace_error("merge", "--level takes a number from 1 to 19, not '%s'",
+						optarg);
+				return 2;
+			}
+			level = (int)v;
+			break;
+		}
+		case 'h':
+			fputs(merge_usage, stdout);
+			return 0;
+		default:
+			fputs(merge_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fputs(merge_usage, stderr);
+		return 2;
+	}
+	names = argv + optind;
+	n = (size_t)(argc - optind);
+	if (picltrace_same_file(output, names, (int)n)) {
+		picltrace_error("merge", "%s: the output is also an input; refusing to overwrite it",
+				output);
+		return 2;
+	}
+	if (!cfg.memory)
+		cfg.memory = runs_default_memory();
+	in = calloc(n, sizeof(*in));
+	if (!in) {
+		picltrace_error("merge", "out of memory");
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		in[i].name = names[i];
+		in[i].fd = unsorted ? sort_input(&cfg, names[i]) : -1;
+		if (unsorted && in[i].fd < 0)
+			goto out;
+	}
+	/* Merge in rounds while there are more inputs than descriptors allow. */
+	while (n > fan) {
+		int fd;
+
+		body = temp_writer(&cfg, &fd, 1);
+		if (!body)
+			goto out;
+		if (merge_inputs(&cfg, in, fan, body, NULL) < 0) {
+			picl_writer_abort(body);
+			body = NULL;
+			close(fd);
+			goto out;
+		}
+		if (close_temp(body) < 0) {
+			body = NULL;
+			close(fd);
+			goto out;
+		}
+		body = NULL;
+		for (i = 0; i < fan; i++)
+			if (in[i].fd >= 0)
+				close(in[i].fd);
+		in[0].name = "temporary run";
+		in[0].fd = fd;
+		memmove(in + 1, in + fan, (n - fan) * sizeof(*in));
+		n -= fan - 1;
+	}
+	if (header) {
+		struct picl_time t;
+
+		body = temp_writer(&cfg, &body_fd, 0);
+		if (!body)
+			goto out;
+		if (merge_inputs(&cfg, in, n, body, &ps) < 0)
+			goto out;
+		{
+			struct picl_writer *tmp = body;
+
+			body = NULL;
+			if (close_temp(tmp) < 0)
+				goto out;
+		}
+		if (header_time(body_fd, &t) < 0)
+			goto out;
+		w = picltrace_open_output("merge", output, compress, level);
+		if (!w || write_header(w, names, (size_t)(argc - optind), &ps, t) < 0 ||
+		    copy_body(body_fd, w) < 0)
+			goto out;
+	} else {
+		w = picltrace_open_output("merge", output, compress, level);
+		if (!w || merge_inputs(&cfg, in, n, w, NULL) < 0)
+			goto out;
+	}
+	{
+		struct picl_error err = { 0 };
+		struct picl_writer *tmp = w;
+
+		w = NULL;
+		if (picl_writer_close(tmp, &err) < 0) {
+			picltrace_report("merge", &err);
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	if (body)
+		picl_writer_abort(body);
+	if (w)
+		picl_writer_abort(w);
+	if (body_fd >= 0)
+		close(body_fd);
+	for (i = 0; in && i < n; i++)
+		if (in[i].fd >= 0)
+			close(in[i].fd);
+	free(in);
+	free(ps.v);
+	return status;
+}

@@ -1,0 +1,246 @@
+/*
+ * cmd-sort.c - `picltrace sort`: order a trace by exact timestamp.
+ *
+ * Stable (equal timestamps keep input order), header records first, in
+ * bounded memory: past --memory the records are spilled as sorted,
+ * zstd-compressed runs in --tmpdir and merged (runs.c). Records are moved,
+ * not re-formatted. --check only reports whether the input is sorted and
+ * where the first disorder is.
+ */
+#include "builtin.h"
+#include "runs.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char sort_usage[] =
+	"usage: picltrace sort [-o FILE | --in-place] [--memory=SIZE] [--tmpdir=DIR]\n"
+	"                      [-z] [--level=N] [--quiet] [FILE...]\n"
+	"       picltrace sort --check [FILE...]\n"
+	"\n"
+	"  -o, --output=FILE  write to FILE instead of standard output\n"
+	"      --in-place     replace the (single) input file, once sorted\n"
+	"  -m, --memory=SIZE  memory for in-memory runs (e.g. 512M, 4G;\n"
+	"                     default a quarter of physical memory)\n"
+	"  -T, --tmpdir=DIR   where temporary runs go (default $TMPDIR or /tmp)\n"
+	"  -c, --check        report whether the input is sorted; exit 1 if not\n"
+	"  -z, --zstd         compress the output with zstd\n"
+	"      --level=N      zstd compression level (1-19, default 3)\n"
+	"  -q, --quiet        no progress line\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Equal timestamps keep their input order; header records (-399..-301)\n"
+	"come first. With no FILE, or when FILE is -, read standard input.\n";
+
+static uint64_t input_size(const char *const *inputs, int n)
+{
+	uint64_t total = 0;
+	struct stat st;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(inputs[i], "-") || stat(inputs[i], &st) < 0 || !S_ISREG(st.st_mode))
+			return 0;
+		total += (uint64_t)st.st_size;
+	}
+	return total;
+}
+
+static struct picl_reader *open_input(const char *path)
+{
+	struct picl_reader_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	int rc;
+
+	o.flags = PICL_READ_RAW;
+	r = picl_reader_open(path, &o, &rc, &err);
+	if (!r)
+		picltrace_report("sort", &err);
+	return r;
+}
+
+/* --check: 0 sorted, 1 not, 2 unreadable. */
+static int check_sorted(const char *const *inputs, int n)
+{
+	struct picl_time last = { 0, 0 };
+	uint64_t last_line = 0;
+	int i, started = 0, rc;
+
+	for (i = 0; i < n; i++) {
+		struct picl_reader *r = open_input(inputs[i]);
+		struct picl_record rec;
+
+		if (!r)
+			return 2;
+		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+			char a[PICL_TIME_BUFSIZE], b[PICL_TIME_BUFSIZE];
+
+			if (picl_is_header_type(rec.type)) {
+				if (!started)
+					continue;
+				picltrace_error("sort", "%s:%llu:1: not sorted: header record %d after the first event record (line %llu)",
+						picl_reader_path(r), (unsigned long long)rec.mark.line,
+						(int)rec.type, (unsigned long long)last_line);
+				picl_reader_free(r);
+				return 1;
+			}
+			if (started && picl_time_cmp(rec.time, last) < 0) {
+				picl_time_format(rec.time, a);
+				picl_time_format(last, b);
+				picltrace_error("sort", "%s:%llu:1: not sorted: time %s comes after %s (line %llu)",
+						picl_reader_path(r), (unsigned long long)rec.mark.line,
+						a, b, (unsigned long long)last_line);
+				picl_reader_free(r);
+				return 1;
+			}
+			started = 1;
+			last = rec.time;
+			last_line = rec.mark.line;
+		}
+		if (rc != PICL_END) {
+			picltrace_report("sort", picl_reader_error(r));
+			picl_reader_free(r);
+			return 2;
+		}
+		picl_reader_free(r);
+	}
+	return 0;
+}
+
+int cmd_sort(int argc, const char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "in-place", no_argument, NULL, 'I' },
+		{ "memory", required_argument, NULL, 'm' },
+		{ "tmpdir", required_argument, NULL, 'T' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "zstd", no_argument, NULL, 'z' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct runs_config cfg = { "sort", NULL, 0, 0 };
+	struct picltrace_progress prog;
+	const char *output = "-";
+	const char *stdin_only[] = { "-" };
+	const char *const *inputs;
+	struct picl_writer *w = NULL;
+	struct sorter *s = NULL;
+	uint64_t done = 0;
+	int ninputs, c, i, check = 0, in_place = 0, compress = 0, level = 0, status = 2;
+
+	optind = 1;
+	while ((c = getopt_long(argc, (char *const *)argv, "o:m:T:czqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'I': in_place = 1; break;
+		case 'T': cfg.tmpdir = optarg; break;
+		case 'c': check = 1; break;
+		case 'z': compress = 1; break;
+		case 'q': cfg.quiet = 1; break;
+		case 'm':
+			if (picltrace_parse_size(optarg, &cfg.memory) < 0 || cfg.memory < (1u << 20)) {
+				picltrace_error("sort", "--memory takes a size of at least 1M (e.g. 512M, 4G), not '%s'",
+						optarg);
+				return 2;
+			}
+			break;
+		case 'l': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 19) {
+				picltrace_error("sort", "--level takes a number from 1 to 19, not '%s'",
+						optarg);
+				return 2;
+			}
+			level = (int)v;
+			break;
+		}
+		case 'h':
+			fputs(sort_usage, stdout);
+			return 0;
+		default:
+			fputs(sort_usage, stderr);
+			return 2;
+		}
+	}
+	inputs = optind < argc ? argv + optind : stdin_only;
+	ninputs = optind < argc ? argc - optind : 1;
+	if (check)
+		return check_sorted(inputs, ninputs);
+	if (in_place) {
+		if (ninputs != 1 || !strcmp(inputs[0], "-") || strcmp(output, "-")) {
+			picltrace_error("sort", "--in-place takes exactly one input file and no --output");
+			return 2;
+		}
+		output = inputs[0];
+	} else if (picltrace_same_file(output, inputs, ninputs)) {
+		picltrace_error("sort", "%s: the output is also an input; use --in-place to replace it",
+				output);
+		return 2;
+	}
+	if (!cfg.memory)
+		cfg.memory = runs_default_memory();
+	s = sorter_new(&cfg);
+	if (!s) {
+		picltrace_error("sort", "out of memory");
+		return 2;
+	}
+	picltrace_progress_init(&prog, "picltrace sort: reading", input_size(inputs, ninputs),
+				cfg.quiet);
+	for (i = 0; i < ninputs; i++) {
+		struct picl_reader *r = open_input(inputs[i]);
+		struct picl_record rec;
+		uint64_t n = 0;
+		int rc;
+
+		if (!r)
+			goto out;
+		if (picl_reader_is_compressed(r))
+			prog.total = 0;
+		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+			if (sorter_add(s, &rec) < 0) {
+				picl_reader_free(r);
+				goto out;
+			}
+			if ((++n & 0xffff) == 0)
+				picltrace_progress(&prog, done + picl_reader_offset(r));
+		}
+		done += picl_reader_offset(r);
+		if (rc != PICL_END) {
+			picltrace_report("sort", picl_reader_error(r));
+			picl_reader_free(r);
+			goto out;
+		}
+		picl_reader_free(r);
+	}
+	picltrace_progress_done(&prog);
+	w = picltrace_open_output("sort", output, compress, level);
+	if (!w)
+		goto out;
+	if (sorter_finish(s, w) < 0)
+		goto out;
+	{
+		struct picl_error err = { 0 };
+		struct picl_writer *tmp = w;
+
+		w = NULL;
+		if (picl_writer_close(tmp, &err) < 0) {
+			picltrace_report("sort", &err);
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	if (w)
+		picl_writer_abort(w);
+	sorter_free(s);
+	return status;
+}

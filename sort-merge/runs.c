@@ -1,0 +1,577 @@
+/*
+ * runs.c - sorting records by exact timestamp in bounded memory, and
+ * merging sorted sources.
+ *
+ * Sorting. Records are moved, never re-formatted: each record's line is
+ * copied once into an arena, next to a small entry (exact time, offset,
+ * length). When the arena and entries reach the memory budget, the entries
+ * are sorted and the lines written in that order to a temporary "run"
+ * (zstd level 1, in an unlinked file so nothing is left behind even on a
+ * crash). Sorting an in-memory run turns every time into one 64-bit integer
+ * at the run's finest decimal scale and sorts (key, index) pairs with an LSD
+ * radix sort (stable, so ties keep input order; byte positions where every
+ * key agrees are skipped). If some time does not fit 64 bits at that scale,
+ * the run falls back to a comparison sort on exact times.
+ *
+ * Merging. A binary heap over the sources' current records, ordered by
+ * (header first, exact time, source index): the index makes the merge
+ * stable across sources, and runs are numbered in input order, so the
+ * whole external sort is stable. More sources than descriptors allow are
+ * merged in rounds, earliest runs first, into new runs.
+ *
+ * Header records (-399..-301) are kept aside in input order and written
+ * first (DESIGN.md point 8).
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "runs.h"
+#include "builtin.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+struct ent {
+	int64_t mant;
+	int32_t scale;
+	uint32_t len;          /* line length without the newline */
+	uint64_t off;          /* in the arena */
+};
+
+struct pair {
+	uint64_t key;
+	uint64_t idx;
+};
+
+struct sorter {
+	struct runs_config cfg;
+	char *arena;
+	size_t alen, acap;
+	struct ent *ents;
+	size_t n, cap;
+	char *hdr;             /* header lines, in input order */
+	size_t hlen, hcap;
+	int *runs;             /* descriptors of spilled runs, in input order */
+	size_t nruns, runs_cap;
+};
+
+/* Memory an entry costs while sorting: the entry and two radix pairs. */
+#define ENT_COST (sizeof(struct ent) + 2 * sizeof(struct pair))
+
+static const int64_t pow10_tab[19] = {
+	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
+	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
+	1000000000000LL, 10000000000000LL, 100000000000000LL,
+	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
+	1000000000000000000LL
+};
+
+uint64_t runs_default_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t m = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
+
+	return m < (64ULL << 20) ? 64ULL << 20 : m;
+}
+
+size_t runs_fan_in(void)
+{
+	struct rlimit rl;
+	size_t n = 256;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < 2 * n + 32)
+		n = rl.rlim_cur > 64 ? (size_t)(rl.rlim_cur - 32) / 2 : 16;
+	return n;
+}
+
+int runs_tempfile(const struct runs_config *cfg)
+{
+	const char *dir = cfg->tmpdir ? cfg->tmpdir : getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/picltrace-%s.XXXXXX", dir, cfg->cmd);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		picltrace_error(cfg->cmd, "cannot create a temporary file in %s: %s", dir,
+				strerror(errno));
+		return -1;
+	}
+	unlink(path);
+	return fd;
+}
+
+struct sorter *sorter_new(const struct runs_config *cfg)
+{
+	struct sorter *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->cfg = *cfg;
+	return s;
+}
+
+size_t sorter_spilled(const struct sorter *s)
+{
+	return s->nruns;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 4096 / elem + 1;
+	void *q;
+
+	while (ncap < need)
+		ncap *= 2;
+	q = realloc(*p, ncap * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+static int nomem(struct sorter *s)
+{
+	picltrace_error(s->cfg.cmd, "out of memory (try a smaller --memory)");
+	return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sorting one in-memory run                                                 */
+/* ------------------------------------------------------------------------ */
+
+static int cmp_exact(const void *x, const void *y, void *ctx)
+{
+	const struct sorter *s = ctx;
+	const struct pair *p = x, *q = y;
+	const struct ent *a = &s->ents[p->idx], *b = &s->ents[q->idx];
+	struct picl_time ta = { a->mant, a->scale }, tb = { b->mant, b->scale };
+	int c = picl_time_cmp(ta, tb);
+
+	if (c)
+		return c;
+	return (p->idx > q->idx) - (p->idx < q->idx);
+}
+
+/*
+ * Sort the entries; returns the order as a pair array (malloc'd; pair.idx
+ * are entry indices in sorted order), or NULL when out of memory.
+ */
+static struct pair *sort_entries(struct sorter *s)
+{
+	struct pair *a, *tmp;
+	int32_t maxscale = 0;
+	size_t i;
+	int exact = 1;
+
+	a = malloc((s->n ? s->n : 1) * sizeof(*a));
+	tmp = malloc((s->n ? s->n : 1) * sizeof(*tmp));
+	if (!a || !tmp) {
+		free(a);
+		free(tmp);
+		return NULL;
+	}
+	for (i = 0; i < s->n; i++)
+		if (s->ents[i].scale > maxscale)
+			maxscale = s->ents[i].scale;
+	for (i = 0; i < s->n && exact; i++) {
+		__int128 k = (__int128)s->ents[i].mant * pow10_tab[maxscale - s->ents[i].scale];
+
+		if (k > INT64_MAX || k < INT64_MIN) {
+			exact = 0;
+			break;
+		}
+		a[i].key = (uint64_t)(int64_t)k ^ (1ULL << 63);
+		a[i].idx = i;
+	}
+	if (exact && s->n > 1) {
+		/* LSD radix sort, 8 bits a pass; passes where every key has the
+		 * same byte are skipped, so the result may end in either array. */
+		size_t count[8][256];
+		size_t d;
+		struct pair *src = a, *dst = tmp, *t;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < s->n; i++)
+			for (d = 0; d < 8; d++)
+				count[d][(src[i].key >> (8 * d)) & 255]++;
+		for (d = 0; d < 8; d++) {
+			size_t pos = 0, b;
+
+			if (count[d][(src[0].key >> (8 * d)) & 255] == s->n)
+				continue;
+			for (b = 0; b < 256; b++) {
+				size_t c = count[d][b];
+
+				count[d][b] = pos;
+				pos += c;
+			}
+			for (i = 0; i < s->n; i++)
+				dst[count[d][(src[i].key >> (8 * d)) & 255]++] = src[i];
+			t = src;
+			src = dst;
+			dst = t;
+		}
+		free(dst);
+		return src;
+	}
+	if (!exact) {
+		for (i = 0; i < s->n; i++)
+			a[i].idx = i;
+		qsort_r(a, s->n, sizeof(*a), cmp_exact, s);
+	}
+	free(tmp);
+	return a;
+}
+
+/* Write a line held in the arena, where its newline follows it. */
+static int write_stored_line(struct picl_writer *w, const char *line, size_t len)
+{
+	return picl_writer_write_raw(w, line, len + 1);
+}
+
+/* Write a record's line (the reader's line is not newline-terminated). */
+static int write_record_line(struct picl_writer *w, const struct picl_record *rec)
+{
+	if (picl_writer_write_raw(w, rec->line, rec->line_len) < 0)
+		return -1;
+	return picl_writer_write_raw(w, "\n", 1);
+}
+
+static int append_line(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > *cap && grow((void **)buf, cap, *len + n + 1, 1) < 0)
+		return -1;
+	memcpy(*buf + *len, s, n);
+	(*buf)[*len + n] = '\n';
+	*len += n + 1;
+	return 0;
+}
+
+/* Write the in-memory run, sorted, to w (without the header lines). */
+static int write_sorted(struct sorter *s, struct picl_writer *w)
+{
+	struct pair *order = sort_entries(s);
+	size_t i;
+
+	if (!order)
+		return nomem(s);
+	for (i = 0; i < s->n; i++) {
+		const struct ent *e = &s->ents[order[i].idx];
+
+		if (write_stored_line(w, s->arena + e->off, e->len) < 0) {
+			picltrace_report(s->cfg.cmd, picl_writer_error(w));
+			free(order);
+			return -1;
+		}
+	}
+	free(order);
+	return 0;
+}
+
+/* Sort what is in memory and write it to a new temporary run. */
+static int spill(struct sorter *s)
+{
+	struct picl_writer_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_writer *w;
+	int fd, rc;
+
+	if (s->n == 0)
+		return 0;
+	if (s->nruns == s->runs_cap &&
+	    grow((void **)&s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs)) < 0)
+		return nomem(s);
+	fd = runs_tempfile(&s->cfg);
+	if (fd < 0)
+		return -1;
+	o.compress = 1;
+	o.level = 1;
+	w = picl_writer_open_fd(fd, s->cfg.tmpdir ? s->cfg.tmpdir : "temporary run", &o, &rc, &err);
+	if (!w) {
+		close(fd);
+		return nomem(s);
+	}
+	if (write_sorted(s, w) < 0) {
+		picl_writer_abort(w);
+		close(fd);
+		return -1;
+	}
+	if (picl_writer_close(w, &err) < 0) {
+		picltrace_report(s->cfg.cmd, &err);
+		close(fd);
+		return -1;
+	}
+	s->runs[s->nruns++] = fd;
+	s->n = 0;
+	s->alen = 0;
+	return 0;
+}
+
+int sorter_add(struct sorter *s, const struct picl_record *rec)
+{
+	struct ent *e;
+
+	if (picl_is_header_type(rec->type)) {
+		if (append_line(&s->hdr, &s->hlen, &s->hcap, rec->line, rec->line_len) < 0)
+			return nomem(s);
+		return 0;
+	}
+	if (rec->line_len > UINT32_MAX)
+		return nomem(s);
+	if ((uint64_t)s->alen + rec->line_len + 1 + (uint64_t)(s->n + 1) * ENT_COST >
+	    s->cfg.memory && s->n > 0 && spill(s) < 0)
+		return -1;
+	if (s->alen + rec->line_len + 1 > s->acap &&
+	    grow((void **)&s->arena, &s->acap, s->alen + rec->line_len + 1, 1) < 0)
+		return nomem(s);
+	if (s->n == s->cap && grow((void **)&s->ents, &s->cap, s->n + 1, sizeof(*s->ents)) < 0)
+		return nomem(s);
+	e = &s->ents[s->n++];
+	e->mant = rec->time.mant;
+	e->scale = rec->time.scale;
+	e->len = (uint32_t)rec->line_len;
+	e->off = s->alen;
+	memcpy(s->arena + s->alen, rec->line, rec->line_len);
+	s->arena[s->alen + rec->line_len] = '\n';
+	s->alen += rec->line_len + 1;
+	return 0;
+}
+
+static struct picl_reader *reopen_run(struct sorter *s, int fd)
+{
+	struct picl_reader_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	int rc;
+
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		picltrace_error(s->cfg.cmd, "cannot rewind a temporary run: %s", strerror(errno));
+		return NULL;
+	}
+	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;
+	r = picl_reader_open_fd(fd, "temporary run", &o, &rc, &err);
+	if (!r)
+		picltrace_report(s->cfg.cmd, &err);
+	return r;
+}
+
+/* Merge runs[first .. first+k) into w. */
+static int merge_runs(struct sorter *s, size_t first, size_t k, struct picl_writer *w)
+{
+	struct picl_reader **in = calloc(k, sizeof(*in));
+	size_t i;
+	int rc = -1;
+
+	if (!in)
+		return nomem(s);
+	for (i = 0; i < k; i++)
+		if (!(in[i] = reopen_run(s, s->runs[first + i])))
+			goto out;
+	rc = merge_readers(&s->cfg, in, k, 0, w, NULL, NULL);
+out:
+	for (i = 0; i < k; i++)
+		picl_reader_free(in[i]);
+	free(in);
+	return rc;
+}
+
+/* Merge the first k runs into one new run that takes their place. */
+static int merge_round(struct sorter *s, size_t k)
+{
+	struct picl_writer_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_writer *w;
+	size_t i;
+	int fd, rc;
+
+	fd = runs_tempfile(&s->cfg);
+	if (fd < 0)
+		return -1;
+	o.compress = 1;
+	o.level = 1;
+	w = picl_writer_open_fd(fd, "temporary run", &o, &rc, &err);
+	if (!w) {
+		close(fd);
+		return nomem(s);
+	}
+	if (merge_runs(s, 0, k, w) < 0) {
+		picl_writer_abort(w);
+		close(fd);
+		return -1;
+	}
+	if (picl_writer_close(w, &err) < 0) {
+		picltrace_report(s->cfg.cmd, &err);
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < k; i++)
+		close(s->runs[i]);
+	s->runs[0] = fd;
+	memmove(s->runs + 1, s->runs + k, (s->nruns - k) * sizeof(*s->runs));
+	s->nruns -= k - 1;
+	return 0;
+}
+
+int sorter_finish(struct sorter *s, struct picl_writer *w)
+{
+	size_t fan = runs_fan_in();
+
+	if (s->hlen && picl_writer_write_raw(w, s->hdr, s->hlen) < 0) {
+		picltrace_report(s->cfg.cmd, picl_writer_error(w));
+		return -1;
+	}
+	if (s->nruns == 0)
+		return write_sorted(s, w);
+	if (spill(s) < 0)
+		return -1;
+	free(s->arena);
+	free(s->ents);
+	s->arena = NULL;
+	s->ents = NULL;
+	s->acap = s->cap = 0;
+	while (s->nruns > fan)
+		if (merge_round(s, fan) < 0)
+			return -1;
+	return merge_runs(s, 0, s->nruns, w);
+}
+
+void sorter_free(struct sorter *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nruns; i++)
+		close(s->runs[i]);
+	free(s->runs);
+	free(s->arena);
+	free(s->ents);
+	free(s->hdr);
+	free(s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Merging sorted sources                                                    */
+/* ------------------------------------------------------------------------ */
+
+struct source {
+	struct picl_reader *r;
+	struct picl_record rec;
+	int header;
+	struct picl_time last;
+	uint64_t last_line;
+	int started;
+};
+
+static int src_less(const struct source *a, size_t ia, const struct source *b, size_t ib)
+{
+	int c;
+
+	if (a->header != b->header)
+		return a->header;
+	c = picl_time_cmp(a->rec.time, b->rec.time);
+	if (c)
+		return c < 0;
+	return ia < ib;
+}
+
+static void sift_down(struct source *src, size_t *heap, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < n && src_less(&src[heap[l]], heap[l], &src[heap[m]], heap[m]))
+			m = l;
+		if (r < n && src_less(&src[heap[r]], heap[r], &src[heap[m]], heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+/* Advance source i: 1 with a record, 0 at its end, -1 on error. */
+static int advance(const struct runs_config *cfg, struct source *s, int check)
+{
+	int rc = picl_reader_next(s->r, &s->rec);
+	char a[PICL_TIME_BUFSIZE], b[PICL_TIME_BUFSIZE];
+
+	if (rc == PICL_END)
+		return 0;
+	if (rc < 0) {
+		picltrace_report(cfg->cmd, picl_reader_error(s->r));
+		return -1;
+	}
+	s->header = picl_is_header_type(s->rec.type);
+	if (s->header)
+		return 1;
+	if (check && s->started && picl_time_cmp(s->rec.time, s->last) < 0) {
+		picl_time_format(s->rec.time, a);
+		picl_time_format(s->last, b);
+		picltrace_error(cfg->cmd,
+				"%s:%llu:1: not sorted: time %s comes after %s (line %llu); "
+				"use --unsorted to sort the inputs first",
+				picl_reader_path(s->r), (unsigned long long)s->rec.mark.line, a, b,
+				(unsigned long long)s->last_line);
+		return -1;
+	}
+	s->started = 1;
+	s->last = s->rec.time;
+	s->last_line = s->rec.mark.line;
+	return 1;
+}
+
+int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t n,
+		  int check, struct picl_writer *w,
+		  void (*seen)(void *ctx, int32_t processor), void *ctx)
+{
+	struct source *src = calloc(n ? n : 1, sizeof(*src));
+	size_t *heap = calloc(n ? n : 1, sizeof(*heap));
+	size_t hn = 0, i;
+	int rc = -1, a;
+
+	if (!src || !heap) {
+		picltrace_error(cfg->cmd, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		src[i].r = in[i];
+		a = advance(cfg, &src[i], check);
+		if (a < 0)
+			goto out;
+		if (a > 0)
+			heap[hn++] = i;
+	}
+	for (i = hn; i-- > 0;)
+		sift_down(src, heap, hn, i);
+	while (hn > 0) {
+		struct source *s = &src[heap[0]];
+
+		if (seen)
+			seen(ctx, s->rec.processor);
+		if (write_record_line(w, &s->rec) < 0) {
+			picltrace_report(cfg->cmd, picl_writer_error(w));
+			goto out;
+		}
+		a = advance(cfg, s, check);
+		if (a < 0)
+			goto out;
+		if (a == 0)
+			heap[0] = heap[--hn];
+		if (hn)
+			sift_down(src, heap, hn, 0);
+	}
+	rc = 0;
+out:
+	free(src);
+	free(heap);
+	return rc;
+}

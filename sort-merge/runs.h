@@ -1,0 +1,62 @@
+/*
+ * runs.h - the machinery sort and merge share: in-memory sorting of records
+ * by exact timestamp, sorted runs spilled to temporary files, and a k-way
+ * merge over several sorted sources. See runs.c.
+ */
+#ifndef PICL_RUNS_H
+#define PICL_RUNS_H
+
+#include "picl-trace.h"
+
+#include <stdint.h>
+
+/* Where temporary runs go, and how much memory an in-memory run may use. */
+struct runs_config {
+	const char *cmd;          /* for messages: "sort" */
+	const char *tmpdir;       /* NULL: $TMPDIR or /tmp */
+	uint64_t memory;          /* bytes for one in-memory run */
+	int quiet;
+};
+
+/*
+ * A sorter: add records in input order, then either write them all (when
+ * they fit in memory) or merge the spilled runs. Stable: records with equal
+ * timestamps keep their input order; header records (-399..-301) come first,
+ * in input order.
+ */
+struct sorter;
+
+struct sorter *sorter_new(const struct runs_config *cfg);
+/* Take one record (its line is copied). 0, or -1 after reporting an error. */
+int sorter_add(struct sorter *s, const struct picl_record *rec);
+/* Write everything, sorted, to w. 0, or -1 after reporting an error. */
+int sorter_finish(struct sorter *s, struct picl_writer *w);
+/* Number of runs spilled to disk so far. */
+size_t sorter_spilled(const struct sorter *s);
+void sorter_free(struct sorter *s);
+
+/*
+ * Merge already sorted readers into w, by exact time, ties in the order of
+ * the readers; header records of all inputs first. `names` label the inputs
+ * in messages. If `check` is set, an input that goes back in time is an
+ * error ("not sorted"). If `seen` is not NULL, every processor id met is
+ * passed to seen(ctx, processor). 0, or -1 after reporting an error.
+ */
+int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t n,
+		  int check, struct picl_writer *w,
+		  void (*seen)(void *ctx, int32_t processor), void *ctx);
+
+/* The default in-memory budget: a quarter of physical memory, at least
+ * 64 MiB. */
+uint64_t runs_default_memory(void);
+
+/* The most inputs merged at once, from the descriptor limit. */
+size_t runs_fan_in(void);
+
+/*
+ * A temporary file in cfg->tmpdir, already unlinked: it disappears when
+ * closed, whatever happens. Returns the descriptor or -1 after reporting.
+ */
+int runs_tempfile(const struct runs_config *cfg);
+
+#endif

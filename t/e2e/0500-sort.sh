@@ -1,0 +1,100 @@
+#!/bin/sh
+# picltrace sort: stable by exact time (1e-1 == 0.10), headers first, lines
+# moved as they are, in memory and through spilled runs, zstd, --check,
+# --in-place, bad input and a full temporary directory.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+cat >"$TMP/in.picl" <<'T'
+-3 -901 0.5 1 0 0
+-3 -901 -0.25 0 0 0
+-301 -1 9 -1 -1 5 0 hello
+-2 -12 0.5 0 0 0
+-4 -901 1e-1 1 0 0
+-4 -901 0.10 0 0 0
+-3 -21 0.5000 2 0 3 2 8 1 0
+T
+# Worked out by hand: the header first; then -0.25; 1e-1 and 0.10 are equal,
+# so input order; the three 0.5s in input order.
+cat >"$TMP/want.picl" <<'T'
+-301 -1 9 -1 -1 5 0 hello
+-3 -901 -0.25 0 0 0
+-4 -901 1e-1 1 0 0
+-4 -901 0.10 0 0 0
+-3 -901 0.5 1 0 0
+-2 -12 0.5 0 0 0
+-3 -21 0.5000 2 0 3 2 8 1 0
+T
+run "$PT" sort "$TMP/in.picl"
+expect_rc 0
+cmp "$TMP/out" "$TMP/want.picl" || fail "sorted order"
+
+run "$PT" sort --check "$TMP/in.picl"
+expect_rc 1
+expect_err <<T
+picltrace sort: $TMP/in.picl:2:1: not sorted: time -0.25 comes after 0.5 (line 1)
+T
+run "$PT" sort --check "$TMP/want.picl"
+expect_rc 0
+
+# stdin, zstd in and out.
+zstd -q -c "$TMP/in.picl" >"$TMP/in.zst"
+run sh -c "\"$PT\" sort -z < \"$TMP/in.zst\" > \"$TMP/out.zst\""
+expect_rc 0
+zstd -q -d -c "$TMP/out.zst" | cmp - "$TMP/want.picl" || fail "zstd sort"
+
+# A generated trace in per-node flush order: external sort (tiny memory,
+# many runs) gives the same bytes as the in-memory sort and as GNU sort's
+# stable numeric sort on the time field.
+"$GEN" --seed 5 --procs 16 --records 60000 --unsorted -o "$TMP/big.picl"
+run "$PT" sort --check "$TMP/big.picl"
+expect_rc 1
+"$PT" sort -o "$TMP/big.mem" "$TMP/big.picl"
+"$PT" sort --memory=1M --tmpdir="$TMP" -q -o "$TMP/big.ext" "$TMP/big.picl"
+cmp "$TMP/big.mem" "$TMP/big.ext" || fail "external sort differs from in-memory sort"
+LC_ALL=C sort -s -t' ' -k3,3g "$TMP/big.picl" | cmp - "$TMP/big.mem" || fail "differs from GNU sort"
+[ "$(wc -l <"$TMP/big.mem")" -eq "$(wc -l <"$TMP/big.picl")" ] || fail "records lost"
+ls "$TMP" | grep -q picltrace-sort && fail "temporary runs left behind"
+
+# --in-place replaces the input only once sorted; otherwise never touched.
+cp "$TMP/in.picl" "$TMP/inplace.picl"
+run "$PT" sort --in-place "$TMP/inplace.picl"
+expect_rc 0
+cmp "$TMP/inplace.picl" "$TMP/want.picl" || fail "--in-place"
+cp "$TMP/in.picl" "$TMP/same.picl"
+run "$PT" sort -o "$TMP/same.picl" "$TMP/same.picl"
+expect_rc 2
+cmp "$TMP/same.picl" "$TMP/in.picl" || fail "input touched"
+
+# Bad input: file:line:column, exit 2, no output.
+printf '%s\n' '-3 -901 0 0 0 0' '-3 -901 zz 1 0 0' >"$TMP/bad.picl"
+run "$PT" sort -o "$TMP/never.picl" "$TMP/bad.picl"
+expect_rc 2
+expect_err <<T
+picltrace sort: $TMP/bad.picl:2:9: expected a timestamp (a decimal number), found "zz"
+T
+[ ! -e "$TMP/never.picl" ] || fail "output left behind"
+
+# A full output device.
+run "$PT" sort -o /dev/full "$TMP/in.picl"
+expect_rc 2
+grep -q 'No space left on device' "$TMP/err" || fail "full device not reported"
+
+# A full temporary directory (a 128 KiB tmpfs; needs root and mount).
+mkdir "$TMP/small"
+if mount -t tmpfs -o size=128k tmpfs "$TMP/small" 2>/dev/null; then
+  run "$PT" sort --memory=1M --tmpdir="$TMP/small" -o "$TMP/never.picl" "$TMP/big.picl"
+  umount "$TMP/small"
+  expect_rc 2
+  grep -q 'No space left on device' "$TMP/err" || fail "full tmpdir not reported"
+  [ ! -e "$TMP/never.picl" ] || fail "output left behind after a full tmpdir"
+else
+  echo "note: cannot mount a tmpfs here; full-tmpdir case not run"
+fi
+
+run "$PT" sort --memory=lots "$TMP/in.picl"
+expect_rc 2
+run "$PT" sort --help
+expect_rc 0
+grep -q '^usage: picltrace sort' "$TMP/out" || fail "help"
+echo "PASS: $ntest sort checks"

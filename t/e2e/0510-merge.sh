@@ -1,0 +1,82 @@
+#!/bin/sh
+# picltrace merge: by exact time, stable by argument order, header records
+# describing the inputs, --unsorted, order checked, hundreds of inputs with
+# few file descriptors (merge in rounds).
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+printf '%s\n' '-3 -901 -0.25 0 0 0' '-3 -21 0.5 0 0 3 2 8 1 1' '-4 -901 0.75 0 0 0' >"$TMP/n0.picl"
+printf '%s\n' '-3 -901 0.50 1 0 0' '-4 -52 0.5 1 0 3 2 8 1 0' '-4 -901 0.8 1 0 0' >"$TMP/n1.picl"
+# Worked out by hand. Ties at 0.5: n0's record first (argument order), then
+# n1's two in their own order. The header is stamped one unit of the
+# earliest time's scale (0.01) before it (-0.25); "merged by picltrace
+# merge from 2 inputs" is 39 characters; the -306 records hold the names;
+# -307 lists processors 0 and 1 with alias 2 (%d).
+l0=$(printf '%s' "$TMP/n0.picl" | wc -c)
+run "$PT" merge "$TMP/n0.picl" "$TMP/n1.picl"
+expect_rc 0
+expect_out <<T
+-301 -1 -0.26 -1 -1 39 0 merged by picltrace merge from 2 inputs
+-306 -1 -0.26 -1 -1 $l0 0 $TMP/n0.picl
+-306 -1 -0.26 -1 -1 $l0 0 $TMP/n1.picl
+-307 -1 -0.26 -1 -1 2 2 0 1
+-3 -901 -0.25 0 0 0
+-3 -21 0.5 0 0 3 2 8 1 1
+-3 -901 0.50 1 0 0
+-4 -52 0.5 1 0 3 2 8 1 0
+-4 -901 0.75 0 0 0
+-4 -901 0.8 1 0 0
+T
+# Argument order decides ties: the other way round.
+run "$PT" merge --no-header "$TMP/n1.picl" "$TMP/n0.picl"
+expect_rc 0
+expect_out <<T
+-3 -901 -0.25 0 0 0
+-3 -901 0.50 1 0 0
+-4 -52 0.5 1 0 3 2 8 1 0
+-3 -21 0.5 0 0 3 2 8 1 1
+-4 -901 0.75 0 0 0
+-4 -901 0.8 1 0 0
+T
+
+# An unsorted input is refused with its line, unless --unsorted.
+printf '%s\n' '-3 -901 1 2 0 0' '-4 -901 0.5 2 0 0' >"$TMP/n2.picl"
+run "$PT" merge -o "$TMP/never.picl" "$TMP/n0.picl" "$TMP/n2.picl"
+expect_rc 2
+expect_err <<T
+picltrace merge: $TMP/n2.picl:2:1: not sorted: time 0.5 comes after 1 (line 1); use --unsorted to sort the inputs first
+T
+[ ! -e "$TMP/never.picl" ] || fail "output left behind"
+run "$PT" merge --unsorted --no-header "$TMP/n0.picl" "$TMP/n2.picl"
+expect_rc 0
+expect_out <<T
+-3 -901 -0.25 0 0 0
+-3 -21 0.5 0 0 3 2 8 1 1
+-4 -901 0.5 2 0 0
+-4 -901 0.75 0 0 0
+-3 -901 1 2 0 0
+T
+
+# 300 per-node files with only 64 descriptors: merged in rounds, the same
+# bytes as GNU sort's stable merge on the time field.
+"$GEN" --seed 9 --procs 300 --records 30000 -o "$TMP/all.picl"
+mkdir "$TMP/parts"
+awk -v d="$TMP/parts" '{ f = sprintf("%s/p%04d.picl", d, $4 + 1); print > f; close(f) }' "$TMP/all.picl"
+n=$(ls "$TMP/parts" | wc -l)
+[ "$n" -ge 300 ] || fail "expected 300+ parts, got $n"
+run sh -c "ulimit -n 64 && \"$PT\" merge --no-header -o \"$TMP/merged.picl\" \"$TMP\"/parts/*.picl"
+expect_rc 0
+LC_ALL=C sort -m -s -t' ' -k3,3g "$TMP"/parts/*.picl | cmp - "$TMP/merged.picl" || fail "300-way merge"
+"$PT" sort --check "$TMP/merged.picl" || fail "merged output not sorted"
+
+# zstd inputs and output; bad option; help.
+zstd -q -c "$TMP/n0.picl" >"$TMP/n0.zst"
+run sh -c "\"$PT\" merge --no-header -z \"$TMP/n0.zst\" \"$TMP/n1.picl\" | zstd -d -c"
+expect_rc 0
+[ "$(wc -l <"$TMP/out")" -eq 6 ] || fail "zstd merge"
+run "$PT" merge
+expect_rc 2
+run "$PT" merge --help
+expect_rc 0
+grep -q '^usage: picltrace merge' "$TMP/out" || fail "help"
+echo "PASS: $ntest merge checks"
