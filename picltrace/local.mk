@@ -7,3 +7,10 @@ dist_man_MANS += man/picltrace.1 man/picltrace-cat.1
 # validate (lives beside the schema code; see DESIGN.md)
 picltrace_picltrace_SOURCES += libpicl-trace/cmd-validate.c
 dist_man_MANS += man/picltrace-validate.1
+# filter
+picltrace_picltrace_SOURCES += picltrace/cmd-filter.c
+picltrace_picltrace_LDADD += $(PCRE2_LIBS)
+picltrace_picltrace_CFLAGS = $(AM_CFLAGS) $(PCRE2_CFLAGS)
+dist_man_MANS += man/picltrace-filter.1
+TESTS += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh
+EXTRA_DIST += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh

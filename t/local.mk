@@ -21,11 +21,11 @@ t_unit_test_match_LDADD = $(UNIT_LDADD)
 TESTS += t/unit/test-match
 
 # descriptor compiler
-#DESC check_PROGRAMS += t/unit/test-descriptor
-#DESC t_unit_test_descriptor_SOURCES = t/unit/test-descriptor.c
-#DESC t_unit_test_descriptor_CFLAGS = $(UNIT_CFLAGS)
-#DESC t_unit_test_descriptor_LDADD = $(UNIT_LDADD)
-#DESC TESTS += t/unit/test-descriptor
+check_PROGRAMS += t/unit/test-descriptor
+t_unit_test_descriptor_SOURCES = t/unit/test-descriptor.c
+t_unit_test_descriptor_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_descriptor_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-descriptor
 
 # statistics
 check_PROGRAMS += t/unit/test-stats
@@ -45,4 +45,15 @@ TESTS += t/unit/test-schema
 dist_check_SCRIPTS = t/e2e/lib.sh
 TESTS += t/e2e/0010-cat.sh
 EXTRA_DIST += t/e2e/0010-cat.sh
-#E2E TESTS += t/e2e/0001-validate-example.sh ...
+# picltrace validate
+VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
+	t/e2e/0102-validate-cli.sh
+TESTS += $(VALIDATE_E2E)
+EXTRA_DIST += $(VALIDATE_E2E) \
+	testdata/validate/alias.picl testdata/validate/clean-2proc.picl \
+	testdata/validate/descriptor.picl testdata/validate/entry-exit.picl \
+	testdata/validate/message.picl testdata/validate/message-record.picl \
+	testdata/validate/statistics.picl \
+	testdata/validate/subset.picl testdata/validate/syntax.picl \
+	testdata/validate/tachyon.picl testdata/validate/time-order.picl \
+	testdata/validate/tracing.picl testdata/validate/unknown.picl

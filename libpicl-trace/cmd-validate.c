@@ -1,0 +1,2198 @@
+/*
+ * cmd-validate.c - `picltrace validate`: check PICL traces against the
+ * schema and the rules of the format, and report every violation.
+ *
+ * Each input is read once, as a stream, in raw mode: the reader hands out
+ * the fixed fields of every record and applies the definition records
+ * (-6, -201, -202, -203); the data are then decoded here with
+ * picl_reader_decode, so a record whose data are wrong still counts for the
+ * rules that need only its fixed fields (nesting, time order, ...). Every
+ * violation is printed as
+ *
+ *     FILE:LINE:COLUMN: RULE: explanation
+ *
+ * (warnings' explanations start with "warning: "), or as one JSON object
+ * per file with --format=json, then a summary line. Findings that can only
+ * be made at the end of a trace (entries never exited, messages never
+ * received) are printed then, sorted by line.
+ *
+ * The rules and their stable names (picltrace-validate(1) explains each):
+ *
+ *   syntax              the reader rejects the record's fixed fields
+ *   descriptor-data     data do not fit their descriptor; a descriptor that
+ *                       differs from the schema's for a known type (error);
+ *                       more data fields than the schema lists (warning)
+ *   alias-undefined     a descriptor alias with no -6 definition in scope
+ *   subset-undefined    a process subset, or an event subset (<= -1001), not
+ *                       defined at its use; a processor or event subset used
+ *                       before the record that defines it
+ *   unknown-record-type a record type < 0 the schema does not describe (W)
+ *   unknown-event-type  an event type -1000..-2 the schema does not
+ *                       describe and no subset defines (W)
+ *   processor-range     a processor id < -1 that is no defined subset (W)
+ *   entry-exit          an exit without entry, an exit closing an entry that
+ *                       is not the innermost, an entry never exited
+ *   tracing-first-last  a process's first event record is not -3 -901, or
+ *                       its last is not -4 -901 (ParaGraph needs both)
+ *   time-order          a timestamp earlier than the previous one of the
+ *                       same process (-7 messages aside: PICL writes them
+ *                       at once), or of any record with --sorted
+ *   message-match       a send never received, a receive with no send, a
+ *                       length that differs (warnings with --partial)
+ *   tachyon             a message received before it was sent
+ *   statistics          a -101/-102/-103 pair that disagrees with the
+ *                       statistics recomputed from the event records
+ *
+ * Messages are matched FIFO per (source, destination, type) channel, in
+ * whatever order the file has them (a receive may come before its send).
+ * A channel keeps a counter of the broadcasts of (source, type) it has
+ * received, so a receive finds its broadcast in O(1). This is done here
+ * rather than with picl_matcher (match.c) because that one drops a
+ * broadcast as soon as every processor seen so far has received it, which
+ * loses the receivers of a trace written processor after processor (PICL's
+ * flush order), and counts a recvend0 after a recvstatus0 that completed
+ * the same request as a second receive.
+ *
+ * Memory: per process, the open entries and a few counters; per channel,
+ * the messages in flight in file order; broadcasts stay until the end of
+ * the trace (a receiver may first appear late). Nothing is kept per record.
+ */
+#include "builtin.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char validate_usage[] =
+	"usage: picltrace validate [--sorted] [--partial] [--schema=FILE] [--max-errors=N]\n"
+	"                          [--quiet] [--format=text|json] FILE...\n";
+
+static const char validate_help[] =
+	"\n"
+	"  --sorted             also check that timestamps never decrease in file order\n"
+	"  --partial            the trace is one processor's view: unmatched sends and\n"
+	"                       receives are warnings, not errors\n"
+	"  --schema=FILE        add the record and event types described in FILE\n"
+	"  --max-errors=N       list at most N violations per file (default 1000,\n"
+	"                       0: all); all are counted\n"
+	"  --quiet              print the summary lines only\n"
+	"  --format=text|json   output format (default text)\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"FILE - reads standard input; inputs may be plain text or zstd-compressed.\n"
+	"Exit status: 0 valid (warnings allowed), 1 errors found, 2 an input or\n"
+	"the schema cannot be read, or bad usage.\n";
+
+#define CMD "validate"
+
+/* Rule names: stable, listed in picltrace-validate(1). */
+#define R_SYNTAX "syntax"
+#define R_DESCRIPTOR "descriptor-data"
+#define R_ALIAS "alias-undefined"
+#define R_SUBSET "subset-undefined"
+#define R_UNKNOWN_RECORD "unknown-record-type"
+#define R_UNKNOWN_EVENT "unknown-event-type"
+#define R_PROCESSOR "processor-range"
+#define R_ENTRY_EXIT "entry-exit"
+#define R_TRACING "tracing-first-last"
+#define R_TIME "time-order"
+#define R_MESSAGE "message-match"
+#define R_TACHYON "tachyon"
+#define R_STATISTICS "statistics"
+
+#define EV_TRACING (-901)
+#define MAX_SUBSET_USES 65536   /* remembered "used before defined" ids */
+#define MESSAGE_MAX 512
+
+/* Fields of a record, counted from 0, for columns in messages. */
+enum { F_TYPE, F_EVENT, F_TIME, F_PROCESSOR, F_PROCESS, F_NFIELDS, F_DESCRIPTOR };
+
+enum severity { SEV_ERROR, SEV_WARNING };
+
+struct options {
+	int sorted, partial, quiet, json;
+	uint64_t max_errors;    /* 0: unlimited */
+};
+
+/* ------------------------------------------------------------------------ */
+/* A small hash map: three 32-bit integers -> pointer                        */
+/* ------------------------------------------------------------------------ */
+
+struct slot {
+	int32_t a, b, c;
+	void *val;              /* NULL: empty */
+};
+
+struct map {
+	struct slot *slots;
+	size_t cap, n;          /* cap: a power of two, or 0 */
+};
+
+static uint64_t hash3(int32_t a, int32_t b, int32_t c)
+{
+	uint64_t h = (uint64_t)(uint32_t)a * 0x9e3779b97f4a7c15ULL;
+
+	h = (h ^ (uint32_t)b) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (uint32_t)c) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+static void *map_get(const struct map *m, int32_t a, int32_t b, int32_t c)
+{
+	size_t mask, i;
+
+	if (m->cap == 0)
+		return NULL;
+	mask = m->cap - 1;
+	for (i = (size_t)hash3(a, b, c) & mask; m->slots[i].val; i = (i + 1) & mask)
+		if (m->slots[i].a == a && m->slots[i].b == b && m->slots[i].c == c)
+			return m->slots[i].val;
+	return NULL;
+}
+
+/* Insert a key that is not in the map yet. 0 or -1 (out of memory). */
+static int map_put(struct map *m, int32_t a, int32_t b, int32_t c, void *val)
+{
+	size_t mask, i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 16, k;
+		struct slot *s = calloc(ncap, sizeof(*s));
+
+		if (!s)
+			return -1;
+		for (k = 0; k < m->cap; k++) {
+			if (!m->slots[k].val)
+				continue;
+			i = (size_t)hash3(m->slots[k].a, m->slots[k].b, m->slots[k].c) & (ncap - 1);
+			while (s[i].val)
+				i = (i + 1) & (ncap - 1);
+			s[i] = m->slots[k];
+		}
+		free(m->slots);
+		m->slots = s;
+		m->cap = ncap;
+	}
+	mask = m->cap - 1;
+	for (i = (size_t)hash3(a, b, c) & mask; m->slots[i].val; i = (i + 1) & mask)
+		;
+	m->slots[i].a = a;
+	m->slots[i].b = b;
+	m->slots[i].c = c;
+	m->slots[i].val = val;
+	m->n++;
+	return 0;
+}
+
+static void map_release(struct map *m, void (*free_val)(void *))
+{
+	size_t k;
+
+	for (k = 0; k < m->cap; k++)
+		if (m->slots[k].val && free_val)
+			free_val(m->slots[k].val);
+	free(m->slots);
+	m->slots = NULL;
+	m->cap = m->n = 0;
+}
+
+/* Make room for `need` elements of `size` bytes in a growable array. */
+static int grow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return -1;
+		ncap *= 2;
+	}
+	p = realloc(*ptr, ncap * size);
+	if (!p)
+		return -1;
+	*ptr = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* State                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* An open entry of a process. */
+struct frame {
+	int32_t event;
+	uint64_t line, column;
+	int64_t request;        /* request id of a -58/-60/-61 entry, else -1 */
+};
+
+/* One (processor, process): its timeline. */
+struct proc {
+	int32_t processor, process;
+	struct frame *stack;
+	size_t depth, stack_cap;
+	int have_time;
+	struct picl_time last_time;
+	uint64_t last_line;
+	int32_t max_scale;      /* finest timestamp scale of its event records */
+	int seen_event;
+	int32_t last_type, last_event;
+	uint64_t last_ev_line, last_ev_column;
+	int32_t *events;        /* event types seen, sorted (statistics subsets) */
+	size_t nevents, events_cap;
+	int64_t *done;          /* receive requests completed by recvstatus0 */
+	size_t ndone, done_cap;
+};
+
+/* A send or a receive waiting for its partner, or a broadcast. */
+struct msg {
+	struct msg *next;
+	uint64_t seq;           /* sends: order of all sends in the file */
+	uint64_t line, column;
+	struct picl_time time;
+	int64_t length;         /* -1: not given */
+	int32_t peer;           /* destination of a send, source of a receive */
+};
+
+struct blist;
+
+/* Messages from src to dst with one message type, matched FIFO. */
+struct chan {
+	int32_t src, dst, type;
+	struct msg *sends, **sends_tail;
+	struct msg *recvs, **recvs_tail;
+	size_t bcast_done;      /* broadcasts of (src, type) received on dst */
+	struct blist *bl;
+};
+
+/* The broadcasts from one source with one message type, and the channels
+ * that could receive them. */
+struct blist {
+	int32_t src, type;
+	struct msg **items;
+	size_t n, cap;
+	struct chan **chans;
+	size_t nchans, chans_cap;
+};
+
+/* A processor or event subset id used while it was not defined. */
+struct use {
+	uint64_t line, column;
+	int done;
+};
+
+/* A finding kept until the end of the trace. */
+struct finding {
+	uint64_t line, column, related, seq;
+	const char *rule;
+	enum severity sev;
+	char *message;
+};
+
+/* A schema control string compiled once (keyed by the schema's pointer:
+ * the schema's strings never move). */
+struct compiled {
+	const char *control;
+	struct picl_descriptor *desc;
+};
+
+struct validator {
+	const struct options *opt;
+	struct picl_schema *schema;
+	struct compiled *compiled;
+	size_t ncompiled, compiled_cap;
+	FILE *out;
+
+	/* the input being validated */
+	const char *name;
+	struct picl_reader *reader;
+	struct picl_defs *defs;
+	struct picl_stats *stats;
+	uint64_t records, errors, warnings, listed, unmatched;
+	int nomem;
+
+	struct map procs;       /* (processor, process, 0) -> struct proc */
+	struct proc *last_proc; /* the common case: runs of one process */
+	struct map processors;  /* (processor, 0, 0) -> non-NULL */
+	struct map chans;       /* (src, dst, type) -> struct chan */
+	struct map blists;      /* (src, type, 0) -> struct blist */
+	struct map uses;        /* (kind, id, 0) -> struct use */
+	int32_t a_processor;
+	uint64_t send_seq;
+
+	int have_last;          /* --sorted */
+	struct picl_time last_time;
+	uint64_t last_line;
+
+	int deferring;
+	struct finding *deferred;
+	size_t ndeferred, deferred_cap;
+
+	struct picl_stat_pair *pairs;
+	size_t pairs_cap;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* Write s as a JSON string: quotes, escapes, invalid UTF-8 as U+FFFD. */
+static void json_string(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), i = 0;
+
+	fputc('"', out);
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t len;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+			i++;
+		} else if (c == '\n') {
+			fputs("\\n", out);
+			i++;
+		} else if (c == '\t') {
+			fputs("\\t", out);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		} else if ((len = utf8_len(s + i, n - i)) > 0) {
+			fwrite(s + i, 1, len, out);
+			i += len;
+		} else {
+			fputs("\\ufffd", out);
+			i++;
+		}
+	}
+	fputc('"', out);
+}
+
+/* Make trace text printable for a message: \" \\ and \xNN escapes, cut
+ * after 40 bytes with "...". Returns out. */
+static char *quote_text(const char *s, size_t n, char *out, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0, i;
+
+	for (i = 0; i < n && i < 40 && o + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			out[o++] = '\\';
+			out[o++] = (char)c;
+		} else if (c >= 0x20 && c < 0x7f) {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	if (i < n && o + 4 <= size) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void print_finding(struct validator *v, const struct finding *f)
+{
+	if (v->opt->json) {
+		fputs(v->listed == 0 ? "\n" : ",\n", v->out);
+		fprintf(v->out, "{\"line\":%llu,\"column\":%llu,\"rule\":\"%s\",\"severity\":\"%s\",\"message\":",
+			(unsigned long long)f->line, (unsigned long long)f->column, f->rule,
+			f->sev == SEV_ERROR ? "error" : "warning");
+		json_string(v->out, f->message);
+		if (f->related)
+			fprintf(v->out, ",\"related\":{\"line\":%llu}",
+				(unsigned long long)f->related);
+		fputc('}', v->out);
+	} else {
+		fprintf(v->out, "%s:%llu:%llu: %s: %s%s\n", v->name,
+			(unsigned long long)f->line, (unsigned long long)f->column, f->rule,
+			f->sev == SEV_WARNING ? "warning: " : "", f->message);
+	}
+}
+
+/* Count a finding and list it (now, or at the end when deferring). */
+static void add_finding(struct validator *v, const struct finding *f)
+{
+	if (f->sev == SEV_ERROR)
+		v->errors++;
+	else
+		v->warnings++;
+	if (v->opt->quiet)
+		return;
+	if (v->deferring) {
+		struct finding *d;
+
+		if (grow((void **)&v->deferred, &v->deferred_cap, v->ndeferred + 1,
+			 sizeof(*v->deferred)) < 0) {
+			v->nomem = 1;
+			return;
+		}
+		d = &v->deferred[v->ndeferred];
+		*d = *f;
+		d->seq = v->ndeferred;
+		d->message = strdup(f->message);
+		if (!d->message) {
+			v->nomem = 1;
+			return;
+		}
+		v->ndeferred++;
+		return;
+	}
+	if (v->opt->max_errors && v->listed >= v->opt->max_errors)
+		return;
+	print_finding(v, f);
+	v->listed++;
+}
+
+static void report(struct validator *v, enum severity sev, const char *rule,
+		   uint64_t line, uint64_t column, uint64_t related, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+/* Report a violation; fmt is always a constant of ours, trace text only
+ * ever an argument. */
+static void report(struct validator *v, enum severity sev, const char *rule,
+		   uint64_t line, uint64_t column, uint64_t related, const char *fmt, ...)
+{
+	char message[MESSAGE_MAX];
+	struct finding f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	f.line = line;
+	f.column = column;
+	f.related = related;
+	f.seq = 0;
+	f.rule = rule;
+	f.sev = sev;
+	f.message = message;
+	add_finding(v, &f);
+}
+
+static int cmp_findings(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Print the findings kept until the end, in line order. */
+static void flush_deferred(struct validator *v)
+{
+	size_t k;
+
+	if (v->ndeferred > 1)
+		qsort(v->deferred, v->ndeferred, sizeof(*v->deferred), cmp_findings);
+	for (k = 0; k < v->ndeferred; k++) {
+		if (!v->opt->max_errors || v->listed < v->opt->max_errors) {
+			print_finding(v, &v->deferred[k]);
+			v->listed++;
+		}
+		free(v->deferred[k].message);
+	}
+	v->ndeferred = 0;
+}
+
+static void begin_output(struct validator *v)
+{
+	if (v->opt->json) {
+		fputs("{\"file\":", v->out);
+		json_string(v->out, v->name);
+		fputs(",\"violations\":[", v->out);
+	}
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* The summary; `problem` is set when the input could not be read to its
+ * end (then the JSON object carries it, and the text form has no summary:
+ * the problem went to standard error). */
+static void end_output(struct validator *v, const char *hint, const char *problem)
+{
+	uint64_t total = v->errors + v->warnings;
+
+	if (v->opt->json) {
+		fprintf(v->out, "%s],\"records\":%llu,\"errors\":%llu,\"warnings\":%llu,\"listed\":%llu,\"hint\":",
+			v->listed ? "\n" : "", (unsigned long long)v->records,
+			(unsigned long long)v->errors, (unsigned long long)v->warnings,
+			(unsigned long long)v->listed);
+		if (hint)
+			json_string(v->out, hint);
+		else
+			fputs("null", v->out);
+		if (problem) {
+			fputs(",\"error\":", v->out);
+			json_string(v->out, problem);
+		}
+		fputs("}\n", v->out);
+		return;
+	}
+	if (problem)
+		return;
+	fprintf(v->out, "%s: %llu record%s, %llu error%s, %llu warning%s", v->name,
+		(unsigned long long)v->records, plural(v->records),
+		(unsigned long long)v->errors, plural(v->errors),
+		(unsigned long long)v->warnings, plural(v->warnings));
+	if (!v->opt->quiet && v->listed < total)
+		fprintf(v->out, " (%llu listed)", (unsigned long long)v->listed);
+	if (hint)
+		fprintf(v->out, "; %s", hint);
+	fputc('\n', v->out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Positions in a record                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Line and column of byte p of the record's text. The text may hold the
+ * continuation lines it was joined from (" \\\n"); p outside the text
+ * gives the record's start. */
+static void locate(const struct picl_record *rec, const char *p,
+		   uint64_t *line, uint64_t *column)
+{
+	const char *s = rec->line, *bol, *q;
+	uint64_t l = rec->mark.line;
+
+	if (!s || !p || p < s || p > s + rec->line_len) {
+		*line = rec->mark.line;
+		*column = rec->mark.column;
+		return;
+	}
+	bol = s;
+	for (q = s; q < p; q++) {
+		if (*q == '\n') {
+			l++;
+			bol = q + 1;
+		}
+	}
+	*line = l;
+	*column = (uint64_t)(p - bol) + (bol == s ? rec->mark.column : 1);
+}
+
+static int is_space(const char *p, const char *e)
+{
+	return *p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f' ||
+	       *p == '\n' || (*p == '\\' && p + 1 < e && p[1] == '\n');
+}
+
+/* Where field k (F_*) of the record starts, for columns in messages. */
+static void field_position(const struct picl_record *rec, unsigned k,
+			   uint64_t *line, uint64_t *column)
+{
+	const char *p = rec->line, *e;
+	unsigned i = 0;
+
+	if (!p) {
+		*line = rec->mark.line;
+		*column = rec->mark.column;
+		return;
+	}
+	e = p + rec->line_len;
+	for (;;) {
+		while (p < e && is_space(p, e))
+			p++;
+		if (p == e || i == k)
+			break;
+		if (*p == '"') {
+			const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+
+			p = q ? q + 1 : e;
+		} else {
+			while (p < e && !is_space(p, e))
+				p++;
+		}
+		i++;
+	}
+	locate(rec, p == e ? rec->line : p, line, column);
+}
+
+/* Report at the start of field k of the record. */
+#define AT_FIELD(rec, k, line, column) field_position((rec), (k), &(line), &(column))
+
+static const char *format_time(struct picl_time t, char *buf)
+{
+	picl_time_format(t, buf);
+	return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Processes, processors, subsets                                            */
+/* ------------------------------------------------------------------------ */
+
+static void proc_free(void *ptr)
+{
+	struct proc *p = ptr;
+
+	free(p->stack);
+	free(p->events);
+	free(p->done);
+	free(p);
+}
+
+static struct proc *proc_find(struct validator *v, int32_t processor, int32_t process)
+{
+	struct proc *p = v->last_proc;
+
+	if (p && p->processor == processor && p->process == process)
+		return p;
+	p = map_get(&v->procs, processor, process, 0);
+	if (p)
+		v->last_proc = p;
+	return p;
+}
+
+static void note_processor(struct validator *v, int32_t processor)
+{
+	static int present = 1;
+
+	if (processor < 0 || map_get(&v->processors, processor, 0, 0))
+		return;
+	if (map_put(&v->processors, processor, 0, 0, &present) < 0) {
+		v->nomem = 1;
+		return;
+	}
+	v->a_processor = processor;
+}
+
+/* The process, made when first seen; its processor noted too. */
+static struct proc *proc_get(struct validator *v, int32_t processor, int32_t process)
+{
+	struct proc *p = proc_find(v, processor, process);
+
+	if (p)
+		return p;
+	note_processor(v, processor);
+	p = calloc(1, sizeof(*p));
+	if (!p || map_put(&v->procs, processor, process, 0, p) < 0) {
+		free(p);
+		v->nomem = 1;
+		return NULL;
+	}
+	p->processor = processor;
+	p->process = process;
+	v->last_proc = p;
+	return p;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The processors of the trace, sorted (caller frees); NULL if none or out
+ * of memory (then v->nomem). */
+static int32_t *sorted_processors(struct validator *v, size_t *n)
+{
+	int32_t *list;
+	size_t k, i = 0;
+
+	*n = 0;
+	if (v->processors.n == 0)
+		return NULL;
+	list = malloc(v->processors.n * sizeof(*list));
+	if (!list) {
+		v->nomem = 1;
+		return NULL;
+	}
+	for (k = 0; k < v->processors.cap; k++)
+		if (v->processors.slots[k].val)
+			list[i++] = v->processors.slots[k].a;
+	qsort(list, i, sizeof(*list), cmp_i32);
+	*n = i;
+	return list;
+}
+
+/* Add e to the sorted set of event types of p. */
+static void note_event(struct validator *v, struct proc *p, int32_t e)
+{
+	size_t lo = 0, hi = p->nevents;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->events[mid] == e)
+			return;
+		if (p->events[mid] < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (grow((void **)&p->events, &p->events_cap, p->nevents + 1, sizeof(*p->events)) < 0) {
+		v->nomem = 1;
+		return;
+	}
+	memmove(p->events + lo + 1, p->events + lo, (p->nevents - lo) * sizeof(*p->events));
+	p->events[lo] = e;
+	p->nevents++;
+}
+
+/* Remember that subset `id` of `kind` was used undefined at line:column. */
+static void note_use(struct validator *v, enum picl_subset_kind kind, int32_t id,
+		     uint64_t line, uint64_t column)
+{
+	struct use *u;
+
+	if (map_get(&v->uses, (int32_t)kind, id, 0) || v->uses.n >= MAX_SUBSET_USES)
+		return;
+	u = calloc(1, sizeof(*u));
+	if (!u || map_put(&v->uses, (int32_t)kind, id, 0, u) < 0) {
+		free(u);
+		v->nomem = 1;
+		return;
+	}
+	u->line = line;
+	u->column = column;
+}
+
+/* A -201 or -203 record defines a subset: was it used before? */
+static void check_definition(struct validator *v, const struct picl_record *rec)
+{
+	enum picl_subset_kind kind;
+	struct use *u;
+	int32_t id;
+
+	if (!rec->values || rec->nvalues == 0 || rec->values[0].kind != PICL_VAL_INT)
+		return;
+	kind = rec->type == PICL_REC_SUBSET_PROCESSORS ? PICL_SUBSET_PROCESSORS
+						       : PICL_SUBSET_EVENTS;
+	id = (int32_t)rec->values[0].v.i;
+	u = map_get(&v->uses, (int32_t)kind, id, 0);
+	if (!u || u->done)
+		return;
+	u->done = 1;
+	report(v, SEV_ERROR, R_SUBSET, u->line, u->column, rec->mark.line,
+	       "%s subset %d is used before its definition at line %llu",
+	       kind == PICL_SUBSET_PROCESSORS ? "processor" : "event", (int)id,
+	       (unsigned long long)rec->mark.line);
+}
+
+/* 1 if event type e names a subset of events (predefined or defined). */
+static int is_event_subset(struct validator *v, int32_t e)
+{
+	const struct picl_schema_event *ev = picl_schema_event(v->schema, e);
+
+	if (e >= -1)
+		return 0;
+	if (ev)
+		return ev->category && strcmp(ev->category, "subset") == 0;
+	return picl_defs_subset_exists(v->defs, PICL_SUBSET_EVENTS, e);
+}
+
+/*
+ * An event type used in a record: its event field (at == NULL) or a
+ * statistics pair (at: the pair's text). The position is worked out only
+ * when there is something to report.
+ */
+static void check_event_value(struct validator *v, const struct picl_record *rec,
+			      int32_t e, const char *at)
+{
+	uint64_t line, column;
+
+	if (e >= -1 || picl_schema_event(v->schema, e) ||
+	    picl_defs_subset_exists(v->defs, PICL_SUBSET_EVENTS, e))
+		return;
+	if (at)
+		locate(rec, at, &line, &column);
+	else
+		AT_FIELD(rec, F_EVENT, line, column);
+	if (e <= -1001) {
+		report(v, SEV_ERROR, R_SUBSET, line, column, 0,
+		       "event subset %d is not defined (no -203 record before this one defines it)",
+		       (int)e);
+		return;
+	}
+	report(v, SEV_WARNING, R_UNKNOWN_EVENT, line, column, 0,
+	       "event type %d is not in the schema and no event subset %d is defined; readers skip it",
+	       (int)e, (int)e);
+	note_use(v, PICL_SUBSET_EVENTS, e, line, column);
+}
+
+/* The processor, process and event fields of any record. */
+static void check_fields(struct validator *v, const struct picl_record *rec)
+{
+	uint64_t line, column;
+
+	if (rec->processor < -1 &&
+	    !picl_defs_subset_exists(v->defs, PICL_SUBSET_PROCESSORS, rec->processor)) {
+		AT_FIELD(rec, F_PROCESSOR, line, column);
+		report(v, SEV_WARNING, R_PROCESSOR, line, column, 0,
+		       "processor id %d is not a processor (0 or more), the host (32767), -1 or a defined processor subset",
+		       (int)rec->processor);
+		note_use(v, PICL_SUBSET_PROCESSORS, rec->processor, line, column);
+	}
+	if (rec->process < -1 &&
+	    !picl_defs_subset_exists(v->defs, PICL_SUBSET_PROCESSES, rec->process)) {
+		AT_FIELD(rec, F_PROCESS, line, column);
+		report(v, SEV_ERROR, R_SUBSET, line, column, 0,
+		       "process subset %d is not defined (no -202 record before this one defines it)",
+		       (int)rec->process);
+	}
+	if (rec->event < -1)
+		check_event_value(v, rec, rec->event, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Data against the schema                                                   */
+/* ------------------------------------------------------------------------ */
+
+enum vclass { VC_INT, VC_FLOAT, VC_CHARS, VC_STRING };
+
+#define EXPECT_MAX 64
+
+/* What the schema expects of a record's data. */
+struct expect {
+	unsigned char cls[EXPECT_MAX];  /* classes of one application, or all */
+	size_t ncls;
+	size_t max;                     /* most values; SIZE_MAX: any number */
+	int chars;                      /* character data */
+	const char *descriptor;         /* for messages; NULL: no data */
+};
+
+static enum vclass value_class(enum picl_value_kind k)
+{
+	switch (k) {
+	case PICL_VAL_INT:
+	case PICL_VAL_UINT:
+		return VC_INT;
+	case PICL_VAL_FLOAT:
+	case PICL_VAL_DOUBLE:
+		return VC_FLOAT;
+	case PICL_VAL_CHARS:
+		return VC_CHARS;
+	default:
+		return VC_STRING;
+	}
+}
+
+static const char *class_name(enum vclass c)
+{
+	switch (c) {
+	case VC_INT: return "an integer";
+	case VC_FLOAT: return "a floating-point number";
+	case VC_CHARS: return "characters";
+	default: return "a string";
+	}
+}
+
+/* The schema's control string, compiled once (NULL if it does not compile:
+ * then nothing is checked against it). */
+static const struct picl_descriptor *schema_descriptor(struct validator *v,
+						       const char *control)
+{
+	struct picl_descriptor *d = NULL;
+	size_t k;
+
+	for (k = 0; k < v->ncompiled; k++)
+		if (v->compiled[k].control == control)
+			return v->compiled[k].desc;
+	if (picl_descriptor_compile(control, strlen(control), &d, NULL) < 0)
+		d = NULL;
+	if (grow((void **)&v->compiled, &v->compiled_cap, v->ncompiled + 1,
+		 sizeof(*v->compiled)) < 0) {
+		picl_descriptor_free(d);
+		v->nomem = 1;
+		return NULL;
+	}
+	v->compiled[v->ncompiled].control = control;
+	v->compiled[v->ncompiled].desc = d;
+	v->ncompiled++;
+	return d;
+}
+
+/* Fill e from a control string and a field count. 1, or 0 if there is
+ * nothing to check. */
+static int expect_from(struct validator *v, const char *control, int variable,
+		       size_t max_fields, struct expect *e)
+{
+	const struct picl_descriptor *d;
+	size_t k, per;
+
+	memset(e, 0, sizeof(*e));
+	if (!control) {
+		e->max = 0;
+		return 1;
+	}
+	d = schema_descriptor(v, control);
+	if (!d)
+		return 0;
+	e->descriptor = control;
+	if (picl_descriptor_is_chars(d)) {
+		e->chars = 1;
+		e->max = SIZE_MAX;
+		return 1;
+	}
+	per = picl_descriptor_values_per_field(d);
+	if (per == 0 || per > EXPECT_MAX)
+		return 0;
+	for (k = 0; k < per; k++)
+		e->cls[k] = (unsigned char)value_class(picl_descriptor_value_kind(d, k));
+	e->ncls = per;
+	e->max = variable ? SIZE_MAX : max_fields * per;
+	return 1;
+}
+
+static int expect_data(struct validator *v, const struct picl_schema_data *sd,
+		       struct expect *e)
+{
+	if (!sd)
+		return 0;
+	return expect_from(v, sd->descriptor, sd->variable, sd->max_fields, e);
+}
+
+/* A mark of an event the schema describes by entry and exit only: the
+ * entry's fields followed by the exit's (spec section 2.3.3). */
+static int expect_mark(struct validator *v, const struct picl_schema_event *ev,
+		       struct expect *e)
+{
+	struct expect in, out;
+	size_t k;
+
+	if (!expect_data(v, ev->entry, &in) || !expect_data(v, ev->exit, &out))
+		return 0;
+	if (in.chars || out.chars || in.max == SIZE_MAX || out.max == SIZE_MAX ||
+	    in.max + out.max > EXPECT_MAX)
+		return 0;
+	memset(e, 0, sizeof(*e));
+	for (k = 0; k < in.max; k++)
+		e->cls[k] = in.cls[k % in.ncls];
+	for (k = 0; k < out.max; k++)
+		e->cls[in.max + k] = out.cls[k % out.ncls];
+	e->ncls = e->max = in.max + out.max;
+	e->descriptor = in.descriptor ? in.descriptor : out.descriptor;
+	return 1;
+}
+
+static const char *record_kind_name(int32_t type)
+{
+	switch (type) {
+	case PICL_REC_MARK: return "mark";
+	case PICL_REC_ENTRY: return "entry";
+	default: return "exit";
+	}
+}
+
+/* The record's control string, printable, in buf. */
+static const char *record_control(const struct picl_record *rec, char *buf, size_t size)
+{
+	const char *c = picl_descriptor_control(rec->desc);
+
+	return quote_text(c, strlen(c), buf, size);
+}
+
+/* What the schema describes: "the entry of event -21 (send0)" or "record
+ * type -5 (event label)", in buf. */
+static const char *describe(const struct picl_record *rec, const struct picl_schema_event *ev,
+			    const struct picl_schema_record *rs, char *buf, size_t size)
+{
+	if (ev)
+		snprintf(buf, size, "the %s of event %d (%s)", record_kind_name(rec->type),
+			 (int)rec->event, ev->name ? ev->name : "?");
+	else
+		snprintf(buf, size, "record type %d (%s)", (int)rec->type,
+			 rs && rs->name ? rs->name : "?");
+	return buf;
+}
+
+/* Report a descriptor-data finding at the record's descriptor; the texts
+ * are made only then (this check runs for every record). */
+#define DATA_REPORT(sev, ...) \
+	do { \
+		const char *what = describe(rec, ev, rs, what_buf, sizeof(what_buf)); \
+		AT_FIELD(rec, F_DESCRIPTOR, line, column); \
+		report(v, (sev), R_DESCRIPTOR, line, column, 0, __VA_ARGS__); \
+	} while (0)
+
+/* The record's data against what the schema says for its type. */
+static void check_schema_data(struct validator *v, const struct picl_record *rec)
+{
+	const struct picl_schema_event *ev = NULL;
+	const struct picl_schema_record *rs = NULL;
+	char what_buf[160], ctl[200];
+	struct expect e;
+	uint64_t line, column;
+	int rec_chars;
+	size_t k;
+
+	if (!rec->desc || rec->type == PICL_REC_DESCRIPTOR)
+		return;
+	if (rec->type == PICL_REC_MARK || rec->type == PICL_REC_ENTRY ||
+	    rec->type == PICL_REC_EXIT) {
+		int ok;
+
+		ev = picl_schema_event(v->schema, rec->event);
+		if (!ev)
+			return;
+		if (rec->type == PICL_REC_MARK)
+			ok = ev->mark ? expect_data(v, ev->mark, &e) : expect_mark(v, ev, &e);
+		else if (rec->type == PICL_REC_ENTRY)
+			ok = expect_data(v, ev->entry ? ev->entry : ev->mark, &e);
+		else if (ev->exit)
+			ok = expect_data(v, ev->exit, &e);
+		else
+			ok = ev->mark ? expect_from(v, NULL, 0, 0, &e) : 0;
+		if (!ok)
+			return;
+	} else {
+		rs = picl_schema_record(v->schema, rec->type);
+		if (!rs || !rs->descriptor ||
+		    !expect_from(v, rs->descriptor, 1, 0, &e))
+			return;
+	}
+	rec_chars = picl_descriptor_is_chars(rec->desc);
+	if (e.chars || rec_chars) {
+		if (e.chars && !rec_chars)
+			DATA_REPORT(SEV_ERROR, "%s should have character data (\"%s\"), not \"%s\"",
+				    what, e.descriptor, record_control(rec, ctl, sizeof(ctl)));
+		else if (!e.chars && e.max == 0)
+			DATA_REPORT(SEV_WARNING,
+				    "%s has %llu character%s of data, the schema lists none",
+				    what, (unsigned long long)rec->nfields, plural(rec->nfields));
+		else if (!e.chars)
+			DATA_REPORT(SEV_ERROR, "%s should have \"%s\" data, not character data",
+				    what, e.descriptor);
+		return;
+	}
+	for (k = 0; k < rec->nvalues; k++) {
+		enum vclass got = value_class(rec->values[k].kind), want;
+
+		if (k >= e.max) {
+			if (e.max == 0)
+				DATA_REPORT(SEV_WARNING,
+					    "%s has %llu data value%s, the schema lists none",
+					    what, (unsigned long long)rec->nvalues,
+					    plural(rec->nvalues));
+			else
+				DATA_REPORT(SEV_WARNING,
+					    "%s has %llu data value%s, the schema lists at most %llu",
+					    what, (unsigned long long)rec->nvalues,
+					    plural(rec->nvalues), (unsigned long long)e.max);
+			return;
+		}
+		want = (enum vclass)e.cls[k % e.ncls];
+		if (got != want) {
+			DATA_REPORT(SEV_ERROR,
+				    "%s should have \"%s\" data, not \"%s\" (value %llu is %s)",
+				    what, e.descriptor, record_control(rec, ctl, sizeof(ctl)),
+				    (unsigned long long)(k + 1), class_name(got));
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Messages                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void msg_free_list(struct msg *m)
+{
+	while (m) {
+		struct msg *next = m->next;
+
+		free(m);
+		m = next;
+	}
+}
+
+static void chan_free(void *ptr)
+{
+	struct chan *c = ptr;
+
+	msg_free_list(c->sends);
+	msg_free_list(c->recvs);
+	free(c);
+}
+
+static void blist_free(void *ptr)
+{
+	struct blist *b = ptr;
+	size_t k;
+
+	for (k = 0; k < b->n; k++)
+		free(b->items[k]);
+	free(b->items);
+	free(b->chans);
+	free(b);
+}
+
+static struct blist *blist_get(struct validator *v, int32_t src, int32_t type)
+{
+	struct blist *b = map_get(&v->blists, src, type, 0);
+
+	if (b)
+		return b;
+	b = calloc(1, sizeof(*b));
+	if (!b || map_put(&v->blists, src, type, 0, b) < 0) {
+		free(b);
+		v->nomem = 1;
+		return NULL;
+	}
+	b->src = src;
+	b->type = type;
+	return b;
+}
+
+static struct chan *chan_get(struct validator *v, int32_t src, int32_t dst, int32_t type)
+{
+	struct chan *c = map_get(&v->chans, src, dst, type);
+	struct blist *b;
+
+	if (c)
+		return c;
+	b = blist_get(v, src, type);
+	if (!b || grow((void **)&b->chans, &b->chans_cap, b->nchans + 1, sizeof(*b->chans)) < 0)
+		goto nomem;
+	c = calloc(1, sizeof(*c));
+	if (!c || map_put(&v->chans, src, dst, type, c) < 0) {
+		free(c);
+		goto nomem;
+	}
+	c->src = src;
+	c->dst = dst;
+	c->type = type;
+	c->sends_tail = &c->sends;
+	c->recvs_tail = &c->recvs;
+	c->bl = b;
+	b->chans[b->nchans++] = c;
+	return c;
+nomem:
+	v->nomem = 1;
+	return NULL;
+}
+
+static void push(struct msg ***tail, struct msg *m)
+{
+	m->next = NULL;
+	**tail = m;
+	*tail = &m->next;
+}
+
+static struct msg *pop(struct msg **head, struct msg ***tail)
+{
+	struct msg *m = *head;
+
+	*head = m->next;
+	if (!*head)
+		*tail = head;
+	return m;
+}
+
+/* "of 8 bytes " or "" when the length is not given. */
+static const char *bytes_text(int64_t length, char *buf, size_t size)
+{
+	if (length < 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "of %lld byte%s ", (long long)length,
+			 length == 1 ? "" : "s");
+	return buf;
+}
+
+/* A send and a receive have been matched: lengths and times. */
+static void matched(struct validator *v, const struct msg *s, const struct msg *r,
+		    int32_t src, int32_t dst, int32_t type)
+{
+	if (s->length >= 0 && r->length >= 0 && s->length != r->length)
+		report(v, SEV_ERROR, R_MESSAGE, r->line, r->column, s->line,
+		       "receive of %lld bytes with type %d from processor %d matches the send of %lld bytes at line %llu",
+		       (long long)r->length, (int)type, (int)src, (long long)s->length,
+		       (unsigned long long)s->line);
+	if (picl_time_cmp(r->time, s->time) < 0) {
+		char t1[PICL_TIME_BUFSIZE], t2[PICL_TIME_BUFSIZE];
+
+		report(v, SEV_ERROR, R_TACHYON, r->line, r->column, s->line,
+		       "message of type %d from processor %d to processor %d is received at %s (line %llu) before it was sent at %s (line %llu)",
+		       (int)type, (int)src, (int)dst, format_time(r->time, t2),
+		       (unsigned long long)r->line, format_time(s->time, t1),
+		       (unsigned long long)s->line);
+	}
+}
+
+static void on_send(struct validator *v, int32_t src, int32_t dst, int32_t type,
+		    struct msg *s)
+{
+	s->seq = ++v->send_seq;
+	if (dst == PICL_WILDCARD) {
+		struct blist *b = blist_get(v, src, type);
+		size_t k;
+
+		if (!b || grow((void **)&b->items, &b->cap, b->n + 1, sizeof(*b->items)) < 0) {
+			free(s);
+			v->nomem = 1;
+			return;
+		}
+		/* Receives already waiting on some channels take it now. */
+		for (k = 0; k < b->nchans; k++) {
+			struct chan *c = b->chans[k];
+
+			if (c->dst == src || !c->recvs)
+				continue;
+			c->bcast_done++;
+			{
+				struct msg *r = pop(&c->recvs, &c->recvs_tail);
+
+				matched(v, s, r, src, c->dst, type);
+				free(r);
+			}
+		}
+		b->items[b->n++] = s;
+		return;
+	}
+	{
+		struct chan *c = chan_get(v, src, dst, type);
+
+		if (!c) {
+			free(s);
+			return;
+		}
+		if (c->recvs) {
+			struct msg *r = pop(&c->recvs, &c->recvs_tail);
+
+			matched(v, s, r, src, dst, type);
+			free(r);
+			free(s);
+			return;
+		}
+		push(&c->sends_tail, s);
+	}
+}
+
+static void on_receive(struct validator *v, int32_t src, int32_t dst, int32_t type,
+		       struct msg *r)
+{
+	struct chan *c = chan_get(v, src, dst, type);
+	struct msg *s, *b = NULL;
+
+	if (!c) {
+		free(r);
+		return;
+	}
+	s = c->sends;
+	if (src != dst && c->bcast_done < c->bl->n)
+		b = c->bl->items[c->bcast_done];
+	if (s && (!b || s->seq < b->seq)) {
+		pop(&c->sends, &c->sends_tail);
+		matched(v, s, r, src, dst, type);
+		free(s);
+		free(r);
+	} else if (b) {
+		c->bcast_done++;
+		matched(v, b, r, src, dst, type);
+		free(r);
+	} else {
+		push(&c->recvs_tail, r);
+	}
+}
+
+/* Integer value i of a decoded record. */
+static int value_int(const struct picl_record *rec, size_t i, int64_t *out)
+{
+	const struct picl_value *x;
+
+	if (!rec->values || i >= rec->nvalues)
+		return 0;
+	x = &rec->values[i];
+	if (x->kind == PICL_VAL_INT) {
+		*out = x->v.i;
+		return 1;
+	}
+	if (x->kind == PICL_VAL_UINT && x->v.u <= INT64_MAX) {
+		*out = (int64_t)x->v.u;
+		return 1;
+	}
+	return 0;
+}
+
+static int64_t *find_request(struct proc *p, int64_t req)
+{
+	size_t k;
+
+	for (k = 0; k < p->ndone; k++)
+		if (p->done[k] == req)
+			return &p->done[k];
+	return NULL;
+}
+
+static void forget_request(struct proc *p, int64_t req)
+{
+	int64_t *d = req >= 0 ? find_request(p, req) : NULL;
+
+	if (d)
+		*d = p->done[--p->ndone];
+}
+
+/*
+ * Where a record's message fields (length, type, peer processor) start,
+ * per Tables 7-8: sends are entries (or marks) of send0 and sendbegin0;
+ * receives are exits of recv0, recvstatus0 and recvend0 (a mark holds its
+ * entry's fields first). wait0 (-56) only sees that a message is there.
+ * A nonblocking receive completes once: recvend0 after a recvstatus0 that
+ * found the same request complete is not a second receive.
+ * Returns 1 (send), 2 (receive) or 0, with *off set.
+ */
+static int message_role(struct validator *v, struct proc *p, const struct picl_record *rec,
+			const struct frame *entry, size_t *off)
+{
+	int64_t req = -1;
+
+	switch (rec->event) {
+	case -21:
+	case -27:
+		if (rec->type == PICL_REC_EXIT)
+			return 0;
+		*off = 0;
+		return 1;
+	case -51:
+	case -52:
+		if (rec->type == PICL_REC_ENTRY)
+			return 0;
+		if (rec->type == PICL_REC_MARK) {
+			if (rec->nvalues >= 6)
+				*off = 3;
+			else if (rec->nvalues >= 4)
+				*off = 1;
+			else
+				return 0;
+		} else {
+			*off = 0;
+		}
+		return 2;
+	case -57:
+		if (rec->type == PICL_REC_EXIT && value_int(rec, 0, &req))
+			forget_request(p, req);
+		return 0;
+	case -58:
+	case -60:
+	case -61:
+		if (rec->type == PICL_REC_ENTRY)
+			return 0;
+		if (rec->type == PICL_REC_MARK) {
+			if (!value_int(rec, 0, &req))
+				req = -1;
+			*off = 1;
+		} else {
+			req = entry ? entry->request : -1;
+			*off = 0;
+		}
+		if (rec->event == -58) {
+			if (req >= 0 && !find_request(p, req)) {
+				if (grow((void **)&p->done, &p->done_cap, p->ndone + 1,
+					 sizeof(*p->done)) < 0) {
+					v->nomem = 1;
+					return 0;
+				}
+				p->done[p->ndone++] = req;
+			}
+		} else if (req >= 0 && find_request(p, req)) {
+			forget_request(p, req);
+			return 0;
+		}
+		return 2;
+	}
+	return 0;
+}
+
+static void check_message(struct validator *v, struct proc *p, const struct picl_record *rec,
+			  const struct frame *entry)
+{
+	int64_t length, type, peer;
+	size_t off = 0;
+	struct msg *m;
+	int role = message_role(v, p, rec, entry, &off);
+
+	if (!role || !value_int(rec, off, &length) || !value_int(rec, off + 1, &type) ||
+	    !value_int(rec, off + 2, &peer))
+		return;
+	if (type < 0 || type > INT32_MAX || peer > INT32_MAX || peer < -1 ||
+	    (role == 2 && peer < 0))
+		return;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		v->nomem = 1;
+		return;
+	}
+	m->line = rec->mark.line;
+	m->column = rec->mark.column;
+	m->time = rec->time;
+	m->length = length < 0 ? -1 : length;
+	m->peer = (int32_t)peer;
+	if (role == 1)
+		on_send(v, rec->processor, (int32_t)peer, (int32_t)type, m);
+	else
+		on_receive(v, (int32_t)peer, rec->processor, (int32_t)type, m);
+}
+
+/* At the end: what was sent and never received, received and never sent. */
+static void finish_messages(struct validator *v)
+{
+	enum severity sev = v->opt->partial ? SEV_WARNING : SEV_ERROR;
+	int32_t *procs;
+	size_t nprocs, k, i, j;
+	char bytes[48];
+
+	for (k = 0; k < v->chans.cap; k++) {
+		struct chan *c = v->chans.slots[k].val;
+		struct msg *m;
+
+		if (!c)
+			continue;
+		for (m = c->sends; m; m = m->next) {
+			v->unmatched++;
+			report(v, sev, R_MESSAGE, m->line, m->column, 0,
+			       "send %swith type %d to processor %d is never received",
+			       bytes_text(m->length, bytes, sizeof(bytes)), (int)c->type,
+			       (int)c->dst);
+		}
+		for (m = c->recvs; m; m = m->next) {
+			v->unmatched++;
+			report(v, sev, R_MESSAGE, m->line, m->column, 0,
+			       "receive %swith type %d from processor %d matches no send",
+			       bytes_text(m->length, bytes, sizeof(bytes)), (int)c->type,
+			       (int)c->src);
+		}
+	}
+	procs = sorted_processors(v, &nprocs);
+	for (k = 0; k < v->blists.cap; k++) {
+		struct blist *b = v->blists.slots[k].val;
+
+		if (!b)
+			continue;
+		for (i = 0; i < b->n; i++) {
+			char list[256];
+			size_t len = 0, missing = 0;
+
+			list[0] = '\0';
+			for (j = 0; j < nprocs; j++) {
+				int32_t q = procs[j];
+				struct chan *c;
+
+				if (q == b->src || q == PICL_HOST_PROCESSOR)
+					continue;
+				c = map_get(&v->chans, b->src, q, b->type);
+				if (c && c->bcast_done > i)
+					continue;
+				missing++;
+				if (len < sizeof(list) - 32)
+					len += (size_t)snprintf(list + len, sizeof(list) - len,
+								"%s%d", missing > 1 ? ", " : "", (int)q);
+				else if (len < sizeof(list) - 4 && list[len - 1] != '.')
+					len += (size_t)snprintf(list + len, sizeof(list) - len, ", ...");
+			}
+			if (!missing)
+				continue;
+			v->unmatched++;
+			report(v, sev, R_MESSAGE, b->items[i]->line, b->items[i]->column, 0,
+			       "broadcast %swith type %d is never received on processor%s %s",
+			       bytes_text(b->items[i]->length, bytes, sizeof(bytes)),
+			       (int)b->type, missing > 1 ? "s" : "", list);
+		}
+	}
+	free(procs);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Event records: tracing, nesting, statistics input, messages               */
+/* ------------------------------------------------------------------------ */
+
+static void check_event(struct validator *v, struct proc *p, const struct picl_record *rec)
+{
+	struct frame entry, *fp = NULL;
+	struct picl_error err = { 0 };
+	int rc;
+
+	if (!p->seen_event) {
+		p->seen_event = 1;
+		if (rec->processor != PICL_HOST_PROCESSOR &&
+		    !(rec->type == PICL_REC_ENTRY && rec->event == EV_TRACING))
+			report(v, SEV_ERROR, R_TRACING, rec->mark.line, rec->mark.column, 0,
+			       "the first event record of processor %d process %d is %d %d, not the tracing entry -3 -901",
+			       (int)rec->processor, (int)rec->process, (int)rec->type,
+			       (int)rec->event);
+	}
+	p->last_type = rec->type;
+	p->last_event = rec->event;
+	p->last_ev_line = rec->mark.line;
+	p->last_ev_column = rec->mark.column;
+	if (rec->time.scale > p->max_scale)
+		p->max_scale = rec->time.scale;
+	note_event(v, p, rec->event);
+
+	if (rec->type == PICL_REC_ENTRY) {
+		struct frame *f;
+		int64_t req = -1;
+
+		if (grow((void **)&p->stack, &p->stack_cap, p->depth + 1, sizeof(*p->stack)) < 0) {
+			v->nomem = 1;
+			return;
+		}
+		if ((rec->event == -58 || rec->event == -60 || rec->event == -61) &&
+		    !value_int(rec, 0, &req))
+			req = -1;
+		f = &p->stack[p->depth++];
+		f->event = rec->event;
+		f->line = rec->mark.line;
+		f->column = rec->mark.column;
+		f->request = req;
+	} else if (rec->type == PICL_REC_EXIT) {
+		size_t i;
+
+		for (i = p->depth; i > 0; i--)
+			if (p->stack[i - 1].event == rec->event)
+				break;
+		if (i == 0) {
+			report(v, SEV_ERROR, R_ENTRY_EXIT, rec->mark.line, rec->mark.column, 0,
+			       "exit of event %d has no matching entry on processor %d process %d",
+			       (int)rec->event, (int)rec->processor, (int)rec->process);
+		} else {
+			entry = p->stack[i - 1];
+			fp = &entry;
+			if (i < p->depth) {
+				const struct frame *inner = &p->stack[p->depth - 1];
+
+				report(v, SEV_ERROR, R_ENTRY_EXIT, rec->mark.line,
+				       rec->mark.column, inner->line,
+				       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (improper nesting)",
+				       (int)rec->event, (unsigned long long)entry.line,
+				       (int)inner->event, (unsigned long long)inner->line);
+			}
+			memmove(p->stack + i - 1, p->stack + i,
+				(p->depth - i) * sizeof(*p->stack));
+			p->depth--;
+		}
+	}
+
+	rc = picl_stats_add(v->stats, rec, &err);
+	if (rc == PICL_ERR_NOMEM) {
+		v->nomem = 1;
+		return;
+	}
+	check_message(v, p, rec, fp);
+}
+
+/* At the end: entries never exited, processes not ended by -4 -901. */
+static void finish_processes(struct validator *v)
+{
+	size_t k, i;
+
+	for (k = 0; k < v->procs.cap; k++) {
+		struct proc *p = v->procs.slots[k].val;
+
+		if (!p)
+			continue;
+		for (i = 0; i < p->depth; i++)
+			report(v, SEV_ERROR, R_ENTRY_EXIT, p->stack[i].line, p->stack[i].column, 0,
+			       "entry of event %d is never exited", (int)p->stack[i].event);
+		if (p->seen_event && p->processor != PICL_HOST_PROCESSOR &&
+		    !(p->last_type == PICL_REC_EXIT && p->last_event == EV_TRACING))
+			report(v, SEV_ERROR, R_TRACING, p->last_ev_line, p->last_ev_column, 0,
+			       "the last event record of processor %d process %d is %d %d, not the tracing exit -4 -901",
+			       (int)p->processor, (int)p->process, (int)p->last_type,
+			       (int)p->last_event);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics records                                                        */
+/* ------------------------------------------------------------------------ */
+
+static double pow10_neg(int32_t scale)
+{
+	double x = 1.0;
+
+	while (scale-- > 0)
+		x /= 10.0;
+	return x;
+}
+
+static double abs_double(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+/* Add what the accumulator has for E relative to R on p. 1 if E occurred. */
+static int add_member(struct validator *v, const struct proc *p, int32_t rel, int32_t e,
+		      double *t, int64_t *count, int64_t *volume, int *volume_undefined)
+{
+	double mt;
+	int64_t mc, mv;
+
+	if (!picl_stats_get(v->stats, p->processor, p->process, rel, e, &mt, &mc, &mv))
+		return 0;
+	if (mt > 0)
+		*t += mt;
+	*count += mc;
+	if (mv >= 0) {
+		*volume += mv;
+		*volume_undefined = 0;
+	}
+	return 1;
+}
+
+/* What the events give for E relative to R on p, summed over E's members
+ * when E is a subset. 1 if E occurred there at all. */
+static int recompute(struct validator *v, const struct proc *p, int32_t rel, int32_t e,
+		     double *t, int64_t *count, int64_t *volume, int *volume_undefined)
+{
+	int found = 0;
+	size_t k;
+
+	*t = 0.0;
+	*count = 0;
+	*volume = 0;
+	*volume_undefined = 1;
+	if (!p)
+		return 0;
+	if (!is_event_subset(v, e))
+		return add_member(v, p, rel, e, t, count, volume, volume_undefined);
+	for (k = 0; k < p->nevents; k++) {
+		int32_t m = p->events[k];
+
+		if (m == rel || !picl_defs_matches(v->defs, PICL_SUBSET_EVENTS, e, m))
+			continue;
+		found |= add_member(v, p, rel, m, t, count, volume, volume_undefined);
+	}
+	return found;
+}
+
+/* Report a statistics finding at the pair's value. */
+#define STAT_REPORT(...) \
+	do { \
+		locate(rec, pair->text, &line, &column); \
+		report(v, SEV_ERROR, R_STATISTICS, line, column, 0, __VA_ARGS__); \
+	} while (0)
+
+static void check_statistics(struct validator *v, const struct picl_record *rec)
+{
+	const struct proc *p;
+	int32_t rel = rec->event;
+	int n, k, checkable;
+
+	if (!rec->values)
+		return;
+	n = picl_stats_record_pairs(rec, v->pairs, v->pairs_cap);
+	if (n > 0 && (size_t)n > v->pairs_cap) {
+		if (grow((void **)&v->pairs, &v->pairs_cap, (size_t)n, sizeof(*v->pairs)) < 0) {
+			v->nomem = 1;
+			return;
+		}
+		n = picl_stats_record_pairs(rec, v->pairs, v->pairs_cap);
+	}
+	if (n <= 0)
+		return;  /* not (integer, number) pairs: descriptor-data says so */
+	p = rec->processor >= 0 ? proc_find(v, rec->processor, rec->process) : NULL;
+	/* Only what the accumulator recomputes: a real processor, a process
+	 * (-1 only if the events used -1 too), relative to -1 or a user
+	 * event. */
+	checkable = rec->processor >= 0 && rec->process >= -1 &&
+		    (rel == PICL_WILDCARD || rel >= 0) &&
+		    !(rec->process == PICL_WILDCARD && !(p && p->seen_event));
+	for (k = 0; k < n; k++) {
+		const struct picl_stat_pair *pair = &v->pairs[k];
+		const char *ev_text = rec->values[2 * k].text;
+		int32_t e = pair->event;
+		uint64_t line = 0, column = 0;
+		double t, recorded = pair->value;
+		int64_t count, volume;
+		int found, undefined_volume;
+		char shown[64];
+
+		check_event_value(v, rec, e, ev_text ? ev_text : rec->line);
+		if (!checkable || e == PICL_WILDCARD || e == rel)
+			continue;
+		if (e < -1 && !picl_schema_event(v->schema, e) && !is_event_subset(v, e))
+			continue;  /* an unknown event type: already reported */
+		found = recompute(v, p, rel, e, &t, &count, &volume, &undefined_volume);
+		if (pair->text)
+			quote_text(pair->text, pair->text_len, shown, sizeof(shown));
+		else
+			snprintf(shown, sizeof(shown), "%g", recorded);
+
+		if (rec->type == PICL_REC_STAT_TIME) {
+			int32_t scale = p ? p->max_scale : 0;
+			double tol;
+
+			if (recorded == -1.0)
+				continue;  /* not measured (section 2.3.7) */
+			if (!found) {
+				if (recorded != 0.0)
+					STAT_REPORT(
+					       "time of event %d relative to %d is %s, the events give none",
+					       (int)e, (int)rel, shown);
+				continue;
+			}
+			tol = 2.0 * pow10_neg(scale) * (double)(count > 0 ? count : 1);
+			if (pair->text) {
+				struct picl_time pt;
+
+				if (picl_time_parse(pair->text, pair->text_len, &pt, NULL) == PICL_OK &&
+				    pt.scale < scale)
+					tol += 0.5 * pow10_neg(pt.scale);
+			}
+			if (abs_double(recorded - t) > tol * (1.0 + 1e-9))
+				STAT_REPORT(
+				       "time of event %d relative to %d is %s, the events give %.*f (tolerance %.*f)",
+				       (int)e, (int)rel, shown, (int)scale, t, (int)scale, tol);
+		} else if (rec->type == PICL_REC_STAT_COUNT) {
+			if (recorded == -1.0)
+				continue;
+			if (recorded != (double)count)
+				STAT_REPORT(
+				       "count of event %d relative to %d is %s, the events give %lld",
+				       (int)e, (int)rel, shown, (long long)count);
+		} else {
+			if (recorded == -1.0 || e == EV_TRACING ||
+			    (is_event_subset(v, e) &&
+			     picl_defs_matches(v->defs, PICL_SUBSET_EVENTS, e, EV_TRACING)))
+				continue;  /* -901's volume is the trace data: not in the events */
+			if (!found || undefined_volume) {
+				if (recorded != 0.0)
+					STAT_REPORT(
+					       "volume of event %d relative to %d is %s, the events give none",
+					       (int)e, (int)rel, shown);
+			} else if (recorded != (double)volume) {
+				STAT_REPORT(
+				       "volume of event %d relative to %d is %s, the events give %lld",
+				       (int)e, (int)rel, shown, (long long)volume);
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* One record                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* The rule a reader status belongs to. */
+static const char *rule_of_status(int code, int decoding)
+{
+	switch (code) {
+	case PICL_ERR_ALIAS:
+		return R_ALIAS;
+	case PICL_ERR_DATA:
+	case PICL_ERR_DESCRIPTOR:
+		return R_DESCRIPTOR;
+	case PICL_ERR_RANGE:
+		return decoding ? R_DESCRIPTOR : R_SYNTAX;
+	default:
+		return R_SYNTAX;
+	}
+}
+
+static void report_reader_error(struct validator *v, const struct picl_error *err,
+				int decoding)
+{
+	report(v, SEV_ERROR, rule_of_status(err->code, decoding),
+	       err->mark.line, err->mark.column, 0, "%s", err->problem);
+}
+
+static int is_definition(int32_t type)
+{
+	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
+	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
+}
+
+/* Timestamps: per process, and globally with --sorted. */
+static void check_time(struct validator *v, struct proc *p, const struct picl_record *rec)
+{
+	char t1[PICL_TIME_BUFSIZE], t2[PICL_TIME_BUFSIZE];
+	uint64_t line, column;
+	int reported = 0;
+
+	/* PICL writes a -7 message at once, ahead of the records still in its
+	 * buffer (spec section 2.3.1): out of its process's order by design. */
+	if (p && rec->type != PICL_REC_MESSAGE) {
+		if (p->have_time && picl_time_cmp(rec->time, p->last_time) < 0) {
+			AT_FIELD(rec, F_TIME, line, column);
+			report(v, SEV_ERROR, R_TIME, line, column, p->last_line,
+			       "timestamp %s is earlier than %s at line %llu on processor %d process %d",
+			       format_time(rec->time, t1), format_time(p->last_time, t2),
+			       (unsigned long long)p->last_line, (int)p->processor,
+			       (int)p->process);
+			reported = 1;
+		}
+		p->have_time = 1;
+		p->last_time = rec->time;
+		p->last_line = rec->mark.line;
+	}
+	if (v->opt->sorted) {
+		if (!reported && v->have_last && picl_time_cmp(rec->time, v->last_time) < 0) {
+			AT_FIELD(rec, F_TIME, line, column);
+			report(v, SEV_ERROR, R_TIME, line, column, v->last_line,
+			       "timestamp %s is earlier than %s of the record at line %llu (the trace is not sorted)",
+			       format_time(rec->time, t1), format_time(v->last_time, t2),
+			       (unsigned long long)v->last_line);
+		}
+		v->have_last = 1;
+		v->last_time = rec->time;
+		v->last_line = rec->mark.line;
+	}
+}
+
+static void check_record(struct validator *v, struct picl_record *rec)
+{
+	struct proc *p = NULL;
+
+	if (rec->processor >= 0) {
+		p = proc_get(v, rec->processor, rec->process);
+		if (!p)
+			return;
+	}
+	check_time(v, p, rec);
+	if (rec->type < 0 && !picl_schema_record(v->schema, rec->type)) {
+		uint64_t line, column;
+
+		AT_FIELD(rec, F_TYPE, line, column);
+		report(v, SEV_WARNING, R_UNKNOWN_RECORD, line, column, 0,
+		       "record type %d is not in the schema; readers skip it", (int)rec->type);
+		return;
+	}
+	check_fields(v, rec);
+
+	if (rec->nfields > 0 && !rec->values && !is_definition(rec->type)) {
+		int rc = picl_reader_decode(v->reader, rec);
+
+		if (rc == PICL_ERR_NOMEM) {
+			v->nomem = 1;
+			return;
+		}
+		if (rc < 0) {
+			report_reader_error(v, picl_reader_error(v->reader), 1);
+			rec->values = NULL;
+			rec->nvalues = 0;
+		}
+	}
+	if (rec->values)
+		check_schema_data(v, rec);
+
+	switch (rec->type) {
+	case PICL_REC_SUBSET_PROCESSORS:
+	case PICL_REC_SUBSET_EVENTS:
+		check_definition(v, rec);
+		break;
+	case PICL_REC_STAT_TIME:
+	case PICL_REC_STAT_COUNT:
+	case PICL_REC_STAT_VOLUME:
+		check_statistics(v, rec);
+		break;
+	case PICL_REC_MARK:
+	case PICL_REC_ENTRY:
+	case PICL_REC_EXIT:
+		if (p)
+			check_event(v, p, rec);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* One file                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void use_free(void *u)
+{
+	free(u);
+}
+
+static void reset(struct validator *v)
+{
+	size_t k;
+
+	map_release(&v->procs, proc_free);
+	v->last_proc = NULL;
+	map_release(&v->processors, NULL);
+	map_release(&v->chans, chan_free);
+	map_release(&v->blists, blist_free);
+	map_release(&v->uses, use_free);
+	for (k = 0; k < v->ndeferred; k++)
+		free(v->deferred[k].message);
+	v->ndeferred = 0;
+	picl_stats_free(v->stats);
+	v->stats = NULL;
+	picl_reader_free(v->reader);
+	v->reader = NULL;
+	v->defs = NULL;
+	v->records = v->errors = v->warnings = v->listed = v->unmatched = 0;
+	v->send_seq = 0;
+	v->have_last = 0;
+	v->deferring = 0;
+	v->nomem = 0;
+}
+
+/* Validate one input. Returns 0 (valid), 1 (errors) or 2 (unreadable). */
+static int validate_file(struct validator *v, const char *path)
+{
+	struct picl_reader_options ro = { PICL_READ_RAW, 0, 0 };
+	struct picl_error err = { 0 };
+	struct picl_record rec;
+	char problem[PICL_PROBLEM_MAX + 64], hint[128];
+	const char *failed = NULL;
+	int rc, status;
+
+	v->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	v->reader = picl_reader_open(path, &ro, &rc, &err);
+	if (!v->reader) {
+		picltrace_error(CMD, "%s: %s", v->name, err.problem);
+		if (v->opt->json) {
+			fputs("{\"file\":", v->out);
+			json_string(v->out, v->name);
+			fputs(",\"error\":", v->out);
+			json_string(v->out, err.problem);
+			fputs("}\n", v->out);
+		}
+		return 2;
+	}
+	v->defs = picl_reader_defs(v->reader);
+	begin_output(v);
+	v->stats = picl_stats_new();
+	if (!v->stats) {
+		failed = "out of memory";
+		goto out;
+	}
+	picl_record_init(&rec);
+	for (;;) {
+		rc = picl_reader_next(v->reader, &rec);
+		if (rc == PICL_END)
+			break;
+		if (rc < 0) {
+			const struct picl_error *e = picl_reader_error(v->reader);
+
+			if (picl_reader_error_is_fatal(v->reader) || rc == PICL_ERR_NOMEM) {
+				snprintf(problem, sizeof(problem), "%s", e->problem);
+				failed = problem;
+				break;
+			}
+			v->records++;
+			report_reader_error(v, e, 0);
+		} else {
+			v->records++;
+			check_record(v, &rec);
+		}
+		if (v->nomem) {
+			failed = "out of memory";
+			break;
+		}
+	}
+	if (!failed) {
+		v->deferring = 1;
+		finish_processes(v);
+		finish_messages(v);
+		flush_deferred(v);
+		if (v->nomem)
+			failed = "out of memory";
+	}
+out:
+	if (failed)
+		picltrace_error(CMD, "%s: %s", v->name, failed);
+	hint[0] = '\0';
+	if (!v->opt->partial && v->unmatched > 0 && v->processors.n == 1)
+		snprintf(hint, sizeof(hint),
+			 "all records come from processor %d, --partial may apply",
+			 (int)v->a_processor);
+	end_output(v, hint[0] ? hint : NULL, failed);
+	status = failed ? 2 : v->errors ? 1 : 0;
+	reset(v);
+	return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The command                                                               */
+/* ------------------------------------------------------------------------ */
+
+static int bad_usage(void)
+{
+	fputs(validate_usage, stderr);
+	return 2;
+}
+
+/* Parse a decimal count 0..UINT64_MAX with no sign or junk. */
+static int parse_count(const char *s, uint64_t *out)
+{
+	uint64_t n = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > (UINT64_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(*s - '0');
+	}
+	*out = n;
+	return 0;
+}
+
+int cmd_validate(int argc, const char **argv)
+{
+	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_QUIET, OPT_FORMAT };
+	static const struct option longopts[] = {
+		{ "sorted", no_argument, NULL, OPT_SORTED },
+		{ "partial", no_argument, NULL, OPT_PARTIAL },
+		{ "schema", required_argument, NULL, OPT_SCHEMA },
+		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct options opt = { 0, 0, 0, 0, 1000 };
+	struct validator v;
+	struct picl_error err = { 0 };
+	const char **schemas = NULL;
+	int nschemas = 0, c, i, status = 0;
+
+	memset(&v, 0, sizeof(v));
+	v.opt = &opt;
+	v.out = stdout;
+	schemas = calloc((size_t)argc + 1, sizeof(*schemas));
+	if (!schemas) {
+		picltrace_error(CMD, "out of memory");
+		return 2;
+	}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, (char *const *)argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SORTED:
+			opt.sorted = 1;
+			break;
+		case OPT_PARTIAL:
+			opt.partial = 1;
+			break;
+		case OPT_SCHEMA:
+			schemas[nschemas++] = optarg;
+			break;
+		case OPT_MAX_ERRORS:
+			if (parse_count(optarg, &opt.max_errors) < 0) {
+				picltrace_error(CMD, "--max-errors needs a number 0 or more, not '%s'",
+						optarg);
+				status = bad_usage();
+				goto cleanup;
+			}
+			break;
+		case OPT_QUIET:
+			opt.quiet = 1;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0) {
+				opt.json = 0;
+			} else if (strcmp(optarg, "json") == 0) {
+				opt.json = 1;
+			} else {
+				picltrace_error(CMD, "--format is text or json, not '%s'", optarg);
+				status = bad_usage();
+				goto cleanup;
+			}
+			break;
+		case 'h':
+			fputs(validate_usage, stdout);
+			fputs(validate_help, stdout);
+			status = 0;
+			goto cleanup;
+		case ':':
+			picltrace_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+			status = bad_usage();
+			goto cleanup;
+		default:
+			if (optopt)
+				picltrace_error(CMD, "unknown option '-%c'", optopt);
+			else
+				picltrace_error(CMD, "unknown option '%s'", argv[optind - 1]);
+			status = bad_usage();
+			goto cleanup;
+		}
+	}
+	if (optind >= argc) {
+		picltrace_error(CMD, "no trace given");
+		status = bad_usage();
+		goto cleanup;
+	}
+
+	v.schema = picl_schema_load_default(&err);
+	if (!v.schema) {
+		picltrace_report(CMD, &err);
+		status = 2;
+		goto cleanup;
+	}
+	for (i = 0; i < nschemas; i++) {
+		if (picl_schema_extend(v.schema, schemas[i], &err) < 0) {
+			picltrace_report(CMD, &err);
+			status = 2;
+			goto cleanup;
+		}
+	}
+	for (i = optind; i < argc; i++) {
+		int rc = validate_file(&v, argv[i]);
+
+		if (rc > status)
+			status = rc;
+	}
+	if (fflush(v.out) != 0)
+		status = 2;
+
+cleanup:
+	reset(&v);
+	for (i = 0; (size_t)i < v.ncompiled; i++)
+		picl_descriptor_free(v.compiled[i].desc);
+	free(v.compiled);
+	free(v.deferred);
+	free(v.pairs);
+	picl_schema_free(v.schema);
+	free(schemas);
+	return status;
+}

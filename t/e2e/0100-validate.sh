@@ -1,0 +1,190 @@
+#!/bin/sh
+# picltrace validate: a clean two-processor trace, and one hand-made bad
+# trace per rule (testdata/validate/*.picl; each says what it expects in
+# "# expect:" comments). The expected outputs were worked out by hand from
+# the traces, the spec and picltrace-validate(1).
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+cd "$PICL_SRCDIR/testdata/validate"
+
+# Clean: nothing to report, also when checked for sorting.
+run "$PT" validate clean-2proc.picl
+expect_rc 0
+expect_out <<'T'
+clean-2proc.picl: 29 records, 0 errors, 0 warnings
+T
+expect_err </dev/null
+run "$PT" validate --sorted --partial clean-2proc.picl
+expect_rc 0
+expect_out <<'T'
+clean-2proc.picl: 29 records, 0 errors, 0 warnings
+T
+
+# syntax: the reader's own messages, at the offending field.
+run "$PT" validate syntax.picl
+expect_rc 1
+expect_out <<'T'
+syntax.picl:6:18: syntax: the record ends early: expected an integer process id
+syntax.picl:7:8: syntax: expected a timestamp (a decimal number), found "0.00x"
+syntax.picl: 4 records, 2 errors, 0 warnings
+T
+expect_err </dev/null
+
+# descriptor-data: wrong count, bad control string, kinds and counts
+# against the schema.
+run "$PT" validate descriptor.picl
+expect_rc 1
+expect_out <<'T'
+descriptor.picl:9:28: descriptor-data: expected an integer, found the end of the data (data field 3 of 3)
+descriptor.picl:11:26: descriptor-data: %n is not allowed in a data descriptor
+descriptor.picl:13:24: descriptor-data: the entry of event -902 (traceevents) should have "%d" data, not "%lf" (value 1 is a floating-point number)
+descriptor.picl:15:24: descriptor-data: warning: the mark of event -904 (tracelevel) has 4 data values, the schema lists at most 3
+descriptor.picl:16:23: descriptor-data: warning: the entry of event -11 (open0) has 1 data value, the schema lists none
+descriptor.picl:18:21: descriptor-data: record type -5 (event label) should have character data ("%c"), not "%d"
+descriptor.picl: 12 records, 4 errors, 2 warnings
+T
+
+# alias-undefined: alias 9 is defined for event -21 only.
+run "$PT" validate alias.picl
+expect_rc 1
+expect_out <<'T'
+alias.picl:7:24: alias-undefined: descriptor alias 9 is not defined for event -902 on processor 0, process 0
+alias.picl: 7 records, 1 error, 0 warnings
+T
+
+# subset-undefined and processor-range; a subset defined after its use is
+# reported at the use when the definition is read.
+run "$PT" validate subset.picl
+expect_rc 1
+expect_out <<'T'
+subset.picl:10:17: subset-undefined: process subset -5 is not defined (no -202 record before this one defines it)
+subset.picl:11:15: processor-range: warning: processor id -7 is not a processor (0 or more), the host (32767), -1 or a defined processor subset
+subset.picl:12:4: unknown-event-type: warning: event type -555 is not in the schema and no event subset -555 is defined; readers skip it
+subset.picl:11:15: subset-undefined: processor subset -7 is used before its definition at line 13
+subset.picl:12:4: subset-undefined: event subset -555 is used before its definition at line 14
+subset.picl:15:31: subset-undefined: event subset -1500 is not defined (no -203 record before this one defines it)
+subset.picl: 9 records, 4 errors, 2 warnings
+T
+
+# entry-exit: the never-exited entry is known only at the end, so it is
+# listed last.
+run "$PT" validate entry-exit.picl
+expect_rc 1
+expect_out <<'T'
+entry-exit.picl:7:1: entry-exit: exit of event -11 has no matching entry on processor 0 process 0
+entry-exit.picl:10:1: entry-exit: exit of event 0 closes its entry at line 8 while the entry of event 1 at line 9 is still open (improper nesting)
+entry-exit.picl:13:1: entry-exit: exit of event -901 closes its entry at line 6 while the entry of event 2 at line 12 is still open (improper nesting)
+entry-exit.picl:12:1: entry-exit: entry of event 2 is never exited
+entry-exit.picl: 8 records, 4 errors, 0 warnings
+T
+
+# tracing-first-last (and the -901 entry that is never exited).
+run "$PT" validate tracing.picl
+expect_rc 1
+expect_out <<'T'
+tracing.picl:6:1: tracing-first-last: the first event record of processor 0 process 0 is -3 -11, not the tracing entry -3 -901
+tracing.picl:7:1: tracing-first-last: the last event record of processor 0 process 0 is -4 -11, not the tracing exit -4 -901
+tracing.picl:8:1: entry-exit: entry of event -901 is never exited
+tracing.picl:10:1: tracing-first-last: the last event record of processor 1 process 0 is -4 -11, not the tracing exit -4 -901
+tracing.picl: 5 records, 4 errors, 0 warnings
+T
+
+# time-order: per process always, across the file with --sorted (a record
+# already reported for its process is not reported again).
+run "$PT" validate time-order.picl
+expect_rc 1
+expect_out <<'T'
+time-order.picl:6:8: time-order: timestamp 0.000010 is earlier than 0.000020 at line 5 on processor 0 process 0
+time-order.picl: 6 records, 1 error, 0 warnings
+T
+run "$PT" validate --sorted time-order.picl
+expect_rc 1
+expect_out <<'T'
+time-order.picl:6:8: time-order: timestamp 0.000010 is earlier than 0.000020 at line 5 on processor 0 process 0
+time-order.picl:7:9: time-order: timestamp 0.000005 is earlier than 0.000010 of the record at line 6 (the trace is not sorted)
+time-order.picl: 6 records, 2 errors, 0 warnings
+T
+
+# A -7 message out of its process's order is no violation, except in a
+# trace that should be sorted.
+run "$PT" validate message-record.picl
+expect_rc 0
+expect_out <<'T'
+message-record.picl: 3 records, 0 errors, 0 warnings
+T
+run "$PT" validate --sorted message-record.picl
+expect_rc 1
+expect_out <<'T'
+message-record.picl:5:9: time-order: timestamp 0.000000 is earlier than 0.000050 of the record at line 4 (the trace is not sorted)
+message-record.picl: 3 records, 1 error, 0 warnings
+T
+
+# message-match: --partial makes the unmatched ones warnings, not the
+# length that differs.
+run "$PT" validate message.picl
+expect_rc 1
+expect_out <<'T'
+message.picl:16:1: message-match: receive of 16 bytes with type 5 from processor 0 matches the send of 8 bytes at line 8
+message.picl:10:1: message-match: send of 4 bytes with type 6 to processor 2 is never received
+message.picl:12:1: message-match: broadcast of 32 bytes with type 7 is never received on processor 2
+message.picl:21:1: message-match: receive of 4 bytes with type 9 from processor 1 matches no send
+message.picl: 18 records, 4 errors, 0 warnings
+T
+run "$PT" validate --partial message.picl
+expect_rc 1
+expect_out <<'T'
+message.picl:16:1: message-match: receive of 16 bytes with type 5 from processor 0 matches the send of 8 bytes at line 8
+message.picl:10:1: message-match: warning: send of 4 bytes with type 6 to processor 2 is never received
+message.picl:12:1: message-match: warning: broadcast of 32 bytes with type 7 is never received on processor 2
+message.picl:21:1: message-match: warning: receive of 4 bytes with type 9 from processor 1 matches no send
+message.picl: 18 records, 1 error, 3 warnings
+T
+
+# tachyon: both records' lines and times.
+run "$PT" validate tachyon.picl
+expect_rc 1
+expect_out <<'T'
+tachyon.picl:7:1: tachyon: message of type 3 from processor 0 to processor 1 is received at 0.000005 (line 7) before it was sent at 0.000010 (line 8)
+tachyon.picl: 8 records, 1 error, 0 warnings
+T
+
+# statistics: at the value that disagrees.
+run "$PT" validate statistics.picl
+expect_rc 1
+expect_out <<'T'
+statistics.picl:15:50: statistics: time of event -221 relative to -1 is 0.000009, the events give 0.000005 (tolerance 0.000002)
+statistics.picl:16:42: statistics: count of event -221 relative to -1 is 2, the events give 1
+statistics.picl:17:36: statistics: volume of event -221 relative to -1 is 99, the events give 100
+statistics.picl:18:49: statistics: time of event -11 relative to 0 is 0.000015, the events give none
+statistics.picl: 12 records, 4 errors, 0 warnings
+T
+
+# unknown-record-type, unknown-event-type: warnings only, so exit 0; user
+# types and the host are fine.
+run "$PT" validate unknown.picl
+expect_rc 0
+expect_out <<'T'
+unknown.picl:8:1: unknown-record-type: warning: record type -77 is not in the schema; readers skip it
+unknown.picl:9:4: unknown-event-type: warning: event type -555 is not in the schema and no event subset -555 is defined; readers skip it
+unknown.picl:10:3: unknown-event-type: warning: event type -555 is not in the schema and no event subset -555 is defined; readers skip it
+unknown.picl: 8 records, 0 errors, 3 warnings
+T
+
+# Several files: one summary each, the worst status wins.
+run "$PT" validate --quiet clean-2proc.picl unknown.picl tachyon.picl
+expect_rc 1
+expect_out <<'T'
+clean-2proc.picl: 29 records, 0 errors, 0 warnings
+unknown.picl: 8 records, 0 errors, 3 warnings
+tachyon.picl: 8 records, 1 error, 0 warnings
+T
+
+# Every "# expect:" comment names a finding the validator makes.
+for f in *.picl; do
+  "$PT" validate --sorted "$f" >"$TMP/all" 2>&1 || :
+  sed -n 's/^# expect: \([a-z-]*\) \([0-9]*:[0-9]*\).*/\2: \1:/p' "$f" >"$TMP/expects"
+  while read -r want; do
+    grep -q "^$f:$want" "$TMP/all" || fail "$f: no finding $want"
+  done <"$TMP/expects"
+done
+echo "PASS: $ntest validate checks"

@@ -1,0 +1,197 @@
+#!/bin/sh
+# picltrace validate: usage and its man page, bad options, inputs that
+# cannot be read (exit 2), zstd and standard input, --max-errors, --quiet,
+# --format=json (escaping, related lines) and --schema.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+cd "$PICL_SRCDIR/testdata/validate"
+
+usage='usage: picltrace validate [--sorted] [--partial] [--schema=FILE] [--max-errors=N]
+                          [--quiet] [--format=text|json] FILE...'
+
+# Help on stdout, exit 0; its synopsis is the man page's, word for word.
+run "$PT" validate --help
+expect_rc 0
+expect_err </dev/null
+[ "$(head -n 2 "$TMP/out")" = "$usage" ] || fail "--help does not start with the usage"
+grep -q -- '--max-errors=N' "$TMP/out" || fail "--help lists no options"
+run "$PT" help validate
+expect_rc 0
+[ "$(head -n 2 "$TMP/out")" = "$usage" ] || fail "help validate shows no usage"
+head -n 2 "$TMP/out" | sed 's/^usage: //' | tr -s ' \n' '  ' | sed 's/ *$//' >"$TMP/u"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$PICL_SRCDIR/man/picltrace-validate.1" |
+  grep -v '^\.SH\|^\.nh\|^\.hy' |
+  sed -e 's/^\.B //' -e '/^\.[BIR][BIR] /{s/^\.[BIR][BIR] //;s/ //g;}' \
+      -e 's/\\f[IRB]//g' -e 's/\\-/-/g' |
+  tr -s ' \n' '  ' | sed 's/ *$//' >"$TMP/m"
+cmp -s "$TMP/u" "$TMP/m" || fail "usage '$(cat "$TMP/u")' differs from SYNOPSIS '$(cat "$TMP/m")'"
+
+# Bad usage: a message and the usage on stderr, exit 2, nothing on stdout.
+run "$PT" validate --bogus clean-2proc.picl
+expect_rc 2
+expect_out </dev/null
+expect_err <<T
+picltrace validate: unknown option '--bogus'
+$usage
+T
+run "$PT" validate -x clean-2proc.picl
+expect_rc 2
+expect_err <<T
+picltrace validate: unknown option '-x'
+$usage
+T
+run "$PT" validate
+expect_rc 2
+expect_err <<T
+picltrace validate: no trace given
+$usage
+T
+run "$PT" validate --format=xml clean-2proc.picl
+expect_rc 2
+expect_err <<T
+picltrace validate: --format is text or json, not 'xml'
+$usage
+T
+run "$PT" validate --max-errors=-3 clean-2proc.picl
+expect_rc 2
+expect_err <<T
+picltrace validate: --max-errors needs a number 0 or more, not '-3'
+$usage
+T
+run "$PT" validate clean-2proc.picl --schema
+expect_rc 2
+expect_err <<T
+picltrace validate: option '--schema' needs a value
+$usage
+T
+
+# A missing file: exit 2 and a message, the other inputs still checked.
+run "$PT" validate nope.picl clean-2proc.picl
+expect_rc 2
+expect_out <<'T'
+clean-2proc.picl: 29 records, 0 errors, 0 warnings
+T
+expect_err <<'T'
+picltrace validate: nope.picl: cannot open: No such file or directory
+T
+run "$PT" validate --format=json nope.picl
+expect_rc 2
+expect_out <<'T'
+{"file":"nope.picl","error":"cannot open: No such file or directory"}
+T
+run "$PT" validate --schema=nope.yaml clean-2proc.picl
+expect_rc 2
+expect_out </dev/null
+expect_err <<'T'
+picltrace validate: nope.yaml: cannot open the schema: No such file or directory
+T
+
+# zstd, named and on standard input; "-" is shown as <stdin>.
+zstd -q -o "$TMP/clean.picl.zst" clean-2proc.picl
+zstd -q -o "$TMP/tachyon.zst" tachyon.picl
+run "$PT" validate "$TMP/clean.picl.zst"
+expect_rc 0
+expect_out <<T
+$TMP/clean.picl.zst: 29 records, 0 errors, 0 warnings
+T
+run sh -c "\"$PT\" validate - <\"$TMP/tachyon.zst\""
+expect_rc 1
+expect_out <<'T'
+<stdin>:7:1: tachyon: message of type 3 from processor 0 to processor 1 is received at 0.000005 (line 7) before it was sent at 0.000010 (line 8)
+<stdin>: 8 records, 1 error, 0 warnings
+T
+run sh -c "\"$PT\" validate --quiet - <clean-2proc.picl"
+expect_rc 0
+expect_out <<'T'
+<stdin>: 29 records, 0 errors, 0 warnings
+T
+
+# A truncated or corrupt zstd stream cannot be read: exit 2.
+head -c 40 "$TMP/clean.picl.zst" >"$TMP/trunc.zst"
+run "$PT" validate "$TMP/trunc.zst"
+expect_rc 2
+expect_out </dev/null
+expect_err <<T
+picltrace validate: $TMP/trunc.zst: compressed input is truncated
+T
+{ head -c 5 "$TMP/clean.picl.zst"; printf '\377\377\377\377garbage garbage'; } >"$TMP/bad.zst"
+run "$PT" validate "$TMP/bad.zst"
+expect_rc 2
+grep -q "^picltrace validate: $TMP/bad.zst: corrupt compressed input" "$TMP/err" ||
+  fail "corrupt zstd not reported: $(cat "$TMP/err")"
+
+# --max-errors lists fewer, counts all; 0 lists all; --quiet lists none.
+run "$PT" validate --max-errors=1 entry-exit.picl
+expect_rc 1
+expect_out <<'T'
+entry-exit.picl:7:1: entry-exit: exit of event -11 has no matching entry on processor 0 process 0
+entry-exit.picl: 8 records, 4 errors, 0 warnings (1 listed)
+T
+run "$PT" validate --max-errors=0 entry-exit.picl
+expect_rc 1
+[ "$(grep -c ': entry-exit: ' "$TMP/out")" -eq 4 ] || fail "--max-errors=0 did not list all"
+run "$PT" validate --quiet message.picl
+expect_rc 1
+expect_out <<'T'
+message.picl: 18 records, 4 errors, 0 warnings
+T
+
+# JSON: related lines, escaped quotes, one object per file.
+run "$PT" validate --format=json entry-exit.picl syntax.picl
+expect_rc 1
+expect_out <<'T'
+{"file":"entry-exit.picl","violations":[
+{"line":7,"column":1,"rule":"entry-exit","severity":"error","message":"exit of event -11 has no matching entry on processor 0 process 0"},
+{"line":10,"column":1,"rule":"entry-exit","severity":"error","message":"exit of event 0 closes its entry at line 8 while the entry of event 1 at line 9 is still open (improper nesting)","related":{"line":9}},
+{"line":13,"column":1,"rule":"entry-exit","severity":"error","message":"exit of event -901 closes its entry at line 6 while the entry of event 2 at line 12 is still open (improper nesting)","related":{"line":12}},
+{"line":12,"column":1,"rule":"entry-exit","severity":"error","message":"entry of event 2 is never exited"}
+],"records":8,"errors":4,"warnings":0,"listed":4,"hint":null}
+{"file":"syntax.picl","violations":[
+{"line":6,"column":18,"rule":"syntax","severity":"error","message":"the record ends early: expected an integer process id"},
+{"line":7,"column":8,"rule":"syntax","severity":"error","message":"expected a timestamp (a decimal number), found \"0.00x\""}
+],"records":4,"errors":2,"warnings":0,"listed":2,"hint":null}
+T
+run "$PT" validate --format=json --quiet unknown.picl
+expect_rc 0
+expect_out <<'T'
+{"file":"unknown.picl","violations":[],"records":8,"errors":0,"warnings":3,"listed":0,"hint":null}
+T
+cp clean-2proc.picl "$TMP/we\"ird\\name.picl"
+(cd "$TMP" && "$PT" validate --format=json "we\"ird\\name.picl") >"$TMP/out"
+expect_out <<'T'
+{"file":"we\"ird\\name.picl","violations":[],"records":29,"errors":0,"warnings":0,"listed":0,"hint":null}
+T
+
+# --schema adds a user event type; its data are then checked.
+cat >"$TMP/user.yaml" <<'T'
+events:
+  - type: 7
+    name: solver
+    command: null
+    category: user
+    produces: entry/exit
+    entry: {descriptor: "%d", count: 1, fields: [{name: iteration, kind: int}]}
+    exit: {count: 0}
+T
+cat >"$TMP/user.picl" <<'T'
+-3 -901 0.000000 0 0 0
+-3 7 0.000001 0 0 2 2 1 2
+-4 7 0.000002 0 0 0
+-3 7 0.000003 0 0 1 5 1.5
+-4 7 0.000004 0 0 0
+-4 -901 0.000005 0 0 0
+T
+cd "$TMP"
+run "$PT" validate user.picl
+expect_rc 0
+expect_out <<'T'
+user.picl: 6 records, 0 errors, 0 warnings
+T
+run "$PT" validate --schema=user.yaml user.picl
+expect_rc 1
+expect_out <<'T'
+user.picl:2:21: descriptor-data: warning: the entry of event 7 (solver) has 2 data values, the schema lists at most 1
+user.picl:4:21: descriptor-data: the entry of event 7 (solver) should have "%d" data, not "%lf" (value 1 is a floating-point number)
+user.picl: 6 records, 1 error, 1 warning
+T
+echo "PASS: $ntest validate command-line checks"
