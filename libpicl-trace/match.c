@@ -39,6 +39,16 @@ struct channel {
 	struct queue sends, recvs;
 };
 
+/* Per-process state for non-blocking receives: the request id of the open
+ * -58/-60/-61 entry, and the requests recvstatus0 already completed. */
+struct reqstate {
+	int32_t processor, process;
+	int used;
+	int64_t open_req;
+	int64_t *done;
+	size_t ndone, donecap;
+};
+
 struct picl_matcher {
 	int (*cb)(void *ctx, enum picl_match_kind kind, const struct picl_message *msg);
 	void *ctx;
@@ -46,6 +56,10 @@ struct picl_matcher {
 	size_t ncap, nused;
 	int32_t *procs;               /* processors seen, sorted */
 	size_t nprocs, procs_cap;
+	int32_t *expected;            /* processors declared, sorted; or NULL */
+	size_t nexpected;
+	struct reqstate *req;         /* hash by (processor, process) */
+	size_t reqcap, nreq;
 	uint64_t seq, matched, pending_recvs, pending;
 };
 
@@ -178,15 +192,40 @@ static int saw_processor(struct picl_matcher *m, int32_t p)
 	return PICL_OK;
 }
 
-/* Processors a broadcast from src must reach. */
+/* Declared processors a broadcast from src must reach, or SIZE_MAX when
+ * the processors are not declared (then it waits for the end). */
 static size_t bcast_receivers(const struct picl_matcher *m, int32_t src)
 {
-	size_t n = m->nprocs, i;
+	size_t n = m->nexpected, i;
 
-	for (i = 0; i < m->nprocs; i++)
-		if (m->procs[i] == src || m->procs[i] == PICL_HOST_PROCESSOR)
+	if (!m->expected)
+		return SIZE_MAX;
+	for (i = 0; i < m->nexpected; i++)
+		if (m->expected[i] == src || m->expected[i] == PICL_HOST_PROCESSOR)
 			n--;
 	return n;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs, size_t n)
+{
+	int32_t *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		return PICL_ERR_NOMEM;
+	if (n)
+		memcpy(v, procs, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_i32);
+	free(m->expected);
+	m->expected = v;
+	m->nexpected = n;
+	return PICL_OK;
 }
 
 static int got_has(const struct item *it, int32_t p)
@@ -362,12 +401,106 @@ static int is_recv(int32_t e)
 	return e == -51 || e == -52 || e == -58 || e == -60 || e == -61;
 }
 
-/* Fields the entry record of receive event e carries (Tables 7-8). */
+/*
+ * Fields the entry part of a receive mark carries (Tables 7-8): recv0's
+ * entry has 3 fields (PICL writes 1), its exit 4 (PICL writes 3), so a mark
+ * holds 7 or 6 values after 3 entry fields, or 5 or 4 after 1. The others
+ * start with a request id.
+ */
 static size_t recv_entry_fields(int32_t e, size_t nvalues)
 {
 	if (e == -51 || e == -52)
-		return nvalues >= 7 ? 3 : 1;   /* 3 (1) */
-	return 1;                              /* request id */
+		return nvalues >= 6 ? 3 : 1;
+	return 1;
+}
+
+static uint64_t phash(int32_t a, int32_t b)
+{
+	return chash(a, b, 0x5eed);
+}
+
+static struct reqstate *reqstate(struct picl_matcher *m, int32_t processor, int32_t process)
+{
+	size_t i;
+
+	if ((m->nreq + 1) * 2 > m->reqcap) {
+		size_t ncap = m->reqcap ? m->reqcap * 2 : 64, j, k;
+		struct reqstate *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; j < m->reqcap; j++) {
+			if (!m->req[j].used)
+				continue;
+			for (k = phash(m->req[j].processor, m->req[j].process) & (ncap - 1); n[k].used;
+			     k = (k + 1) & (ncap - 1))
+				;
+			n[k] = m->req[j];
+		}
+		free(m->req);
+		m->req = n;
+		m->reqcap = ncap;
+	}
+	for (i = phash(processor, process) & (m->reqcap - 1); m->req[i].used;
+	     i = (i + 1) & (m->reqcap - 1))
+		if (m->req[i].processor == processor && m->req[i].process == process)
+			return &m->req[i];
+	m->req[i].used = 1;
+	m->req[i].processor = processor;
+	m->req[i].process = process;
+	m->req[i].open_req = -1;
+	m->nreq++;
+	return &m->req[i];
+}
+
+/*
+ * Non-blocking receives: remember the request id of a -58/-60/-61 entry;
+ * a -58 exit completes it; a later -60/-61 exit for a completed request is
+ * the same message again. Returns 1 if this exit is such a repeat.
+ */
+static int repeated_receive(struct picl_matcher *m, const struct picl_record *rec, int *err)
+{
+	struct reqstate *st;
+	size_t i;
+
+	*err = 0;
+	if (rec->event != -58 && rec->event != -60 && rec->event != -61)
+		return 0;
+	st = reqstate(m, rec->processor, rec->process);
+	if (!st) {
+		*err = PICL_ERR_NOMEM;
+		return 0;
+	}
+	if (rec->type == PICL_REC_ENTRY) {
+		st->open_req = value_int(rec, 0);
+		return 0;
+	}
+	if (rec->type != PICL_REC_EXIT || st->open_req < 0)
+		return 0;
+	if (rec->event == -58) {
+		if (st->ndone == st->donecap) {
+			size_t ncap = st->donecap ? st->donecap * 2 : 4;
+			int64_t *v = realloc(st->done, ncap * sizeof(*v));
+
+			if (!v) {
+				*err = PICL_ERR_NOMEM;
+				return 0;
+			}
+			st->done = v;
+			st->donecap = ncap;
+		}
+		st->done[st->ndone++] = st->open_req;
+		st->open_req = -1;
+		return 0;
+	}
+	for (i = 0; i < st->ndone; i++)
+		if (st->done[i] == st->open_req) {
+			st->done[i] = st->done[--st->ndone];
+			st->open_req = -1;
+			return 1;
+		}
+	st->open_req = -1;
+	return 0;
 }
 
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
@@ -381,6 +514,8 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 	if (rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_EXIT &&
 	    rec->type != PICL_REC_MARK)
 		return PICL_OK;
+	if (repeated_receive(m, rec, &rc) || rc < 0)
+		return rc;
 	memset(&it, 0, sizeof(it));
 	it.msg.send_length = it.msg.recv_length = -1;
 	if (is_send(rec->event) && rec->type != PICL_REC_EXIT) {
@@ -410,6 +545,8 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 		it.msg.type = clamp32(value_int(rec, base + 1));
 		it.msg.src_processor = clamp32(value_int(rec, base + 2));
 		it.msg.src_process = rec->nvalues > base + 3 ? clamp32(value_int(rec, base + 3)) : -1;
+		if (it.msg.src_processor < 0)
+			return PICL_OK; /* from an unknown source: nothing to match */
 		it.msg.recv_event = rec->event;
 		it.msg.recv_time = rec->time;
 		it.msg.recv_mark = rec->mark;
@@ -468,8 +605,11 @@ int picl_matcher_finish(struct picl_matcher *m)
 			} else if (!msg.broadcast) {
 				rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
 			} else {
-				for (k = 0; k < m->nprocs && rc == PICL_OK; k++) {
-					int32_t p = m->procs[k];
+				const int32_t *all = m->expected ? m->expected : m->procs;
+				size_t nall = m->expected ? m->nexpected : m->nprocs;
+
+				for (k = 0; k < nall && rc == PICL_OK; k++) {
+					int32_t p = all[k];
 
 					if (p == msg.src_processor || p == PICL_HOST_PROCESSOR ||
 					    got_has(v[i], p))
@@ -510,7 +650,11 @@ void picl_matcher_free(struct picl_matcher *m)
 		free(c->sends.v);
 		free(c->recvs.v);
 	}
+	for (i = 0; i < m->reqcap; i++)
+		free(m->req[i].done);
+	free(m->req);
 	free(m->ch);
 	free(m->procs);
+	free(m->expected);
 	free(m);
 }

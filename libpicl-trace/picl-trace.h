@@ -318,9 +318,10 @@ const char *picl_predefined_alias(int64_t alias);
  * exactly one PICL_VAL_CHARS value of nfields bytes.
  *
  * `line`/`line_len` is the record's whole text as it stood in the input
- * (without the newline; with continuation lines still joined by " \\\n"),
- * for tools that move records without re-formatting them. `mark` is where
- * the record starts.
+ * without the newline; a record continued over several lines is joined
+ * into one (each " \\" and newline at a line's end dropped, the blank
+ * kept). Tools that move records without re-formatting them write this
+ * line. `mark` is where the record starts.
  */
 struct picl_record {
 	int32_t type;
@@ -683,9 +684,14 @@ enum picl_match_kind {
  * The matcher pairs sends with receives FIFO per (source, destination,
  * type) channel, as PICL and MPI deliver them; a send to -1 (broadcast)
  * expects one receive on every other processor that appears in the trace
- * (the host, 32767, excepted unless it sent). Records may come in any order
- * that keeps each processor's own records in time order (sorted traces,
- * per-node files one after another). Memory holds only messages in flight.
+ * (the host, 32767, excepted). Records may come in any order that keeps
+ * each processor's own records in time order (sorted traces, per-node files
+ * one after another). Memory holds the messages in flight; a broadcast is
+ * in flight until the end, since a processor met later may still receive
+ * it, unless picl_matcher_expect_processors said which processors there are.
+ * A receive whose source is unknown (-1) is not matched. When recvstatus0
+ * (-58) has completed a request, the recvend0 (-60/-61) of the same request
+ * id on that process is not counted as a second receive.
  * `cb` is called for every match as soon as it is made, and for every
  * unmatched send or receive by picl_matcher_finish, in input order; a
  * non-zero return from cb is handed back by the call that made it.
@@ -702,6 +708,12 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
  * ignored. Returns PICL_OK, the callback's non-zero value, or
  * PICL_ERR_NOMEM. */
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec);
+
+/* Declare the processors of the trace (e.g. from a -307 header record), so
+ * that a broadcast can be forgotten once all of them have received it.
+ * The list is copied. Returns PICL_OK or PICL_ERR_NOMEM. */
+int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs,
+				   size_t n);
 
 /* Report what is still unmatched (sends, then receives, each in input
  * order). Returns PICL_OK or the callback's non-zero value. */

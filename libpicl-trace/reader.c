@@ -676,10 +676,13 @@ int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
 
 int picl_reader_decode(struct picl_reader *r, struct picl_record *rec)
 {
-	r->text = rec->line;
-	r->joined = 0;
-	r->text_line = rec->mark.line;
-	r->text_offset = rec->mark.offset;
+	if (rec->line != r->text) {
+		/* Not the record just read: its continuation map is gone. */
+		r->text = rec->line;
+		r->joined = 0;
+		r->text_line = rec->mark.line;
+		r->text_offset = rec->mark.offset;
+	}
 	return decode(r, rec);
 }
 

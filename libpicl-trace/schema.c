@@ -1567,8 +1567,10 @@ static int commit(struct loader *L, struct picl_schema *s)
 	free(s->records.v);
 	s->records.v = rec;
 	s->records.n = s->records.cap = nrec;
-	merge_ranges(&s->event_ranges, L->events.v + ne, L->events.n - ne);
-	merge_ranges(&s->record_ranges, L->records.v + nr, L->records.n - nr);
+	if (L->events.n > ne)
+		merge_ranges(&s->event_ranges, L->events.v + ne, L->events.n - ne);
+	if (L->records.n > nr)
+		merge_ranges(&s->record_ranges, L->records.v + nr, L->records.n - nr);
 	arena_splice(&s->arena, &L->arena);
 	return PICL_OK;
 }

@@ -95,6 +95,41 @@ START_TEST(broadcast)
 }
 END_TEST
 
+START_TEST(broadcast_late_processor)
+{
+	struct seen s;
+
+	/* Per-node order: processor 2 appears only after 1 has received the
+	 * broadcast; the broadcast must still be there for it. */
+	run("-3 -901 0 0 0 0\n-3 -21 1 0 0 3 2 8 0 -1\n"
+	    "-3 -901 0 1 0 0\n-4 -52 2 1 0 3 2 8 0 0\n"
+	    "-3 -901 0 2 0 0\n-4 -52 2.5 2 0 3 2 8 0 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t0 len8/8 s1@2 r2@4 bcast\n"
+		"match 0->2 t0 len8/8 s1@2 r2.5@6 bcast\n");
+}
+END_TEST
+
+START_TEST(nonblocking_and_marks)
+{
+	struct seen s;
+
+	/* recvbegin0, recvstatus0 completes request 5, recvend0 of request 5
+	 * repeats it: one message. A -52 mark with 6 values (3 + 3 fields).
+	 * A receive from an unknown source is not matched. */
+	run("-3 -21 1 0 0 3 2 8 5 1\n"
+	    "-3 -21 1.1 0 0 3 2 4 6 1\n"
+	    "-3 -57 2 1 0 1 2 5\n-4 -57 2.1 1 0 1 2 5\n"
+	    "-3 -58 3 1 0 1 2 5\n-4 -58 3.1 1 0 3 2 8 5 0\n"
+	    "-3 -60 4 1 0 1 2 5\n-4 -60 4.1 1 0 3 2 8 5 0\n"
+	    "-2 -52 5 1 0 6 2 6 0 -1 4 6 0\n"
+	    "-4 -51 6 1 0 3 2 8 9 -1\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t5 len8/8 s1@1 r3.1@6\n"
+		"match 0->1 t6 len4/4 s1.1@2 r5@9\n");
+}
+END_TEST
+
 START_TEST(table20_view)
 {
 	struct seen s;
@@ -141,6 +176,8 @@ int main(void)
 	tcase_add_test(tc, fifo_per_channel);
 	tcase_add_test(tc, recv_before_send_and_tachyon);
 	tcase_add_test(tc, broadcast);
+	tcase_add_test(tc, broadcast_late_processor);
+	tcase_add_test(tc, nonblocking_and_marks);
 	tcase_add_test(tc, table20_view);
 	tcase_add_test(tc, conceptual_two_nodes);
 	suite_add_tcase(s, tc);

@@ -270,6 +270,14 @@ START_TEST(raw_mode)
 	ck_assert_int_eq(picl_reader_decode(r, &rec), PICL_ERR_DATA);
 	ck_assert_uint_eq(picl_reader_error(r)->mark.line, 2);
 	picl_reader_free(r);
+	/* A data error found later in a continued record points into the
+	 * physical line where it is. */
+	r = open_str("-101 -1 0.5 6 0 2 \"%d%lf\" -11 0.1 \\\n-21 zz\n", PICL_READ_RAW);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_int_eq(picl_reader_decode(r, &rec), PICL_ERR_DATA);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.line, 2);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.column, 5);
+	picl_reader_free(r);
 }
 END_TEST
 
