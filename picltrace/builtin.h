@@ -11,7 +11,7 @@
 #include "picl-trace.h"
 
 int cmd_cat(int argc, const char **argv);
-/* CMD:filter */
+int cmd_filter(int argc, const char **argv);
 int cmd_merge(int argc, const char **argv);
 /* CMD:plot */
 int cmd_sort(int argc, const char **argv);

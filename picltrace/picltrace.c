@@ -21,7 +21,7 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "cat", cmd_cat, "rewrite traces canonically (plain or zstd)" },
-	/* CMD:filter */
+	{ "filter", cmd_filter, "keep the records that match processors, events, times, patterns" },
 	{ "merge", cmd_merge, "merge per-node traces by exact timestamp" },
 	/* CMD:plot */
 	{ "sort", cmd_sort, "order a trace by exact timestamp, in bounded memory" },

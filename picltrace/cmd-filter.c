@@ -1,0 +1,1291 @@
+/*
+ * cmd-filter.c - `picltrace filter`: keep the records of traces that match
+ * processors, processes, event types, record types, a time window and
+ * regular expressions, and write them out in input order, plain or zstd.
+ *
+ * What is kept. A record is *selected* when it passes every criterion given
+ * (criteria of different kinds are ANDed, the items of one list are ORed):
+ *   -p/-P/-e/-t  its processor, process, event or record type field is one
+ *                of the LIST's numbers or ranges, or (processor, process,
+ *                event) a member of a subset the LIST names: a predefined
+ *                event subset by name (sends = -1012 ...) or any id below -1
+ *                that the trace defines with a -201/-202/-203 record (as the
+ *                definitions stand when the record is read);
+ *   --from/--to  from <= time < to, compared exactly (struct picl_time);
+ *   -g           a label (-5) or message (-7) whose character data match one
+ *                of the PCRE2 patterns; with --grep-data, any record whose
+ *                data text matches.
+ * -v inverts that. Definition and header records (-6, -201..-203,
+ * -399..-301) are always kept unless --no-defs: keeping them all is the
+ * simple way to be sure every kept record still has the aliases and subsets
+ * it refers to. --pairs then closes the kept set over entry/exit pairs: an
+ * entry (-3) and its exit (-4), matched by a stack per (processor, process)
+ * and event type, are kept both or neither.
+ *
+ * How it is fast. Inputs are read in raw mode (PICL_READ_RAW): only the six
+ * fixed fields are parsed, data are decoded only for the records a pattern
+ * must look at (labels and messages). A kept record whose text is already
+ * canonical (a cheap byte check, line_is_canonical) is copied as it stood
+ * with picl_writer_write_raw; only others (extra blanks, continuation
+ * lines, "1e-3" times) are decoded and rewritten by picl_writer_write.
+ * Nothing is allocated per record. Data that are not decoded are not
+ * checked either: that is validate's job.
+ *
+ * Why --pairs reads twice. Keeping an entry because its exit matches needs
+ * to know the future. Buffering the records behind every undecided entry
+ * would not be bounded in practice: the tracing entry (-901) of every
+ * process stays open from the first record to the last. So --pairs makes
+ * two passes: the first decides every record and marks both halves of each
+ * pair with a selected half in a bitmap (one bit per record, plus a stack
+ * of open entries per process); the second copies the marked records out.
+ * Memory: N/8 bytes for N records, plus the open entries. An input that
+ * cannot be read twice (standard input from a pipe, a FIFO) is first copied
+ * to an unlinked temporary file in $TMPDIR (or /tmp).
+ *
+ * Errors: a malformed record, a failing read or write, or a pattern match
+ * that fails stops the command with file:line:column and exit status 2; the
+ * output (a temporary file renamed into place only at the end) is then not
+ * created, and an input is never the output.
+ */
+#include "builtin.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char filter_usage[] =
+	"usage: picltrace filter [-p LIST] [-P LIST] [-e LIST] [-t LIST] [--from=TIME]\n"
+	"                        [--to=TIME] [-g REGEX]... [-i] [--grep-data] [-v]\n"
+	"                        [--pairs] [--no-defs] [-o FILE] [-z] [--level=N] [-q]\n"
+	"                        [FILE...]\n"
+	"\n"
+	"  -p, --processor=LIST  keep records of these processors (host = 32767)\n"
+	"  -P, --process=LIST    keep records of these processes\n"
+	"  -e, --event=LIST      keep records of these event types; names: user,\n"
+	"                        system, communication, sends, receives, blocking,\n"
+	"                        file-io, synchronization, resources, generic,\n"
+	"                        tracing, flushing (the subsets -1001 ... -1902)\n"
+	"  -t, --type=LIST       keep records of these record types; names: mark,\n"
+	"                        entry, exit, label, descriptor, message, statistics,\n"
+	"                        subsets, headers, user (0 and above)\n"
+	"      --from=TIME       keep records at TIME or later (exact decimal)\n"
+	"      --to=TIME         keep records before TIME (exact decimal)\n"
+	"  -g, --grep=REGEX      keep labels (-5) and messages (-7) whose text\n"
+	"                        matches the PCRE2 pattern (repeat: any of them)\n"
+	"  -i, --ignore-case     patterns ignore case\n"
+	"      --grep-data       patterns look at the data text of every record\n"
+	"  -v, --invert          keep the records that do not match\n"
+	"      --pairs           keep entry/exit pairs whole (reads the input twice)\n"
+	"      --no-defs         filter definition and header records like the rest\n"
+	"                        (default --keep-defs: -6, -201..-203, -399..-301\n"
+	"                        are always kept)\n"
+	"  -o, --output=FILE     write to FILE instead of standard output\n"
+	"  -z, --zstd            compress the output with zstd\n"
+	"      --level=N         zstd compression level (1-19, default 3)\n"
+	"  -q, --quiet           no progress line\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"A LIST is comma-separated numbers, ranges (-60..-51) and names; a number\n"
+	"below -1 also selects the members of the subset of that id the trace\n"
+	"defines. Criteria of different options must all hold. With no FILE, or\n"
+	"when FILE is -, read standard input; inputs may be plain or zstd.\n";
+
+/* ------------------------------------------------------------------------ */
+/* Selections: -p, -P, -e, -t                                                */
+/* ------------------------------------------------------------------------ */
+
+enum sel_kind { SEL_PROCESSOR, SEL_PROCESS, SEL_EVENT, SEL_TYPE, SEL_NKINDS };
+
+static const char *const sel_option[SEL_NKINDS] = {
+	"--processor", "--process", "--event", "--type"
+};
+
+/* The subset kind the library knows for each selection (types have none). */
+static const enum picl_subset_kind sel_subset_kind[SEL_NKINDS] = {
+	PICL_SUBSET_PROCESSORS, PICL_SUBSET_PROCESSES, PICL_SUBSET_EVENTS,
+	PICL_SUBSET_EVENTS /* unused */
+};
+
+struct item {
+	int32_t lo, hi;         /* a number (lo == hi) or an inclusive range */
+	int maybe_subset;       /* a single id below -1: it may name a subset */
+	int is_subset;          /* ... and it does (as of generation `gen`) */
+	uint64_t gen;
+};
+
+struct selection {
+	struct item *items;
+	size_t n, cap;
+};
+
+struct name {
+	const char *name;
+	int32_t lo, hi;
+};
+
+static const struct name event_names[] = {
+	{ "user", -1001, -1001 }, { "system", -1002, -1002 },
+	{ "communication", -1011, -1011 }, { "sends", -1012, -1012 },
+	{ "receives", -1013, -1013 }, { "blocking", -1014, -1014 },
+	{ "file-io", -1201, -1201 }, { "synchronization", -1401, -1401 },
+	{ "resources", -1501, -1501 }, { "generic", -1601, -1601 },
+	{ "tracing", -1901, -1901 }, { "flushing", -1902, -1902 },
+	{ NULL, 0, 0 }
+};
+
+static const struct name type_names[] = {
+	{ "mark", -2, -2 }, { "entry", -3, -3 }, { "exit", -4, -4 },
+	{ "label", -5, -5 }, { "descriptor", -6, -6 }, { "message", -7, -7 },
+	{ "statistics", -103, -101 }, { "subsets", -203, -201 },
+	{ "headers", -399, -301 }, { "user", 0, INT32_MAX },
+	{ NULL, 0, 0 }
+};
+
+static const struct name processor_names[] = {
+	{ "host", PICL_HOST_PROCESSOR, PICL_HOST_PROCESSOR },
+	{ NULL, 0, 0 }
+};
+
+static const struct name no_names[] = { { NULL, 0, 0 } };
+
+static const struct name *const sel_names[SEL_NKINDS] = {
+	processor_names, no_names, event_names, type_names
+};
+
+/* Parse s[0..len) as a 32-bit integer: 0, -1 not a number, -2 too big. */
+static int parse_i32(const char *s, size_t len, int32_t *out)
+{
+	size_t i = 0;
+	int64_t v = 0;
+	int neg = 0;
+
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	if (i == len)
+		return -1;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		if (v <= (int64_t)INT32_MAX + 1)
+			v = v * 10 + (s[i] - '0');
+	}
+	if (neg)
+		v = -v;
+	if (v < INT32_MIN || v > INT32_MAX)
+		return -2;
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* Parse one number of an item, reporting what is wrong. 0 or -1. */
+static int parse_bound(const char *opt, const char *item, size_t item_len,
+		       const char *s, size_t len, const char *where, int32_t *out)
+{
+	int rc = parse_i32(s, len, out);
+
+	if (rc == 0)
+		return 0;
+	if (where && rc == -1)
+		picltrace_error("filter", "%s: bad range \"%.*s\": expected a number %s \"..\"",
+				opt, (int)item_len, item, where);
+	else if (rc == -1)
+		picltrace_error("filter", "%s: \"%.*s\" is not a number, a range (A..B) or a name",
+				opt, (int)item_len, item);
+	else
+		picltrace_error("filter", "%s: \"%.*s\": number out of range (32 bits)",
+				opt, (int)item_len, item);
+	return -1;
+}
+
+static int parse_name(enum sel_kind kind, const char *opt, const char *s, size_t len,
+		      struct item *it)
+{
+	const struct name *n;
+	char known[512];
+	size_t k = 0;
+
+	for (n = sel_names[kind]; n->name; n++) {
+		if (strlen(n->name) == len && memcmp(n->name, s, len) == 0) {
+			it->lo = n->lo;
+			it->hi = n->hi;
+			return 0;
+		}
+		k += (size_t)snprintf(known + k, sizeof(known) - k, "%s%s",
+				      k ? ", " : "", n->name);
+	}
+	if (k)
+		picltrace_error("filter", "%s: unknown name \"%.*s\" (known: %s)",
+				opt, (int)len, s, known);
+	else
+		picltrace_error("filter", "%s: \"%.*s\" is not a number or a range (A..B)",
+				opt, (int)len, s);
+	return -1;
+}
+
+static int parse_item(enum sel_kind kind, const char *s, size_t len, struct item *it)
+{
+	const char *opt = sel_option[kind];
+	const char *dots = NULL;
+	size_t i;
+
+	memset(it, 0, sizeof(*it));
+	if (len == 0) {
+		picltrace_error("filter", "%s: empty item in the list", opt);
+		return -1;
+	}
+	for (i = 0; i + 1 < len; i++)
+		if (s[i] == '.' && s[i + 1] == '.') {
+			dots = s + i;
+			break;
+		}
+	if (dots) {
+		if (parse_bound(opt, s, len, s, (size_t)(dots - s), "before", &it->lo) < 0 ||
+		    parse_bound(opt, s, len, dots + 2, len - (size_t)(dots - s) - 2, "after",
+				&it->hi) < 0)
+			return -1;
+		if (it->lo > it->hi) {
+			picltrace_error("filter", "%s: bad range \"%.*s\": %d is greater than %d",
+					opt, (int)len, s, (int)it->lo, (int)it->hi);
+			return -1;
+		}
+		return 0;
+	}
+	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
+		if (parse_name(kind, opt, s, len, it) < 0)
+			return -1;
+	} else {
+		if (parse_bound(opt, s, len, s, len, NULL, &it->lo) < 0)
+			return -1;
+		it->hi = it->lo;
+	}
+	it->maybe_subset = kind != SEL_TYPE && it->lo == it->hi && it->lo < -1;
+	return 0;
+}
+
+/* Add the items of a comma-separated LIST to sel. 0 or -1 (reported). */
+static int parse_list(enum sel_kind kind, const char *arg, struct selection *sel)
+{
+	const char *p = arg;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (sel->n == sel->cap) {
+			size_t ncap = sel->cap ? 2 * sel->cap : 8;
+			struct item *v = realloc(sel->items, ncap * sizeof(*v));
+
+			if (!v) {
+				picltrace_error("filter", "out of memory");
+				return -1;
+			}
+			sel->items = v;
+			sel->cap = ncap;
+		}
+		if (parse_item(kind, p, len, &sel->items[sel->n]) < 0)
+			return -1;
+		sel->n++;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* The filter                                                                */
+/* ------------------------------------------------------------------------ */
+
+struct filter {
+	struct selection sel[SEL_NKINDS];
+	int has_from, has_to;
+	struct picl_time from, to;
+	pcre2_code **pats;
+	size_t npats;
+	pcre2_match_data *md;
+	int grep_data, invert, keep_defs, quiet;
+
+	/* while reading */
+	struct picl_defs *defs;     /* the current reader's */
+	uint64_t gen;               /* bumped at every subset definition */
+	struct picl_writer *w;
+};
+
+static int is_definition(int32_t type)
+{
+	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
+	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
+}
+
+static int sel_match(struct filter *f, enum sel_kind kind, int32_t x)
+{
+	struct selection *s = &f->sel[kind];
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct item *it = &s->items[i];
+
+		if (x >= it->lo && x <= it->hi)
+			return 1;
+		if (it->maybe_subset) {
+			if (it->gen != f->gen) {
+				it->is_subset = picl_defs_subset_exists(f->defs,
+						sel_subset_kind[kind], it->lo);
+				it->gen = f->gen;
+			}
+			if (it->is_subset &&
+			    picl_defs_matches(f->defs, sel_subset_kind[kind], it->lo, x))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Does the record's text match a pattern? 1, 0, or < 0 (reported). */
+static int grep_record(struct filter *f, struct picl_reader *r, struct picl_record *rec,
+		       int *decoded)
+{
+	const char *text;
+	size_t len, i;
+
+	if (rec->type == PICL_REC_LABEL || rec->type == PICL_REC_MESSAGE) {
+		if (!*decoded) {
+			int rc = picl_reader_decode(r, rec);
+
+			if (rc < 0) {
+				picltrace_report("filter", picl_reader_error(r));
+				return rc;
+			}
+			*decoded = 1;
+		}
+		if (rec->nvalues == 1 && rec->values[0].kind == PICL_VAL_CHARS) {
+			text = rec->values[0].v.s.ptr;
+			len = rec->values[0].v.s.len;
+		} else {
+			text = rec->data_len ? rec->data + 1 : rec->data;
+			len = rec->data_len ? rec->data_len - 1 : 0;
+		}
+	} else if (f->grep_data) {
+		text = rec->data_len ? rec->data + 1 : rec->data;
+		len = rec->data_len ? rec->data_len - 1 : 0;
+	} else {
+		return 0;
+	}
+	for (i = 0; i < f->npats; i++) {
+		int rc = pcre2_match(f->pats[i], (PCRE2_SPTR)text, len, 0, 0, f->md, NULL);
+
+		if (rc >= 0)
+			return 1;
+		if (rc != PCRE2_ERROR_NOMATCH) {
+			PCRE2_UCHAR msg[160];
+			struct picl_error e = { 0 };
+
+			pcre2_get_error_message(rc, msg, sizeof(msg));
+			e.code = PICL_ERR_DATA;
+			e.path = picl_reader_path(r);
+			e.mark = rec->mark;
+			snprintf(e.problem, sizeof(e.problem), "pattern matching failed: %s",
+				 (const char *)msg);
+			picltrace_report("filter", &e);
+			return PICL_ERR_DATA;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Is the record selected (kept before --pairs)? 1, 0, or < 0 (reported).
+ * *decoded is set when the record's data were decoded on the way.
+ */
+static int select_record(struct filter *f, struct picl_reader *r, struct picl_record *rec,
+			 int *decoded)
+{
+	int32_t t = rec->type;
+	int m = 0;
+
+	*decoded = 0;
+	if (is_definition(t) || picl_is_header_type(t)) {
+		if (t != PICL_REC_DESCRIPTOR && is_definition(t))
+			f->gen++;
+		if (f->keep_defs)
+			return 1;
+	}
+	if (f->sel[SEL_PROCESSOR].n && !sel_match(f, SEL_PROCESSOR, rec->processor))
+		goto done;
+	if (f->sel[SEL_PROCESS].n && !sel_match(f, SEL_PROCESS, rec->process))
+		goto done;
+	if (f->sel[SEL_EVENT].n && !sel_match(f, SEL_EVENT, rec->event))
+		goto done;
+	if (f->sel[SEL_TYPE].n && !sel_match(f, SEL_TYPE, t))
+		goto done;
+	if (f->has_from && picl_time_cmp(rec->time, f->from) < 0)
+		goto done;
+	if (f->has_to && picl_time_cmp(rec->time, f->to) >= 0)
+		goto done;
+	if (f->npats) {
+		m = grep_record(f, r, rec, decoded);
+		if (m < 0)
+			return m;
+	} else {
+		m = 1;
+	}
+done:
+	return m ^ f->invert;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing: copy canonical lines, rewrite the others                         */
+/* ------------------------------------------------------------------------ */
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Scanners for canonical tokens: each reads a token at p that must end at
+ * a space or at e, and returns its end, or NULL if the token is not written
+ * the way picl_writer_write would write it. Plain loops: the tokens are a
+ * few bytes long, shorter than a call to memchr costs.
+ */
+
+/* An integer: 0 or -?[1-9][0-9]*. */
+static const char *scan_int(const char *p, const char *e)
+{
+	if (p < e && *p == '-') {
+		p++;
+		if (p < e && *p == '0')
+			return NULL;
+	}
+	if (p == e || !is_digit(*p))
+		return NULL;
+	if (*p == '0')
+		p++;
+	else
+		while (p < e && is_digit(*p))
+			p++;
+	return p == e || *p == ' ' ? p : NULL;
+}
+
+/* The time t as picl_time_format writes it: its own `scale` decimals, no
+ * exponent, no "+", no "-0". */
+static const char *scan_time(const char *p, const char *e, const struct picl_time *t)
+{
+	const char *d;
+
+	if (p < e && *p == '-') {
+		if (t->mant == 0)
+			return NULL;
+		p++;
+	}
+	if (p == e || !is_digit(*p))
+		return NULL;
+	if (*p == '0')
+		p++;
+	else
+		while (p < e && is_digit(*p))
+			p++;
+	if (p == e || *p == ' ')
+		return t->scale == 0 ? p : NULL;
+	if (*p != '.')
+		return NULL;
+	d = ++p;
+	while (p < e && is_digit(*p))
+		p++;
+	if (p == d || p - d != t->scale)
+		return NULL;
+	return p == e || *p == ' ' ? p : NULL;
+}
+
+/* [p, e) is words separated by single spaces: no other blank, no blank at
+ * either end, not empty. */
+static int single_spaced(const char *p, const char *e)
+{
+	int prev_blank = 1;
+
+	for (; p < e; p++) {
+		char c = *p;
+
+		if (c == ' ') {
+			if (prev_blank)
+				return 0;
+			prev_blank = 1;
+		} else if (c == '\t' || c == '\r' || c == '\v' || c == '\f') {
+			return 0;
+		} else {
+			prev_blank = 0;
+		}
+	}
+	return !prev_blank;
+}
+
+/* 1 if the record's descriptor (as resolved where it stands) is "%c". */
+static int is_chars(const struct filter *f, const struct picl_record *rec)
+{
+	const struct picl_descriptor *d;
+
+	if (rec->alias < 0)
+		return rec->control_len == 2 && memcmp(rec->control, "%c", 2) == 0;
+	d = picl_defs_lookup_alias(f->defs, rec->alias, rec->event, rec->processor,
+				   rec->process);
+	return d && picl_descriptor_is_chars(d);
+}
+
+/*
+ * 1 if rec->line is exactly what picl_writer_write would write for it, so it
+ * can be copied: canonical fixed fields and descriptor separated by single
+ * spaces, and data that are single-spaced words or character data of the
+ * declared length.
+ */
+static int line_is_canonical(const struct filter *f, const struct picl_record *rec)
+{
+	const char *p = rec->line, *e = p + rec->line_len;
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		p = i == 2 ? scan_time(p, e, &rec->time) : scan_int(p, e);
+		if (!p)
+			return 0;
+		if (i < 5) {
+			if (p == e)
+				return 0;
+			p++;
+		}
+	}
+	if (rec->nfields == 0)
+		return p == e;
+	if (p == e || ++p == e)
+		return 0;
+	if (rec->alias >= 0) {
+		p = scan_int(p, e);
+		if (!p)
+			return 0;
+	} else {
+		if (p + 1 != rec->control)
+			return 0;
+		p = rec->control + rec->control_len + 1;
+	}
+	if (p != rec->data || rec->data_len < 2 || rec->data[0] != ' ')
+		return 0;
+	if (single_spaced(rec->data + 1, e))
+		return 1;
+	/* Blanks of character data are its own. */
+	return rec->data_len - 1 == rec->nfields && rec->type != PICL_REC_DESCRIPTOR &&
+	       is_chars(f, rec);
+}
+
+/* Write a kept record. PICL_OK or < 0 (reported). */
+static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec, int decoded)
+{
+	int rc;
+
+	if (line_is_canonical(f, rec)) {
+		rc = picl_writer_write_raw(f->w, rec->line, rec->line_len);
+		if (rc == PICL_OK)
+			rc = picl_writer_write_raw(f->w, "\n", 1);
+	} else {
+		if (!decoded && rec->nfields > 0 && !is_definition(rec->type)) {
+			rc = picl_reader_decode(r, rec);
+			if (rc < 0) {
+				picltrace_report("filter", picl_reader_error(r));
+				return rc;
+			}
+		}
+		rc = picl_writer_write(f->w, rec);
+	}
+	if (rc < 0) {
+		struct picl_error e = *picl_writer_error(f->w);
+
+		if (e.code != PICL_ERR_IO && e.code != PICL_ERR_COMPRESS) {
+			e.path = picl_reader_path(r);
+			e.mark = rec->mark;
+		}
+		picltrace_report("filter", &e);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One pass over one input                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The entry/exit bookkeeping of --pairs: a bitmap of the records to keep
+ * (bit = record's ordinal over all inputs) and a stack of open entries per
+ * (processor, process), found through an open-addressing hash.
+ */
+struct open_entry {
+	int32_t event;
+	int selected;
+	uint64_t ord;
+};
+
+struct entry_stack {
+	int32_t processor, process;
+	struct open_entry *v;
+	size_t n, cap;
+};
+
+struct pairs {
+	uint64_t *bits;
+	size_t nwords;
+	struct entry_stack *stacks;
+	size_t nstacks, stacks_cap;
+	uint32_t *slots;            /* stack index + 1; 0: empty */
+	size_t nslots;              /* a power of two */
+	size_t last;                /* index + 1 of the stack used last */
+};
+
+static void pairs_free(struct pairs *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nstacks; i++)
+		free(p->stacks[i].v);
+	free(p->stacks);
+	free(p->slots);
+	free(p->bits);
+}
+
+static int bits_reserve(struct pairs *p, uint64_t ord)
+{
+	size_t need = (size_t)(ord / 64) + 1, ncap;
+	uint64_t *b;
+
+	if (need <= p->nwords)
+		return 0;
+	ncap = p->nwords ? p->nwords : 1024;
+	while (ncap < need)
+		ncap *= 2;
+	b = realloc(p->bits, ncap * sizeof(*b));
+	if (!b)
+		return -1;
+	memset(b + p->nwords, 0, (ncap - p->nwords) * sizeof(*b));
+	p->bits = b;
+	p->nwords = ncap;
+	return 0;
+}
+
+static void bit_set(struct pairs *p, uint64_t ord)
+{
+	p->bits[ord / 64] |= (uint64_t)1 << (ord % 64);
+}
+
+static int bit_test(const struct pairs *p, uint64_t ord)
+{
+	return ord / 64 < p->nwords && (p->bits[ord / 64] >> (ord % 64)) & 1;
+}
+
+static size_t slot_of(int32_t processor, int32_t process, size_t nslots)
+{
+	uint64_t k = ((uint64_t)(uint32_t)processor << 32) | (uint32_t)process;
+
+	return (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 32) & (nslots - 1);
+}
+
+/* The stack of (processor, process); created when `create`. NULL if there
+ * is none (or out of memory when creating: *nomem is set). */
+static struct entry_stack *stack_of(struct pairs *p, int32_t processor, int32_t process,
+				    int create, int *nomem)
+{
+	struct entry_stack *s;
+	size_t i;
+
+	if (p->last) {
+		s = &p->stacks[p->last - 1];
+		if (s->processor == processor && s->process == process)
+			return s;
+	}
+	if (p->nslots) {
+		for (i = slot_of(processor, process, p->nslots); p->slots[i];
+		     i = (i + 1) & (p->nslots - 1)) {
+			s = &p->stacks[p->slots[i] - 1];
+			if (s->processor == processor && s->process == process) {
+				p->last = p->slots[i];
+				return s;
+			}
+		}
+	}
+	if (!create)
+		return NULL;
+	if (p->nstacks >= UINT32_MAX - 1)
+		goto nomem;
+	if (2 * (p->nstacks + 1) > p->nslots) {
+		size_t nn = p->nslots ? 2 * p->nslots : 64, j;
+		uint32_t *ns = calloc(nn, sizeof(*ns));
+
+		if (!ns)
+			goto nomem;
+		for (j = 0; j < p->nstacks; j++) {
+			i = slot_of(p->stacks[j].processor, p->stacks[j].process, nn);
+			while (ns[i])
+				i = (i + 1) & (nn - 1);
+			ns[i] = (uint32_t)(j + 1);
+		}
+		free(p->slots);
+		p->slots = ns;
+		p->nslots = nn;
+	}
+	if (p->nstacks == p->stacks_cap) {
+		size_t nc = p->stacks_cap ? 2 * p->stacks_cap : 32;
+		struct entry_stack *v = realloc(p->stacks, nc * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		p->stacks = v;
+		p->stacks_cap = nc;
+	}
+	s = &p->stacks[p->nstacks];
+	memset(s, 0, sizeof(*s));
+	s->processor = processor;
+	s->process = process;
+	for (i = slot_of(processor, process, p->nslots); p->slots[i]; i = (i + 1) & (p->nslots - 1))
+		;
+	p->slots[i] = (uint32_t)(++p->nstacks);
+	p->last = p->nstacks;
+	return s;
+nomem:
+	*nomem = 1;
+	return NULL;
+}
+
+/* Take in one record of pass 1. 0, or -1 when out of memory. */
+static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t ord,
+		     int selected)
+{
+	struct entry_stack *s;
+	int nomem = 0;
+	size_t i;
+
+	if (bits_reserve(p, ord) < 0)
+		return -1;
+	if (selected)
+		bit_set(p, ord);
+	if (rec->type == PICL_REC_ENTRY) {
+		s = stack_of(p, rec->processor, rec->process, 1, &nomem);
+		if (!s)
+			return -1;
+		if (s->n == s->cap) {
+			size_t nc = s->cap ? 2 * s->cap : 16;
+			struct open_entry *v = realloc(s->v, nc * sizeof(*v));
+
+			if (!v)
+				return -1;
+			s->v = v;
+			s->cap = nc;
+		}
+		s->v[s->n].event = rec->event;
+		s->v[s->n].selected = selected;
+		s->v[s->n].ord = ord;
+		s->n++;
+	} else if (rec->type == PICL_REC_EXIT) {
+		s = stack_of(p, rec->processor, rec->process, 0, &nomem);
+		if (!s)
+			return 0;
+		/* The innermost open entry of the same event; entries above
+		 * it that were never exited stay open. */
+		for (i = s->n; i-- > 0;)
+			if (s->v[i].event == rec->event)
+				break;
+		if (i == (size_t)-1)
+			return 0;
+		if (selected || s->v[i].selected) {
+			bit_set(p, ord);
+			bit_set(p, s->v[i].ord);
+		}
+		memmove(s->v + i, s->v + i + 1, (s->n - i - 1) * sizeof(*s->v));
+		s->n--;
+	}
+	return 0;
+}
+
+enum pass { PASS_ONLY, PASS_MARK, PASS_COPY };
+
+/*
+ * Read one input with reader r. PASS_ONLY selects and writes; PASS_MARK
+ * selects and fills p; PASS_COPY writes the records p marked. *ord counts
+ * records over all inputs. PICL_OK or < 0 (reported).
+ */
+static int run_input(struct filter *f, struct picl_reader *r, enum pass pass,
+		     struct pairs *p, uint64_t *ord, const char *what, uint64_t total)
+{
+	struct picltrace_progress prog;
+	struct picl_record rec;
+	unsigned tick = 0;
+	int rc, decoded;
+
+	f->defs = picl_reader_defs(r);
+	f->gen++;
+	if (picl_reader_is_compressed(r))
+		total = 0;
+	picltrace_progress_init(&prog, what, total, f->quiet);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if (pass == PASS_COPY) {
+			if (bit_test(p, *ord) && (rc = emit(f, r, &rec, 0)) < 0)
+				goto out;
+		} else {
+			rc = select_record(f, r, &rec, &decoded);
+			if (rc < 0)
+				goto out;
+			if (pass == PASS_MARK) {
+				if (pairs_add(p, &rec, *ord, rc) < 0) {
+					picltrace_error("filter", "out of memory");
+					rc = PICL_ERR_NOMEM;
+					goto out;
+				}
+			} else if (rc && (rc = emit(f, r, &rec, decoded)) < 0) {
+				goto out;
+			}
+		}
+		++*ord;
+		if ((++tick & 0xfff) == 0)
+			picltrace_progress(&prog, picl_reader_offset(r));
+	}
+	picltrace_progress_done(&prog);
+	if (rc == PICL_END)
+		return PICL_OK;
+	picltrace_report("filter", picl_reader_error(r));
+	return rc;
+out:
+	picltrace_progress_done(&prog);
+	return rc;
+}
+
+/* The size of a regular file (for progress), or 0. */
+static uint64_t file_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inputs                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static const struct picl_reader_options read_opts = { PICL_READ_RAW, 0, 0 };
+
+/* One pass, streaming: select and write. */
+static int filter_one(struct filter *f, const char *path, uint64_t *ord)
+{
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	struct stat st;
+	int rc;
+
+	r = picl_reader_open(path, &read_opts, &rc, &err);
+	if (!r) {
+		picltrace_report("filter", &err);
+		return rc;
+	}
+	rc = run_input(f, r, PASS_ONLY, NULL, ord, "filter",
+		       strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode)
+		       ? (uint64_t)st.st_size : 0);
+	picl_reader_free(r);
+	return rc;
+}
+
+/* An input of --pairs: a descriptor that can be read from `start` twice. */
+struct source {
+	const char *name;
+	int fd, own;
+	off_t start;
+};
+
+/* Copy fd to an unlinked temporary file; the new descriptor or -1. */
+static int spool(const char *name, int fd)
+{
+	const char *dir = getenv("TMPDIR");
+	char *tmpl, *buf;
+	int out;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	tmpl = malloc(strlen(dir) + 32);
+	buf = malloc(1 << 20);
+	if (!tmpl || !buf) {
+		free(tmpl);
+		free(buf);
+		picltrace_error("filter", "out of memory");
+		return -1;
+	}
+	sprintf(tmpl, "%s/picltrace-filter.XXXXXX", dir);
+	out = mkstemp(tmpl);
+	if (out < 0) {
+		picltrace_error("filter", "%s: cannot create a temporary file in %s: %s",
+				name, dir, strerror(errno));
+		goto done;
+	}
+	unlink(tmpl);
+	for (;;) {
+		ssize_t n = read(fd, buf, 1 << 20), k;
+		char *p = buf;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			picltrace_error("filter", "%s: cannot read: %s", name, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		while (n > 0) {
+			k = write(out, p, (size_t)n);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				picltrace_error("filter", "%s: cannot copy to a temporary file in %s: %s",
+						name, dir, strerror(errno));
+				goto fail;
+			}
+			p += k;
+			n -= k;
+		}
+	}
+	if (lseek(out, 0, SEEK_SET) == 0)
+		goto done;
+	picltrace_error("filter", "%s: cannot rewind the temporary file: %s", name,
+			strerror(errno));
+fail:
+	close(out);
+	out = -1;
+done:
+	free(tmpl);
+	free(buf);
+	return out;
+}
+
+/* Open an input so that it can be read twice. 0 or -1 (reported). */
+static int source_open(struct source *s, const char *path)
+{
+	struct stat st;
+
+	memset(s, 0, sizeof(*s));
+	if (strcmp(path, "-") == 0) {
+		s->name = "<stdin>";
+		s->fd = 0;
+	} else {
+		s->name = path;
+		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->fd < 0) {
+			picltrace_error("filter", "%s: cannot open: %s", path, strerror(errno));
+			return -1;
+		}
+		s->own = 1;
+	}
+	if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (s->start = lseek(s->fd, 0, SEEK_CUR)) >= 0)
+		return 0;
+	{
+		int fd = spool(s->name, s->fd);
+
+		if (s->own)
+			close(s->fd);
+		s->fd = fd;
+		s->own = fd >= 0;
+		s->start = 0;
+	}
+	return s->fd < 0 ? -1 : 0;
+}
+
+static int source_pass(struct filter *f, struct source *s, enum pass pass,
+		       struct pairs *p, uint64_t *ord)
+{
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	int rc;
+
+	if (lseek(s->fd, s->start, SEEK_SET) < 0) {
+		picltrace_error("filter", "%s: cannot rewind: %s", s->name, strerror(errno));
+		return PICL_ERR_IO;
+	}
+	r = picl_reader_open_fd(s->fd, s->name, &read_opts, &rc, &err);
+	if (!r) {
+		picltrace_report("filter", &err);
+		return rc;
+	}
+	rc = run_input(f, r, pass, p, ord,
+		       pass == PASS_MARK ? "filter (pass 1 of 2)" : "filter (pass 2 of 2)",
+		       file_size(s->fd));
+	picl_reader_free(r);
+	return rc;
+}
+
+/* --pairs: mark every input, then copy the marked records. */
+static int filter_pairs(struct filter *f, const char **inputs, int n)
+{
+	struct source *src = calloc((size_t)n, sizeof(*src));
+	struct pairs p;
+	uint64_t ord;
+	int i, opened = 0, rc = PICL_OK;
+
+	memset(&p, 0, sizeof(p));
+	if (!src) {
+		picltrace_error("filter", "out of memory");
+		return PICL_ERR_NOMEM;
+	}
+	for (; opened < n; opened++)
+		if (source_open(&src[opened], inputs[opened]) < 0) {
+			rc = PICL_ERR_IO;
+			goto done;
+		}
+	ord = 0;
+	for (i = 0; i < n && rc == PICL_OK; i++)
+		rc = source_pass(f, &src[i], PASS_MARK, &p, &ord);
+	ord = 0;
+	for (i = 0; i < n && rc == PICL_OK; i++)
+		rc = source_pass(f, &src[i], PASS_COPY, &p, &ord);
+done:
+	for (i = 0; i < opened; i++)
+		if (src[i].own)
+			close(src[i].fd);
+	free(src);
+	pairs_free(&p);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static int parse_time_opt(const char *opt, const char *arg, struct picl_time *t)
+{
+	int rc = picl_time_parse(arg, strlen(arg), t, NULL);
+
+	if (rc == PICL_ERR_RANGE)
+		picltrace_error("filter", "%s: \"%s\" has more than 18 significant digits or decimals",
+				opt, arg);
+	else if (rc < 0)
+		picltrace_error("filter", "%s takes an exact decimal time such as 0.25, -1.5 or 1e-3, not \"%s\"",
+				opt, arg);
+	return rc < 0 ? -1 : 0;
+}
+
+static int add_pattern(struct filter *f, const char *re, int caseless)
+{
+	pcre2_code **v, *code;
+	PCRE2_SIZE off;
+	int err;
+
+	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+			     caseless ? PCRE2_CASELESS : 0, &err, &off, NULL);
+	if (!code) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		picltrace_error("filter", "bad pattern at offset %zu: %s", (size_t)off,
+				(const char *)msg);
+		return -1;
+	}
+	pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* used if it works */
+	v = realloc(f->pats, (f->npats + 1) * sizeof(*v));
+	if (!v) {
+		pcre2_code_free(code);
+		picltrace_error("filter", "out of memory");
+		return -1;
+	}
+	f->pats = v;
+	f->pats[f->npats++] = code;
+	return 0;
+}
+
+static void filter_release(struct filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < SEL_NKINDS; i++)
+		free(f->sel[i].items);
+	for (i = 0; i < f->npats; i++)
+		pcre2_code_free(f->pats[i]);
+	free(f->pats);
+	pcre2_match_data_free(f->md);
+}
+
+enum {
+	OPT_FROM = 256, OPT_TO, OPT_GREP_DATA, OPT_PAIRS, OPT_KEEP_DEFS, OPT_NO_DEFS,
+	OPT_LEVEL
+};
+
+int cmd_filter(int argc, const char **argv)
+{
+	static const struct option longopts[] = {
+		{ "processor", required_argument, NULL, 'p' },
+		{ "process", required_argument, NULL, 'P' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "type", required_argument, NULL, 't' },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "grep", required_argument, NULL, 'g' },
+		{ "ignore-case", no_argument, NULL, 'i' },
+		{ "grep-data", no_argument, NULL, OPT_GREP_DATA },
+		{ "invert", no_argument, NULL, 'v' },
+		{ "pairs", no_argument, NULL, OPT_PAIRS },
+		{ "keep-defs", no_argument, NULL, OPT_KEEP_DEFS },
+		{ "no-defs", no_argument, NULL, OPT_NO_DEFS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "zstd", no_argument, NULL, 'z' },
+		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct filter f;
+	struct picl_error err = { 0 };
+	const char *output = "-";
+	const char *stdin_only[] = { "-" };
+	const char **inputs;
+	const char **regexes = NULL;
+	const char *from_arg = "", *to_arg = "";
+	size_t nregexes = 0;
+	int ninputs, c, i, caseless = 0, pairs = 0, compress = 0, level = 0;
+	int status = 2, rc = PICL_OK;
+	uint64_t ord = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.keep_defs = 1;
+	f.gen = 1;
+	regexes = calloc((size_t)argc, sizeof(*regexes));
+	if (!regexes) {
+		picltrace_error("filter", "out of memory");
+		return 2;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, (char *const *)argv, "p:P:e:t:g:ivo:zqh",
+				longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_list(SEL_PROCESSOR, optarg, &f.sel[SEL_PROCESSOR]) < 0)
+				goto out;
+			break;
+		case 'P':
+			if (parse_list(SEL_PROCESS, optarg, &f.sel[SEL_PROCESS]) < 0)
+				goto out;
+			break;
+		case 'e':
+			if (parse_list(SEL_EVENT, optarg, &f.sel[SEL_EVENT]) < 0)
+				goto out;
+			break;
+		case 't':
+			if (parse_list(SEL_TYPE, optarg, &f.sel[SEL_TYPE]) < 0)
+				goto out;
+			break;
+		case OPT_FROM:
+			if (parse_time_opt("--from", optarg, &f.from) < 0)
+				goto out;
+			f.has_from = 1;
+			from_arg = optarg;
+			break;
+		case OPT_TO:
+			if (parse_time_opt("--to", optarg, &f.to) < 0)
+				goto out;
+			f.has_to = 1;
+			to_arg = optarg;
+			break;
+		case 'g':
+			regexes[nregexes++] = optarg;
+			break;
+		case 'i':
+			caseless = 1;
+			break;
+		case OPT_GREP_DATA:
+			f.grep_data = 1;
+			break;
+		case 'v':
+			f.invert = 1;
+			break;
+		case OPT_PAIRS:
+			pairs = 1;
+			break;
+		case OPT_KEEP_DEFS:
+			f.keep_defs = 1;
+			break;
+		case OPT_NO_DEFS:
+			f.keep_defs = 0;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'z':
+			compress = 1;
+			break;
+		case OPT_LEVEL: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 1 || v > 19) {
+				picltrace_error("filter", "--level takes a number from 1 to 19, not '%s'",
+						optarg);
+				goto out;
+			}
+			level = (int)v;
+			break;
+		}
+		case 'q':
+			f.quiet = 1;
+			break;
+		case 'h':
+			fputs(filter_usage, stdout);
+			status = 0;
+			goto out;
+		default:
+			fputs(filter_usage, stderr);
+			goto out;
+		}
+	}
+	if (f.has_from && f.has_to && picl_time_cmp(f.from, f.to) >= 0) {
+		picltrace_error("filter", "--from %s is not before --to %s: the window is empty",
+				from_arg, to_arg);
+		goto out;
+	}
+	if (f.grep_data && nregexes == 0) {
+		picltrace_error("filter", "--grep-data needs a pattern (-g)");
+		goto out;
+	}
+	/* Compile every pattern once, after all options (-i may come last). */
+	for (i = 0; (size_t)i < nregexes; i++)
+		if (add_pattern(&f, regexes[i], caseless) < 0)
+			goto out;
+	if (f.npats) {
+		f.md = pcre2_match_data_create(1, NULL);
+		if (!f.md) {
+			picltrace_error("filter", "out of memory");
+			goto out;
+		}
+	}
+	inputs = optind < argc ? argv + optind : stdin_only;
+	ninputs = optind < argc ? argc - optind : 1;
+	if (picltrace_same_file(output, inputs, ninputs)) {
+		picltrace_error("filter", "%s: the output is also an input; refusing to overwrite it",
+				output);
+		goto out;
+	}
+	f.w = picltrace_open_output("filter", output, compress, level);
+	if (!f.w)
+		goto out;
+	if (pairs)
+		rc = filter_pairs(&f, inputs, ninputs);
+	else
+		for (i = 0; i < ninputs && rc == PICL_OK; i++)
+			rc = filter_one(&f, inputs[i], &ord);
+	if (rc < 0) {
+		picl_writer_abort(f.w);
+		goto out;
+	}
+	if (picl_writer_close(f.w, &err) < 0) {
+		picltrace_report("filter", &err);
+		goto out;
+	}
+	status = 0;
+out:
+	filter_release(&f);
+	free(regexes);
+	return status;
+}

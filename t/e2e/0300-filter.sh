@@ -1,0 +1,561 @@
+#!/bin/sh
+# picltrace filter: processors, processes, events, record types (numbers,
+# ranges, names, subsets the trace defines), exact time windows, PCRE2
+# patterns on labels/messages and data, -v, --pairs, definitions kept,
+# zstd in and out, stdin, bad input / pattern / option values (exit 2,
+# file:line:column, no output file left behind).
+#
+# Every expected output below was worked out by hand from
+# testdata/filter/small.picl (its records, numbered R1..R29 in file order):
+#   R1 -301 header   R2 -6 alias 7   R3 -201 subset -5 = {1,2}
+#   R4 -203 subset -2000 = {-21,5}   R5 -5 label event 5 on processor -1
+#   R6-R8 -901 entries p0 p1 p2      R9 -2 -12 host 0.05
+#   R10 -3 5 p0 0.09   R11 -7 p0 1e-1   R12 -3 -21 p1 0.10
+#   R13 -4 -21 p1 0.100000000000000001  R14 -4 5 p0 0.2
+#   R15 -2 -12 p2 0.2 (extra blanks)    R16 -3 5 p1 0.25
+#   R17 -3 -52 p0 0.3  R18 -4 -52 p0 0.35  R19 -4 5 p1 0.4
+#   R20 user record 0, event 5, p1 0.4  R21 -5 label -52 p0 0.45
+#   R22/R23 -3 7 p2 0.5/0.6  R24/R25 -4 7 p2 0.7/0.8
+#   R26-R28 -901 exits p0 p1 p2 at 1   R29 -102 p0 1 (continued line)
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+D="$PICL_SRCDIR/testdata/filter"
+S="$D/small.picl"
+
+# ok ARGS...: run filter and expect success.
+ok() {
+  run "$PT" filter "$@"
+  expect_rc 0
+}
+
+# The four definition and header records, kept by default.
+DEFS='-301 -1 -0.5 -1 -1 11 0 filter test
+-6 -1 -0.5 -1 -1 1 "%d%s" 7 "%d %lf"
+-201 -1 -0.5 -1 -1 3 "%d" -5 1 2
+-203 -1 -0.5 -1 -1 3 "%d" -2000 -21 5'
+
+# --- no criteria: everything, canonical (1e-1 -> 0.1, blanks, continuation)
+ok "$S"
+expect_out <<T
+$DEFS
+-5 5 -0.5 -1 -1 12 0 solver  step
+-3 -901 0 0 0 0
+-3 -901 0 1 0 0
+-3 -901 0 2 0 0
+-2 -12 0.05 32767 0 0
+-3 5 0.09 0 0 0
+-7 -1 0.1 0 0 13 0 hello, world!
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-4 5 0.2 0 0 0
+-2 -12 0.2 2 0 0
+-3 5 0.25 1 0 0
+-3 -52 0.3 0 0 1 2 5
+-4 -52 0.35 0 0 3 2 8 1 5
+-4 5 0.4 1 0 0
+0 5 0.4 1 0 1 7 3 2.5
+-5 -52 0.45 0 0 9 0 recv wait
+-3 7 0.5 2 0 0
+-3 7 0.6 2 0 0
+-4 7 0.7 2 0 0
+-4 7 0.8 2 0 0
+-4 -901 1 0 0 0
+-4 -901 1 1 0 0
+-4 -901 1 2 0 0
+-102 -1 1 0 0 2 "%d%d" -52 1 5 1
+T
+
+# --- processors: a number (defs kept), --no-defs, a trace-defined subset, host
+ok -p 1 "$S"
+expect_out <<T
+$DEFS
+-3 -901 0 1 0 0
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+0 5 0.4 1 0 1 7 3 2.5
+-4 -901 1 1 0 0
+T
+ok --processor=1 --no-defs "$S"
+expect_out <<'T'
+-3 -901 0 1 0 0
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+0 5 0.4 1 0 1 7 3 2.5
+-4 -901 1 1 0 0
+T
+# -5 is the subset {1, 2} of R3 (which --no-defs drops, yet it applies).
+ok -p -5 --no-defs "$S"
+expect_out <<'T'
+-3 -901 0 1 0 0
+-3 -901 0 2 0 0
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-2 -12 0.2 2 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+0 5 0.4 1 0 1 7 3 2.5
+-3 7 0.5 2 0 0
+-3 7 0.6 2 0 0
+-4 7 0.7 2 0 0
+-4 7 0.8 2 0 0
+-4 -901 1 1 0 0
+-4 -901 1 2 0 0
+T
+ok -p host --no-defs "$S"
+expect_out <<'T'
+-2 -12 0.05 32767 0 0
+T
+# Wildcard records (processor -1) are selected by -1 itself.
+ok -p -1,32767 --no-defs "$S"
+expect_out <<T
+$DEFS
+-5 5 -0.5 -1 -1 12 0 solver  step
+-2 -12 0.05 32767 0 0
+T
+# Processes: every record but the wildcard ones is on process 0.
+ok -P -1 -t 0..2147483647,-5 "$S"
+expect_out <<T
+$DEFS
+-5 5 -0.5 -1 -1 12 0 solver  step
+T
+
+# --- events: a range, subset names, a trace-defined subset, user events
+ok -e -60..-51 --no-defs "$S"
+expect_out <<'T'
+-3 -52 0.3 0 0 1 2 5
+-4 -52 0.35 0 0 3 2 8 1 5
+-5 -52 0.45 0 0 9 0 recv wait
+T
+ok -e receives,sends -t entry,exit --no-defs "$S"
+expect_out <<'T'
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-3 -52 0.3 0 0 1 2 5
+-4 -52 0.35 0 0 3 2 8 1 5
+T
+ok -e communication --no-defs "$S"
+expect_out <<'T'
+-2 -12 0.05 32767 0 0
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-2 -12 0.2 2 0 0
+-3 -52 0.3 0 0 1 2 5
+-4 -52 0.35 0 0 3 2 8 1 5
+-5 -52 0.45 0 0 9 0 recv wait
+T
+ok -e -2000 --no-defs "$S"
+expect_out <<'T'
+-5 5 -0.5 -1 -1 12 0 solver  step
+-3 5 0.09 0 0 0
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-4 5 0.2 0 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+0 5 0.4 1 0 1 7 3 2.5
+T
+ok -e user -p 0,2 --no-defs "$S"
+expect_out <<'T'
+-3 5 0.09 0 0 0
+-4 5 0.2 0 0 0
+-3 7 0.5 2 0 0
+-3 7 0.6 2 0 0
+-4 7 0.7 2 0 0
+-4 7 0.8 2 0 0
+T
+# Two -e options add up; -e tracing is -901 .. -1000.
+ok -e tracing -e 7 -p 2 --no-defs "$S"
+expect_out <<'T'
+-3 -901 0 2 0 0
+-3 7 0.5 2 0 0
+-3 7 0.6 2 0 0
+-4 7 0.7 2 0 0
+-4 7 0.8 2 0 0
+-4 -901 1 2 0 0
+T
+
+# --- record types: names, numbers, ranges
+ok -t label,message --no-defs "$S"
+expect_out <<'T'
+-5 5 -0.5 -1 -1 12 0 solver  step
+-7 -1 0.1 0 0 13 0 hello, world!
+-5 -52 0.45 0 0 9 0 recv wait
+T
+ok -t statistics "$S"
+expect_out <<T
+$DEFS
+-102 -1 1 0 0 2 "%d%d" -52 1 5 1
+T
+ok -t -4..-2,0 -p 0 --no-defs "$S"
+expect_out <<'T'
+-3 -901 0 0 0 0
+-3 5 0.09 0 0 0
+-4 5 0.2 0 0 0
+-3 -52 0.3 0 0 1 2 5
+-4 -52 0.35 0 0 3 2 8 1 5
+-4 -901 1 0 0 0
+T
+ok -t user --no-defs "$S"
+expect_out <<'T'
+0 5 0.4 1 0 1 7 3 2.5
+T
+ok -t headers,-6 --no-defs "$S"
+expect_out <<'T'
+-301 -1 -0.5 -1 -1 11 0 filter test
+-6 -1 -0.5 -1 -1 1 "%d%s" 7 "%d %lf"
+T
+
+# --- time windows: from inclusive, to exclusive, exact decimals
+# 1e-1 = 0.1 = 0.10 < 0.100000000000000001 < 0.2 ...; 0.09 and 0.3 are out.
+ok --from 1e-1 --to 0.3 --no-defs "$S"
+expect_out <<'T'
+-7 -1 0.1 0 0 13 0 hello, world!
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-4 5 0.2 0 0 0
+-2 -12 0.2 2 0 0
+-3 5 0.25 1 0 0
+T
+# As doubles 0.1 == 0.100000000000000001 and this window would be empty.
+ok --from 0.10 --to 0.100000000000000001 --no-defs "$S"
+expect_out <<'T'
+-7 -1 0.1 0 0 13 0 hello, world!
+-3 -21 0.10 1 0 3 2 8 0 5
+T
+ok --from 0.100000000000000001 --to .2 --no-defs "$S"
+expect_out <<'T'
+-4 -21 0.100000000000000001 1 0 0
+T
+# Definitions are kept whatever their time; --to alone.
+ok --to 0.1 "$S"
+expect_out <<T
+$DEFS
+-5 5 -0.5 -1 -1 12 0 solver  step
+-3 -901 0 0 0 0
+-3 -901 0 1 0 0
+-3 -901 0 2 0 0
+-2 -12 0.05 32767 0 0
+-3 5 0.09 0 0 0
+T
+ok --from 4e-1 "$S"
+expect_out <<T
+$DEFS
+-4 5 0.4 1 0 0
+0 5 0.4 1 0 1 7 3 2.5
+-5 -52 0.45 0 0 9 0 recv wait
+-3 7 0.5 2 0 0
+-3 7 0.6 2 0 0
+-4 7 0.7 2 0 0
+-4 7 0.8 2 0 0
+-4 -901 1 0 0 0
+-4 -901 1 1 0 0
+-4 -901 1 2 0 0
+-102 -1 1 0 0 2 "%d%d" -52 1 5 1
+T
+
+# --- patterns (PCRE2) on the text of labels and messages, blanks included
+ok -g 'r {2}s' "$S"
+expect_out <<T
+$DEFS
+-5 5 -0.5 -1 -1 12 0 solver  step
+T
+ok -g 'r s' --no-defs "$S"
+expect_out </dev/null
+ok --grep='^recv wait$' --no-defs "$S"
+expect_out <<'T'
+-5 -52 0.45 0 0 9 0 recv wait
+T
+ok -g WORLD --no-defs "$S"
+expect_out </dev/null
+ok -g WORLD -i --no-defs "$S"
+expect_out <<'T'
+-7 -1 0.1 0 0 13 0 hello, world!
+T
+ok -g hello -g wait --no-defs "$S"
+expect_out <<'T'
+-7 -1 0.1 0 0 13 0 hello, world!
+-5 -52 0.45 0 0 9 0 recv wait
+T
+# --grep-data: the data text after the descriptor of every record.
+ok -g '^8 ' --grep-data --no-defs "$S"
+expect_out <<'T'
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -52 0.35 0 0 3 2 8 1 5
+T
+ok -g '^8 ' --no-defs "$S"
+expect_out </dev/null
+
+# --- -v: everything not selected (definitions still kept)
+ok -v -p 0,host "$S"
+expect_out <<T
+$DEFS
+-5 5 -0.5 -1 -1 12 0 solver  step
+-3 -901 0 1 0 0
+-3 -901 0 2 0 0
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-2 -12 0.2 2 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+0 5 0.4 1 0 1 7 3 2.5
+-3 7 0.5 2 0 0
+-3 7 0.6 2 0 0
+-4 7 0.7 2 0 0
+-4 7 0.8 2 0 0
+-4 -901 1 1 0 0
+-4 -901 1 2 0 0
+T
+ok --invert -t entry,exit,mark --no-defs "$S"
+expect_out <<'T'
+-301 -1 -0.5 -1 -1 11 0 filter test
+-6 -1 -0.5 -1 -1 1 "%d%s" 7 "%d %lf"
+-201 -1 -0.5 -1 -1 3 "%d" -5 1 2
+-203 -1 -0.5 -1 -1 3 "%d" -2000 -21 5
+-5 5 -0.5 -1 -1 12 0 solver  step
+-7 -1 0.1 0 0 13 0 hello, world!
+0 5 0.4 1 0 1 7 3 2.5
+-5 -52 0.45 0 0 9 0 recv wait
+-102 -1 1 0 0 2 "%d%d" -52 1 5 1
+T
+
+# --- --pairs: an entry/exit pair is kept whole
+# Window [0.2, 0.3) selects R14 (exit of R10), R15, R16 (entry of R19).
+ok --from 0.2 --to 0.3 --no-defs "$S"
+expect_out <<'T'
+-4 5 0.2 0 0 0
+-2 -12 0.2 2 0 0
+-3 5 0.25 1 0 0
+T
+cat >"$TMP/pairs1" <<'T'
+-3 5 0.09 0 0 0
+-4 5 0.2 0 0 0
+-2 -12 0.2 2 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+T
+ok --pairs --from 0.2 --to 0.3 --no-defs "$S"
+expect_out <"$TMP/pairs1"
+# The same from a pipe (copied to a temporary file) and from a redirection.
+run sh -c "cat \"$S\" | \"$PT\" filter --pairs --from 0.2 --to 0.3 --no-defs"
+expect_rc 0
+expect_out <"$TMP/pairs1"
+run sh -c "\"$PT\" filter --pairs --from 0.2 --to 0.3 --no-defs - <\"$S\""
+expect_rc 0
+expect_out <"$TMP/pairs1"
+# Only exits selected: their entries come back.
+ok --pairs -e 5 -t exit --no-defs "$S"
+expect_out <<'T'
+-3 5 0.09 0 0 0
+-4 5 0.2 0 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+T
+# Nested entries of one event: the inner exit goes with the inner entry,
+# the outer exit with the outer one.
+ok --pairs --from 0.65 --to 0.75 --no-defs "$S"
+expect_out <<'T'
+-3 7 0.6 2 0 0
+-4 7 0.7 2 0 0
+T
+ok --pairs --from 0.75 --to 0.9 --no-defs "$S"
+expect_out <<'T'
+-3 7 0.5 2 0 0
+-4 7 0.8 2 0 0
+T
+# -v then pairs: the records before 0.3 (definitions too: --no-defs), and
+# the exits after 0.3 of the entries among them (R19, R26-R28).
+ok --pairs -v --from 0.3 --no-defs "$S"
+expect_out <<T
+$DEFS
+-5 5 -0.5 -1 -1 12 0 solver  step
+-3 -901 0 0 0 0
+-3 -901 0 1 0 0
+-3 -901 0 2 0 0
+-2 -12 0.05 32767 0 0
+-3 5 0.09 0 0 0
+-7 -1 0.1 0 0 13 0 hello, world!
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+-4 5 0.2 0 0 0
+-2 -12 0.2 2 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+-4 -901 1 0 0 0
+-4 -901 1 1 0 0
+-4 -901 1 2 0 0
+T
+# Pairs across two inputs (one trace cut in two), read as one stream.
+head -n 20 "$S" >"$TMP/part1.picl"
+tail -n +21 "$S" >"$TMP/part2.picl"
+ok --pairs --from 0.2 --to 0.3 --no-defs "$TMP/part1.picl" "$TMP/part2.picl"
+expect_out <"$TMP/pairs1"
+
+# --- zstd out and in, stdin and stdout
+ok -z -o "$TMP/p1.zst" -p 1 "$S"
+[ "$(head -c 4 "$TMP/p1.zst" | od -An -tx1 | tr -d ' ')" = 28b52ffd ] || fail "not zstd"
+zstd -q -t "$TMP/p1.zst" || fail "zstd cannot read our stream"
+run sh -c "\"$PT\" filter -t exit - <\"$TMP/p1.zst\""
+expect_rc 0
+expect_out <<'T'
+-301 -1 -0.5 -1 -1 11 0 filter test
+-6 -1 -0.5 -1 -1 1 "%d%s" 7 "%d %lf"
+-201 -1 -0.5 -1 -1 3 "%d" -5 1 2
+-203 -1 -0.5 -1 -1 3 "%d" -2000 -21 5
+-4 -21 0.100000000000000001 1 0 0
+-4 5 0.4 1 0 0
+-4 -901 1 1 0 0
+T
+zstd -q -c "$S" >"$TMP/s.zst"
+run sh -c "cat \"$TMP/s.zst\" | \"$PT\" filter --level=19 -z -e sends --no-defs | zstd -dc"
+expect_rc 0
+expect_out <<'T'
+-3 -21 0.10 1 0 3 2 8 0 5
+-4 -21 0.100000000000000001 1 0 0
+T
+ok -o "$TMP/out.picl" --pairs -e 5 -t exit --no-defs "$TMP/s.zst"
+expect_out </dev/null
+cmp "$TMP/out.picl" - <<'T' || fail "--pairs on a zstd file"
+-3 5 0.09 0 0 0
+-4 5 0.2 0 0 0
+-3 5 0.25 1 0 0
+-4 5 0.4 1 0 0
+T
+
+# --- the Table 20 example is canonical: no criteria give it back
+# (the spec's own file is tested in 0300-filter-spec.sh)
+
+# --- bad input: file:line:column, exit 2, no output left, input untouched
+printf '%s\n' '-3 -901 0 0 0 0' '-3 5 0.1 0 x7 0' >"$TMP/bad.picl"
+run "$PT" filter -o "$TMP/never.picl" -p 0 "$TMP/bad.picl"
+expect_rc 2
+expect_err <<T
+picltrace filter: $TMP/bad.picl:2:12: expected an integer process id, found "x7"
+T
+[ ! -e "$TMP/never.picl" ] || fail "partial output left behind"
+ls -a "$TMP" | grep -q 'never\.picl\.tmp' && fail "temporary file left behind"
+run "$PT" filter --pairs -o "$TMP/never.picl" "$TMP/bad.picl"
+expect_rc 2
+expect_err <<T
+picltrace filter: $TMP/bad.picl:2:12: expected an integer process id, found "x7"
+T
+[ ! -e "$TMP/never.picl" ] || fail "partial output left behind (--pairs)"
+# A label whose data are shorter than declared, found when a pattern must
+# read it (records only moved are not decoded: that is validate's job).
+printf '%s\n' '-3 -901 0 0 0 0' '-5 5 0 -1 -1 20 0 short' >"$TMP/badlabel.picl"
+run "$PT" filter -g short "$TMP/badlabel.picl"
+expect_rc 2
+grep -q "^picltrace filter: $TMP/badlabel.picl:2:" "$TMP/err" || fail "bad label not located"
+# An existing output is replaced only by a complete result.
+echo keep >"$TMP/old.picl"
+run "$PT" filter -o "$TMP/old.picl" "$TMP/bad.picl"
+expect_rc 2
+[ "$(cat "$TMP/old.picl")" = keep ] || fail "failed run clobbered the old output"
+# The input is never the output.
+cp "$S" "$TMP/same.picl"
+run "$PT" filter -p 1 -o "$TMP/same.picl" "$TMP/same.picl"
+expect_rc 2
+expect_err <<T
+picltrace filter: $TMP/same.picl: the output is also an input; refusing to overwrite it
+T
+cmp "$TMP/same.picl" "$S" || fail "input was touched"
+run "$PT" filter "$TMP/nope.picl"
+expect_rc 2
+expect_err <<T
+picltrace filter: $TMP/nope.picl: cannot open: No such file or directory
+T
+run "$PT" filter --pairs "$TMP/nope.picl"
+expect_rc 2
+expect_err <<T
+picltrace filter: $TMP/nope.picl: cannot open: No such file or directory
+T
+
+# --- bad patterns and option values: a clear message, exit 2
+run "$PT" filter -g 'a(' "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: bad pattern at offset 2: missing closing parenthesis
+T
+# PCRE2 puts the offset of a bad range at its upper end ("a", offset 3).
+run "$PT" filter -g ok -g '[z-a]' "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: bad pattern at offset 3: range out of order in character class
+T
+run "$PT" filter -e 5..x "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --event: bad range "5..x": expected a number after ".."
+T
+run "$PT" filter -p ..3 "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --processor: bad range "..3": expected a number before ".."
+T
+run "$PT" filter -P 3..1 "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --process: bad range "3..1": 3 is greater than 1
+T
+run "$PT" filter -e 1,,2 "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --event: empty item in the list
+T
+run "$PT" filter -e 99999999999 "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --event: "99999999999": number out of range (32 bits)
+T
+run "$PT" filter -t entries "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --type: unknown name "entries" (known: mark, entry, exit, label, descriptor, message, statistics, subsets, headers, user)
+T
+run "$PT" filter -P x "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --process: "x" is not a number or a range (A..B)
+T
+run "$PT" filter --from 0.1x "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --from takes an exact decimal time such as 0.25, -1.5 or 1e-3, not "0.1x"
+T
+run "$PT" filter --to 0.1234567890123456789 "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --to: "0.1234567890123456789" has more than 18 significant digits or decimals
+T
+run "$PT" filter --from 0.3 --to 3e-1 "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --from 0.3 is not before --to 3e-1: the window is empty
+T
+run "$PT" filter --grep-data "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --grep-data needs a pattern (-g)
+T
+run "$PT" filter --level=0 "$S"
+expect_rc 2
+grep -q -- "--level takes a number from 1 to 19" "$TMP/err" || fail "bad level accepted"
+run "$PT" filter --bogus
+expect_rc 2
+grep -q '^usage: picltrace filter' "$TMP/err" || fail "no usage on a bad option"
+[ ! -s "$TMP/out" ] || fail "output on a bad option"
+
+# --- help
+run "$PT" filter --help
+expect_rc 0
+grep -q '^usage: picltrace filter' "$TMP/out" || fail "no usage from --help"
+run "$PT" help filter
+expect_rc 0
+grep -q -- '--pairs' "$TMP/out" || fail "help filter shows no options"
+run "$PT" --help
+grep -q '^   filter ' "$TMP/out" || fail "filter missing from the command list"
+echo "PASS: $ntest filter checks"
