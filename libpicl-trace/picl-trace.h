@@ -576,6 +576,11 @@ void picl_writer_abort(struct picl_writer *w);
 
 const struct picl_error *picl_writer_error(const struct picl_writer *w);
 
+/* The temporary file a named output is being written to (until a successful
+ * close renames it), or NULL when writing directly. For a program that must
+ * remove it from a signal handler. */
+const char *picl_writer_temp_path(const struct picl_writer *w);
+
 /* Bytes written so far (before compression). */
 uint64_t picl_writer_offset(const struct picl_writer *w);
 

@@ -472,3 +472,8 @@ uint64_t picl_writer_offset(const struct picl_writer *w)
 {
 	return w->offset;
 }
+
+const char *picl_writer_temp_path(const struct picl_writer *w)
+{
+	return w->tmp;
+}

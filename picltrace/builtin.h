@@ -13,10 +13,10 @@
 int cmd_cat(int argc, const char **argv);
 int cmd_filter(int argc, const char **argv);
 int cmd_merge(int argc, const char **argv);
-/* CMD:plot */
+int cmd_plot(int argc, const char **argv);
 int cmd_sort(int argc, const char **argv);
-/* CMD:stat */
-/* CMD:sync */
+int cmd_stat(int argc, const char **argv);
+int cmd_sync(int argc, const char **argv);
 int cmd_validate(int argc, const char **argv);
 
 /*
@@ -29,7 +29,8 @@ int picltrace_parse_size(const char *s, uint64_t *out);
 int picltrace_same_file(const char *out, const char *const *inputs, int n);
 
 /* Open an output trace (picl_writer_open); on failure report it for cmd
- * and return NULL. */
+ * and return NULL. Its temporary file is removed if the command is killed
+ * by SIGINT, SIGTERM or SIGHUP before it is renamed into place. */
 struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 					  int compress, int level);
 

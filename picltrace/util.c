@@ -5,6 +5,7 @@
  */
 #include "builtin.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,42 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n)
 	return 0;
 }
 
+/*
+ * Temporary outputs to remove if the command is interrupted: the paths are
+ * copied into static storage so the signal handler touches no heap memory
+ * and calls only unlink, which is async-signal-safe. A path whose file was
+ * since renamed into place no longer exists, so unlinking it is harmless.
+ */
+#define MAX_TEMPS 8
+static char temp_paths[MAX_TEMPS][4096];
+static volatile sig_atomic_t ntemps;
+
+static void on_signal(int sig)
+{
+	sig_atomic_t i;
+
+	for (i = 0; i < ntemps; i++)
+		unlink(temp_paths[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void remember_temp(const char *path)
+{
+	static int installed;
+
+	if (!path || ntemps >= MAX_TEMPS || strlen(path) >= sizeof(temp_paths[0]))
+		return;
+	if (!installed) {
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+		installed = 1;
+	}
+	strcpy(temp_paths[ntemps], path);
+	ntemps++;
+}
+
 struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 					  int compress, int level)
 {
@@ -66,6 +103,8 @@ struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 	w = picl_writer_open(path, &o, &rc, &err);
 	if (!w)
 		picltrace_report(cmd, &err);
+	else
+		remember_temp(picl_writer_temp_path(w));
 	return w;
 }
 

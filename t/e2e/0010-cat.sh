@@ -68,6 +68,21 @@ run "$PT" cat -o "$TMP/same.picl" "$TMP/same.picl"
 expect_rc 2
 cmp "$TMP/same.picl" "$TMP/canon.picl" || fail "input was touched"
 
+# Interrupted while writing: the temporary output is removed, nothing is
+# left under the real name.
+mkfifo "$TMP/slow"
+"$PT" cat -o "$TMP/int.picl" "$TMP/slow" &
+pid=$!
+exec 3>"$TMP/slow"
+cat "$TMP/canon.picl" >&3
+sleep 0.3
+ls -a "$TMP" | grep -q '^\.int\.picl\.tmp' || fail "no temporary output while writing"
+kill -INT $pid
+wait $pid || true
+exec 3>&-
+ls -a "$TMP" | grep -q '^\.int\.picl\.tmp' && fail "temporary output left after SIGINT"
+[ ! -e "$TMP/int.picl" ] || fail "partial output after SIGINT"
+
 # Missing input; truncated zstd; bad option; help.
 run "$PT" cat "$TMP/nope.picl"
 expect_rc 2
