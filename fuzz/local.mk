@@ -6,7 +6,7 @@
 #
 # `make check` runs each target over its committed corpus with the normal
 # compiler (fuzz/replay.c), so a fixed crash stays fixed without clang.
-FUZZ_TARGETS = reader descriptor
+FUZZ_TARGETS = reader descriptor schema
 FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
 CLANG ?= clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/libpicl-trace -I$(builddir)
@@ -18,7 +18,11 @@ fuzz_replay_reader_LDADD = libpicl-trace/libpicl-trace.la
 fuzz_replay_descriptor_SOURCES = fuzz/replay.c fuzz/fuzz-descriptor.c
 fuzz_replay_descriptor_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/descriptor"'
 fuzz_replay_descriptor_LDADD = libpicl-trace/libpicl-trace.la
-TESTS += fuzz/replay-reader fuzz/replay-descriptor
+check_PROGRAMS += fuzz/replay-schema
+fuzz_replay_schema_SOURCES = fuzz/replay.c fuzz/fuzz-schema.c
+fuzz_replay_schema_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/schema"'
+fuzz_replay_schema_LDADD = libpicl-trace/libpicl-trace.la
+TESTS += fuzz/replay-reader fuzz/replay-descriptor fuzz/replay-schema
 EXTRA_DIST += fuzz/corpus
 
 fuzz: $(FUZZ_TARGETS:%=fuzz/fuzz-%)
