@@ -26,7 +26,7 @@ static const struct cmd_struct commands[] = {
 	/* CMD:plot */
 	{ "sort", cmd_sort, "order a trace by exact timestamp, in bounded memory" },
 	/* CMD:stat */
-	/* CMD:sync */
+	{ "sync", cmd_sync, "correct clock offsets and drift so no message arrives before it was sent" },
 	{ "validate", cmd_validate, "check traces against the schema and the format's rules" },
 };
 

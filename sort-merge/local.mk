@@ -4,3 +4,15 @@ picltrace_picltrace_SOURCES += sort-merge/runs.c sort-merge/runs.h \
 dist_man_MANS += man/picltrace-sort.1 man/picltrace-merge.1
 TESTS += t/e2e/0500-sort.sh t/e2e/0510-merge.sh
 EXTRA_DIST += t/e2e/0500-sort.sh t/e2e/0510-merge.sh
+# sync: clock correction (the estimator, clock.c, is unit tested on its own)
+picltrace_picltrace_SOURCES += sort-merge/cmd-sync.c sort-merge/clock.c sort-merge/clock.h
+picltrace_picltrace_LDADD += -lm
+dist_man_MANS += man/picltrace-sync.1
+check_PROGRAMS += t/unit/test-clock
+t_unit_test_clock_SOURCES = t/unit/test-clock.c sort-merge/clock.c sort-merge/clock.h
+t_unit_test_clock_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sort-merge
+t_unit_test_clock_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_clock_LDADD = $(CHECK_LIBS) -lm
+SYNC_E2E = t/e2e/0400-sync.sh
+TESTS += t/unit/test-clock $(SYNC_E2E)
+EXTRA_DIST += $(SYNC_E2E)
