@@ -1,1 +1,32 @@
 # bench/: benchmarks, built by `make bench`, run by hand (see bench/README.md).
+#
+# gen-trace is also a check program: `make check` builds it so that tests can
+# generate small realistic traces. The others are EXTRA_PROGRAMS, built
+# only by `make bench`; picl2otf (the OTF peer for the merge benchmark)
+# only when configure found the Open Trace Format library.
+check_PROGRAMS += bench/gen-trace
+EXTRA_PROGRAMS = bench/baseline-fgets bench/read-bench bench/picl2otf
+
+bench_gen_trace_SOURCES = bench/gen-trace.c
+bench_gen_trace_CFLAGS = $(AM_CFLAGS) -O2
+
+bench_baseline_fgets_SOURCES = bench/baseline-fgets.c
+bench_baseline_fgets_CFLAGS = $(AM_CFLAGS) -O2
+
+bench_read_bench_SOURCES = bench/read-bench.c
+bench_read_bench_CFLAGS = $(AM_CFLAGS) -O2
+bench_read_bench_LDADD = libpicl-trace/libpicl-trace.la
+
+bench_picl2otf_SOURCES = bench/picl2otf.c
+bench_picl2otf_CFLAGS = $(AM_CFLAGS) -O2
+bench_picl2otf_LDADD = libpicl-trace/libpicl-trace.la $(OTF_LIBS)
+
+CLEANFILES += $(EXTRA_PROGRAMS)
+EXTRA_DIST += bench/run-read.sh bench/run-sort-merge.sh bench/README.md
+
+BENCH_TARGETS = bench/gen-trace$(EXEEXT) bench/baseline-fgets$(EXEEXT) bench/read-bench$(EXEEXT)
+if HAVE_OTF
+BENCH_TARGETS += bench/picl2otf$(EXEEXT)
+endif
+.PHONY: bench
+bench: $(BENCH_TARGETS) picltrace/picltrace$(EXEEXT)
