@@ -62,10 +62,62 @@ static size_t rewrite(const void *buf, size_t len, char **out)
 	return (size_t)n;
 }
 
+/*
+ * The fast path for canonical lines and the careful parser must agree on
+ * every record and every error position.
+ */
+static void compare_paths(const uint8_t *data, size_t size)
+{
+	struct picl_reader_options fo = { 0 }, co = { 0 };
+	struct picl_reader *f, *c;
+	struct picl_record rf, rc_;
+	int st, a, b, n = 0;
+
+	fo.max_record = co.max_record = 512;
+	co.flags = PICL_READ_NO_FAST_PATH;
+	f = picl_reader_open_memory(data, size, "f", &fo, &st, NULL);
+	c = picl_reader_open_memory(data, size, "c", &co, &st, NULL);
+	if (!f || !c)
+		abort();
+	do {
+		a = picl_reader_next(f, &rf);
+		b = picl_reader_next(c, &rc_);
+		if (a != b)
+			abort();
+		if (a == PICL_OK) {
+			size_t i;
+
+			if (rf.type != rc_.type || rf.event != rc_.event ||
+			    picl_time_cmp(rf.time, rc_.time) != 0 || rf.time.scale != rc_.time.scale ||
+			    rf.processor != rc_.processor || rf.process != rc_.process ||
+			    rf.nfields != rc_.nfields || rf.alias != rc_.alias ||
+			    rf.control_len != rc_.control_len || rf.data_len != rc_.data_len ||
+			    rf.nvalues != rc_.nvalues)
+				abort();
+			for (i = 0; i < rf.nvalues; i++)
+				if (rf.values[i].kind != rc_.values[i].kind ||
+				    rf.values[i].text_len != rc_.values[i].text_len)
+					abort();
+		} else if (a < 0) {
+			const struct picl_error *ef = picl_reader_error(f), *ec = picl_reader_error(c);
+
+			if (ef->mark.line != ec->mark.line || ef->mark.column != ec->mark.column)
+				abort();
+			if (picl_reader_error_is_fatal(f))
+				break;
+		}
+	} while (a != PICL_END && ++n < 100000);
+	picl_reader_free(f);
+	picl_reader_free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *a, *b;
-	size_t na = rewrite(data, size, &a), nb;
+	size_t na, nb;
+
+	compare_paths(data, size);
+	na = rewrite(data, size, &a);
 
 	if (!a)
 		return 0;

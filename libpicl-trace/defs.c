@@ -46,6 +46,8 @@ struct alias_slot {
 	int64_t alias;
 	struct alias_def *defs;
 	size_t n, cap;
+	int all_wild;            /* every definition is for (-1, -1, -1) */
+	const struct picl_descriptor *wild;  /* then: the latest of them */
 };
 
 struct subset {
@@ -77,6 +79,9 @@ struct picl_defs {
 	size_t subsets_n, subsets_cap;
 	struct imap subset_map;
 
+	/* the predefined aliases 0-5, compiled once, until a -6 redefines one */
+	const struct picl_descriptor *predef[6];
+	int predef_done;
 	/* last alias look-up */
 	int cache_valid;
 	int64_t cache_alias;
@@ -289,12 +294,16 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 		slot = &defs->aliases[defs->aliases_n];
 		memset(slot, 0, sizeof(*slot));
 		slot->alias = alias;
+		slot->all_wild = 1;
 		if (imap_put(&defs->alias_map, alias, (uint32_t)++defs->aliases_n) < 0)
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 	} else {
 		slot = &defs->aliases[idx - 1];
 	}
 	defs->cache_valid = 0;
+	if (event != PICL_WILDCARD || processor != PICL_WILDCARD || process != PICL_WILDCARD)
+		slot->all_wild = 0;
+	slot->wild = d;
 	/* A redefinition for the very same scope replaces the old one. */
 	for (i = 0; i < slot->n; i++) {
 		struct alias_def *a = &slot->defs[i];
@@ -354,6 +363,25 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cde
 	    defs->cache_processor == processor && defs->cache_process == process)
 		return defs->cache_desc;
 	idx = imap_get(&defs->alias_map, alias);
+	/* The common cases need no scope search: a predefined alias nobody
+	 * redefined, or an alias only ever defined for every scope. */
+	if (!idx && alias >= 0 && alias < 6) {
+		if (!defs->predef_done) {
+			int64_t a;
+
+			for (a = 0; a < 6; a++) {
+				const char *ctrl = picl_predefined_alias(a);
+
+				if (picl_defs_control(defs, ctrl, strlen(ctrl), &defs->predef[a],
+						      NULL) < 0)
+					defs->predef[a] = NULL;
+			}
+			defs->predef_done = 1;
+		}
+		return defs->predef[alias];
+	}
+	if (idx && defs->aliases[idx - 1].all_wild)
+		return defs->aliases[idx - 1].wild;
 	if (idx) {
 		const struct alias_slot *slot = &defs->aliases[idx - 1];
 		size_t i;

@@ -450,7 +450,10 @@ enum picl_reader_flags {
 	/* Do not apply -6/-201/-202/-203 records to the reader's defs. With
 	 * PICL_READ_RAW too, definition records are not even decoded (for
 	 * tools that only move records, e.g. reading back sorted runs). */
-	PICL_READ_NO_DEFS = 1 << 1
+	PICL_READ_NO_DEFS = 1 << 1,
+	/* Always use the careful field parser, never the fast path for
+	 * canonical lines (for tests that compare the two). */
+	PICL_READ_NO_FAST_PATH = 1 << 2
 };
 
 struct picl_reader_options {
