@@ -43,19 +43,14 @@
  *   statistics          a -101/-102/-103 pair that disagrees with the
  *                       statistics recomputed from the event records
  *
- * Messages are matched FIFO per (source, destination, type) channel, in
- * whatever order the file has them (a receive may come before its send).
- * A channel keeps a counter of the broadcasts of (source, type) it has
- * received, so a receive finds its broadcast in O(1). This is done here
- * rather than with picl_matcher (match.c) because that one drops a
- * broadcast as soon as every processor seen so far has received it, which
- * loses the receivers of a trace written processor after processor (PICL's
- * flush order), and counts a recvend0 after a recvstatus0 that completed
- * the same request as a second receive.
+ * Messages are matched by the library's matcher (picl_matcher, match.c):
+ * FIFO per (source, destination, type) channel, in whatever order the file
+ * has them (a receive may come before its send); every record is handed to
+ * it once its own checks are done.
  *
- * Memory: per process, the open entries and a few counters; per channel,
- * the messages in flight in file order; broadcasts stay until the end of
- * the trace (a receiver may first appear late). Nothing is kept per record.
+ * Memory: per process, the open entries and a few counters; the matcher
+ * holds the messages in flight, and broadcasts until the end of the trace
+ * (a receiver may first appear late). Nothing is kept per record.
  */
 #include "builtin.h"
 
@@ -229,7 +224,6 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t size)
 struct frame {
 	int32_t event;
 	uint64_t line, column;
-	int64_t request;        /* request id of a -58/-60/-61 entry, else -1 */
 };
 
 /* One (processor, process): its timeline. */
@@ -246,39 +240,15 @@ struct proc {
 	uint64_t last_ev_line, last_ev_column;
 	int32_t *events;        /* event types seen, sorted (statistics subsets) */
 	size_t nevents, events_cap;
-	int64_t *done;          /* receive requests completed by recvstatus0 */
-	size_t ndone, done_cap;
 };
 
-/* A send or a receive waiting for its partner, or a broadcast. */
-struct msg {
-	struct msg *next;
-	uint64_t seq;           /* sends: order of all sends in the file */
-	uint64_t line, column;
-	struct picl_time time;
-	int64_t length;         /* -1: not given */
-	int32_t peer;           /* destination of a send, source of a receive */
-};
-
-struct blist;
-
-/* Messages from src to dst with one message type, matched FIFO. */
-struct chan {
-	int32_t src, dst, type;
-	struct msg *sends, **sends_tail;
-	struct msg *recvs, **recvs_tail;
-	size_t bcast_done;      /* broadcasts of (src, type) received on dst */
-	struct blist *bl;
-};
-
-/* The broadcasts from one source with one message type, and the channels
- * that could receive them. */
-struct blist {
-	int32_t src, type;
-	struct msg **items;
-	size_t n, cap;
-	struct chan **chans;
-	size_t nchans, chans_cap;
+/* A broadcast never received: the matcher reports it once per missing
+ * receiver, one after the other; they make one finding. */
+struct lost_broadcast {
+	int open;
+	struct picl_message msg;
+	size_t missing, len;
+	char list[256];         /* "2, 5, 7" */
 };
 
 /* A processor or event subset id used while it was not defined. */
@@ -320,11 +290,10 @@ struct validator {
 	struct map procs;       /* (processor, process, 0) -> struct proc */
 	struct proc *last_proc; /* the common case: runs of one process */
 	struct map processors;  /* (processor, 0, 0) -> non-NULL */
-	struct map chans;       /* (src, dst, type) -> struct chan */
-	struct map blists;      /* (src, type, 0) -> struct blist */
 	struct map uses;        /* (kind, id, 0) -> struct use */
 	int32_t a_processor;
-	uint64_t send_seq;
+	struct picl_matcher *matcher;
+	struct lost_broadcast lost;
 
 	int have_last;          /* --sorted */
 	struct picl_time last_time;
@@ -682,7 +651,6 @@ static void proc_free(void *ptr)
 
 	free(p->stack);
 	free(p->events);
-	free(p->done);
 	free(p);
 }
 
@@ -729,36 +697,6 @@ static struct proc *proc_get(struct validator *v, int32_t processor, int32_t pro
 	p->process = process;
 	v->last_proc = p;
 	return p;
-}
-
-static int cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The processors of the trace, sorted (caller frees); NULL if none or out
- * of memory (then v->nomem). */
-static int32_t *sorted_processors(struct validator *v, size_t *n)
-{
-	int32_t *list;
-	size_t k, i = 0;
-
-	*n = 0;
-	if (v->processors.n == 0)
-		return NULL;
-	list = malloc(v->processors.n * sizeof(*list));
-	if (!list) {
-		v->nomem = 1;
-		return NULL;
-	}
-	for (k = 0; k < v->processors.cap; k++)
-		if (v->processors.slots[k].val)
-			list[i++] = v->processors.slots[k].a;
-	qsort(list, i, sizeof(*list), cmp_i32);
-	*n = i;
-	return list;
 }
 
 /* Add e to the sorted set of event types of p. */
@@ -1142,99 +1080,6 @@ static void check_schema_data(struct validator *v, const struct picl_record *rec
 /* Messages                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void msg_free_list(struct msg *m)
-{
-	while (m) {
-		struct msg *next = m->next;
-
-		free(m);
-		m = next;
-	}
-}
-
-static void chan_free(void *ptr)
-{
-	struct chan *c = ptr;
-
-	msg_free_list(c->sends);
-	msg_free_list(c->recvs);
-	free(c);
-}
-
-static void blist_free(void *ptr)
-{
-	struct blist *b = ptr;
-	size_t k;
-
-	for (k = 0; k < b->n; k++)
-		free(b->items[k]);
-	free(b->items);
-	free(b->chans);
-	free(b);
-}
-
-static struct blist *blist_get(struct validator *v, int32_t src, int32_t type)
-{
-	struct blist *b = map_get(&v->blists, src, type, 0);
-
-	if (b)
-		return b;
-	b = calloc(1, sizeof(*b));
-	if (!b || map_put(&v->blists, src, type, 0, b) < 0) {
-		free(b);
-		v->nomem = 1;
-		return NULL;
-	}
-	b->src = src;
-	b->type = type;
-	return b;
-}
-
-static struct chan *chan_get(struct validator *v, int32_t src, int32_t dst, int32_t type)
-{
-	struct chan *c = map_get(&v->chans, src, dst, type);
-	struct blist *b;
-
-	if (c)
-		return c;
-	b = blist_get(v, src, type);
-	if (!b || grow((void **)&b->chans, &b->chans_cap, b->nchans + 1, sizeof(*b->chans)) < 0)
-		goto nomem;
-	c = calloc(1, sizeof(*c));
-	if (!c || map_put(&v->chans, src, dst, type, c) < 0) {
-		free(c);
-		goto nomem;
-	}
-	c->src = src;
-	c->dst = dst;
-	c->type = type;
-	c->sends_tail = &c->sends;
-	c->recvs_tail = &c->recvs;
-	c->bl = b;
-	b->chans[b->nchans++] = c;
-	return c;
-nomem:
-	v->nomem = 1;
-	return NULL;
-}
-
-static void push(struct msg ***tail, struct msg *m)
-{
-	m->next = NULL;
-	**tail = m;
-	*tail = &m->next;
-}
-
-static struct msg *pop(struct msg **head, struct msg ***tail)
-{
-	struct msg *m = *head;
-
-	*head = m->next;
-	if (!*head)
-		*tail = head;
-	return m;
-}
-
 /* "of 8 bytes " or "" when the length is not given. */
 static const char *bytes_text(int64_t length, char *buf, size_t size)
 {
@@ -1247,316 +1092,110 @@ static const char *bytes_text(int64_t length, char *buf, size_t size)
 }
 
 /* A send and a receive have been matched: lengths and times. */
-static void matched(struct validator *v, const struct msg *s, const struct msg *r,
-		    int32_t src, int32_t dst, int32_t type)
+static void matched(struct validator *v, const struct picl_message *m)
 {
-	if (s->length >= 0 && r->length >= 0 && s->length != r->length)
-		report(v, SEV_ERROR, R_MESSAGE, r->line, r->column, s->line,
+	if (m->send_length >= 0 && m->recv_length >= 0 && m->send_length != m->recv_length)
+		report(v, SEV_ERROR, R_MESSAGE, m->recv_mark.line, m->recv_mark.column,
+		       m->send_mark.line,
 		       "receive of %lld bytes with type %d from processor %d matches the send of %lld bytes at line %llu",
-		       (long long)r->length, (int)type, (int)src, (long long)s->length,
-		       (unsigned long long)s->line);
-	if (picl_time_cmp(r->time, s->time) < 0) {
+		       (long long)m->recv_length, (int)m->type, (int)m->src_processor,
+		       (long long)m->send_length, (unsigned long long)m->send_mark.line);
+	if (picl_time_cmp(m->recv_time, m->send_time) < 0) {
 		char t1[PICL_TIME_BUFSIZE], t2[PICL_TIME_BUFSIZE];
 
-		report(v, SEV_ERROR, R_TACHYON, r->line, r->column, s->line,
+		report(v, SEV_ERROR, R_TACHYON, m->recv_mark.line, m->recv_mark.column,
+		       m->send_mark.line,
 		       "message of type %d from processor %d to processor %d is received at %s (line %llu) before it was sent at %s (line %llu)",
-		       (int)type, (int)src, (int)dst, format_time(r->time, t2),
-		       (unsigned long long)r->line, format_time(s->time, t1),
-		       (unsigned long long)s->line);
+		       (int)m->type, (int)m->src_processor, (int)m->dst_processor,
+		       format_time(m->recv_time, t2), (unsigned long long)m->recv_mark.line,
+		       format_time(m->send_time, t1), (unsigned long long)m->send_mark.line);
 	}
 }
 
-static void on_send(struct validator *v, int32_t src, int32_t dst, int32_t type,
-		    struct msg *s)
+/* Report the broadcast gathered so far, if any. */
+static void flush_broadcast(struct validator *v)
 {
-	s->seq = ++v->send_seq;
-	if (dst == PICL_WILDCARD) {
-		struct blist *b = blist_get(v, src, type);
-		size_t k;
+	struct lost_broadcast *b = &v->lost;
+	char bytes[48];
 
-		if (!b || grow((void **)&b->items, &b->cap, b->n + 1, sizeof(*b->items)) < 0) {
-			free(s);
-			v->nomem = 1;
-			return;
-		}
-		/* Receives already waiting on some channels take it now. */
-		for (k = 0; k < b->nchans; k++) {
-			struct chan *c = b->chans[k];
-
-			if (c->dst == src || !c->recvs)
-				continue;
-			c->bcast_done++;
-			{
-				struct msg *r = pop(&c->recvs, &c->recvs_tail);
-
-				matched(v, s, r, src, c->dst, type);
-				free(r);
-			}
-		}
-		b->items[b->n++] = s;
+	if (!b->open)
 		return;
-	}
-	{
-		struct chan *c = chan_get(v, src, dst, type);
-
-		if (!c) {
-			free(s);
-			return;
-		}
-		if (c->recvs) {
-			struct msg *r = pop(&c->recvs, &c->recvs_tail);
-
-			matched(v, s, r, src, dst, type);
-			free(r);
-			free(s);
-			return;
-		}
-		push(&c->sends_tail, s);
-	}
+	b->open = 0;
+	v->unmatched++;
+	report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE, b->msg.send_mark.line,
+	       b->msg.send_mark.column, 0,
+	       "broadcast %swith type %d is never received on processor%s %s",
+	       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
+	       b->missing > 1 ? "s" : "", b->list);
 }
 
-static void on_receive(struct validator *v, int32_t src, int32_t dst, int32_t type,
-		       struct msg *r)
+/* One more processor that never received broadcast m. */
+static void lost_broadcast(struct validator *v, const struct picl_message *m)
 {
-	struct chan *c = chan_get(v, src, dst, type);
-	struct msg *s, *b = NULL;
+	struct lost_broadcast *b = &v->lost;
 
-	if (!c) {
-		free(r);
-		return;
+	if (!b->open) {
+		b->open = 1;
+		b->msg = *m;
+		b->missing = b->len = 0;
+		b->list[0] = '\0';
 	}
-	s = c->sends;
-	if (src != dst && c->bcast_done < c->bl->n)
-		b = c->bl->items[c->bcast_done];
-	if (s && (!b || s->seq < b->seq)) {
-		pop(&c->sends, &c->sends_tail);
-		matched(v, s, r, src, dst, type);
-		free(s);
-		free(r);
-	} else if (b) {
-		c->bcast_done++;
-		matched(v, b, r, src, dst, type);
-		free(r);
-	} else {
-		push(&c->recvs_tail, r);
-	}
+	b->missing++;
+	if (b->len < sizeof(b->list) - 32)
+		b->len += (size_t)snprintf(b->list + b->len, sizeof(b->list) - b->len, "%s%d",
+					   b->missing > 1 ? ", " : "", (int)m->dst_processor);
+	else if (b->len < sizeof(b->list) - 4 && b->list[b->len - 1] != '.')
+		b->len += (size_t)snprintf(b->list + b->len, sizeof(b->list) - b->len, ", ...");
 }
 
-/* Integer value i of a decoded record. */
-static int value_int(const struct picl_record *rec, size_t i, int64_t *out)
+/* The matcher's callback: a match as soon as it is made; at the end what
+ * was sent and never received, received and never sent. */
+static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
 {
-	const struct picl_value *x;
+	struct validator *v = ctx;
+	enum severity sev = v->opt->partial ? SEV_WARNING : SEV_ERROR;
+	char bytes[48];
 
-	if (!rec->values || i >= rec->nvalues)
+	if (kind == PICL_MATCH_OK) {
+		matched(v, m);
 		return 0;
-	x = &rec->values[i];
-	if (x->kind == PICL_VAL_INT) {
-		*out = x->v.i;
-		return 1;
 	}
-	if (x->kind == PICL_VAL_UINT && x->v.u <= INT64_MAX) {
-		*out = (int64_t)x->v.u;
-		return 1;
-	}
-	return 0;
-}
-
-static int64_t *find_request(struct proc *p, int64_t req)
-{
-	size_t k;
-
-	for (k = 0; k < p->ndone; k++)
-		if (p->done[k] == req)
-			return &p->done[k];
-	return NULL;
-}
-
-static void forget_request(struct proc *p, int64_t req)
-{
-	int64_t *d = req >= 0 ? find_request(p, req) : NULL;
-
-	if (d)
-		*d = p->done[--p->ndone];
-}
-
-/*
- * Where a record's message fields (length, type, peer processor) start,
- * per Tables 7-8: sends are entries (or marks) of send0 and sendbegin0;
- * receives are exits of recv0, recvstatus0 and recvend0 (a mark holds its
- * entry's fields first). wait0 (-56) only sees that a message is there.
- * A nonblocking receive completes once: recvend0 after a recvstatus0 that
- * found the same request complete is not a second receive.
- * Returns 1 (send), 2 (receive) or 0, with *off set.
- */
-static int message_role(struct validator *v, struct proc *p, const struct picl_record *rec,
-			const struct frame *entry, size_t *off)
-{
-	int64_t req = -1;
-
-	switch (rec->event) {
-	case -21:
-	case -27:
-		if (rec->type == PICL_REC_EXIT)
-			return 0;
-		*off = 0;
-		return 1;
-	case -51:
-	case -52:
-		if (rec->type == PICL_REC_ENTRY)
-			return 0;
-		if (rec->type == PICL_REC_MARK) {
-			if (rec->nvalues >= 6)
-				*off = 3;
-			else if (rec->nvalues >= 4)
-				*off = 1;
-			else
-				return 0;
-		} else {
-			*off = 0;
-		}
-		return 2;
-	case -57:
-		if (rec->type == PICL_REC_EXIT && value_int(rec, 0, &req))
-			forget_request(p, req);
+	if (kind == PICL_MATCH_UNMATCHED_SEND && m->broadcast) {
+		if (v->lost.open && v->lost.msg.send_mark.offset != m->send_mark.offset)
+			flush_broadcast(v);
+		lost_broadcast(v, m);
 		return 0;
-	case -58:
-	case -60:
-	case -61:
-		if (rec->type == PICL_REC_ENTRY)
-			return 0;
-		if (rec->type == PICL_REC_MARK) {
-			if (!value_int(rec, 0, &req))
-				req = -1;
-			*off = 1;
-		} else {
-			req = entry ? entry->request : -1;
-			*off = 0;
-		}
-		if (rec->event == -58) {
-			if (req >= 0 && !find_request(p, req)) {
-				if (grow((void **)&p->done, &p->done_cap, p->ndone + 1,
-					 sizeof(*p->done)) < 0) {
-					v->nomem = 1;
-					return 0;
-				}
-				p->done[p->ndone++] = req;
-			}
-		} else if (req >= 0 && find_request(p, req)) {
-			forget_request(p, req);
-			return 0;
-		}
-		return 2;
 	}
-	return 0;
-}
-
-static void check_message(struct validator *v, struct proc *p, const struct picl_record *rec,
-			  const struct frame *entry)
-{
-	int64_t length, type, peer;
-	size_t off = 0;
-	struct msg *m;
-	int role = message_role(v, p, rec, entry, &off);
-
-	if (!role || !value_int(rec, off, &length) || !value_int(rec, off + 1, &type) ||
-	    !value_int(rec, off + 2, &peer))
-		return;
-	if (type < 0 || type > INT32_MAX || peer > INT32_MAX || peer < -1 ||
-	    (role == 2 && peer < 0))
-		return;
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		v->nomem = 1;
-		return;
-	}
-	m->line = rec->mark.line;
-	m->column = rec->mark.column;
-	m->time = rec->time;
-	m->length = length < 0 ? -1 : length;
-	m->peer = (int32_t)peer;
-	if (role == 1)
-		on_send(v, rec->processor, (int32_t)peer, (int32_t)type, m);
+	flush_broadcast(v);
+	v->unmatched++;
+	if (kind == PICL_MATCH_UNMATCHED_SEND)
+		report(v, sev, R_MESSAGE, m->send_mark.line, m->send_mark.column, 0,
+		       "send %swith type %d to processor %d is never received",
+		       bytes_text(m->send_length, bytes, sizeof(bytes)), (int)m->type,
+		       (int)m->dst_processor);
 	else
-		on_receive(v, (int32_t)peer, rec->processor, (int32_t)type, m);
+		report(v, sev, R_MESSAGE, m->recv_mark.line, m->recv_mark.column, 0,
+		       "receive %swith type %d from processor %d matches no send",
+		       bytes_text(m->recv_length, bytes, sizeof(bytes)), (int)m->type,
+		       (int)m->src_processor);
+	return 0;
 }
 
 /* At the end: what was sent and never received, received and never sent. */
 static void finish_messages(struct validator *v)
 {
-	enum severity sev = v->opt->partial ? SEV_WARNING : SEV_ERROR;
-	int32_t *procs;
-	size_t nprocs, k, i, j;
-	char bytes[48];
-
-	for (k = 0; k < v->chans.cap; k++) {
-		struct chan *c = v->chans.slots[k].val;
-		struct msg *m;
-
-		if (!c)
-			continue;
-		for (m = c->sends; m; m = m->next) {
-			v->unmatched++;
-			report(v, sev, R_MESSAGE, m->line, m->column, 0,
-			       "send %swith type %d to processor %d is never received",
-			       bytes_text(m->length, bytes, sizeof(bytes)), (int)c->type,
-			       (int)c->dst);
-		}
-		for (m = c->recvs; m; m = m->next) {
-			v->unmatched++;
-			report(v, sev, R_MESSAGE, m->line, m->column, 0,
-			       "receive %swith type %d from processor %d matches no send",
-			       bytes_text(m->length, bytes, sizeof(bytes)), (int)c->type,
-			       (int)c->src);
-		}
-	}
-	procs = sorted_processors(v, &nprocs);
-	for (k = 0; k < v->blists.cap; k++) {
-		struct blist *b = v->blists.slots[k].val;
-
-		if (!b)
-			continue;
-		for (i = 0; i < b->n; i++) {
-			char list[256];
-			size_t len = 0, missing = 0;
-
-			list[0] = '\0';
-			for (j = 0; j < nprocs; j++) {
-				int32_t q = procs[j];
-				struct chan *c;
-
-				if (q == b->src || q == PICL_HOST_PROCESSOR)
-					continue;
-				c = map_get(&v->chans, b->src, q, b->type);
-				if (c && c->bcast_done > i)
-					continue;
-				missing++;
-				if (len < sizeof(list) - 32)
-					len += (size_t)snprintf(list + len, sizeof(list) - len,
-								"%s%d", missing > 1 ? ", " : "", (int)q);
-				else if (len < sizeof(list) - 4 && list[len - 1] != '.')
-					len += (size_t)snprintf(list + len, sizeof(list) - len, ", ...");
-			}
-			if (!missing)
-				continue;
-			v->unmatched++;
-			report(v, sev, R_MESSAGE, b->items[i]->line, b->items[i]->column, 0,
-			       "broadcast %swith type %d is never received on processor%s %s",
-			       bytes_text(b->items[i]->length, bytes, sizeof(bytes)),
-			       (int)b->type, missing > 1 ? "s" : "", list);
-		}
-	}
-	free(procs);
+	if (picl_matcher_finish(v->matcher) == PICL_ERR_NOMEM)
+		v->nomem = 1;
+	flush_broadcast(v);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Event records: tracing, nesting, statistics input, messages               */
+/* Event records: tracing, nesting, statistics input                        */
 /* ------------------------------------------------------------------------ */
 
 static void check_event(struct validator *v, struct proc *p, const struct picl_record *rec)
 {
-	struct frame entry, *fp = NULL;
 	struct picl_error err = { 0 };
-	int rc;
 
 	if (!p->seen_event) {
 		p->seen_event = 1;
@@ -1577,20 +1216,15 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 
 	if (rec->type == PICL_REC_ENTRY) {
 		struct frame *f;
-		int64_t req = -1;
 
 		if (grow((void **)&p->stack, &p->stack_cap, p->depth + 1, sizeof(*p->stack)) < 0) {
 			v->nomem = 1;
 			return;
 		}
-		if ((rec->event == -58 || rec->event == -60 || rec->event == -61) &&
-		    !value_int(rec, 0, &req))
-			req = -1;
 		f = &p->stack[p->depth++];
 		f->event = rec->event;
 		f->line = rec->mark.line;
 		f->column = rec->mark.column;
-		f->request = req;
 	} else if (rec->type == PICL_REC_EXIT) {
 		size_t i;
 
@@ -1602,15 +1236,15 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 			       "exit of event %d has no matching entry on processor %d process %d",
 			       (int)rec->event, (int)rec->processor, (int)rec->process);
 		} else {
-			entry = p->stack[i - 1];
-			fp = &entry;
+			const struct frame *entry = &p->stack[i - 1];
+
 			if (i < p->depth) {
 				const struct frame *inner = &p->stack[p->depth - 1];
 
 				report(v, SEV_ERROR, R_ENTRY_EXIT, rec->mark.line,
 				       rec->mark.column, inner->line,
 				       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (improper nesting)",
-				       (int)rec->event, (unsigned long long)entry.line,
+				       (int)rec->event, (unsigned long long)entry->line,
 				       (int)inner->event, (unsigned long long)inner->line);
 			}
 			memmove(p->stack + i - 1, p->stack + i,
@@ -1619,12 +1253,8 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		}
 	}
 
-	rc = picl_stats_add(v->stats, rec, &err);
-	if (rc == PICL_ERR_NOMEM) {
+	if (picl_stats_add(v->stats, rec, &err) == PICL_ERR_NOMEM)
 		v->nomem = 1;
-		return;
-	}
-	check_message(v, p, rec, fp);
 }
 
 /* At the end: entries never exited, processes not ended by -4 -901. */
@@ -1886,7 +1516,8 @@ static void check_time(struct validator *v, struct proc *p, const struct picl_re
 	}
 }
 
-static void check_record(struct validator *v, struct picl_record *rec)
+/* The rules of one record, its data decoded when it has some. */
+static void check_rules(struct validator *v, struct picl_record *rec)
 {
 	struct proc *p = NULL;
 
@@ -1941,6 +1572,15 @@ static void check_record(struct validator *v, struct picl_record *rec)
 	}
 }
 
+/* One record: its own rules, then the messages (a match is reported after
+ * the record's other findings). */
+static void check_record(struct validator *v, struct picl_record *rec)
+{
+	check_rules(v, rec);
+	if (!v->nomem && picl_matcher_add(v->matcher, rec) == PICL_ERR_NOMEM)
+		v->nomem = 1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* One file                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -1957,9 +1597,10 @@ static void reset(struct validator *v)
 	map_release(&v->procs, proc_free);
 	v->last_proc = NULL;
 	map_release(&v->processors, NULL);
-	map_release(&v->chans, chan_free);
-	map_release(&v->blists, blist_free);
 	map_release(&v->uses, use_free);
+	picl_matcher_free(v->matcher);
+	v->matcher = NULL;
+	v->lost.open = 0;
 	for (k = 0; k < v->ndeferred; k++)
 		free(v->deferred[k].message);
 	v->ndeferred = 0;
@@ -1969,7 +1610,6 @@ static void reset(struct validator *v)
 	v->reader = NULL;
 	v->defs = NULL;
 	v->records = v->errors = v->warnings = v->listed = v->unmatched = 0;
-	v->send_seq = 0;
 	v->have_last = 0;
 	v->deferring = 0;
 	v->nomem = 0;
@@ -2001,7 +1641,8 @@ static int validate_file(struct validator *v, const char *path)
 	v->defs = picl_reader_defs(v->reader);
 	begin_output(v);
 	v->stats = picl_stats_new();
-	if (!v->stats) {
+	v->matcher = picl_matcher_new(on_message, v);
+	if (!v->stats || !v->matcher) {
 		failed = "out of memory";
 		goto out;
 	}

@@ -6,9 +6,12 @@
  * channel keeps a queue of sends waiting for a receive and a queue of
  * receives waiting for a send (a receive can come first in an unsorted
  * trace, or in a sorted one when clocks disagree). A broadcast (destination
- * -1) lives in a per-(source, type) queue and is consumed once by every
- * other processor; it is dropped once every processor seen so far (the host
- * aside) has received it. So memory holds only what is in flight.
+ * -1) lives in a per-(source, type) queue and is consumed once, in order, by
+ * every other processor: each channel counts the broadcasts of its (source,
+ * type) it has received, so a receive finds its broadcast in O(1). A
+ * broadcast stays until the end, unless the processors were declared; then
+ * it is dropped once all of them (the host aside) have received it. So
+ * memory holds only what is in flight.
  *
  * Which records are sends and receives, and where their fields are, is
  * fixed by the spec's Tables 7-8 (length, type, peer processor, peer
@@ -24,8 +27,8 @@
 struct item {
 	uint64_t seq;                 /* input order */
 	struct picl_message msg;      /* the side(s) known so far */
-	int32_t *got;                 /* broadcast: processors that received it */
-	size_t ngot, gotcap;
+	uint64_t bidx;                /* broadcast: its number in its (source, type) */
+	size_t ngot;                  /* broadcast: declared receivers that had it */
 };
 
 struct queue {
@@ -36,15 +39,28 @@ struct queue {
 struct channel {
 	int32_t src, dst, type;
 	int used;
-	struct queue sends, recvs;
+	struct queue sends, recvs;    /* dst BCAST_DST: sends are the broadcasts */
+	uint64_t bcast_done;          /* broadcasts of (src, type) received on dst */
+	/* dst BCAST_DST only: */
+	uint64_t bcast_base;          /* number of the broadcast at sends' head */
+	int32_t *dsts;                /* destinations of the (src, type) channels, */
+	size_t ndsts, dstcap;         /* in the order they were made */
 };
 
-/* Per-process state for non-blocking receives: the request id of the open
- * -58/-60/-61 entry, and the requests recvstatus0 already completed. */
+/* An open -58/-60/-61 entry and its request id. */
+struct openreq {
+	int32_t event;
+	int64_t req;
+};
+
+/* Per-process state for non-blocking receives: the open -58/-60/-61
+ * entries, and the requests recvstatus0 already completed (a recvbegin0
+ * posting that id again forgets it). */
 struct reqstate {
 	int32_t processor, process;
 	int used;
-	int64_t open_req;
+	struct openreq *open;
+	size_t nopen, opencap;
 	int64_t *done;
 	size_t ndone, donecap;
 };
@@ -114,6 +130,33 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 	m->ch[i].type = type;
 	m->nused++;
 	return &m->ch[i];
+}
+
+/* The channel, made if new; a new (src, dst, type) channel is listed in
+ * (src, BCAST_DST, type), whose broadcasts it may receive. */
+static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t dst,
+				   int32_t type)
+{
+	struct channel *c = find(m, src, dst, type, 0), *b;
+
+	if (c)
+		return c;
+	if (dst != BCAST_DST) {
+		b = find(m, src, BCAST_DST, type, 1);
+		if (!b)
+			return NULL;
+		if (b->ndsts == b->dstcap) {
+			size_t ncap = b->dstcap ? b->dstcap * 2 : 4;
+			int32_t *v = realloc(b->dsts, ncap * sizeof(*v));
+
+			if (!v)
+				return NULL;
+			b->dsts = v;
+			b->dstcap = ncap;
+		}
+		b->dsts[b->ndsts++] = dst;
+	}
+	return find(m, src, dst, type, 1);
 }
 
 static int push(struct queue *q, const struct item *it)
@@ -192,20 +235,6 @@ static int saw_processor(struct picl_matcher *m, int32_t p)
 	return PICL_OK;
 }
 
-/* Declared processors a broadcast from src must reach, or SIZE_MAX when
- * the processors are not declared (then it waits for the end). */
-static size_t bcast_receivers(const struct picl_matcher *m, int32_t src)
-{
-	size_t n = m->nexpected, i;
-
-	if (!m->expected)
-		return SIZE_MAX;
-	for (i = 0; i < m->nexpected; i++)
-		if (m->expected[i] == src || m->expected[i] == PICL_HOST_PROCESSOR)
-			n--;
-	return n;
-}
-
 static int cmp_i32(const void *a, const void *b)
 {
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -213,44 +242,53 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* 1 if p is one of the declared processors. */
+static int is_expected(const struct picl_matcher *m, int32_t p)
+{
+	return m->nexpected &&
+	       bsearch(&p, m->expected, m->nexpected, sizeof(*m->expected), cmp_i32) != NULL;
+}
+
+/* Declared processors a broadcast from src must reach, or SIZE_MAX when
+ * the processors are not declared (then it waits for the end). */
+static size_t bcast_receivers(const struct picl_matcher *m, int32_t src)
+{
+	size_t n = m->nexpected;
+
+	if (!m->expected)
+		return SIZE_MAX;
+	n -= (size_t)is_expected(m, src);
+	if (src != PICL_HOST_PROCESSOR)
+		n -= (size_t)is_expected(m, PICL_HOST_PROCESSOR);
+	return n;
+}
+
 int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs, size_t n)
 {
 	int32_t *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t i, k;
 
 	if (!v)
 		return PICL_ERR_NOMEM;
 	if (n)
 		memcpy(v, procs, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_i32);
+	for (i = k = 0; i < n; i++)
+		if (k == 0 || v[i] != v[k - 1])
+			v[k++] = v[i];
 	free(m->expected);
 	m->expected = v;
-	m->nexpected = n;
+	m->nexpected = k;
 	return PICL_OK;
 }
 
-static int got_has(const struct item *it, int32_t p)
+/* Processor dst has received broadcast b from src: count it when dst is a
+ * declared receiver (for dropping b once all of them have it). */
+static void count_receiver(const struct picl_matcher *m, struct item *b, int32_t src,
+			   int32_t dst)
 {
-	size_t i;
-
-	for (i = 0; i < it->ngot; i++)
-		if (it->got[i] == p)
-			return 1;
-	return 0;
-}
-
-static int got_add(struct item *it, int32_t p)
-{
-	if (it->ngot == it->gotcap) {
-		size_t ncap = it->gotcap ? it->gotcap * 2 : 8;
-		int32_t *v = realloc(it->got, ncap * sizeof(*v));
-
-		if (!v)
-			return PICL_ERR_NOMEM;
-		it->got = v;
-		it->gotcap = ncap;
-	}
-	it->got[it->ngot++] = p;
-	return PICL_OK;
+	if (m->expected && dst != src && dst != PICL_HOST_PROCESSOR && is_expected(m, dst))
+		b->ngot++;
 }
 
 static int emit(struct picl_matcher *m, const struct item *send, const struct item *recv)
@@ -270,15 +308,16 @@ static int emit(struct picl_matcher *m, const struct item *send, const struct it
 	return m->cb ? m->cb(m->ctx, PICL_MATCH_OK, &msg) : 0;
 }
 
-/* Drop broadcasts at the head of q that every receiver has had. */
-static void trim_broadcasts(struct picl_matcher *m, struct queue *q)
+/* Drop the broadcasts at the head of b that every declared receiver has
+ * had (none when the processors are not declared). */
+static void trim_broadcasts(struct picl_matcher *m, struct channel *b)
 {
 	struct item *it;
 
-	while ((it = front(q)) && it->ngot >= bcast_receivers(m, it->msg.src_processor) &&
+	while ((it = front(&b->sends)) && it->ngot >= bcast_receivers(m, it->msg.src_processor) &&
 	       it->ngot > 0) {
-		free(it->got);
-		pop(q);
+		pop(&b->sends);
+		b->bcast_base++;
 		m->pending--;
 	}
 }
@@ -286,11 +325,12 @@ static void trim_broadcasts(struct picl_matcher *m, struct queue *q)
 static int add_send(struct picl_matcher *m, struct item *it)
 {
 	int32_t src = it->msg.src_processor, type = it->msg.type;
-	struct channel *c;
+	struct channel *c, *b;
+	size_t i;
 	int rc;
 
 	if (it->msg.dst_processor != PICL_WILDCARD) {
-		c = find(m, src, it->msg.dst_processor, type, 1);
+		c = channel_get(m, src, it->msg.dst_processor, type);
 		if (!c)
 			return PICL_ERR_NOMEM;
 		if (front(&c->recvs)) {
@@ -304,60 +344,60 @@ static int add_send(struct picl_matcher *m, struct item *it)
 		m->pending++;
 		return push(&c->sends, it);
 	}
-	/* A broadcast: first the receives that came before it. */
+	/* A broadcast: it goes to the end of its (source, type) queue. */
 	it->msg.broadcast = 1;
-	if (m->pending_recvs) {
-		size_t i;
-
-		for (i = 0; i < m->ncap; i++) {
-			c = &m->ch[i];
-			if (c->used && c->src == src && c->type == type &&
-			    c->dst != BCAST_DST && front(&c->recvs) && !got_has(it, c->dst)) {
-				struct item r = *front(&c->recvs);
-
-				pop(&c->recvs);
-				m->pending_recvs--;
-				m->pending--;
-				if (got_add(it, r.msg.dst_processor) < 0)
-					return PICL_ERR_NOMEM;
-				if ((rc = emit(m, it, &r)) != 0)
-					return rc;
-			}
-		}
-	}
-	c = find(m, src, BCAST_DST, type, 1);
-	if (!c)
+	b = channel_get(m, src, BCAST_DST, type);
+	if (!b)
 		return PICL_ERR_NOMEM;
-	m->pending++;
-	if ((rc = push(&c->sends, it)) < 0)
+	it->bidx = b->bcast_base + (b->sends.n - b->sends.head);
+	if ((rc = push(&b->sends, it)) < 0)
 		return rc;
-	trim_broadcasts(m, &c->sends);
+	m->pending++;
+	/* The receives waiting on its channels (they have had every earlier
+	 * broadcast) take it now, in the order the channels were made. */
+	for (i = 0; m->pending_recvs && i < b->ndsts; i++) {
+		struct item r, *bc;
+
+		if (b->dsts[i] == src || !(c = find(m, src, b->dsts[i], type, 0)) ||
+		    !front(&c->recvs))
+			continue;
+		r = *front(&c->recvs);
+		pop(&c->recvs);
+		m->pending_recvs--;
+		m->pending--;
+		c->bcast_done = it->bidx + 1;
+		bc = &b->sends.v[b->sends.n - 1];
+		count_receiver(m, bc, src, c->dst);
+		if ((rc = emit(m, bc, &r)) != 0)
+			return rc;
+	}
+	trim_broadcasts(m, b);
 	return PICL_OK;
 }
 
 static int add_recv(struct picl_matcher *m, struct item *it)
 {
 	int32_t src = it->msg.src_processor, dst = it->msg.dst_processor, type = it->msg.type;
-	struct channel *c = find(m, src, dst, type, 1), *b;
+	struct channel *c = channel_get(m, src, dst, type), *b = NULL;
 	struct item *uni, *bc = NULL;
-	size_t i;
+	uint64_t k = 0;
 	int rc;
 
 	if (!c)
 		return PICL_ERR_NOMEM;
 	uni = front(&c->sends);
-	b = find(m, src, BCAST_DST, type, 0);
-	if (b)
-		for (i = b->sends.head; i < b->sends.n; i++)
-			if (!got_has(&b->sends.v[i], dst)) {
-				bc = &b->sends.v[i];
-				break;
-			}
+	/* The next broadcast of (src, type) this processor has not had (a
+	 * processor does not receive its own broadcasts). */
+	if (src != dst && (b = find(m, src, BCAST_DST, type, 0)) != NULL) {
+		k = c->bcast_done > b->bcast_base ? c->bcast_done : b->bcast_base;
+		if (k - b->bcast_base < b->sends.n - b->sends.head)
+			bc = &b->sends.v[b->sends.head + (k - b->bcast_base)];
+	}
 	if (bc && (!uni || bc->seq < uni->seq)) {
-		if (got_add(bc, dst) < 0)
-			return PICL_ERR_NOMEM;
+		c->bcast_done = k + 1;
+		count_receiver(m, bc, src, dst);
 		rc = emit(m, bc, it);
-		trim_broadcasts(m, &b->sends);
+		trim_broadcasts(m, b);
 		return rc;
 	}
 	if (uni) {
@@ -372,23 +412,52 @@ static int add_recv(struct picl_matcher *m, struct item *it)
 	return push(&c->recvs, it);
 }
 
-static int64_t value_int(const struct picl_record *rec, size_t i)
+/* Integer data value i of rec into *out; 0 if there is none. */
+static int value_int(const struct picl_record *rec, size_t i, int64_t *out)
 {
 	const struct picl_value *v;
 
-	if (i >= rec->nvalues)
-		return -1;
+	if (!rec->values || i >= rec->nvalues)
+		return 0;
 	v = &rec->values[i];
-	if (v->kind == PICL_VAL_INT)
-		return v->v.i;
-	if (v->kind == PICL_VAL_UINT && v->v.u <= INT64_MAX)
-		return (int64_t)v->v.u;
-	return -1;
+	if (v->kind == PICL_VAL_INT) {
+		*out = v->v.i;
+		return 1;
+	}
+	if (v->kind == PICL_VAL_UINT && v->v.u <= INT64_MAX) {
+		*out = (int64_t)v->v.u;
+		return 1;
+	}
+	return 0;
 }
 
-static int32_t clamp32(int64_t v)
+/* A process id field, or -1 when absent or out of range. */
+static int32_t process_field(const struct picl_record *rec, size_t i)
 {
-	return v < INT32_MIN || v > INT32_MAX ? -1 : (int32_t)v;
+	int64_t x;
+
+	return value_int(rec, i, &x) && x >= INT32_MIN && x <= INT32_MAX ? (int32_t)x : -1;
+}
+
+/*
+ * The message fields at `off` (length, type, peer processor): all integers,
+ * a type of 0 or more (-1, typeless, is not matched) and a peer processor
+ * of `min_peer` or more. 0 if the record has no such message.
+ */
+static int message_fields(const struct picl_record *rec, size_t off, int64_t min_peer,
+			  int64_t *length, int32_t *type, int32_t *peer)
+{
+	int64_t t, p;
+
+	if (!value_int(rec, off, length) || !value_int(rec, off + 1, &t) ||
+	    !value_int(rec, off + 2, &p) || t < 0 || t > INT32_MAX || p < min_peer ||
+	    p > INT32_MAX)
+		return 0;
+	if (*length < 0)
+		*length = -1;
+	*type = (int32_t)t;
+	*peer = (int32_t)p;
+	return 1;
 }
 
 static int is_send(int32_t e)
@@ -448,36 +517,96 @@ static struct reqstate *reqstate(struct picl_matcher *m, int32_t processor, int3
 	m->req[i].used = 1;
 	m->req[i].processor = processor;
 	m->req[i].process = process;
-	m->req[i].open_req = -1;
 	m->nreq++;
 	return &m->req[i];
 }
 
+/* Where request req is in st's completed requests, or SIZE_MAX. */
+static size_t find_done(const struct reqstate *st, int64_t req)
+{
+	size_t i;
+
+	for (i = 0; i < st->ndone; i++)
+		if (st->done[i] == req)
+			return i;
+	return SIZE_MAX;
+}
+
+/* The request id of the entry an exit of event e closes (the innermost
+ * open one of e, as nesting goes), or -1; that entry is closed. */
+static int64_t close_request(struct reqstate *st, int32_t e)
+{
+	size_t i = st->nopen;
+	int64_t req;
+
+	while (i > 0 && st->open[i - 1].event != e)
+		i--;
+	if (i == 0)
+		return -1;
+	req = st->open[i - 1].req;
+	memmove(st->open + i - 1, st->open + i, (st->nopen - i) * sizeof(*st->open));
+	st->nopen--;
+	return req;
+}
+
 /*
- * Non-blocking receives: remember the request id of a -58/-60/-61 entry;
- * a -58 exit completes it; a later -60/-61 exit for a completed request is
- * the same message again. Returns 1 if this exit is such a repeat.
+ * Non-blocking receives. The request id is the -58/-60/-61 entry's datum
+ * (a mark's first value). A -58 exit (or mark) completes the request; a
+ * later -60/-61 exit (or mark) of a completed request is the same message
+ * again, and ends it. A -57 exit posts a request id afresh (PICL reuses the
+ * message type as the id), so an old completion of that id is forgotten.
+ * Returns 1 if this record is such a repeat.
  */
 static int repeated_receive(struct picl_matcher *m, const struct picl_record *rec, int *err)
 {
 	struct reqstate *st;
+	int64_t req = -1;
 	size_t i;
 
 	*err = 0;
-	if (rec->event != -58 && rec->event != -60 && rec->event != -61)
+	if (rec->event != -57 && rec->event != -58 && rec->event != -60 && rec->event != -61)
+		return 0;
+	if (rec->event == -57 && rec->type != PICL_REC_EXIT)
 		return 0;
 	st = reqstate(m, rec->processor, rec->process);
 	if (!st) {
 		*err = PICL_ERR_NOMEM;
 		return 0;
 	}
-	if (rec->type == PICL_REC_ENTRY) {
-		st->open_req = value_int(rec, 0);
+	if (rec->event == -57) {
+		if (value_int(rec, 0, &req) && req >= 0 && (i = find_done(st, req)) != SIZE_MAX)
+			st->done[i] = st->done[--st->ndone];
 		return 0;
 	}
-	if (rec->type != PICL_REC_EXIT || st->open_req < 0)
+	if (rec->type == PICL_REC_ENTRY) {
+		if (st->nopen == st->opencap) {
+			size_t ncap = st->opencap ? st->opencap * 2 : 4;
+			struct openreq *v = realloc(st->open, ncap * sizeof(*v));
+
+			if (!v) {
+				*err = PICL_ERR_NOMEM;
+				return 0;
+			}
+			st->open = v;
+			st->opencap = ncap;
+		}
+		if (!value_int(rec, 0, &req))
+			req = -1;
+		st->open[st->nopen].event = rec->event;
+		st->open[st->nopen++].req = req;
 		return 0;
+	}
+	if (rec->type == PICL_REC_EXIT) {
+		req = close_request(st, rec->event);
+	} else if (!value_int(rec, 0, &req)) {
+		return 0;
+	}
+	if (req < 0)
+		return 0;
+	i = find_done(st, req);
 	if (rec->event == -58) {
+		if (i != SIZE_MAX)
+			return 0;
 		if (st->ndone == st->donecap) {
 			size_t ncap = st->donecap ? st->donecap * 2 : 4;
 			int64_t *v = realloc(st->done, ncap * sizeof(*v));
@@ -489,18 +618,13 @@ static int repeated_receive(struct picl_matcher *m, const struct picl_record *re
 			st->done = v;
 			st->donecap = ncap;
 		}
-		st->done[st->ndone++] = st->open_req;
-		st->open_req = -1;
+		st->done[st->ndone++] = req;
 		return 0;
 	}
-	for (i = 0; i < st->ndone; i++)
-		if (st->done[i] == st->open_req) {
-			st->done[i] = st->done[--st->ndone];
-			st->open_req = -1;
-			return 1;
-		}
-	st->open_req = -1;
-	return 0;
+	if (i == SIZE_MAX)
+		return 0;
+	st->done[i] = st->done[--st->ndone];
+	return 1;
 }
 
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
@@ -511,23 +635,20 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 
 	if ((rc = saw_processor(m, rec->processor)) < 0)
 		return rc;
-	if (rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_EXIT &&
-	    rec->type != PICL_REC_MARK)
-		return PICL_OK;
+	if ((rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_EXIT &&
+	     rec->type != PICL_REC_MARK) || rec->processor < 0)
+		return PICL_OK; /* not an event of one processor */
 	if (repeated_receive(m, rec, &rc) || rc < 0)
 		return rc;
 	memset(&it, 0, sizeof(it));
-	it.msg.send_length = it.msg.recv_length = -1;
 	if (is_send(rec->event) && rec->type != PICL_REC_EXIT) {
-		if (rec->nvalues < 3)
+		if (!message_fields(rec, 0, PICL_WILDCARD, &it.msg.send_length, &it.msg.type,
+				    &it.msg.dst_processor))
 			return PICL_OK;
 		it.seq = ++m->seq;
 		it.msg.src_processor = rec->processor;
 		it.msg.src_process = rec->process;
-		it.msg.send_length = value_int(rec, 0);
-		it.msg.type = clamp32(value_int(rec, 1));
-		it.msg.dst_processor = clamp32(value_int(rec, 2));
-		it.msg.dst_process = rec->nvalues > 3 ? clamp32(value_int(rec, 3)) : -1;
+		it.msg.dst_process = process_field(rec, 3);
 		it.msg.recv_length = -1;
 		it.msg.send_event = rec->event;
 		it.msg.send_time = rec->time;
@@ -536,17 +657,15 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 	}
 	if (is_recv(rec->event) && rec->type != PICL_REC_ENTRY) {
 		base = rec->type == PICL_REC_MARK ? recv_entry_fields(rec->event, rec->nvalues) : 0;
-		if (rec->nvalues < base + 3)
+		/* A source of -1 (unknown) leaves nothing to match. */
+		if (!message_fields(rec, base, 0, &it.msg.recv_length, &it.msg.type,
+				    &it.msg.src_processor))
 			return PICL_OK;
 		it.seq = ++m->seq;
 		it.msg.dst_processor = rec->processor;
 		it.msg.dst_process = rec->process;
-		it.msg.recv_length = value_int(rec, base);
-		it.msg.type = clamp32(value_int(rec, base + 1));
-		it.msg.src_processor = clamp32(value_int(rec, base + 2));
-		it.msg.src_process = rec->nvalues > base + 3 ? clamp32(value_int(rec, base + 3)) : -1;
-		if (it.msg.src_processor < 0)
-			return PICL_OK; /* from an unknown source: nothing to match */
+		it.msg.src_process = process_field(rec, base + 3);
+		it.msg.send_length = -1;
 		it.msg.recv_event = rec->event;
 		it.msg.recv_time = rec->time;
 		it.msg.recv_mark = rec->mark;
@@ -611,8 +730,12 @@ int picl_matcher_finish(struct picl_matcher *m)
 				for (k = 0; k < nall && rc == PICL_OK; k++) {
 					int32_t p = all[k];
 
-					if (p == msg.src_processor || p == PICL_HOST_PROCESSOR ||
-					    got_has(v[i], p))
+					const struct channel *c;
+
+					if (p == msg.src_processor || p == PICL_HOST_PROCESSOR)
+						continue;
+					c = find(m, msg.src_processor, p, msg.type, 0);
+					if (c && c->bcast_done > v[i]->bidx)
 						continue;
 					msg.dst_processor = p;
 					rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
@@ -636,7 +759,7 @@ uint64_t picl_matcher_pending(const struct picl_matcher *m)
 
 void picl_matcher_free(struct picl_matcher *m)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!m)
 		return;
@@ -645,13 +768,14 @@ void picl_matcher_free(struct picl_matcher *m)
 
 		if (!c->used)
 			continue;
-		for (k = c->sends.head; k < c->sends.n; k++)
-			free(c->sends.v[k].got);
+		free(c->dsts);
 		free(c->sends.v);
 		free(c->recvs.v);
 	}
-	for (i = 0; i < m->reqcap; i++)
+	for (i = 0; i < m->reqcap; i++) {
+		free(m->req[i].open);
 		free(m->req[i].done);
+	}
 	free(m->req);
 	free(m->ch);
 	free(m->procs);

@@ -692,14 +692,19 @@ enum picl_match_kind {
  * The matcher pairs sends with receives FIFO per (source, destination,
  * type) channel, as PICL and MPI deliver them; a send to -1 (broadcast)
  * expects one receive on every other processor that appears in the trace
- * (the host, 32767, excepted). Records may come in any order that keeps
+ * (the host, 32767, excepted), each processor taking the broadcasts of a
+ * (source, type) in order. Records may come in any order that keeps
  * each processor's own records in time order (sorted traces, per-node files
  * one after another). Memory holds the messages in flight; a broadcast is
  * in flight until the end, since a processor met later may still receive
  * it, unless picl_matcher_expect_processors said which processors there are.
- * A receive whose source is unknown (-1) is not matched. When recvstatus0
- * (-58) has completed a request, the recvend0 (-60/-61) of the same request
- * id on that process is not counted as a second receive.
+ * Not matched: a record of a processor below 0; data that are not integers;
+ * a message type below 0 (-1: typeless); a send to a processor below -1;
+ * a receive whose source is unknown (-1). When recvstatus0 (-58) has
+ * completed a request, the recvend0 (-60/-61) of the same request id on
+ * that process is not counted as a second receive (an exit takes the
+ * request id of the innermost open entry of its event, a mark its first
+ * value); a recvbegin0 (-57) exit posting that id again ends this.
  * `cb` is called for every match as soon as it is made, and for every
  * unmatched send or receive by picl_matcher_finish, in input order; a
  * non-zero return from cb is handed back by the call that made it.
@@ -718,7 +723,9 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec);
 
 /* Declare the processors of the trace (e.g. from a -307 header record), so
- * that a broadcast can be forgotten once all of them have received it.
+ * that a broadcast can be forgotten once all of them have received it; call
+ * it before the first record (receives counted before it are not). A
+ * receive on a processor not declared may then find its broadcast gone.
  * The list is copied. Returns PICL_OK or PICL_ERR_NOMEM. */
 int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs,
 				   size_t n);

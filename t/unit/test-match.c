@@ -1,6 +1,7 @@
 /*
  * test-match.c - the message matcher: FIFO per channel, wildcard receives,
- * broadcasts, receives before their sends, tachyons, unmatched sides.
+ * broadcasts, receives before their sends, tachyons, unmatched sides,
+ * non-blocking receive requests, records that are no message.
  */
 #include <check.h>
 #include <stdio.h>
@@ -32,23 +33,36 @@ static int record(void *ctx, enum picl_match_kind kind, const struct picl_messag
 	return 0;
 }
 
-static void run(const char *trace, struct seen *s)
+/* Match the trace (with the processors declared when procs is given);
+ * returns what was still pending before picl_matcher_finish. */
+static uint64_t run_declared(const char *trace, const int32_t *procs, size_t nprocs,
+			     struct seen *s)
 {
 	struct picl_reader *r;
 	struct picl_matcher *m;
 	struct picl_record rec;
+	uint64_t pending;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	r = picl_reader_open_memory(trace, strlen(trace), "t", NULL, &rc, NULL);
 	ck_assert_ptr_nonnull(r);
 	m = picl_matcher_new(record, s);
+	if (procs)
+		ck_assert_int_eq(picl_matcher_expect_processors(m, procs, nprocs), PICL_OK);
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
 		ck_assert_int_eq(picl_matcher_add(m, &rec), PICL_OK);
 	ck_assert_int_eq(rc, PICL_END);
+	pending = picl_matcher_pending(m);
 	ck_assert_int_eq(picl_matcher_finish(m), PICL_OK);
 	picl_matcher_free(m);
 	picl_reader_free(r);
+	return pending;
+}
+
+static void run(const char *trace, struct seen *s)
+{
+	run_declared(trace, NULL, 0, s);
 }
 
 START_TEST(fifo_per_channel)
@@ -166,6 +180,131 @@ START_TEST(conceptual_two_nodes)
 }
 END_TEST
 
+START_TEST(request_posted_again)
+{
+	struct seen s;
+
+	/* recvstatus0 completes request 5 and no recvend0 follows; recvbegin0
+	 * posts request 5 again (PICL uses the type as the id), so the next
+	 * recvend0 of 5 is a receive of its own. */
+	run("-3 -21 1 0 0 3 2 8 5 1\n"
+	    "-3 -21 1.1 0 0 3 2 16 5 1\n"
+	    "-3 -57 2 1 0 1 2 5\n-4 -57 2.1 1 0 1 2 5\n"
+	    "-3 -58 3 1 0 1 2 5\n-4 -58 3.1 1 0 3 2 8 5 0\n"
+	    "-3 -57 4 1 0 1 2 5\n-4 -57 4.1 1 0 1 2 5\n"
+	    "-3 -61 5 1 0 1 2 5\n-4 -61 5.1 1 0 3 2 16 5 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t5 len8/8 s1@1 r3.1@6\n"
+		"match 0->1 t5 len16/16 s1.1@2 r5.1@10\n");
+}
+END_TEST
+
+START_TEST(request_marks)
+{
+	struct seen s;
+
+	/* Marks carry the request id first: a -58 mark completes request 7,
+	 * the -61 mark of 7 is the same message; request 9 was not completed,
+	 * so its -60 mark is a receive. */
+	run("-3 -21 1 0 0 3 2 8 5 1\n"
+	    "-3 -21 1.1 0 0 3 2 4 6 1\n"
+	    "-2 -58 2 1 0 4 2 7 8 5 0\n"
+	    "-2 -61 3 1 0 4 2 7 8 5 0\n"
+	    "-2 -60 4 1 0 4 2 9 4 6 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t5 len8/8 s1@1 r2@3\n"
+		"match 0->1 t6 len4/4 s1.1@2 r4@5\n");
+}
+END_TEST
+
+START_TEST(request_of_innermost_entry)
+{
+	struct seen s;
+
+	/* An exit closes the innermost open entry of its own event: the -58
+	 * exit completes request 1 (not 2, opened since by -60), so the later
+	 * recvend0 of request 1 is a repeat. */
+	run("-3 -21 1 0 0 3 2 8 5 1\n"
+	    "-3 -21 1.1 0 0 3 2 8 5 1\n"
+	    "-3 -58 2 1 0 1 2 1\n"
+	    "-3 -60 2.1 1 0 1 2 2\n"
+	    "-4 -60 2.2 1 0 3 2 8 5 0\n"
+	    "-4 -58 2.3 1 0 3 2 8 5 0\n"
+	    "-3 -60 3 1 0 1 2 1\n-4 -60 3.1 1 0 3 2 8 5 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t5 len8/8 s1@1 r2.2@5\n"
+		"match 0->1 t5 len8/8 s1.1@2 r2.3@6\n");
+}
+END_TEST
+
+START_TEST(fields_not_a_message)
+{
+	struct seen s;
+
+	/* Not matched: a typeless message (type -1), a destination beyond the
+	 * processor ids (not a broadcast) or below -1, a record of processor
+	 * -1, data that are not integers. A negative length is not given. */
+	run("-3 -21 1 0 0 3 2 8 -1 1\n"
+	    "-4 -52 2 1 0 3 2 8 -1 0\n"
+	    "-3 -21 3 0 0 3 2 8 1 5000000000\n"
+	    "-3 -21 4 0 0 3 2 8 1 -3\n"
+	    "-3 -21 5 -1 0 3 2 8 1 1\n"
+	    "-3 -21 6 0 0 3 5 8.5 1 1\n"
+	    "-3 -21 7 0 0 3 2 -5 1 1\n"
+	    "-4 -52 8 1 0 3 2 8 1 0\n", &s);
+	ck_assert_str_eq(s.log, "match 0->1 t1 len-1/8 s7@7 r8@8\n");
+}
+END_TEST
+
+START_TEST(own_broadcast)
+{
+	struct seen s;
+
+	/* A processor does not receive its own broadcast: neither the receive
+	 * from itself waiting when it is sent, nor one that comes later. */
+	run("-3 -901 0 0 0 0\n-3 -901 0 1 0 0\n"
+	    "-4 -52 0.5 0 0 3 2 8 0 0\n"
+	    "-3 -21 1 0 0 3 2 8 0 -1\n"
+	    "-4 -52 2 1 0 3 2 8 0 0\n"
+	    "-3 -21 3 0 0 3 2 8 0 0\n"
+	    "-4 -52 4 0 0 3 2 8 0 0\n", &s);
+	ck_assert_str_eq(s.log,
+		"match 0->1 t0 len8/8 s1@4 r2@5 bcast\n"
+		"match 0->0 t0 len8/8 s3@6 r0.5@3\n"
+		"lost-recv 0->0 t0 len-1/8 s0@0 r4@7\n");
+}
+END_TEST
+
+START_TEST(broadcast_declared_processors)
+{
+	static const char trace[] =
+		"-4 -52 1 2 0 3 2 8 0 0\n"
+		"-4 -52 1 1 0 3 2 8 0 0\n"
+		"-3 -21 0.5 0 0 3 2 8 0 -1\n"
+		"-3 -21 2 0 0 3 2 8 0 -1\n"
+		"-4 -52 3 1 0 3 2 8 0 0\n"
+		"-4 -52 3 2 0 3 2 8 0 0\n"
+		"-3 -21 4 0 0 3 2 8 0 -1\n"
+		"-4 -52 5 2 0 3 2 8 0 0\n";
+	static const int32_t procs[] = { 2, 0, 32767, 1, 2 };
+	static const char want[] =
+		"match 0->2 t0 len8/8 s0.5@3 r1@1 bcast\n"   /* waiting receives, */
+		"match 0->1 t0 len8/8 s0.5@3 r1@2 bcast\n"   /* channels' order */
+		"match 0->1 t0 len8/8 s2@4 r3@5 bcast\n"
+		"match 0->2 t0 len8/8 s2@4 r3@6 bcast\n"
+		"match 0->2 t0 len8/8 s4@7 r5@8 bcast\n"
+		"lost-send 0->1 t0 len8/-1 s4@7 r0@0 bcast\n";
+	struct seen s;
+
+	/* Declared: a broadcast goes once 1 and 2 have it (the host aside). */
+	ck_assert_uint_eq(run_declared(trace, procs, 5, &s), 1);
+	ck_assert_str_eq(s.log, want);
+	/* Not declared: all three stay until the end. */
+	ck_assert_uint_eq(run_declared(trace, NULL, 0, &s), 3);
+	ck_assert_str_eq(s.log, want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("match");
@@ -180,6 +319,12 @@ int main(void)
 	tcase_add_test(tc, nonblocking_and_marks);
 	tcase_add_test(tc, table20_view);
 	tcase_add_test(tc, conceptual_two_nodes);
+	tcase_add_test(tc, request_posted_again);
+	tcase_add_test(tc, request_marks);
+	tcase_add_test(tc, request_of_innermost_entry);
+	tcase_add_test(tc, fields_not_a_message);
+	tcase_add_test(tc, own_broadcast);
+	tcase_add_test(tc, broadcast_declared_processors);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
