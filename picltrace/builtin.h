@@ -34,6 +34,12 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n);
 struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 					  int compress, int level);
 
+/* Remember a temporary file to unlink if the command is killed by SIGINT,
+ * SIGTERM or SIGHUP (the path is copied; at most 8 at once), and forget it
+ * once it was renamed into place or removed. */
+void picltrace_remember_temp(const char *path);
+void picltrace_forget_temp(const char *path);
+
 /* A progress line on stderr, shown only when stderr is a terminal and the
  * command was not asked to be quiet; updated at most 4 times a second. */
 struct picltrace_progress {

@@ -23,9 +23,9 @@ static const struct cmd_struct commands[] = {
 	{ "cat", cmd_cat, "rewrite traces canonically (plain or zstd)" },
 	{ "filter", cmd_filter, "keep the records that match processors, events, times, patterns" },
 	{ "merge", cmd_merge, "merge per-node traces by exact timestamp" },
-	/* CMD:plot */
+	{ "plot", cmd_plot, "draw a trace with gnuplot: utilization, Gantt chart, events, messages" },
 	{ "sort", cmd_sort, "order a trace by exact timestamp, in bounded memory" },
-	/* CMD:stat */
+	{ "stat", cmd_stat, "profile a trace: time, count and volume per event type" },
 	{ "sync", cmd_sync, "correct clock offsets and drift so no message arrives before it was sent" },
 	{ "validate", cmd_validate, "check traces against the schema and the format's rules" },
 };

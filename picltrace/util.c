@@ -69,16 +69,18 @@ static void on_signal(int sig)
 	sig_atomic_t i;
 
 	for (i = 0; i < ntemps; i++)
-		unlink(temp_paths[i]);
+		if (temp_paths[i][0])
+			unlink(temp_paths[i]);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-static void remember_temp(const char *path)
+void picltrace_remember_temp(const char *path)
 {
 	static int installed;
+	sig_atomic_t i;
 
-	if (!path || ntemps >= MAX_TEMPS || strlen(path) >= sizeof(temp_paths[0]))
+	if (!path || strlen(path) >= sizeof(temp_paths[0]))
 		return;
 	if (!installed) {
 		signal(SIGINT, on_signal);
@@ -86,8 +88,23 @@ static void remember_temp(const char *path)
 		signal(SIGHUP, on_signal);
 		installed = 1;
 	}
-	strcpy(temp_paths[ntemps], path);
-	ntemps++;
+	for (i = 0; i < ntemps; i++)   /* reuse a forgotten slot */
+		if (!temp_paths[i][0])
+			break;
+	if (i == MAX_TEMPS)
+		return;
+	strcpy(temp_paths[i], path);
+	if (i == ntemps)
+		ntemps++;
+}
+
+void picltrace_forget_temp(const char *path)
+{
+	sig_atomic_t i;
+
+	for (i = 0; i < ntemps; i++)
+		if (!strcmp(temp_paths[i], path))
+			temp_paths[i][0] = '\0';
 }
 
 struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
@@ -104,7 +121,7 @@ struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 	if (!w)
 		picltrace_report(cmd, &err);
 	else
-		remember_temp(picl_writer_temp_path(w));
+		picltrace_remember_temp(picl_writer_temp_path(w));
 	return w;
 }
 

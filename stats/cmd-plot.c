@@ -1,0 +1,816 @@
+/*
+ * cmd-plot.c - `picltrace plot`: draw a trace with gnuplot.
+ *
+ * Kinds of plot (ParaGraph's displays, as static pictures):
+ *  - utilization: how many processes are busy, in overhead and idle over
+ *    time (ParaGraph's utilization count), as stacked bars, one per time
+ *    bin, whose heights are the average number of processes in each
+ *    category during the bin;
+ *  - gantt: one row per process, its timeline colored by category;
+ *  - events: time per event type (relative to the whole process) per
+ *    process, stacked bars: system event types, or user event types with
+ *    --user-events;
+ *  - messages: bytes sent from each processor to each other one, as a heat
+ *    map (matched messages only).
+ * Busy is green, overhead yellow, idle red, as in ParaGraph. The host
+ * (processor 32767) is left out, as ParaGraph leaves it out.
+ *
+ * How it works. profile.c reads the trace in one pass (with a timeline for
+ * utilization and gantt); this file writes a self-contained gnuplot script
+ * (titles, axes with units, legend, the data inline as `$name << EOD`
+ * datablocks) into memory, then either writes the script out
+ * (--format=script) or runs gnuplot ($GNUPLOT, else "gnuplot" on PATH) with
+ * "set terminal ...; set output ..." and the script on its standard input.
+ * Gnuplot writes the image into a temporary file beside the output, which
+ * is renamed into place only when gnuplot succeeded; gnuplot's messages are
+ * shown, and its failure is ours (exit 2).
+ */
+#include "builtin.h"
+#include "profile.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char plot_usage[] =
+	"usage: picltrace plot [--kind=KIND] [--format=png|svg|script] [-o FILE]\n"
+	"                      [--bins=N] [--size=W,H] [--title=TEXT] [--user-events]\n"
+	"                      [-q] [FILE...]\n"
+	"\n"
+	"  -k, --kind=KIND    utilization (default: busy, overhead and idle processes\n"
+	"                     over time), gantt (each process's timeline), events\n"
+	"                     (time per event type per process) or messages (bytes\n"
+	"                     from each processor to each other one)\n"
+	"  -f, --format=FMT   png (default), svg, or script: the gnuplot script itself\n"
+	"  -o, --output=FILE  write to FILE instead of standard output\n"
+	"      --bins=N       time bins of a utilization plot (default 200)\n"
+	"      --size=W,H     image size in pixels (default 1000,600)\n"
+	"      --title=TEXT   the plot's title\n"
+	"      --user-events  events plot: user event types instead of system ones\n"
+	"  -q, --quiet        no progress line, no warnings\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"With no FILE, or when FILE is -, read standard input. Several FILEs are\n"
+	"read as one trace. Images are made by gnuplot: $GNUPLOT, else gnuplot\n"
+	"on PATH.\n";
+
+enum plot_kind { KIND_UTILIZATION, KIND_GANTT, KIND_EVENTS, KIND_MESSAGES };
+enum plot_format { PF_PNG, PF_SVG, PF_SCRIPT };
+
+static const char *const kind_names[] = { "utilization", "gantt", "events", "messages" };
+
+struct plot_opts {
+	enum plot_kind kind;
+	enum plot_format format;
+	const char *output, *title;
+	size_t bins;
+	long width, height;
+	int user_events, quiet;
+};
+
+/* ParaGraph's colors for busy, overhead, idle. */
+static const char *const cat_color[PROF_NCAT] = { "#2ca02c", "#f2c200", "#d62728" };
+
+/* Processes that are drawn: all but the host's. */
+static int drawn(const struct prof_proc *pp)
+{
+	return pp->processor != PICL_HOST_PROCESSOR;
+}
+
+/* A gnuplot single-quoted string: no escapes exist in it, so quotes and
+ * control characters are replaced (prof_clean_text). */
+static void gp_string(FILE *out, const char *s)
+{
+	char buf[2048];
+
+	fprintf(out, "'%s'", prof_clean_text(s, "'", buf, sizeof(buf)));
+}
+
+/* A double-quoted field inside a datablock (column headers, tic labels). */
+static void gp_field(FILE *out, const char *s)
+{
+	char buf[2048];
+
+	fprintf(out, "\"%s\"", prof_clean_text(s, "\"\\", buf, sizeof(buf)));
+}
+
+/* The label of a drawn process: its processor, and the process id when
+ * its processor has more than one. */
+static const char *proc_label(const struct profile *p, size_t k, char *buf, size_t size)
+{
+	const struct prof_proc *pp = p->procs[k];
+	char pb[16];
+	int shared = (k > 0 && p->procs[k - 1]->processor == pp->processor) ||
+		     (k + 1 < p->nprocs && p->procs[k + 1]->processor == pp->processor);
+
+	if (shared)
+		snprintf(buf, size, "%s/%d", prof_processor_name(pp->processor, pb),
+			 (int)pp->process);
+	else
+		snprintf(buf, size, "%s", prof_processor_name(pp->processor, pb));
+	return buf;
+}
+
+/* "set ytics (...)" with the drawn processes' labels (few enough). */
+static void process_tics(FILE *out, const struct profile *p, const char *axis)
+{
+	size_t k, row = 0;
+
+	if (p->nprocs > 64)
+		return;
+	fprintf(out, "set %stics (", axis);
+	for (k = 0; k < p->nprocs; k++) {
+		char label[64];
+
+		if (!drawn(p->procs[k]))
+			continue;
+		fprintf(out, "%s", row ? ", " : "");
+		gp_field(out, proc_label(p, k, label, sizeof(label)));
+		fprintf(out, " %zu", row++);
+	}
+	fputs(")\n", out);
+}
+
+static size_t drawn_count(const struct profile *p)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < p->nprocs; k++)
+		n += drawn(p->procs[k]);
+	return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The kinds of plot                                                         */
+/* ------------------------------------------------------------------------ */
+
+static int script_utilization(FILE *out, const struct profile *p, const struct plot_opts *o)
+{
+	double *edges = malloc((o->bins + 1) * sizeof(double));
+	double *counts = malloc(o->bins * PROF_NCAT * sizeof(double));
+	size_t n, i;
+
+	if (!edges || !counts) {
+		free(edges);
+		free(counts);
+		picltrace_error("plot", "out of memory");
+		return -1;
+	}
+	n = prof_utilization(p, o->bins, drawn, edges, counts);
+	if (n == 0) {
+		free(edges);
+		free(counts);
+		picltrace_error("plot", "nothing to plot: no traced time on any processor");
+		return -1;
+	}
+	fputs("# time bins: from, to (s); average number of processes busy, in\n"
+	      "# overhead and idle during the bin\n$utilization << EOD\n", out);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%.10g %.10g %.6g %.6g %.6g\n", edges[i], edges[i + 1],
+			counts[i * PROF_NCAT], counts[i * PROF_NCAT + 1],
+			counts[i * PROF_NCAT + 2]);
+	fputs("EOD\n\n", out);
+	fputs("set xlabel 'time (s)'\nset ylabel 'processes'\n", out);
+	fprintf(out, "set xrange [%.10g:%.10g]\nset yrange [0:%zu]\n", edges[0], edges[n],
+		drawn_count(p));
+	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);
+	/* Stacked: idle on top of overhead on top of busy. */
+	fputs("plot $utilization using (($1+$2)/2):($3+$4+$5):($2-$1) with boxes", out);
+	fprintf(out, " lc rgb '%s' title 'idle', \\\n", cat_color[PROF_IDLE]);
+	fputs("     '' using (($1+$2)/2):($3+$4):($2-$1) with boxes", out);
+	fprintf(out, " lc rgb '%s' title 'overhead', \\\n", cat_color[PROF_OVERHEAD]);
+	fputs("     '' using (($1+$2)/2):3:($2-$1) with boxes", out);
+	fprintf(out, " lc rgb '%s' title 'busy'\n", cat_color[PROF_BUSY]);
+	free(edges);
+	free(counts);
+	return 0;
+}
+
+struct gantt_ctx {
+	FILE *out;
+	int cat;
+	size_t row, n;
+	double lo, hi;
+	int have;
+};
+
+static int gantt_segment(void *ctx, double t0, double t1, int cat, double lo, double hi)
+{
+	struct gantt_ctx *g = ctx;
+	double y = (double)g->row - 0.4;
+
+	if (cat == g->cat) {
+		fprintf(g->out, "%.10g %.10g %zu %.6g %.6g\n", t0, t1, g->row, y + 0.8 * lo,
+			y + 0.8 * hi);
+		g->n++;
+	}
+	if (!g->have || t0 < g->lo)
+		g->lo = t0;
+	if (!g->have || t1 > g->hi)
+		g->hi = t1;
+	g->have = 1;
+	return 0;
+}
+
+/* Rows beyond which the process axis gets plain numeric tics. */
+#define GANTT_LABELLED_ROWS 32
+/* Bins a binned timeline is drawn with, at most. */
+#define GANTT_MAX_BINS 1000
+
+static int script_gantt(FILE *out, const struct profile *p, const struct plot_opts *o)
+{
+	struct gantt_ctx g;
+	size_t k, n[PROF_NCAT], total = 0, rows = drawn_count(p);
+	int c, first = 1;
+
+	(void)o;
+	memset(&g, 0, sizeof(g));
+	g.out = out;
+	fputs("# segments: from, to (s), process row, and the part of the row they fill\n"
+	      "# (the whole of it, but for time bins of a long trace, stacked by category)\n",
+	      out);
+	for (c = 0; c < PROF_NCAT; c++) {
+		fprintf(out, "$%s << EOD\n", prof_cat_name(c));
+		g.cat = c;
+		g.n = 0;
+		for (k = 0, g.row = 0; k < p->nprocs; k++) {
+			if (!drawn(p->procs[k]))
+				continue;
+			prof_segments(p, p->procs[k], GANTT_MAX_BINS, gantt_segment, &g);
+			g.row++;
+		}
+		fputs("EOD\n", out);
+		n[c] = g.n;
+		total += g.n;
+	}
+	if (total == 0) {
+		picltrace_error("plot", "nothing to plot: no traced time on any processor");
+		return -1;
+	}
+	fputs("\nset xlabel 'time (s)'\nset ylabel 'processor'\n", out);
+	if (rows <= GANTT_LABELLED_ROWS)
+		process_tics(out, p, "y");
+	fprintf(out, "set xrange [%.10g:%.10g]\n", g.lo, g.hi);
+	fprintf(out, "set yrange [-0.6:%zu.4]\n", rows ? rows - 1 : 0);
+	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);
+	fputs("plot", out);
+	for (c = 0; c < PROF_NCAT; c++) {
+		if (!n[c])
+			continue;
+		fprintf(out, "%s $%s using (($1+$2)/2):3:1:2:4:5 with boxxyerror"
+			" lc rgb '%s' title '%s'", first ? "" : ", \\\n    ", prof_cat_name(c),
+			cat_color[c], prof_cat_name(c));
+		first = 0;
+	}
+	fputc('\n', out);
+	return 0;
+}
+
+static int script_events(FILE *out, const struct profile *p, const struct plot_opts *o)
+{
+	int32_t *cols;
+	size_t ncols = 0, k, j, i;
+	char buf[PROF_TICKS_BUFSIZE];
+
+	/* Columns: the event types with time on a drawn process, in the
+	 * order of the statistics records. */
+	cols = malloc((p->nall ? p->nall : 1) * sizeof(*cols));
+	if (!cols) {
+		picltrace_error("plot", "out of memory");
+		return -1;
+	}
+	for (j = 0; j < p->nall; j++) {
+		const struct prof_cell *a = &p->all[j];
+		int ok = 0;
+
+		if (a->rel != PICL_WILDCARD || a->event == PICL_WILDCARD || a->event == -901 ||
+		    (o->user_events ? a->event < 0 : a->event >= 0))
+			continue;
+		for (k = 0; k < p->nprocs && !ok; k++) {
+			const struct prof_proc *pp = p->procs[k];
+
+			if (!drawn(pp))
+				continue;
+			for (i = 0; i < pp->ncells; i++)
+				if (pp->cells[i].rel == a->rel && pp->cells[i].event == a->event &&
+				    pp->cells[i].has_time && pp->cells[i].time > 0)
+					ok = 1;
+		}
+		if (ok)
+			cols[ncols++] = a->event;
+	}
+	if (ncols == 0) {
+		free(cols);
+		picltrace_error("plot", "nothing to plot: no %s event type took any time",
+				o->user_events ? "user" : "system");
+		return -1;
+	}
+	fprintf(out, "# time (s) per event type (columns) per process (rows), "
+		"relative to the whole process\n$events << EOD\n\"processor\"");
+	for (j = 0; j < ncols; j++) {
+		char head[1200];
+
+		snprintf(head, sizeof(head), "%d %s", (int)cols[j], prof_event_name(p, cols[j]));
+		fputc(' ', out);
+		gp_field(out, head);
+	}
+	fputc('\n', out);
+	for (k = 0; k < p->nprocs; k++) {
+		const struct prof_proc *pp = p->procs[k];
+		char label[64];
+
+		if (!drawn(pp))
+			continue;
+		gp_field(out, proc_label(p, k, label, sizeof(label)));
+		for (j = 0; j < ncols; j++) {
+			double t = 0;
+
+			for (i = 0; i < pp->ncells; i++)
+				if (pp->cells[i].rel == PICL_WILDCARD && pp->cells[i].event == cols[j] &&
+				    pp->cells[i].has_time)
+					t = pp->cells[i].time;
+			fprintf(out, " %s", prof_seconds_format(t, p->max_scale, buf));
+		}
+		fputc('\n', out);
+	}
+	fputs("EOD\n\n", out);
+	fputs("set xlabel 'processor'\nset ylabel 'time (s)'\n", out);
+	fputs("set style data histograms\nset style histogram rowstacked\n"
+	      "set style fill solid 1.0 border -1\nset boxwidth 0.8\n"
+	      "set key outside right top\nset yrange [0:*]\n", out);
+	fprintf(out, "plot for [i=2:%zu] $events using i:xtic(1) title columnheader(i)\n",
+		ncols + 1);
+	free(cols);
+	return 0;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static size_t rank_of(const int32_t *v, size_t n, int32_t x)
+{
+	const int32_t *f = bsearch(&x, v, n, sizeof(*v), cmp_i32);
+
+	return f ? (size_t)(f - v) : 0;
+}
+
+static int script_messages(FILE *out, const struct profile *p, const struct plot_opts *o)
+{
+	struct prof_msgstat *v;
+	int32_t *procs;
+	size_t n = 0, np = 0, k, m;
+
+	(void)o;
+	v = prof_pairs_sorted(p, &n);
+	procs = malloc((2 * n + 1) * sizeof(*procs));
+	if (!v || !procs) {
+		free(v);
+		free(procs);
+		picltrace_error("plot", "out of memory");
+		return -1;
+	}
+	for (k = 0, m = 0; k < n; k++) {
+		if (v[k].src == PICL_HOST_PROCESSOR || v[k].dst == PICL_HOST_PROCESSOR)
+			continue;
+		v[m++] = v[k];
+		procs[np++] = v[k].src;
+		procs[np++] = v[k].dst;
+	}
+	n = m;
+	if (n == 0) {
+		free(v);
+		free(procs);
+		picltrace_error("plot", "nothing to plot: the trace has no matched messages "
+				"between processors");
+		return -1;
+	}
+	qsort(procs, np, sizeof(*procs), cmp_i32);
+	for (k = 0, m = 0; k < np; k++)
+		if (m == 0 || procs[m - 1] != procs[k])
+			procs[m++] = procs[k];
+	np = m;
+	fputs("# source row, destination row, bytes, messages, source and destination "
+	      "processors\n$messages << EOD\n", out);
+	for (k = 0; k < n; k++)
+		fprintf(out, "%zu %zu %lld %llu %d %d\n", rank_of(procs, np, v[k].src),
+			rank_of(procs, np, v[k].dst), (long long)v[k].bytes,
+			(unsigned long long)v[k].count, (int)v[k].src, (int)v[k].dst);
+	fputs("EOD\n\n", out);
+	fputs("set xlabel 'source processor'\nset ylabel 'destination processor'\n"
+	      "set cblabel 'bytes'\n", out);
+	if (np <= 64) {
+		for (m = 0; m < 2; m++) {
+			fprintf(out, "set %ctics (", m ? 'y' : 'x');
+			for (k = 0; k < np; k++)
+				fprintf(out, "%s\"%d\" %zu", k ? ", " : "", (int)procs[k], k);
+			fputs(")\n", out);
+		}
+	}
+	fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", np - 1, np - 1);
+	/* Light to dark, never white: an empty cell stays told apart. */
+	fputs("set size square\nset cbrange [0:*]\n"
+	      "set palette defined (0 '#fff7bc', 1 '#fec44f', 2 '#d95f0e', 3 '#8c2d04')\n"
+	      "set style fill solid 1.0 noborder\n", out);
+	fputs("plot $messages using 1:2:(0.5):(0.5):3 with boxxyerror fc palette notitle", out);
+	if (np <= 8)
+		fputs(", \\\n     '' using 1:2:(sprintf('%d', $3)) with labels notitle", out);
+	fputc('\n', out);
+	free(v);
+	free(procs);
+	return 0;
+}
+
+/* The whole script (without terminal and output) into a memory buffer. */
+static int make_script(const struct profile *p, const struct plot_opts *o,
+		       const char *trace_name, char **buf, size_t *len)
+{
+	static const char *const titles[] = {
+		"processor utilization", "utilization per processor (Gantt chart)",
+		"time per event type", "message volume"
+	};
+	FILE *out = open_memstream(buf, len);
+	char title[1200];
+	int rc;
+
+	if (!out) {
+		picltrace_error("plot", "out of memory");
+		return -1;
+	}
+	if (o->title)
+		snprintf(title, sizeof(title), "%s", o->title);
+	else
+		snprintf(title, sizeof(title), "%s: %s", titles[o->kind], trace_name);
+	fprintf(out, "# picltrace plot --kind=%s: a self-contained gnuplot script.\n",
+		kind_names[o->kind]);
+	fputs("# render it, e.g.: gnuplot -e \"set terminal pngcairo size 1000,600; "
+	      "set output 'plot.png'\" THIS-FILE\n", out);
+	fputs("set encoding utf8\nset termoption noenhanced\n", out);
+	fputs("set title ", out);
+	gp_string(out, title);
+	fputs("\nset grid\n\n", out);
+	switch (o->kind) {
+	case KIND_UTILIZATION:
+		rc = script_utilization(out, p, o);
+		break;
+	case KIND_GANTT:
+		rc = script_gantt(out, p, o);
+		break;
+	case KIND_EVENTS:
+		rc = script_events(out, p, o);
+		break;
+	default:
+		rc = script_messages(out, p, o);
+		break;
+	}
+	if (fclose(out) != 0 && rc == 0) {
+		picltrace_error("plot", "out of memory");
+		rc = -1;
+	}
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running gnuplot                                                           */
+/* ------------------------------------------------------------------------ */
+
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Show what gnuplot said (each line prefixed), from the start of errf. */
+static void show_gnuplot_messages(FILE *errf)
+{
+	char line[1024];
+
+	rewind(errf);
+	while (fgets(line, sizeof(line), errf)) {
+		size_t n = strlen(line);
+
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (n == 0)
+			continue;
+		picltrace_error("plot", "gnuplot: %s", line);
+	}
+}
+
+/* Run gnuplot on preamble + script; it writes `file`. 0 or -1 (reported). */
+static int run_gnuplot(const char *preamble, const char *script, size_t len,
+		       const char *file, int quiet)
+{
+	const char *prog = getenv("GNUPLOT");
+	posix_spawn_file_actions_t fa;
+	struct sigaction ign, old;
+	char *argv[2];
+	int pfd[2], status = 0, rc, werr = 0;
+	FILE *errf;
+	pid_t pid;
+	struct stat st;
+
+	if (!prog || !*prog)
+		prog = "gnuplot";
+	errf = tmpfile();
+	if (!errf || pipe(pfd) < 0) {
+		picltrace_error("plot", "cannot run gnuplot: %s", strerror(errno));
+		if (errf)
+			fclose(errf);
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pfd[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, fileno(errf), 1);
+	posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
+	posix_spawn_file_actions_addclose(&fa, pfd[1]);
+	argv[0] = (char *)prog;
+	argv[1] = NULL;
+	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[0]);
+	if (rc != 0) {
+		picltrace_error("plot", "cannot run gnuplot ('%s'): %s; install gnuplot, set "
+				"GNUPLOT, or use --format=script", prog, strerror(rc));
+		close(pfd[1]);
+		fclose(errf);
+		return -1;
+	}
+	/* gnuplot may stop reading early (an error): no SIGPIPE for us. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	if (write_all(pfd[1], preamble, strlen(preamble)) < 0 ||
+	    write_all(pfd[1], script, len) < 0)
+		werr = errno;
+	close(pfd[1]);
+	sigaction(SIGPIPE, &old, NULL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (status != -1 && WIFSIGNALED(status))
+			picltrace_error("plot", "gnuplot ('%s') was killed by signal %d", prog,
+					WTERMSIG(status));
+		else if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			picltrace_error("plot", "cannot run gnuplot ('%s'); install gnuplot, set "
+					"GNUPLOT, or use --format=script", prog);
+		else
+			picltrace_error("plot", "gnuplot ('%s') failed with exit status %d", prog,
+					status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		show_gnuplot_messages(errf);
+		fclose(errf);
+		return -1;
+	}
+	if (werr && werr != EPIPE) {
+		picltrace_error("plot", "cannot write to gnuplot: %s", strerror(werr));
+		fclose(errf);
+		return -1;
+	}
+	if (!quiet)
+		show_gnuplot_messages(errf);
+	fclose(errf);
+	if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+		picltrace_error("plot", "gnuplot ('%s') wrote no image", prog);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The command                                                               */
+/* ------------------------------------------------------------------------ */
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || errno || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return (int)(end - s);
+}
+
+static int parse_size(const char *s, long *w, long *h)
+{
+	int n = parse_long(s, 16, 20000, w);
+
+	if (n < 0 || (s[n] != ',' && s[n] != 'x'))
+		return -1;
+	s += n + 1;
+	n = parse_long(s, 16, 20000, h);
+	return n < 0 || s[n] ? -1 : 0;
+}
+
+int cmd_plot(int argc, const char **argv)
+{
+	enum { OPT_BINS = 256, OPT_SIZE, OPT_TITLE, OPT_USER };
+	static const struct option longopts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "bins", required_argument, NULL, OPT_BINS },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "user-events", no_argument, NULL, OPT_USER },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct plot_opts o;
+	struct prof_options po;
+	struct picl_error serr = { 0 };
+	struct prof_output out;
+	struct profile *p = NULL;
+	const char *stdin_only[] = { "-" };
+	const char **inputs, *base;
+	char *script = NULL, preamble[4400], name[1100], fbuf[2048];
+	size_t len = 0, k;
+	long v;
+	int ninputs, c, i, status = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.output = "-";
+	o.bins = 200;
+	o.width = 1000;
+	o.height = 600;
+	optind = 1;
+	while ((c = getopt_long(argc, (char *const *)argv, "k:f:o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			for (k = 0; k < 4; k++)
+				if (!strcmp(optarg, kind_names[k]))
+					break;
+			if (k == 4) {
+				picltrace_error("plot", "--kind takes utilization, gantt, events or "
+						"messages, not '%s'", optarg);
+				return 2;
+			}
+			o.kind = (enum plot_kind)k;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "png"))
+				o.format = PF_PNG;
+			else if (!strcmp(optarg, "svg"))
+				o.format = PF_SVG;
+			else if (!strcmp(optarg, "script"))
+				o.format = PF_SCRIPT;
+			else {
+				picltrace_error("plot", "--format takes png, svg or script, not '%s'",
+						optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case OPT_BINS:
+			if (parse_long(optarg, 1, 100000, &v) < 0 || optarg[strspn(optarg, "0123456789")]) {
+				picltrace_error("plot", "--bins takes a number from 1 to 100000, not '%s'",
+						optarg);
+				return 2;
+			}
+			o.bins = (size_t)v;
+			break;
+		case OPT_SIZE:
+			if (parse_size(optarg, &o.width, &o.height) < 0) {
+				picltrace_error("plot", "--size takes WIDTH,HEIGHT in pixels (16 to "
+						"20000), not '%s'", optarg);
+				return 2;
+			}
+			break;
+		case OPT_TITLE:
+			o.title = optarg;
+			break;
+		case OPT_USER:
+			o.user_events = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'h':
+			fputs(plot_usage, stdout);
+			return 0;
+		default:
+			fputs(plot_usage, stderr);
+			return 2;
+		}
+	}
+	if (o.user_events && o.kind != KIND_EVENTS) {
+		picltrace_error("plot", "--user-events goes with --kind=events");
+		return 2;
+	}
+	inputs = optind < argc ? argv + optind : stdin_only;
+	ninputs = optind < argc ? argc - optind : 1;
+	if (picltrace_same_file(o.output, inputs, ninputs)) {
+		picltrace_error("plot", "%s: the output is also an input; refusing to overwrite it",
+				o.output);
+		return 2;
+	}
+	if (o.format != PF_SCRIPT && !strcmp(o.output, "-") && isatty(1)) {
+		picltrace_error("plot", "refusing to write an image to a terminal; use -o FILE "
+				"or --format=script");
+		return 2;
+	}
+
+	memset(&po, 0, sizeof(po));
+	po.message_pairs = o.kind == KIND_MESSAGES;
+	po.timeline = o.kind == KIND_UTILIZATION || o.kind == KIND_GANTT;
+	po.bins = 2 * o.bins > 2000 ? 2 * o.bins : 2000;
+	po.quiet = o.quiet;
+	po.cmd = "plot";
+	p = profile_new(&po, &serr);
+	if (!p) {
+		picltrace_error("plot", "out of memory");
+		return 2;
+	}
+	if (!p->schema && !o.quiet && o.kind == KIND_EVENTS)
+		picltrace_error("plot", "warning: %s: %s; event names are left out",
+				serr.path ? serr.path : picl_schema_default_path(), serr.problem);
+	for (i = 0; i < ninputs; i++)
+		if (profile_read(p, inputs[i]) != 0) {
+			status = 2;
+			goto done;
+		}
+	if (profile_finish(p) != 0) {
+		status = 2;
+		goto done;
+	}
+	if (!strcmp(inputs[0], "-")) {
+		base = "standard input";
+	} else {
+		base = strrchr(inputs[0], '/');
+		base = base ? base + 1 : inputs[0];
+	}
+	snprintf(name, sizeof(name), "%s%s", base, ninputs > 1 ? " ..." : "");
+	if (make_script(p, &o, name, &script, &len) < 0) {
+		status = 2;
+		goto done;
+	}
+	if (prof_output_open(&out, "plot", o.output, o.format != PF_SCRIPT) < 0) {
+		status = 2;
+		goto done;
+	}
+	if (o.format == PF_SCRIPT) {
+		fwrite(script, 1, len, out.f);
+		if (prof_output_commit(&out, "plot") < 0)
+			status = 2;
+		goto done;
+	}
+	/* gnuplot writes the image file by name. */
+	if (out.f) {
+		fclose(out.f);
+		out.f = NULL;
+	}
+	snprintf(preamble, sizeof(preamble), "set terminal %s size %ld,%ld noenhanced\n"
+		 "set output '%s'\n", o.format == PF_PNG ? "pngcairo" : "svg",
+		 o.width, o.height, prof_clean_text(out.file, "'", fbuf, sizeof(fbuf)));
+	if (strcmp(fbuf, out.file)) {
+		picltrace_error("plot", "%s: cannot name this output file to gnuplot", o.output);
+		prof_output_abort(&out);
+		status = 2;
+		goto done;
+	}
+	if (run_gnuplot(preamble, script, len, out.file, o.quiet) < 0) {
+		prof_output_abort(&out);
+		status = 2;
+		goto done;
+	}
+	if (prof_output_commit(&out, "plot") < 0)
+		status = 2;
+done:
+	free(script);
+	profile_free(p);
+	return status;
+}

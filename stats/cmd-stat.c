@@ -1,0 +1,1117 @@
+/*
+ * cmd-stat.c - `picltrace stat`: profile a trace. For every process and
+ * for all of them together: the time, count and volume of every event type
+ * (system and user) relative to the whole process and to every enclosing
+ * user event type, with the event subsets summed (spec §2.3.7); ParaGraph's
+ * utilization (busy, overhead, idle); message statistics; an estimate of
+ * the critical path. As a table (aligned columns), CSV or JSON.
+ *
+ * Two more modes: --emit-records writes the statistics records (-101,
+ * -102, -103) that PICL's traceexit would have written, for traces that
+ * lack them; --compare checks the statistics records a trace holds against
+ * what its events say (exit 1 when they differ).
+ *
+ * Everything is computed in one streaming pass by profile.c (the model
+ * plot shares); this file only prints. The first malformed record stops
+ * stat with file:line:column and exit status 2.
+ */
+#include "builtin.h"
+#include "profile.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char stat_usage[] =
+	"usage: picltrace stat [--format=table|csv|json] [--messages] [--summary]\n"
+	"                      [-o FILE] [-q] [FILE...]\n"
+	"       picltrace stat --compare [-q] [FILE...]\n"
+	"       picltrace stat --emit-records [-o FILE] [-z] [-q] [FILE...]\n"
+	"\n"
+	"  -f, --format=FMT   table (default), csv or json\n"
+	"  -m, --messages     also show messages per (source, destination) processor\n"
+	"  -s, --summary      show only the totals over all processes\n"
+	"      --compare      compare the trace's statistics records (-101, -102,\n"
+	"                     -103) with what its events say; exit 1 if they differ\n"
+	"      --emit-records write the statistics records the events give\n"
+	"  -o, --output=FILE  write to FILE instead of standard output\n"
+	"  -z, --zstd         with --emit-records: compress the output\n"
+	"  -q, --quiet        no progress line, no warnings\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"With no FILE, or when FILE is -, read standard input. Several FILEs are\n"
+	"read as one trace, one after another. Inputs may be plain or zstd.\n";
+
+enum stat_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+struct stat_opts {
+	enum stat_format format;
+	int messages, summary, compare, emit, compress, quiet;
+	const char *output;
+};
+
+/* ------------------------------------------------------------------------ */
+/* A table with aligned columns                                              */
+/* ------------------------------------------------------------------------ */
+
+#define TAB_MAXCOLS 8
+
+struct tab {
+	size_t ncols;
+	const char *align;           /* 'l' or 'r' per column */
+	char **cells;                /* nrows * ncols, NULL: a blank line */
+	size_t nrows, cap;
+	int failed;
+};
+
+static void tab_init(struct tab *t, const char *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->align = align;
+	t->ncols = strlen(align);
+}
+
+/* Add a row of ncols strings (copied). */
+static void tab_row(struct tab *t, ...)
+{
+	va_list ap;
+	size_t k;
+
+	if (t->failed)
+		return;
+	if (t->nrows == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 32;
+		char **n = realloc(t->cells, ncap * t->ncols * sizeof(*n));
+
+		if (!n) {
+			t->failed = 1;
+			return;
+		}
+		t->cells = n;
+		t->cap = ncap;
+	}
+	va_start(ap, t);
+	for (k = 0; k < t->ncols; k++) {
+		const char *s = va_arg(ap, const char *);
+		char *c = strdup(s ? s : "");
+
+		if (!c)
+			t->failed = 1;
+		t->cells[t->nrows * t->ncols + k] = c;
+	}
+	va_end(ap);
+	t->nrows++;
+}
+
+/* Display width of UTF-8 text (one column per code point). */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void tab_print(struct tab *t, FILE *out, const char *indent)
+{
+	size_t width[TAB_MAXCOLS] = { 0 }, r, k;
+
+	for (r = 0; r < t->nrows; r++)
+		for (k = 0; k < t->ncols; k++) {
+			const char *c = t->cells[r * t->ncols + k];
+			size_t w = c ? text_width(c) : 0;
+
+			if (w > width[k])
+				width[k] = w;
+		}
+	for (r = 0; r < t->nrows; r++) {
+		char line[4096];
+		size_t len = 0, k2;
+
+		for (k = 0; k < t->ncols; k++) {
+			const char *c = t->cells[r * t->ncols + k];
+			size_t w = c ? text_width(c) : 0, pad = width[k] - w, clen = c ? strlen(c) : 0;
+
+			if (k > 0 && len + 2 < sizeof(line)) {
+				line[len++] = ' ';
+				line[len++] = ' ';
+			}
+			if (t->align[k] == 'r')
+				for (k2 = 0; k2 < pad && len + 1 < sizeof(line); k2++)
+					line[len++] = ' ';
+			if (clen && len + clen < sizeof(line)) {
+				memcpy(line + len, c, clen);
+				len += clen;
+			}
+			if (t->align[k] != 'r')
+				for (k2 = 0; k2 < pad && len + 1 < sizeof(line); k2++)
+					line[len++] = ' ';
+		}
+		while (len > 0 && line[len - 1] == ' ')
+			len--;
+		line[len] = '\0';
+		fprintf(out, "%s%s\n", len ? indent : "", line);
+	}
+}
+
+static void tab_free(struct tab *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->nrows * t->ncols; k++)
+		free(t->cells[k]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Formatting values                                                         */
+/* ------------------------------------------------------------------------ */
+
+struct num {
+	char s[PROF_TICKS_BUFSIZE];
+};
+
+static struct num fmt_int(int64_t v)
+{
+	struct num n;
+
+	snprintf(n.s, sizeof(n.s), "%lld", (long long)v);
+	return n;
+}
+
+static struct num fmt_ticks(const struct profile *p, prof_ticks t)
+{
+	struct num n;
+
+	prof_ticks_format(t, p->max_scale, n.s);
+	return n;
+}
+
+static struct num fmt_seconds(const struct profile *p, double s)
+{
+	struct num n;
+
+	prof_seconds_format(s, p->max_scale, n.s);
+	return n;
+}
+
+static struct num fmt_percent(prof_ticks part, prof_ticks whole)
+{
+	struct num n;
+
+	if (whole <= 0)
+		snprintf(n.s, sizeof(n.s), "-");
+	else
+		snprintf(n.s, sizeof(n.s), "%.2f",
+			 100.0 * prof_ticks_seconds(part) / prof_ticks_seconds(whole));
+	return n;
+}
+
+/* The name of an event type for a table: cleaned, and bounded. */
+static const char *table_name(const struct profile *p, int32_t event, char *buf, size_t size)
+{
+	return prof_clean_text(prof_event_name(p, event), NULL, buf, size);
+}
+
+static const char *proc_title(const struct prof_proc *pp, char *buf, size_t size)
+{
+	char pb[24];
+
+	if (pp->processor == PICL_HOST_PROCESSOR)
+		snprintf(pb, sizeof(pb), "host");
+	else
+		snprintf(pb, sizeof(pb), "processor %d", (int)pp->processor);
+	if (pp->process == PICL_WILDCARD)
+		snprintf(buf, size, "%s", pb);
+	else
+		snprintf(buf, size, "%s, process %d", pb, (int)pp->process);
+	return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* What one block (a process, or all) shows                                  */
+/* ------------------------------------------------------------------------ */
+
+struct block {
+	const struct prof_cell *cells;
+	size_t ncells;
+	prof_ticks traced, cat[PROF_NCAT], from, to;
+};
+
+static void block_of_proc(const struct prof_proc *pp, struct block *b)
+{
+	b->cells = pp->cells;
+	b->ncells = pp->ncells;
+	b->traced = prof_proc_traced(pp, b->cat);
+	prof_proc_span(pp, &b->from, &b->to);
+}
+
+static void block_of_all(const struct profile *p, struct block *b)
+{
+	prof_ticks cat[PROF_NCAT];
+	size_t k;
+	int c;
+
+	memset(b, 0, sizeof(*b));
+	b->cells = p->all;
+	b->ncells = p->nall;
+	for (k = 0; k < p->nprocs; k++) {
+		b->traced += prof_proc_traced(p->procs[k], cat);
+		for (c = 0; c < PROF_NCAT; c++)
+			b->cat[c] += cat[c];
+	}
+	b->from = p->start;
+	b->to = p->end;
+}
+
+/* Distinct relative event types of a block's (sorted) cells. */
+static size_t block_rels(const struct block *b, int32_t *rels)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < b->ncells; k++)
+		if (n == 0 || rels[n - 1] != b->cells[k].rel)
+			rels[n++] = b->cells[k].rel;
+	return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Table                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static void cell_row(const struct profile *p, struct tab *t, const struct prof_cell *c)
+{
+	char name[1100];
+
+	tab_row(t, fmt_int(c->event).s, table_name(p, c->event, name, sizeof(name)),
+		c->has_time ? fmt_seconds(p, c->time).s : "-", fmt_int(c->count).s,
+		c->has_volume ? fmt_int(c->volume).s : "-");
+}
+
+static void table_block(FILE *out, const struct profile *p, const char *title,
+			const struct block *b, struct prof_cell *sums)
+{
+	int32_t *rels = malloc((b->ncells ? b->ncells : 1) * sizeof(*rels));
+	size_t nrels, r, k, ns;
+	struct tab t;
+	int c;
+
+	fprintf(out, "\n== %s: traced %s s, from %s to %s\n\n", title,
+		fmt_ticks(p, b->traced).s, fmt_ticks(p, b->from).s, fmt_ticks(p, b->to).s);
+	tab_init(&t, "lrr");
+	tab_row(&t, "utilization", "time (s)", "%");
+	for (c = 0; c < PROF_NCAT; c++)
+		tab_row(&t, prof_cat_name(c), fmt_ticks(p, b->cat[c]).s,
+			fmt_percent(b->cat[c], b->traced).s);
+	tab_print(&t, out, "  ");
+	tab_free(&t);
+	if (!rels)
+		return;
+	nrels = block_rels(b, rels);
+	for (r = 0; r < nrels; r++) {
+		char name[1100];
+
+		if (rels[r] == PICL_WILDCARD)
+			fprintf(out, "\n  relative to the whole process (-1)\n");
+		else if (prof_event_label(p, rels[r]))
+			fprintf(out, "\n  inside user event %d (%s)\n", (int)rels[r],
+				prof_clean_text(prof_event_label(p, rels[r]), NULL, name,
+						sizeof(name)));
+		else
+			fprintf(out, "\n  inside user event %d\n", (int)rels[r]);
+		tab_init(&t, "llrrr");
+		tab_row(&t, "event", "name", "time (s)", "count", "volume");
+		for (k = 0; k < b->ncells; k++)
+			if (b->cells[k].rel == rels[r])
+				cell_row(p, &t, &b->cells[k]);
+		ns = prof_subset_sums(p, b->cells, b->ncells, rels[r], sums);
+		if (ns > 0) {
+			tab_row(&t, "", "", "", "", "");
+			tab_row(&t, "subset", "name", "time (s)", "count", "volume");
+		}
+		for (k = 0; k < ns; k++)
+			cell_row(p, &t, &sums[k]);
+		tab_print(&t, out, "  ");
+		tab_free(&t);
+	}
+	free(rels);
+}
+
+static void table_messages(FILE *out, const struct profile *p, int pairs)
+{
+	const struct prof_msgstat *m = &p->msg;
+	prof_ticks cp = prof_critical_path(p), span = prof_makespan(p);
+
+	fprintf(out, "\n== messages: %llu matched, %lld bytes; unmatched: %llu send%s, "
+		"%llu receive%s\n", (unsigned long long)m->count, (long long)m->bytes,
+		(unsigned long long)p->unmatched_sends, p->unmatched_sends == 1 ? "" : "s",
+		(unsigned long long)p->unmatched_recvs, p->unmatched_recvs == 1 ? "" : "s");
+	if (m->count) {
+		fprintf(out, "  latency (s): min %s, mean %s, max %s",
+			fmt_ticks(p, m->lat_min).s,
+			fmt_ticks(p, m->lat_sum / (prof_ticks)m->count).s,
+			fmt_ticks(p, m->lat_max).s);
+		if (p->tachyons)
+			fprintf(out, "; %llu received before they were sent",
+				(unsigned long long)p->tachyons);
+		fputc('\n', out);
+	}
+	if (pairs && p->npairs) {
+		struct prof_msgstat *v;
+		size_t n, k;
+		struct tab t;
+
+		v = prof_pairs_sorted(p, &n);
+		if (v) {
+			fputc('\n', out);
+			tab_init(&t, "rrrrrrr");
+			tab_row(&t, "from", "to", "count", "bytes", "latency min", "mean", "max");
+			for (k = 0; k < n; k++) {
+				char a[16], b[16];
+
+				tab_row(&t, prof_processor_name(v[k].src, a),
+					prof_processor_name(v[k].dst, b), fmt_int((int64_t)v[k].count).s,
+					fmt_int(v[k].bytes).s, fmt_ticks(p, v[k].lat_min).s,
+					fmt_ticks(p, v[k].lat_sum / (prof_ticks)v[k].count).s,
+					fmt_ticks(p, v[k].lat_max).s);
+			}
+			tab_print(&t, out, "  ");
+			tab_free(&t);
+			free(v);
+		}
+	}
+	if (span > 0)
+		fprintf(out, "\n== critical path (estimate): %s s of a makespan of %s s (%s%%)\n",
+			fmt_ticks(p, cp).s, fmt_ticks(p, span).s, fmt_percent(cp, span).s);
+	else
+		fprintf(out, "\n== critical path (estimate): %s s; no traced time\n",
+			fmt_ticks(p, cp).s);
+	if (p->late_edges)
+		fprintf(out, "  %llu message%s read receive first, left out: sort the trace\n",
+			(unsigned long long)p->late_edges, p->late_edges == 1 ? " was" : "s were");
+}
+
+static void print_table(FILE *out, const struct profile *p, const struct stat_opts *o,
+			char *const *inputs, int ninputs, struct prof_cell *sums)
+{
+	struct block b;
+	size_t k;
+	int i;
+
+	fputs("trace:", out);
+	for (i = 0; i < ninputs; i++) {
+		char buf[1100];
+
+		fprintf(out, " %s", strcmp(inputs[i], "-") ? prof_clean_text(inputs[i], NULL, buf,
+									  sizeof(buf))
+							  : "(standard input)");
+	}
+	fprintf(out, "\n%zu process%s on %zu processor%s; %llu records, %llu event records; "
+		"timestamps with %d decimals\n",
+		p->nprocs, p->nprocs == 1 ? "" : "es", p->nprocessors,
+		p->nprocessors == 1 ? "" : "s", (unsigned long long)p->records,
+		(unsigned long long)p->event_records, (int)p->max_scale);
+	if (p->nprocs > 1 || o->summary) {
+		block_of_all(p, &b);
+		table_block(out, p, "all processes", &b, sums);
+	}
+	for (k = 0; k < p->nprocs && !o->summary; k++) {
+		char title[64];
+
+		block_of_proc(p->procs[k], &b);
+		table_block(out, p, proc_title(p->procs[k], title, sizeof(title)), &b, sums);
+	}
+	table_messages(out, p, o->messages);
+}
+
+/* ------------------------------------------------------------------------ */
+/* CSV                                                                       */
+/* ------------------------------------------------------------------------ */
+
+static void csv_cell(FILE *out, const struct profile *p, int32_t processor, int32_t process,
+		     const char *kind, const struct prof_cell *c)
+{
+	fprintf(out, "%d,%d,%d,%s,%d,", (int)processor, (int)process, (int)c->rel, kind,
+		(int)c->event);
+	prof_csv_field(out, prof_event_name(p, c->event));
+	fprintf(out, ",%s,%lld,%s\n", c->has_time ? fmt_seconds(p, c->time).s : "",
+		(long long)c->count, c->has_volume ? fmt_int(c->volume).s : "");
+}
+
+static void csv_block(FILE *out, const struct profile *p, int32_t processor, int32_t process,
+		      const struct block *b, struct prof_cell *sums)
+{
+	int32_t *rels = malloc((b->ncells ? b->ncells : 1) * sizeof(*rels));
+	size_t nrels, r, k, ns;
+	int c;
+
+	for (c = 0; c < PROF_NCAT; c++)
+		fprintf(out, "%d,%d,,utilization,,%s,%s,,\n", (int)processor, (int)process,
+			prof_cat_name(c), fmt_ticks(p, b->cat[c]).s);
+	if (!rels)
+		return;
+	nrels = block_rels(b, rels);
+	for (r = 0; r < nrels; r++) {
+		for (k = 0; k < b->ncells; k++)
+			if (b->cells[k].rel == rels[r])
+				csv_cell(out, p, processor, process, "event", &b->cells[k]);
+		ns = prof_subset_sums(p, b->cells, b->ncells, rels[r], sums);
+		for (k = 0; k < ns; k++)
+			csv_cell(out, p, processor, process, "subset", &sums[k]);
+	}
+	free(rels);
+}
+
+static void print_csv(FILE *out, const struct profile *p, const struct stat_opts *o,
+		      struct prof_cell *sums)
+{
+	struct block b;
+	size_t k;
+
+	fputs("processor,process,relative,kind,event,name,time,count,volume\n", out);
+	for (k = 0; k < p->nprocs && !o->summary; k++) {
+		block_of_proc(p->procs[k], &b);
+		csv_block(out, p, p->procs[k]->processor, p->procs[k]->process, &b, sums);
+	}
+	block_of_all(p, &b);
+	csv_block(out, p, PICL_WILDCARD, PICL_WILDCARD, &b, sums);
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void json_cell(FILE *out, const struct profile *p, const struct prof_cell *c,
+		      int last)
+{
+	fprintf(out, "          {\"event\": %d, \"name\": ", (int)c->event);
+	prof_json_string(out, prof_event_name(p, c->event));
+	fprintf(out, ", \"time\": %s, \"count\": %lld, \"volume\": %s}%s\n",
+		c->has_time ? fmt_seconds(p, c->time).s : "null", (long long)c->count,
+		c->has_volume ? fmt_int(c->volume).s : "null", last ? "" : ",");
+}
+
+static void json_block(FILE *out, const struct profile *p, const struct block *b,
+		       struct prof_cell *sums)
+{
+	int32_t *rels = malloc((b->ncells ? b->ncells : 1) * sizeof(*rels));
+	size_t nrels = 0, r, k, ns, n, m;
+	int c;
+
+	fprintf(out, "\"start\": %s, \"end\": %s, \"traced\": %s,\n",
+		fmt_ticks(p, b->from).s, fmt_ticks(p, b->to).s, fmt_ticks(p, b->traced).s);
+	fputs("      \"utilization\": {", out);
+	for (c = 0; c < PROF_NCAT; c++)
+		fprintf(out, "%s\"%s\": %s", c ? ", " : "", prof_cat_name(c),
+			fmt_ticks(p, b->cat[c]).s);
+	fputs("},\n      \"profile\": [", out);
+	if (rels)
+		nrels = block_rels(b, rels);
+	for (r = 0; r < nrels; r++) {
+		fprintf(out, "%s\n        {\"relative\": %d, \"name\": ", r ? "," : "", (int)rels[r]);
+		prof_json_string(out, prof_event_name(p, rels[r]));
+		fputs(",\n         \"events\": [\n", out);
+		for (k = 0, n = 0; k < b->ncells; k++)
+			n += b->cells[k].rel == rels[r];
+		for (k = 0, m = 0; k < b->ncells; k++)
+			if (b->cells[k].rel == rels[r])
+				json_cell(out, p, &b->cells[k], ++m == n);
+		fputs("         ],\n         \"subsets\": [\n", out);
+		ns = prof_subset_sums(p, b->cells, b->ncells, rels[r], sums);
+		for (k = 0; k < ns; k++)
+			json_cell(out, p, &sums[k], k + 1 == ns);
+		fputs("         ]}", out);
+	}
+	fputs("]", out);
+	free(rels);
+}
+
+static void json_msgstat(FILE *out, const struct profile *p, const struct prof_msgstat *m)
+{
+	fprintf(out, "\"count\": %llu, \"bytes\": %lld, \"latency\": ",
+		(unsigned long long)m->count, (long long)m->bytes);
+	if (!m->count)
+		fputs("null", out);
+	else
+		fprintf(out, "{\"min\": %s, \"mean\": %s, \"max\": %s}",
+			fmt_ticks(p, m->lat_min).s,
+			fmt_ticks(p, m->lat_sum / (prof_ticks)m->count).s,
+			fmt_ticks(p, m->lat_max).s);
+}
+
+static void print_json(FILE *out, const struct profile *p, const struct stat_opts *o,
+		       char *const *inputs, int ninputs, struct prof_cell *sums)
+{
+	struct block b;
+	size_t k;
+	int i;
+
+	fputs("{\n  \"inputs\": [", out);
+	for (i = 0; i < ninputs; i++) {
+		if (i)
+			fputs(", ", out);
+		prof_json_string(out, inputs[i]);
+	}
+	fprintf(out, "],\n  \"records\": %llu,\n  \"event_records\": %llu,\n"
+		"  \"decimals\": %d,\n", (unsigned long long)p->records,
+		(unsigned long long)p->event_records, (int)p->max_scale);
+	fputs("  \"processes\": [", out);
+	for (k = 0; k < p->nprocs && !o->summary; k++) {
+		const struct prof_proc *pp = p->procs[k];
+
+		block_of_proc(pp, &b);
+		fprintf(out, "%s\n    {\"processor\": %d, \"process\": %d, \"host\": %s,\n      ",
+			k ? "," : "", (int)pp->processor, (int)pp->process,
+			pp->processor == PICL_HOST_PROCESSOR ? "true" : "false");
+		json_block(out, p, &b, sums);
+		fprintf(out, ",\n      \"critical_path\": %s}", fmt_ticks(p, pp->cp).s);
+	}
+	fputs("],\n  \"all\": {", out);
+	block_of_all(p, &b);
+	json_block(out, p, &b, sums);
+	fputs("},\n  \"messages\": {", out);
+	json_msgstat(out, p, &p->msg);
+	fprintf(out, ", \"unmatched_sends\": %llu, \"unmatched_receives\": %llu, "
+		"\"received_before_sent\": %llu",
+		(unsigned long long)p->unmatched_sends, (unsigned long long)p->unmatched_recvs,
+		(unsigned long long)p->tachyons);
+	if (o->messages) {
+		struct prof_msgstat *v;
+		size_t n = 0;
+
+		v = prof_pairs_sorted(p, &n);
+		fputs(",\n    \"pairs\": [", out);
+		for (k = 0; v && k < n; k++) {
+			fprintf(out, "%s\n      {\"from\": %d, \"to\": %d, ", k ? "," : "",
+				(int)v[k].src, (int)v[k].dst);
+			json_msgstat(out, p, &v[k]);
+			fputs("}", out);
+		}
+		fputs("]", out);
+		free(v);
+	}
+	fprintf(out, "},\n  \"critical_path\": {\"length\": %s, \"makespan\": %s, "
+		"\"messages_left_out\": %llu}\n}\n",
+		fmt_ticks(p, prof_critical_path(p)).s, fmt_ticks(p, prof_makespan(p)).s,
+		(unsigned long long)p->late_edges);
+}
+
+/* ------------------------------------------------------------------------ */
+/* --compare                                                                 */
+/* ------------------------------------------------------------------------ */
+
+struct compare {
+	const struct profile *p;
+	FILE *out;
+	uint64_t compared, within, differ, notes, unmeasured;
+	double resolution;
+};
+
+static int cmp_recorded(const void *a, const void *b)
+{
+	const struct prof_recorded *x = a, *y = b;
+
+#define KEY(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+	KEY(processor);
+	KEY(process);
+	KEY(rel);
+	if (x->type != y->type)         /* time, count, volume */
+		return x->type > y->type ? -1 : 1;
+	KEY(event);
+	KEY(seq);
+#undef KEY
+	return 0;
+}
+
+static const char *stat_kind(int32_t type)
+{
+	return type == PICL_REC_STAT_TIME ? "time" :
+	       type == PICL_REC_STAT_COUNT ? "count" : "volume";
+}
+
+/* Sum what the events say for E relative to R over the matching
+ * processes; E may be an event subset. Returns the number of processes
+ * that matched. */
+static size_t recompute(const struct profile *p, int32_t processor, int32_t process,
+			int32_t rel, int32_t event, struct prof_cell *sum)
+{
+	int is_subset = event < -1 && picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event);
+	size_t k, j, nproc = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (k = 0; k < p->nprocs; k++) {
+		const struct prof_proc *pp = p->procs[k];
+
+		if (!picl_defs_matches(p->defs, PICL_SUBSET_PROCESSORS, processor, pp->processor) ||
+		    !picl_defs_matches(p->defs, PICL_SUBSET_PROCESSES, process, pp->process))
+			continue;
+		nproc++;
+		for (j = 0; j < pp->ncells; j++) {
+			const struct prof_cell *c = &pp->cells[j];
+
+			if (c->rel != rel)
+				continue;
+			if (is_subset ? (picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, c->event) ||
+					 !picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, event, c->event))
+				      : c->event != event)
+				continue;
+			sum->count += c->count;
+			sum->intervals += c->intervals;
+			if (c->has_time) {
+				sum->time += c->time;
+				sum->has_time = 1;
+			}
+			if (c->has_volume) {
+				sum->volume += c->volume;
+				sum->has_volume = 1;
+			}
+		}
+	}
+	return nproc;
+}
+
+/* First index in the sorted recorded pairs not less than the key. */
+static size_t lower_bound(const struct profile *p, int32_t processor, int32_t process,
+			  int32_t rel, int32_t type, int32_t event)
+{
+	struct prof_recorded key;
+	size_t lo = 0, hi = p->nrecorded;
+
+	memset(&key, 0, sizeof(key));
+	key.processor = processor;
+	key.process = process;
+	key.rel = rel;
+	key.type = type;
+	key.event = event;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cmp_recorded(&p->recorded[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void compare_where(struct compare *c, const struct prof_recorded *r,
+			  int32_t processor, int32_t process, int32_t rel)
+{
+	char pb[16];
+
+	fprintf(c->out, "%s:%llu: processor %s", r->path, (unsigned long long)r->mark.line,
+		processor == PICL_WILDCARD ? "-1 (all)" : prof_processor_name(processor, pb));
+	if (process != PICL_WILDCARD)
+		fprintf(c->out, ", process %d", (int)process);
+	fprintf(c->out, ", relative to %d: ", (int)rel);
+}
+
+static void compare_event(struct compare *c, int32_t event)
+{
+	char name[1100];
+
+	fprintf(c->out, "%d", (int)event);
+	prof_clean_text(prof_event_name(c->p, event), NULL, name, sizeof(name));
+	if (*name)
+		fprintf(c->out, " %s", name);
+}
+
+/* Does E's volume include the trace data of -901, which no event shows? */
+static int volume_unknowable(const struct profile *p, int32_t event)
+{
+	return event == -901 ||
+	       (event < -1 && picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event) &&
+		picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, event, -901));
+}
+
+/* Is the time t (seconds, n intervals) within the timestamps' resolution
+ * of the recorded value? d is the difference. */
+static int within(const struct compare *c, double d, uint64_t n)
+{
+	return (d < 0 ? -d : d) <= c->resolution * ((double)n + 1e-6);
+}
+
+static void compare_one(struct compare *c, const struct prof_recorded *r)
+{
+	const struct profile *p = c->p;
+	struct prof_cell sum;
+	char a[PROF_TICKS_BUFSIZE], b[PROF_TICKS_BUFSIZE];
+	int32_t dec;
+
+	if (r->value < 0) {
+		c->unmeasured++;        /* -1: not measured (§2.3.7) */
+		return;
+	}
+	if (r->type == PICL_REC_STAT_VOLUME && volume_unknowable(p, r->event)) {
+		c->notes++;
+		fputs("note: ", c->out);
+		compare_where(c, r, r->processor, r->process, r->rel);
+		fputs("the volume of ", c->out);
+		compare_event(c, r->event);
+		fprintf(c->out, " (%.0f, the bytes of trace data) cannot be recomputed "
+			"from the events\n", r->value);
+		return;
+	}
+	c->compared++;
+	if (!recompute(p, r->processor, r->process, r->rel, r->event, &sum)) {
+		c->differ++;
+		compare_where(c, r, r->processor, r->process, r->rel);
+		fprintf(c->out, "%s of ", stat_kind(r->type));
+		compare_event(c, r->event);
+		fputs(": the trace has no events there\n", c->out);
+		return;
+	}
+	dec = r->decimals > p->max_scale ? r->decimals : p->max_scale;
+	switch (r->type) {
+	case PICL_REC_STAT_TIME:
+		if (sum.has_time && r->value == sum.time)
+			return;
+		if (sum.has_time && within(c, r->value - sum.time, sum.intervals)) {
+			c->within++;
+			return;
+		}
+		c->differ++;
+		compare_where(c, r, r->processor, r->process, r->rel);
+		fputs("time of ", c->out);
+		compare_event(c, r->event);
+		fprintf(c->out, ": recorded %s, the events give %s\n",
+			prof_seconds_format(r->value, dec, a),
+			sum.has_time ? prof_seconds_format(sum.time, p->max_scale, b) : "no time");
+		return;
+	default:
+		if (r->type == PICL_REC_STAT_COUNT ? (double)sum.count == r->value
+		    : (double)(sum.has_volume ? sum.volume : 0) == r->value)
+			return;
+		c->differ++;
+		compare_where(c, r, r->processor, r->process, r->rel);
+		fprintf(c->out, "%s of ", stat_kind(r->type));
+		compare_event(c, r->event);
+		fprintf(c->out, ": recorded %.0f, the events give %lld\n", r->value,
+			(long long)(r->type == PICL_REC_STAT_COUNT ? sum.count :
+				    sum.has_volume ? sum.volume : 0));
+		return;
+	}
+}
+
+/* Pairs PICL would have written (positive statistics) that a record for
+ * the same process, relative event type and kind leaves out. For R = -1,
+ * PICL writes system and user events in separate records: only the record
+ * of E's own kind counts. */
+static void compare_missing(struct compare *c, const struct prof_proc *pp,
+			    const struct prof_cell *cell)
+{
+	static const int32_t types[3] = {
+		PICL_REC_STAT_TIME, PICL_REC_STAT_COUNT, PICL_REC_STAT_VOLUME
+	};
+	const struct profile *p = c->p;
+	char a[PROF_TICKS_BUFSIZE];
+	int t;
+
+	for (t = 0; t < 3; t++) {
+		const struct prof_recorded *group = NULL;
+		size_t k;
+		int found = 0;
+
+		if (types[t] == PICL_REC_STAT_TIME
+		    ? !cell->has_time || within(c, cell->time, cell->intervals)
+		    : types[t] == PICL_REC_STAT_COUNT ? cell->count <= 0
+		    : !cell->has_volume || cell->volume <= 0)
+			continue;
+		for (k = lower_bound(p, pp->processor, pp->process, cell->rel, types[t], INT32_MIN);
+		     k < p->nrecorded; k++) {
+			const struct prof_recorded *r = &p->recorded[k];
+
+			if (r->processor != pp->processor || r->process != pp->process ||
+			    r->rel != cell->rel || r->type != types[t])
+				break;
+			if (cell->rel == PICL_WILDCARD && (r->event < 0) != (cell->event < 0))
+				continue;
+			if (!group)
+				group = r;
+			if (r->event == cell->event)
+				found = 1;
+		}
+		if (!group || found)
+			continue;
+		c->differ++;
+		c->compared++;
+		compare_where(c, group, pp->processor, pp->process, cell->rel);
+		fprintf(c->out, "%s of ", stat_kind(types[t]));
+		compare_event(c, cell->event);
+		if (types[t] == PICL_REC_STAT_TIME)
+			fprintf(c->out, ": not recorded, the events give %s\n",
+				prof_seconds_format(cell->time, p->max_scale, a));
+		else
+			fprintf(c->out, ": not recorded, the events give %lld\n",
+				(long long)(types[t] == PICL_REC_STAT_COUNT ? cell->count
+					    : cell->volume));
+	}
+}
+
+static int run_compare(FILE *out, struct profile *p)
+{
+	struct compare c;
+	char res[PROF_TICKS_BUFSIZE];
+	size_t k, n;
+
+	memset(&c, 0, sizeof(c));
+	c.p = p;
+	c.out = out;
+	c.resolution = 1.0;
+	for (k = 0; k < (size_t)p->max_scale; k++)
+		c.resolution /= 10;
+	if (p->nrecorded == 0) {
+		fputs("the trace has no statistics records: nothing to compare\n", out);
+		return 0;
+	}
+	/* The latest pair of each (process, R, type, E) stands. */
+	qsort(p->recorded, p->nrecorded, sizeof(*p->recorded), cmp_recorded);
+	for (k = 0, n = 0; k < p->nrecorded; k++) {
+		if (n > 0) {
+			struct prof_recorded *prev = &p->recorded[n - 1];
+			const struct prof_recorded *r = &p->recorded[k];
+
+			if (prev->processor == r->processor && prev->process == r->process &&
+			    prev->rel == r->rel && prev->type == r->type && prev->event == r->event) {
+				*prev = *r;
+				continue;
+			}
+		}
+		p->recorded[n++] = p->recorded[k];
+	}
+	p->nrecorded = n;
+	for (k = 0; k < p->nrecorded; k++)
+		compare_one(&c, &p->recorded[k]);
+	for (k = 0; k < p->nprocs; k++) {
+		size_t j;
+
+		for (j = 0; j < p->procs[k]->ncells; j++)
+			compare_missing(&c, p->procs[k], &p->procs[k]->cells[j]);
+	}
+	{
+		prof_ticks unit = 1;
+		int32_t d;
+
+		for (d = p->max_scale; d < PROF_TICK_SCALE; d++)
+			unit *= 10;
+		prof_ticks_format(unit, p->max_scale, res);
+	}
+	if (c.differ)
+		fprintf(out, "the statistics records differ from the events: %llu of %llu values\n",
+			(unsigned long long)c.differ, (unsigned long long)c.compared);
+	else
+		fprintf(out, "the statistics records agree with the events: %llu values compared\n",
+			(unsigned long long)c.compared);
+	if (c.within)
+		fprintf(out, "%llu times differ by no more than the timestamps' resolution "
+			"(%s s) per interval summed\n", (unsigned long long)c.within, res);
+	if (c.unmeasured)
+		fprintf(out, "%llu values recorded as -1 (not measured) were not compared\n",
+			(unsigned long long)c.unmeasured);
+	return c.differ ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --emit-records                                                            */
+/* ------------------------------------------------------------------------ */
+
+static int emit_one(void *ctx, const struct picl_record *rec)
+{
+	return picl_writer_write(ctx, rec) < 0 ? -1 : 0;
+}
+
+static int run_emit(struct profile *p, const struct stat_opts *o)
+{
+	struct picl_error err = { 0 };
+	struct picl_writer *w;
+
+	w = picltrace_open_output("stat", o->output, o->compress, 0);
+	if (!w)
+		return 2;
+	if (picl_stats_emit(p->stats, emit_one, w) != 0) {
+		const struct picl_error *we = picl_writer_error(w);
+
+		if (we->code)
+			picltrace_report("stat", we);
+		else
+			picltrace_error("stat", "out of memory");
+		picl_writer_abort(w);
+		return 2;
+	}
+	if (picl_writer_close(w, &err) < 0) {
+		picltrace_report("stat", &err);
+		return 2;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The command                                                               */
+/* ------------------------------------------------------------------------ */
+
+static void warn_loose_ends(const struct profile *p, const struct stat_opts *o)
+{
+	uint64_t back = 0;
+	size_t k;
+
+	if (o->quiet)
+		return;
+	for (k = 0; k < p->nprocs; k++)
+		back += p->procs[k]->backwards;
+	if (p->unmatched_exits > 5)
+		picltrace_error("stat", "warning: %llu exits without a matching entry were ignored",
+				(unsigned long long)p->unmatched_exits);
+	if (back)
+		picltrace_error("stat", "warning: %llu event records are earlier than the one "
+				"before them on their process; no time was counted for them",
+				(unsigned long long)back);
+}
+
+int cmd_stat(int argc, const char **argv)
+{
+	enum { OPT_COMPARE = 256, OPT_EMIT };
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "messages", no_argument, NULL, 'm' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "emit-records", no_argument, NULL, OPT_EMIT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "zstd", no_argument, NULL, 'z' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct stat_opts o;
+	struct prof_options po;
+	struct picl_error serr = { 0 };
+	struct prof_output out;
+	struct profile *p = NULL;
+	struct prof_cell *sums = NULL;
+	const char *stdin_only[] = { "-" };
+	const char **inputs;
+	int ninputs, c, i, status = 0, format_given = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.output = "-";
+	optind = 1;
+	while ((c = getopt_long(argc, (char *const *)argv, "f:mso:zqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format_given = 1;
+			if (!strcmp(optarg, "table"))
+				o.format = FMT_TABLE;
+			else if (!strcmp(optarg, "csv"))
+				o.format = FMT_CSV;
+			else if (!strcmp(optarg, "json"))
+				o.format = FMT_JSON;
+			else {
+				picltrace_error("stat", "--format takes table, csv or json, not '%s'",
+						optarg);
+				return 2;
+			}
+			break;
+		case 'm':
+			o.messages = 1;
+			break;
+		case 's':
+			o.summary = 1;
+			break;
+		case OPT_COMPARE:
+			o.compare = 1;
+			break;
+		case OPT_EMIT:
+			o.emit = 1;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'z':
+			o.compress = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'h':
+			fputs(stat_usage, stdout);
+			return 0;
+		default:
+			fputs(stat_usage, stderr);
+			return 2;
+		}
+	}
+	if (o.compare + o.emit > 1 || ((o.compare || o.emit) &&
+				       (format_given || o.messages || o.summary))) {
+		picltrace_error("stat", "--compare and --emit-records are modes of their own: "
+				"they take no --format, --messages or --summary");
+		return 2;
+	}
+	if (o.compress && !o.emit) {
+		picltrace_error("stat", "--zstd goes with --emit-records");
+		return 2;
+	}
+	inputs = optind < argc ? argv + optind : stdin_only;
+	ninputs = optind < argc ? argc - optind : 1;
+	if (picltrace_same_file(o.output, inputs, ninputs)) {
+		picltrace_error("stat", "%s: the output is also an input; refusing to overwrite it",
+				o.output);
+		return 2;
+	}
+
+	memset(&po, 0, sizeof(po));
+	po.keep_stat_records = o.compare;
+	po.message_pairs = o.messages;
+	po.quiet = o.quiet;
+	po.cmd = "stat";
+	p = profile_new(&po, &serr);
+	if (!p) {
+		picltrace_error("stat", "out of memory");
+		return 2;
+	}
+	if (!p->schema && !o.quiet && !o.emit)
+		picltrace_error("stat", "warning: %s: %s; event names are left out",
+				serr.path ? serr.path : picl_schema_default_path(), serr.problem);
+	for (i = 0; i < ninputs; i++)
+		if (profile_read(p, inputs[i]) != 0) {
+			status = 2;
+			goto done;
+		}
+	if (profile_finish(p) != 0) {
+		status = 2;
+		goto done;
+	}
+	warn_loose_ends(p, &o);
+	if (o.emit) {
+		status = run_emit(p, &o);
+		goto done;
+	}
+	sums = malloc(prof_nsubsets(p) * sizeof(*sums));
+	if (!sums) {
+		picltrace_error("stat", "out of memory");
+		status = 2;
+		goto done;
+	}
+	if (prof_output_open(&out, "stat", o.output, 0) < 0) {
+		status = 2;
+		goto done;
+	}
+	if (o.compare)
+		status = run_compare(out.f, p);
+	else if (o.format == FMT_CSV)
+		print_csv(out.f, p, &o, sums);
+	else if (o.format == FMT_JSON)
+		print_json(out.f, p, &o, (char *const *)inputs, ninputs, sums);
+	else
+		print_table(out.f, p, &o, (char *const *)inputs, ninputs, sums);
+	if (prof_output_commit(&out, "stat") < 0)
+		status = 2;
+done:
+	free(sums);
+	profile_free(p);
+	return status;
+}

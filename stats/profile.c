@@ -1,0 +1,1894 @@
+/*
+ * profile.c - one streaming pass over a trace that gathers what `picltrace
+ * stat` prints and `picltrace plot` draws (the model is described in
+ * profile.h).
+ *
+ * How it works. Records are read raw (PICL_READ_RAW) and decoded only when
+ * their values are needed: the entries, exits and marks that carry a
+ * message or i/o length (sends, receives, file i/o, tracemsg, traceflush),
+ * labels, subset definitions, and statistics records when they are to be
+ * compared. Every event record (-2, -3, -4) then goes
+ *  1. to the process's own state (found through an open-addressing table,
+ *     the last one cached): the time since the previous event record of the
+ *     process is added to the category in force, i.e. the category of the
+ *     innermost open entry that has one (prof_event_category), busy when
+ *     none is open; then the record opens or closes entries on a small
+ *     stack, and -901 (or -1) entries and exits open and close the traced
+ *     window;
+ *  2. to libpicl-trace's statistics accumulator (picl_stats_add), which
+ *     keeps time, count and volume per (process, relative event, event);
+ *  3. if it is a send or a receive (or the first record of its process,
+ *     which tells the matcher the processor exists, for broadcasts), to
+ *     the message matcher (picl_matcher_add), whose callback keeps the
+ *     message totals (and per-pair totals).
+ * Nothing is allocated per record: state grows with processes, event types,
+ * processor pairs, nesting depth and messages in flight only (and, inside
+ * the matcher, with its (source, destination, type) channels). The plot
+ * timeline is the one exception that is allowed to grow with the trace, up
+ * to PROF_EXACT_LIMIT intervals: past that it becomes fixed-size time bins
+ * (see below).
+ *
+ * Traced time. A process's traced time runs from its -901 tracenode entry
+ * to its -901 exit (PICL writes them first and last, spec §2.3.3; -1
+ * entries and exits count the same); a process without them is traced from
+ * its first to its last event record. Utilization = time per category
+ * within the traced time. A record earlier than its process's previous one
+ * (an unsorted trace) adds no time and is counted in `backwards`.
+ *
+ * Critical path (an estimate; plot and stat say so). Every process carries
+ * cp, the length of the longest chain of activity that ends at its current
+ * time: cp grows with the process's own busy and overhead time (not with
+ * idle time: waiting is what a message edge replaces), and when a receive
+ * completes, cp becomes at least cp(sender, at the send's entry) + the
+ * message's latency (receive exit - send entry; a negative latency counts
+ * as 0). The critical path length is the largest cp at the end; compare it
+ * with the makespan (latest end - earliest start of the traced time). It
+ * is the longest path through the graph whose nodes are events, whose
+ * edges are each process's non-idle time between consecutive events and
+ * its messages. The message edge is taken only when the receive is read
+ * after its send (a time-sorted trace); edges seen the other way round are
+ * counted in late_edges and left out, so for unsorted traces the estimate
+ * is a lower bound (sort the trace first).
+ *
+ * Timeline. While there are at most PROF_EXACT_LIMIT intervals (adjacent
+ * ones of the same category and process are merged), they are kept as
+ * they are; beyond, each process gets opt.bins bins over a range that
+ * doubles (merging bins pairwise) whenever an interval falls outside it,
+ * so memory is processes x bins whatever the trace's length.
+ */
+#include "profile.h"
+#include "builtin.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROF_EXACT_LIMIT ((size_t)1 << 20)
+#define PROF_FAST_PROCESSORS 32768
+
+/* The cp at a send still waiting for its receive(s). */
+struct prof_sendcp {
+	uint64_t key;             /* input base + byte offset of the send */
+	prof_ticks cp;
+	uint32_t matches;
+	int used;
+};
+
+/* The label of an event type (-5 records), and how global its scope was. */
+struct prof_label {
+	int32_t event;
+	int rank;
+	char *text;
+};
+
+#define LABEL_MAX 256
+
+static const int32_t predefined_subsets[] = {
+	-1001, -1002, -1011, -1012, -1013, -1014, -1201, -1401, -1501, -1601,
+	-1901, -1902
+};
+#define NPREDEFINED (sizeof(predefined_subsets) / sizeof(predefined_subsets[0]))
+
+static const int64_t pow10_tab[19] = {
+	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
+	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
+	1000000000000LL, 10000000000000LL, 100000000000000LL,
+	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
+	1000000000000000000LL
+};
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers                                                             */
+/* ------------------------------------------------------------------------ */
+
+static int grow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return -1;
+		ncap *= 2;
+	}
+	q = realloc(*ptr, ncap * size);
+	if (!q)
+		return -1;
+	*ptr = q;
+	*cap = ncap;
+	return 0;
+}
+
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static uint64_t hash_pair(int32_t a, int32_t b)
+{
+	return mix(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
+}
+
+static prof_ticks to_ticks(struct picl_time t)
+{
+	int32_t s = t.scale < 0 ? 0 : t.scale > 18 ? 18 : t.scale;
+
+	return (prof_ticks)t.mant * pow10_tab[PROF_TICK_SCALE - s];
+}
+
+double prof_ticks_seconds(prof_ticks t)
+{
+	prof_ticks whole = t / pow10_tab[18], frac = t % pow10_tab[18];
+
+	return (double)whole + (double)frac / 1e18;
+}
+
+char *prof_ticks_format(prof_ticks t, int32_t scale, char *buf)
+{
+	unsigned __int128 q, div, ip, fp;
+	char digits[48];
+	int neg = t < 0, n = 0, k;
+	size_t len = 0;
+
+	if (scale < 0)
+		scale = 0;
+	if (scale > 18)
+		scale = 18;
+	q = neg ? (unsigned __int128)(-(t + 1)) + 1 : (unsigned __int128)t;
+	div = (unsigned __int128)pow10_tab[18 - scale];
+	q = (q + div / 2) / div;
+	ip = q / (unsigned __int128)pow10_tab[scale];
+	fp = q % (unsigned __int128)pow10_tab[scale];
+	if (neg && q != 0)
+		buf[len++] = '-';
+	do {
+		digits[n++] = (char)('0' + (int)(ip % 10));
+		ip /= 10;
+	} while (ip);
+	while (n > 0)
+		buf[len++] = digits[--n];
+	if (scale > 0) {
+		buf[len++] = '.';
+		for (k = scale - 1; k >= 0; k--) {
+			buf[len + (size_t)k] = (char)('0' + (int)(fp % 10));
+			fp /= 10;
+		}
+		len += (size_t)scale;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+char *prof_seconds_format(double s, int32_t scale, char *buf)
+{
+	const char *p;
+
+	if (scale < 0)
+		scale = 0;
+	if (scale > 18)
+		scale = 18;
+	snprintf(buf, PROF_TICKS_BUFSIZE, "%.*f", (int)scale, s);
+	if (buf[0] == '-') {
+		for (p = buf + 1; *p == '0' || *p == '.'; p++)
+			;
+		if (!*p)
+			memmove(buf, buf + 1, strlen(buf));
+	}
+	return buf;
+}
+
+const char *prof_cat_name(int cat)
+{
+	static const char *const names[PROF_NCAT] = { "busy", "overhead", "idle" };
+
+	return cat >= 0 && cat < PROF_NCAT ? names[cat] : "?";
+}
+
+int prof_event_category(int32_t event)
+{
+	switch (event) {
+	case -31: case -52: case -56: case -61: case -601:
+		return PROF_IDLE;
+	case -602: case -603:
+		return PROF_OVERHEAD;
+	default:
+		break;
+	}
+	if (event <= -11 && event >= -600)
+		return PROF_OVERHEAD;   /* communication, file i/o, sync, resources */
+	if (event <= -902 && event >= -1000)
+		return PROF_OVERHEAD;   /* tracing, but -901 itself */
+	return -1;
+}
+
+static int is_window_event(int32_t event)
+{
+	return event == -901 || event == PICL_WILDCARD;
+}
+
+const char *prof_processor_name(int32_t processor, char *buf)
+{
+	if (processor == PICL_HOST_PROCESSOR)
+		return "host";
+	snprintf(buf, 16, "%d", (int)processor);
+	return buf;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text for the output formats                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+void prof_json_string(FILE *out, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, len;
+
+	putc('"', out);
+	while (i < n) {
+		unsigned c = u[i];
+
+		if (c == '"' || c == '\\') {
+			putc('\\', out);
+			putc((int)c, out);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		} else if ((len = utf8_len(u + i, n - i)) > 0) {
+			fwrite(u + i, 1, len, out);
+			i += len;
+		} else {
+			fputs("\\ufffd", out);
+			i++;
+		}
+	}
+	putc('"', out);
+}
+
+char *prof_clean_text(const char *s, const char *bad, char *buf, size_t size)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, o = 0, len;
+
+	while (i < n && o + 5 < size) {
+		unsigned c = u[i];
+
+		if (c < 0x20 || c == 0x7f || (c < 0x80 && bad && strchr(bad, (int)c))) {
+			buf[o++] = '?';
+			i++;
+		} else if ((len = utf8_len(u + i, n - i)) > 0) {
+			memcpy(buf + o, u + i, len);
+			o += len;
+			i += len;
+		} else {
+			buf[o++] = '?';
+			i++;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void prof_csv_field(FILE *out, const char *s)
+{
+	char buf[4 * LABEL_MAX + 8];
+	const char *p;
+
+	prof_clean_text(s, NULL, buf, sizeof(buf));
+	if (!strpbrk(buf, ",\"") && buf[0] != ' ' &&
+	    (buf[0] == '\0' || buf[strlen(buf) - 1] != ' ')) {
+		fputs(buf, out);
+		return;
+	}
+	putc('"', out);
+	for (p = buf; *p; p++) {
+		if (*p == '"')
+			putc('"', out);
+		putc(*p, out);
+	}
+	putc('"', out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Processes                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static struct prof_proc *proc_find(const struct profile *p, int32_t processor,
+				   int32_t process)
+{
+	size_t mask, i;
+
+	if (p->proc_index_cap == 0)
+		return NULL;
+	mask = p->proc_index_cap - 1;
+	for (i = (size_t)hash_pair(processor, process) & mask;; i = (i + 1) & mask) {
+		struct prof_proc *pp;
+
+		if (!p->proc_index[i])
+			return NULL;
+		pp = p->procs[p->proc_index[i] - 1];
+		if (pp->processor == processor && pp->process == process)
+			return pp;
+	}
+}
+
+static int proc_index_rebuild(struct profile *p, size_t ncap)
+{
+	uint32_t *index = calloc(ncap, sizeof(*index));
+	size_t k, mask = ncap - 1;
+
+	if (!index)
+		return -1;
+	for (k = 0; k < p->nprocs; k++) {
+		size_t i = (size_t)hash_pair(p->procs[k]->processor,
+					     p->procs[k]->process) & mask;
+
+		while (index[i])
+			i = (i + 1) & mask;
+		index[i] = (uint32_t)(k + 1);
+	}
+	free(p->proc_index);
+	p->proc_index = index;
+	p->proc_index_cap = ncap;
+	return 0;
+}
+
+/* Remember a processor (sorted set): broadcasts reach every other one. */
+static int saw_processor(struct profile *p, int32_t processor)
+{
+	size_t lo = 0, hi = p->nprocessors;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->processors[mid] == processor)
+			return 0;
+		if (p->processors[mid] < processor)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (grow((void **)&p->processors, &p->processors_cap, p->nprocessors + 1,
+		 sizeof(*p->processors)))
+		return -1;
+	memmove(p->processors + lo + 1, p->processors + lo,
+		(p->nprocessors - lo) * sizeof(*p->processors));
+	p->processors[lo] = processor;
+	p->nprocessors++;
+	return 0;
+}
+
+static struct prof_proc *proc_get(struct profile *p, int32_t processor, int32_t process)
+{
+	struct prof_proc *pp = p->last_proc;
+
+	if (pp && pp->processor == processor && pp->process == process)
+		return pp;
+	/* Sorted traces interleave the processes: a direct table by
+	 * processor (its first process) saves most hash look-ups. */
+	if (processor >= 0 && processor < PROF_FAST_PROCESSORS && p->fast &&
+	    (pp = p->fast[processor]) && pp->process == process) {
+		p->last_proc = pp;
+		return pp;
+	}
+	pp = proc_find(p, processor, process);
+	if (pp) {
+		p->last_proc = pp;
+		return pp;
+	}
+	if (p->nprocs >= UINT32_MAX - 1 ||
+	    grow((void **)&p->procs, &p->procs_cap, p->nprocs + 1, sizeof(*p->procs)))
+		return NULL;
+	pp = calloc(1, sizeof(*pp));
+	if (!pp)
+		return NULL;
+	pp->processor = processor;
+	pp->process = process;
+	pp->index = (uint32_t)p->nprocs;
+	p->procs[p->nprocs++] = pp;
+	if (p->nprocs * 2 > p->proc_index_cap) {
+		if (proc_index_rebuild(p, p->proc_index_cap ? p->proc_index_cap * 2 : 16)) {
+			p->nprocs--;
+			free(pp);
+			return NULL;
+		}
+	} else {
+		size_t mask = p->proc_index_cap - 1;
+		size_t i = (size_t)hash_pair(processor, process) & mask;
+
+		while (p->proc_index[i])
+			i = (i + 1) & mask;
+		p->proc_index[i] = (uint32_t)p->nprocs;
+	}
+	if (p->opt.timeline && p->binned) {
+		pp->bins = calloc(p->opt.bins * PROF_NCAT, sizeof(double));
+		if (!pp->bins)
+			return NULL;
+	}
+	if (saw_processor(p, processor))
+		return NULL;
+	if (processor >= 0 && processor < PROF_FAST_PROCESSORS) {
+		if (!p->fast && !(p->fast = calloc(PROF_FAST_PROCESSORS, sizeof(*p->fast))))
+			return NULL;
+		if (!p->fast[processor])
+			p->fast[processor] = pp;
+	}
+	pp->is_new = 1;
+	p->last_proc = pp;
+	return pp;
+}
+
+static void proc_free(struct prof_proc *pp)
+{
+	if (!pp)
+		return;
+	free(pp->open);
+	free(pp->bins);
+	free(pp->cells);
+	free(pp);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Timeline (plots)                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Double the bins' width, keeping [bin_lo, ...) as the start (right) or
+ * putting the old range in the upper half (left). */
+static void bins_double(struct profile *p, int left)
+{
+	size_t n = p->opt.bins, h = n / 2, k, c, i;
+
+	for (i = 0; i < p->nprocs; i++) {
+		double *b = p->procs[i]->bins;
+
+		if (!b)
+			continue;
+		if (!left) {
+			for (k = 0; k < h; k++)
+				for (c = 0; c < PROF_NCAT; c++)
+					b[k * PROF_NCAT + c] = b[2 * k * PROF_NCAT + c] +
+							       b[(2 * k + 1) * PROF_NCAT + c];
+			memset(b + h * PROF_NCAT, 0, (n - h) * PROF_NCAT * sizeof(double));
+		} else {
+			for (k = h; k-- > 0;)
+				for (c = 0; c < PROF_NCAT; c++)
+					b[(h + k) * PROF_NCAT + c] = b[2 * k * PROF_NCAT + c] +
+								     b[(2 * k + 1) * PROF_NCAT + c];
+			memset(b, 0, h * PROF_NCAT * sizeof(double));
+		}
+	}
+	if (left)
+		p->bin_lo -= (double)n * p->bin_w;
+	p->bin_w *= 2;
+}
+
+static void bins_add(struct profile *p, double *b, double t0, double t1, int cat)
+{
+	size_t n = p->opt.bins, i;
+	double x;
+
+	if (!(t1 > t0))
+		return;
+	while (t0 < p->bin_lo)
+		bins_double(p, 1);
+	while (t1 > p->bin_lo + (double)n * p->bin_w)
+		bins_double(p, 0);
+	x = (t0 - p->bin_lo) / p->bin_w;
+	i = x < 1 ? 0 : (size_t)x - 1;   /* one early: x may round up */
+	for (; i < n; i++) {
+		double lo = p->bin_lo + (double)i * p->bin_w, hi = lo + p->bin_w;
+		double a = t0 > lo ? t0 : lo, z = t1 < hi ? t1 : hi;
+
+		if (z > a)
+			b[i * PROF_NCAT + (size_t)cat] += z - a;
+		if (t1 <= hi)
+			break;
+	}
+}
+
+/* Too many exact intervals: switch to bins over the range seen so far. */
+static int timeline_bin(struct profile *p)
+{
+	double lo = p->iv[0].t0, hi = p->iv[0].t1;
+	size_t k;
+
+	for (k = 1; k < p->niv; k++) {
+		if (p->iv[k].t0 < lo)
+			lo = p->iv[k].t0;
+		if (p->iv[k].t1 > hi)
+			hi = p->iv[k].t1;
+	}
+	p->bin_lo = lo;
+	p->bin_w = hi > lo ? (hi - lo) / (double)p->opt.bins : 1e-9;
+	for (k = 0; k < p->nprocs; k++) {
+		p->procs[k]->bins = calloc(p->opt.bins * PROF_NCAT, sizeof(double));
+		if (!p->procs[k]->bins)
+			return -1;
+		p->procs[k]->has_last_iv = 0;
+	}
+	p->binned = 1;
+	for (k = 0; k < p->niv; k++)
+		bins_add(p, p->procs[p->iv[k].proc]->bins, p->iv[k].t0, p->iv[k].t1,
+			 p->iv[k].cat);
+	free(p->iv);
+	p->iv = NULL;
+	p->niv = p->iv_cap = 0;
+	return 0;
+}
+
+static int timeline_add(struct profile *p, struct prof_proc *pp, prof_ticks a,
+			prof_ticks b, int cat)
+{
+	double t0 = prof_ticks_seconds(a), t1 = prof_ticks_seconds(b);
+	struct prof_interval *iv;
+
+	if (p->binned) {
+		bins_add(p, pp->bins, t0, t1, cat);
+		return 0;
+	}
+	if (pp->has_last_iv) {
+		iv = &p->iv[pp->last_iv];
+		if (iv->cat == cat && iv->t1 == t0) {
+			iv->t1 = t1;
+			return 0;
+		}
+	}
+	if (p->niv >= PROF_EXACT_LIMIT)
+		return timeline_bin(p) ? -1 : timeline_add(p, pp, a, b, cat);
+	if (grow((void **)&p->iv, &p->iv_cap, p->niv + 1, sizeof(*p->iv)))
+		return -1;
+	iv = &p->iv[p->niv];
+	iv->t0 = t0;
+	iv->t1 = t1;
+	iv->proc = pp->index;
+	iv->cat = cat;
+	pp->last_iv = p->niv++;
+	pp->has_last_iv = 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Messages and the critical path                                            */
+/* ------------------------------------------------------------------------ */
+
+static void msgstat_add(struct prof_msgstat *m, int64_t bytes, prof_ticks lat)
+{
+	if (m->count == 0 || lat < m->lat_min)
+		m->lat_min = lat;
+	if (m->count == 0 || lat > m->lat_max)
+		m->lat_max = lat;
+	m->count++;
+	m->lat_sum += lat;
+	if (bytes > 0 && __builtin_add_overflow(m->bytes, bytes, &m->bytes))
+		m->bytes = INT64_MAX;
+}
+
+static struct prof_msgstat *pair_get(struct profile *p, int32_t src, int32_t dst)
+{
+	size_t mask, i;
+
+	if ((p->npairs + 1) * 2 > p->pairs_cap) {
+		size_t ncap = p->pairs_cap ? p->pairs_cap * 2 : 64, k;
+		struct prof_msgstat *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (k = 0; k < p->pairs_cap; k++) {
+			struct prof_msgstat *o = &p->pairs[k];
+
+			if (!o->count)
+				continue;
+			for (i = (size_t)hash_pair(o->src, o->dst) & (ncap - 1); n[i].count;
+			     i = (i + 1) & (ncap - 1))
+				;
+			n[i] = *o;
+		}
+		free(p->pairs);
+		p->pairs = n;
+		p->pairs_cap = ncap;
+	}
+	mask = p->pairs_cap - 1;
+	for (i = (size_t)hash_pair(src, dst) & mask;; i = (i + 1) & mask) {
+		struct prof_msgstat *m = &p->pairs[i];
+
+		if (!m->count) {
+			m->src = src;
+			m->dst = dst;
+			p->npairs++;
+			return m;
+		}
+		if (m->src == src && m->dst == dst)
+			return m;
+	}
+}
+
+static int cmp_pairs(const void *a, const void *b)
+{
+	const struct prof_msgstat *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n)
+{
+	struct prof_msgstat *v = malloc((p->npairs ? p->npairs : 1) * sizeof(*v));
+	size_t k, m = 0;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (k = 0; k < p->pairs_cap; k++)
+		if (p->pairs[k].count)
+			v[m++] = p->pairs[k];
+	qsort(v, m, sizeof(*v), cmp_pairs);
+	*n = m;
+	return v;
+}
+
+/* The send cp table: open addressing on the key, deletion by backward
+ * shift (no tombstones), so it holds only the sends in flight. */
+static struct prof_sendcp *sendcp_find(struct profile *p, uint64_t key)
+{
+	size_t mask, i;
+
+	if (!p->sendcp_cap)
+		return NULL;
+	mask = p->sendcp_cap - 1;
+	for (i = (size_t)mix(key) & mask;; i = (i + 1) & mask) {
+		if (!p->sendcp[i].used)
+			return NULL;
+		if (p->sendcp[i].key == key)
+			return &p->sendcp[i];
+	}
+}
+
+static int sendcp_put(struct profile *p, uint64_t key, prof_ticks cp)
+{
+	size_t mask, i;
+
+	if ((p->nsendcp + 1) * 2 > p->sendcp_cap) {
+		size_t ncap = p->sendcp_cap ? p->sendcp_cap * 2 : 256, k;
+		struct prof_sendcp *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return -1;
+		for (k = 0; k < p->sendcp_cap; k++) {
+			if (!p->sendcp[k].used)
+				continue;
+			for (i = (size_t)mix(p->sendcp[k].key) & (ncap - 1); n[i].used;
+			     i = (i + 1) & (ncap - 1))
+				;
+			n[i] = p->sendcp[k];
+		}
+		free(p->sendcp);
+		p->sendcp = n;
+		p->sendcp_cap = ncap;
+	}
+	mask = p->sendcp_cap - 1;
+	for (i = (size_t)mix(key) & mask; p->sendcp[i].used && p->sendcp[i].key != key;
+	     i = (i + 1) & mask)
+		;
+	if (!p->sendcp[i].used)
+		p->nsendcp++;
+	p->sendcp[i].used = 1;
+	p->sendcp[i].key = key;
+	p->sendcp[i].cp = cp;
+	p->sendcp[i].matches = 0;
+	return 0;
+}
+
+static void sendcp_delete(struct profile *p, struct prof_sendcp *e)
+{
+	size_t mask = p->sendcp_cap - 1, i = (size_t)(e - p->sendcp), j = i;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!p->sendcp[j].used)
+			break;
+		home = (size_t)mix(p->sendcp[j].key) & mask;
+		/* Move j back to i unless its home lies cyclically in (i, j]. */
+		if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
+			p->sendcp[i] = p->sendcp[j];
+			i = j;
+		}
+	}
+	p->sendcp[i].used = 0;
+	p->nsendcp--;
+}
+
+/* Processors other than src (and the host) that a broadcast reaches. */
+static size_t broadcast_receivers(const struct profile *p, int32_t src)
+{
+	size_t n = p->nprocessors, k;
+
+	for (k = 0; k < p->nprocessors; k++)
+		if (p->processors[k] == src || p->processors[k] == PICL_HOST_PROCESSOR)
+			n--;
+	return n;
+}
+
+static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
+{
+	struct profile *p = ctx;
+	struct prof_sendcp *sc;
+	int64_t bytes;
+	prof_ticks lat;
+
+	if (kind == PICL_MATCH_UNMATCHED_SEND) {
+		p->unmatched_sends++;
+		return 0;
+	}
+	if (kind == PICL_MATCH_UNMATCHED_RECV) {
+		p->unmatched_recvs++;
+		return 0;
+	}
+	lat = to_ticks(m->recv_time) - to_ticks(m->send_time);
+	if (lat < 0)
+		p->tachyons++;
+	bytes = m->send_length >= 0 ? m->send_length : m->recv_length >= 0 ? m->recv_length : 0;
+	msgstat_add(&p->msg, bytes, lat);
+	if (p->opt.message_pairs) {
+		struct prof_msgstat *pm = pair_get(p, m->src_processor, m->dst_processor);
+
+		if (!pm)
+			return PICL_ERR_NOMEM;
+		msgstat_add(pm, bytes, lat);
+	}
+	sc = sendcp_find(p, m->send_mark.offset);
+	if (!sc)
+		return 0;
+	if (p->cur_is_recv && p->cur_proc) {
+		prof_ticks cand = sc->cp + (lat > 0 ? lat : 0);
+
+		if (cand > p->cur_proc->cp)
+			p->cur_proc->cp = cand;
+	} else {
+		p->late_edges++;
+	}
+	sc->matches++;
+	if (!m->broadcast || sc->matches >= broadcast_receivers(p, m->src_processor))
+		sendcp_delete(p, sc);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Taking in records                                                         */
+/* ------------------------------------------------------------------------ */
+
+static void report(struct profile *p, const struct picl_error *err)
+{
+	picltrace_report(p->opt.cmd, err);
+}
+
+static void report_nomem(struct profile *p)
+{
+	picltrace_error(p->opt.cmd, "out of memory");
+}
+
+/* Whether the record's data must be decoded for what we keep. */
+static int needs_values(const struct profile *p, const struct picl_record *rec)
+{
+	switch (rec->type) {
+	case PICL_REC_MARK:
+		switch (rec->event) {
+		case -21: case -27: case -221: case -911:
+		case -51: case -52: case -56: case -58: case -60: case -61:
+		case -251: case -912:
+			return 1;
+		default:
+			return 0;
+		}
+	case PICL_REC_ENTRY:
+		return rec->event == -21 || rec->event == -27 || rec->event == -221 ||
+		       rec->event == -911;
+	case PICL_REC_EXIT:
+		switch (rec->event) {
+		case -51: case -52: case -56: case -58: case -60: case -61:
+		case -251: case -912:
+			return 1;
+		default:
+			return 0;
+		}
+	case PICL_REC_LABEL:
+		return 1;
+	case PICL_REC_STAT_TIME: case PICL_REC_STAT_COUNT: case PICL_REC_STAT_VOLUME:
+		return p->opt.keep_stat_records;
+	default:
+		return 0;
+	}
+}
+
+static int is_send_record(const struct picl_record *rec)
+{
+	return (rec->event == -21 || rec->event == -27) && rec->type != PICL_REC_EXIT &&
+	       rec->nvalues >= 3;
+}
+
+static int is_recv_record(const struct picl_record *rec)
+{
+	switch (rec->event) {
+	case -51: case -52: case -58: case -60: case -61:
+		return rec->type != PICL_REC_ENTRY;
+	default:
+		return 0;
+	}
+}
+
+/* Account the time from the process's previous event record to t. */
+static int advance(struct profile *p, struct prof_proc *pp, prof_ticks t)
+{
+	prof_ticks dt = t - pp->prev;
+	int cat;
+
+	if (dt > 0) {
+		cat = pp->nopen ? pp->open[pp->nopen - 1].cat : PROF_BUSY;
+		pp->cat_all[cat] += dt;
+		if (pp->window_depth > 0)
+			pp->cat_win[cat] += dt;
+		if (pp->window_depth > 0 || !pp->window_seen) {
+			if (cat != PROF_IDLE)
+				pp->cp += dt;
+			if (p->opt.timeline && timeline_add(p, pp, pp->prev, t, cat))
+				return -1;
+		}
+		pp->prev = t;
+	}
+	return 0;
+}
+
+static int add_event(struct profile *p, struct picl_record *rec, const char *path)
+{
+	struct prof_proc *pp = proc_get(p, rec->processor, rec->process);
+	struct picl_error err;   /* filled by picl_stats_add on error only:
+				    no 300-byte clearing per record */
+	prof_ticks t;
+	int cat, rc, send;
+
+	if (!pp)
+		return PICL_ERR_NOMEM;
+	p->event_records++;
+	if (rec->time.scale > p->max_scale)
+		p->max_scale = rec->time.scale;
+	t = to_ticks(rec->time);
+	if (!pp->started) {
+		pp->started = 1;
+		pp->first = pp->prev = pp->last = t;
+	}
+	if (t < pp->prev) {
+		pp->backwards++;
+		t = pp->prev;
+	}
+	if (advance(p, pp, t))
+		return PICL_ERR_NOMEM;
+	pp->last = t;
+
+	/* The process's state: window, stack of categorized entries. */
+	cat = prof_event_category(rec->event);
+	if (rec->type == PICL_REC_ENTRY) {
+		if (is_window_event(rec->event)) {
+			if (pp->window_depth++ == 0 && !pp->window_seen) {
+				pp->window_seen = 1;
+				pp->win_start = t;
+			}
+		} else if (cat >= 0) {
+			if (grow((void **)&pp->open, &pp->open_cap, pp->nopen + 1,
+				 sizeof(*pp->open)))
+				return PICL_ERR_NOMEM;
+			pp->open[pp->nopen].event = rec->event;
+			pp->open[pp->nopen].cat = cat;
+			pp->nopen++;
+		}
+	} else if (rec->type == PICL_REC_EXIT) {
+		if (is_window_event(rec->event)) {
+			if (pp->window_depth > 0 && --pp->window_depth == 0)
+				pp->win_end = t;
+		} else if (cat >= 0) {
+			size_t k;
+
+			for (k = pp->nopen; k > 0; k--)
+				if (pp->open[k - 1].event == rec->event)
+					break;
+			if (k > 0) {
+				memmove(pp->open + k - 1, pp->open + k,
+					(pp->nopen - k) * sizeof(*pp->open));
+				pp->nopen--;
+			}
+		}
+	}
+
+	/* The statistics accumulator. */
+	rc = picl_stats_add(p->stats, rec, &err);
+	if (rc == PICL_ERR_NOMEM)
+		return rc;
+	if (rc < 0) {
+		err.sys_errno = 0;
+		if (p->unmatched_exits++ < 5 && !p->opt.quiet) {
+			err.path = path;
+			err.mark = rec->mark;
+			snprintf(err.problem + strlen(err.problem),
+				 sizeof(err.problem) - strlen(err.problem), " (ignored)");
+			report(p, &err);
+		}
+	}
+
+	/* Messages: sends remember the sender's cp; receives may raise the
+	 * receiver's. The matcher sees offsets made unique across inputs, and
+	 * only sends, receives and a first record of every process (it
+	 * learns from those which processors a broadcast must reach). */
+	send = is_send_record(rec);
+	p->cur_is_recv = is_recv_record(rec);
+	if (!send && !p->cur_is_recv && !pp->is_new)
+		return 0;
+	pp->is_new = 0;
+	rec->mark.offset += p->input_base;
+	if (send && sendcp_put(p, rec->mark.offset, pp->cp))
+		return PICL_ERR_NOMEM;
+	p->cur_proc = pp;
+	rc = picl_matcher_add(p->matcher, rec);
+	p->cur_is_recv = 0;
+	rec->mark.offset -= p->input_base;
+	return rc < 0 ? rc : 0;
+}
+
+static int add_label(struct profile *p, const struct picl_record *rec)
+{
+	int rank = (rec->processor == PICL_WILDCARD) + (rec->process == PICL_WILDCARD);
+	const char *text;
+	size_t len, k;
+	char *copy;
+
+	if (rec->nvalues < 1 || (rec->values[0].kind != PICL_VAL_CHARS &&
+				 rec->values[0].kind != PICL_VAL_STRING))
+		return 0;
+	text = rec->values[0].v.s.ptr;
+	len = rec->values[0].v.s.len;
+	while (len > 0 && (text[0] == ' ' || text[0] == '\t')) {
+		text++;
+		len--;
+	}
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len > LABEL_MAX)
+		len = LABEL_MAX;
+	for (k = 0; k < p->nlabels; k++)
+		if (p->labels[k].event == rec->event)
+			break;
+	if (k < p->nlabels && p->labels[k].rank > rank)
+		return 0;
+	copy = malloc(len + 1);
+	if (!copy)
+		return -1;
+	memcpy(copy, text, len);
+	copy[len] = '\0';   /* a NUL in the data ends the label */
+	if (k == p->nlabels) {
+		if (grow((void **)&p->labels, &p->labels_cap, p->nlabels + 1,
+			 sizeof(*p->labels))) {
+			free(copy);
+			return -1;
+		}
+		p->labels[k].event = rec->event;
+		p->labels[k].text = NULL;
+		p->nlabels++;
+	}
+	free(p->labels[k].text);
+	p->labels[k].text = copy;
+	p->labels[k].rank = rank;
+	return 0;
+}
+
+static int add_definition(struct profile *p, const struct picl_record *rec, const char *path)
+{
+	struct picl_error err = { 0 };
+	int32_t id;
+	size_t k;
+	int rc;
+
+	rc = picl_defs_apply(p->defs, rec, &err);
+	if (rc < 0) {
+		/* The reader applied it already, so this is out of memory. */
+		err.path = path;
+		err.mark = rec->mark;
+		report(p, &err);
+		return rc;
+	}
+	if (rec->type != PICL_REC_SUBSET_EVENTS || rec->nvalues < 1 ||
+	    rec->values[0].kind != PICL_VAL_INT)
+		return 0;
+	id = (int32_t)rec->values[0].v.i;
+	for (k = 0; k < NPREDEFINED; k++)
+		if (predefined_subsets[k] == id)
+			return 0;
+	for (k = 0; k < p->nsubsets; k++)
+		if (p->subsets[k] == id)
+			return 0;
+	if (grow((void **)&p->subsets, &p->subsets_cap, p->nsubsets + 1, sizeof(*p->subsets)))
+		return PICL_ERR_NOMEM;
+	p->subsets[p->nsubsets++] = id;
+	return 0;
+}
+
+static int32_t text_decimals(const char *text, size_t len)
+{
+	size_t k, d = 0;
+	int after = 0;
+
+	if (!text)
+		return -1;
+	for (k = 0; k < len; k++) {
+		if (text[k] == '.')
+			after = 1;
+		else if (text[k] == 'e' || text[k] == 'E')
+			break;
+		else if (after)
+			d++;
+	}
+	return (int32_t)d;
+}
+
+static int add_stat_record(struct profile *p, const struct picl_record *rec,
+			   const char *path)
+{
+	struct picl_stat_pair pairs[64], *v = pairs;
+	int n, k;
+
+	n = picl_stats_record_pairs(rec, pairs, 64);
+	if (n > 64) {
+		v = malloc((size_t)n * sizeof(*v));
+		if (!v)
+			return PICL_ERR_NOMEM;
+		picl_stats_record_pairs(rec, v, (size_t)n);
+	}
+	if (n < 0) {
+		struct picl_error err = { 0 };
+
+		err.code = PICL_ERR_DATA;
+		err.path = path;
+		err.mark = rec->mark;
+		snprintf(err.problem, sizeof(err.problem),
+			 "a statistics record holds (event type, value) pairs");
+		report(p, &err);
+		return n;
+	}
+	if (grow((void **)&p->recorded, &p->recorded_cap, p->nrecorded + (size_t)n,
+		 sizeof(*p->recorded))) {
+		if (v != pairs)
+			free(v);
+		return PICL_ERR_NOMEM;
+	}
+	for (k = 0; k < n; k++) {
+		struct prof_recorded *r = &p->recorded[p->nrecorded];
+
+		r->type = rec->type;
+		r->processor = rec->processor;
+		r->process = rec->process;
+		r->rel = rec->event;
+		r->event = v[k].event;
+		r->value = v[k].value;
+		r->decimals = text_decimals(v[k].text, v[k].text_len);
+		r->seq = p->nrecorded;
+		r->mark = rec->mark;
+		r->path = path;
+		p->nrecorded++;
+	}
+	if (v != pairs)
+		free(v);
+	return 0;
+}
+
+int profile_read(struct profile *p, const char *path)
+{
+	struct picl_reader_options ropts = { 0 };
+	struct picltrace_progress prog;
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	struct picl_record rec;
+	const char *name;
+	struct stat st;
+	uint64_t total = 0;
+	int rc, status = 0;
+
+	if (p->finished)
+		return 2;
+	ropts.flags = PICL_READ_RAW;
+	r = picl_reader_open(path, &ropts, &rc, &err);
+	if (!r) {
+		report(p, &err);
+		return 2;
+	}
+	if (grow((void **)&p->paths, &p->paths_cap, p->npaths + 1, sizeof(*p->paths)) ||
+	    !(p->paths[p->npaths] = strdup(picl_reader_path(r)))) {
+		report_nomem(p);
+		picl_reader_free(r);
+		return 2;
+	}
+	name = p->paths[p->npaths++];
+	if (strcmp(path, "-") && !picl_reader_is_compressed(r) && stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		total = (uint64_t)st.st_size;
+	picltrace_progress_init(&prog, p->opt.cmd, total, p->opt.quiet);
+
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		p->records++;
+		if (needs_values(p, &rec) && (rc = picl_reader_decode(r, &rec)) < 0)
+			break;
+		switch (rec.type) {
+		case PICL_REC_MARK: case PICL_REC_ENTRY: case PICL_REC_EXIT:
+			rc = add_event(p, &rec, name);
+			break;
+		case PICL_REC_LABEL:
+			rc = add_label(p, &rec) ? PICL_ERR_NOMEM : 0;
+			break;
+		case PICL_REC_SUBSET_PROCESSORS: case PICL_REC_SUBSET_PROCESSES:
+		case PICL_REC_SUBSET_EVENTS:
+			rc = add_definition(p, &rec, name);
+			break;
+		case PICL_REC_STAT_TIME: case PICL_REC_STAT_COUNT: case PICL_REC_STAT_VOLUME:
+			rc = p->opt.keep_stat_records ? add_stat_record(p, &rec, name) : 0;
+			break;
+		default:
+			break;
+		}
+		if (rc < 0) {
+			if (rc == PICL_ERR_NOMEM)
+				report_nomem(p);
+			status = 2;
+			break;
+		}
+		if ((p->records & 0x3ffff) == 0)
+			picltrace_progress(&prog, picl_reader_offset(r));
+	}
+	if (rc < 0 && !status) {
+		report(p, picl_reader_error(r));
+		status = 2;
+	}
+	p->input_base += picl_reader_offset(r) + 1;
+	picltrace_progress_done(&prog);
+	picl_reader_free(r);
+	return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading the model out                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Order of event types within a relative section: system events by
+ * decreasing number (-11, -12, ... -904), then user events ascending. */
+static int64_t event_rank(int32_t event)
+{
+	return event < 0 ? -(int64_t)event - ((int64_t)1 << 40) : (int64_t)event;
+}
+
+static int cmp_cells(const void *a, const void *b)
+{
+	const struct prof_cell *x = a, *y = b;
+	int64_t rx, ry;
+
+	if (x->rel != y->rel)
+		return x->rel < y->rel ? -1 : 1;
+	rx = event_rank(x->event);
+	ry = event_rank(y->event);
+	return (rx > ry) - (rx < ry);
+}
+
+static int cmp_procs(const void *a, const void *b)
+{
+	const struct prof_proc *x = *(const struct prof_proc *const *)a;
+	const struct prof_proc *y = *(const struct prof_proc *const *)b;
+
+	if (x->processor != y->processor)
+		return x->processor < y->processor ? -1 : 1;
+	return (x->process > y->process) - (x->process < y->process);
+}
+
+/* picl_stats_emit callback: every cell shows up in a -102 record. */
+static int collect_cells(void *ctx, const struct picl_record *rec)
+{
+	struct profile *p = ctx;
+	struct picl_stat_pair pairs[64], *v = pairs;
+	struct prof_proc *pp;
+	int n, k, rc = 0;
+
+	if (rec->type != PICL_REC_STAT_COUNT)
+		return 0;
+	pp = proc_find(p, rec->processor, rec->process);
+	if (!pp)
+		return 0;
+	n = picl_stats_record_pairs(rec, pairs, 64);
+	if (n > 64) {
+		v = malloc((size_t)n * sizeof(*v));
+		if (!v)
+			return PICL_ERR_NOMEM;
+		picl_stats_record_pairs(rec, v, (size_t)n);
+	}
+	if (n > 0 && grow((void **)&pp->cells, &pp->cells_cap, pp->ncells + (size_t)n,
+			  sizeof(*pp->cells)))
+		rc = PICL_ERR_NOMEM;
+	for (k = 0; k < n && !rc; k++) {
+		struct prof_cell *c = &pp->cells[pp->ncells++];
+		double t;
+		int64_t cnt, vol;
+
+		memset(c, 0, sizeof(*c));
+		c->rel = rec->event;
+		c->event = v[k].event;
+		if (!picl_stats_get(p->stats, pp->processor, pp->process, c->rel, c->event,
+				    &t, &cnt, &vol)) {
+			pp->ncells--;
+			continue;
+		}
+		c->count = cnt;
+		c->intervals = (uint64_t)cnt;
+		c->has_time = t >= 0;
+		c->time = c->has_time ? t : 0;
+		c->has_volume = vol >= 0;
+		c->volume = c->has_volume ? vol : 0;
+	}
+	if (v != pairs)
+		free(v);
+	return rc;
+}
+
+static void cell_merge(struct prof_cell *into, const struct prof_cell *c)
+{
+	into->count += c->count;
+	into->intervals += c->intervals;
+	if (c->has_time) {
+		into->time += c->time;
+		into->has_time = 1;
+	}
+	if (c->has_volume) {
+		into->volume += c->volume;
+		into->has_volume = 1;
+	}
+}
+
+int profile_finish(struct profile *p)
+{
+	size_t k, total = 0, n;
+	int rc;
+
+	if (p->finished)
+		return 0;
+	p->finished = 1;
+	rc = picl_matcher_finish(p->matcher);
+	if (rc == 0)
+		rc = picl_stats_emit(p->stats, collect_cells, p);
+	if (rc < 0) {
+		report_nomem(p);
+		return 2;
+	}
+	for (k = 0; k < p->nprocs; k++) {
+		struct prof_proc *pp = p->procs[k];
+		prof_ticks a, b;
+
+		qsort(pp->cells, pp->ncells, sizeof(*pp->cells), cmp_cells);
+		total += pp->ncells;
+		prof_proc_span(pp, &a, &b);
+		if (!p->have_span || a < p->start)
+			p->start = a;
+		if (!p->have_span || b > p->end)
+			p->end = b;
+		p->have_span = 1;
+	}
+	/* Overall: every process's cells, merged by (R, E). */
+	p->all = malloc((total ? total : 1) * sizeof(*p->all));
+	if (!p->all) {
+		report_nomem(p);
+		return 2;
+	}
+	for (k = 0, n = 0; k < p->nprocs; k++) {
+		memcpy(p->all + n, p->procs[k]->cells, p->procs[k]->ncells * sizeof(*p->all));
+		n += p->procs[k]->ncells;
+	}
+	qsort(p->all, n, sizeof(*p->all), cmp_cells);
+	p->nall = 0;
+	for (k = 0; k < n; k++) {
+		if (p->nall && p->all[p->nall - 1].rel == p->all[k].rel &&
+		    p->all[p->nall - 1].event == p->all[k].event)
+			cell_merge(&p->all[p->nall - 1], &p->all[k]);
+		else
+			p->all[p->nall++] = p->all[k];
+	}
+	/* Processes in (processor, process) order; intervals keep pp->index
+	 * (input order), which the timeline functions translate. */
+	qsort(p->procs, p->nprocs, sizeof(*p->procs), cmp_procs);
+	return 0;
+}
+
+prof_ticks prof_proc_traced(const struct prof_proc *pp, prof_ticks cat[PROF_NCAT])
+{
+	const prof_ticks *src = pp->window_seen ? pp->cat_win : pp->cat_all;
+	prof_ticks sum = 0;
+	int c;
+
+	for (c = 0; c < PROF_NCAT; c++) {
+		if (cat)
+			cat[c] = src[c];
+		sum += src[c];
+	}
+	return sum;
+}
+
+void prof_proc_span(const struct prof_proc *pp, prof_ticks *from, prof_ticks *to)
+{
+	if (pp->window_seen) {
+		*from = pp->win_start;
+		*to = pp->window_depth > 0 ? pp->last : pp->win_end;
+	} else {
+		*from = pp->first;
+		*to = pp->last;
+	}
+}
+
+const char *prof_event_label(const struct profile *p, int32_t event)
+{
+	size_t k;
+
+	for (k = 0; k < p->nlabels; k++)
+		if (p->labels[k].event == event)
+			return p->labels[k].text;
+	return NULL;
+}
+
+const char *prof_event_name(const struct profile *p, int32_t event)
+{
+	const struct picl_schema_event *ev;
+	size_t k;
+
+	int user = event >= 0, defined_subset = 0;
+
+	for (k = 0; k < p->nsubsets; k++)
+		if (p->subsets[k] == event)
+			defined_subset = 1;
+	if (user || defined_subset) {
+		for (k = 0; k < p->nlabels; k++)
+			if (p->labels[k].event == event)
+				return p->labels[k].text;
+		if (defined_subset)
+			return "event subset";
+	}
+	if (!p->schema)
+		return "";
+	ev = picl_schema_event(p->schema, event);
+	return ev && ev->name ? ev->name : "";
+}
+
+size_t prof_nsubsets(const struct profile *p)
+{
+	return NPREDEFINED + p->nsubsets;
+}
+
+size_t prof_subset_sums(const struct profile *p, const struct prof_cell *cells,
+			size_t n, int32_t rel, struct prof_cell *out)
+{
+	size_t s, k, m = 0;
+
+	for (s = 0; s < NPREDEFINED + p->nsubsets; s++) {
+		int32_t id = s < NPREDEFINED ? predefined_subsets[s] : p->subsets[s - NPREDEFINED];
+		struct prof_cell sum;
+		int any = 0;
+
+		memset(&sum, 0, sizeof(sum));
+		sum.rel = rel;
+		sum.event = id;
+		for (k = 0; k < n; k++) {
+			const struct prof_cell *c = &cells[k];
+
+			if (c->rel != rel ||
+			    picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, c->event) ||
+			    !picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, id, c->event))
+				continue;
+			cell_merge(&sum, c);
+			any = 1;
+		}
+		if (any)
+			out[m++] = sum;
+	}
+	return m;
+}
+
+prof_ticks prof_critical_path(const struct profile *p)
+{
+	prof_ticks best = 0;
+	size_t k;
+
+	for (k = 0; k < p->nprocs; k++)
+		if (p->procs[k]->cp > best)
+			best = p->procs[k]->cp;
+	return best;
+}
+
+prof_ticks prof_makespan(const struct profile *p)
+{
+	return p->have_span ? p->end - p->start : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Timeline out                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* procs[] sorted -> by input index, for intervals. */
+static const struct prof_proc **procs_by_index(const struct profile *p)
+{
+	const struct prof_proc **v = calloc(p->nprocs ? p->nprocs : 1, sizeof(*v));
+	size_t k;
+
+	if (!v)
+		return NULL;
+	for (k = 0; k < p->nprocs; k++)
+		v[p->procs[k]->index] = p->procs[k];
+	return v;
+}
+
+size_t prof_utilization(const struct profile *p, size_t nbins,
+			int (*include)(const struct prof_proc *pp),
+			double *edges, double *counts)
+{
+	double lo = 0, hi = 0, w;
+	int have = 0;
+	size_t k, i, c;
+
+	if (!p->binned) {
+		const struct prof_proc **byidx = procs_by_index(p);
+
+		if (!byidx || nbins == 0)
+			goto none;
+		for (k = 0; k < p->niv; k++) {
+			if (include && !include(byidx[p->iv[k].proc]))
+				continue;
+			if (!have || p->iv[k].t0 < lo)
+				lo = p->iv[k].t0;
+			if (!have || p->iv[k].t1 > hi)
+				hi = p->iv[k].t1;
+			have = 1;
+		}
+		if (!have || !(hi > lo)) {
+			free(byidx);
+			goto none;
+		}
+		w = (hi - lo) / (double)nbins;
+		memset(counts, 0, nbins * PROF_NCAT * sizeof(double));
+		for (i = 0; i <= nbins; i++)
+			edges[i] = i == nbins ? hi : lo + (double)i * w;
+		for (k = 0; k < p->niv; k++) {
+			const struct prof_interval *iv = &p->iv[k];
+			double x;
+
+			if (include && !include(byidx[iv->proc]))
+				continue;
+			x = (iv->t0 - lo) / w;
+			/* One bin early: x may round up across an edge. */
+			for (i = x < 1 ? 0 : (size_t)x - 1; i < nbins; i++) {
+				double a = iv->t0 > edges[i] ? iv->t0 : edges[i];
+				double z = iv->t1 < edges[i + 1] ? iv->t1 : edges[i + 1];
+
+				if (z > a)
+					counts[i * PROF_NCAT + (size_t)iv->cat] += z - a;
+				if (iv->t1 <= edges[i + 1])
+					break;
+			}
+		}
+		for (i = 0; i < nbins; i++)
+			for (c = 0; c < PROF_NCAT; c++)
+				counts[i * PROF_NCAT + c] /= edges[i + 1] - edges[i];
+		free(byidx);
+		return nbins;
+	} else {
+		size_t first = SIZE_MAX, last = 0, m, g, width;
+
+		/* Bins with any time, across the included processes; then
+		 * groups of g bins, so that at most nbins come out. */
+		for (k = 0; k < p->nprocs; k++) {
+			if (include && !include(p->procs[k]))
+				continue;
+			for (i = 0; i < p->opt.bins; i++) {
+				const double *b = p->procs[k]->bins + i * PROF_NCAT;
+
+				if (b[0] + b[1] + b[2] > 0) {
+					if (i < first)
+						first = i;
+					if (i > last)
+						last = i;
+				}
+			}
+		}
+		if (first == SIZE_MAX || nbins == 0)
+			goto none;
+		width = last - first + 1;
+		g = (width + nbins - 1) / nbins;
+		for (m = 0; first + m * g <= last; m++) {
+			size_t b0 = first + m * g, b1 = b0 + g > last + 1 ? last + 1 : b0 + g;
+			double *out = counts + m * PROF_NCAT;
+
+			edges[m] = p->bin_lo + (double)b0 * p->bin_w;
+			edges[m + 1] = p->bin_lo + (double)b1 * p->bin_w;
+			memset(out, 0, PROF_NCAT * sizeof(double));
+			for (k = 0; k < p->nprocs; k++) {
+				if (include && !include(p->procs[k]))
+					continue;
+				for (i = b0; i < b1; i++)
+					for (c = 0; c < PROF_NCAT; c++)
+						out[c] += p->procs[k]->bins[i * PROF_NCAT + c];
+			}
+			for (c = 0; c < PROF_NCAT; c++)
+				out[c] /= edges[m + 1] - edges[m];
+		}
+		return m;
+	}
+none:
+	return 0;
+}
+
+int prof_segments(const struct profile *p, const struct prof_proc *pp, size_t max_bins,
+		  int (*cb)(void *ctx, double t0, double t1, int cat, double lo, double hi),
+		  void *ctx)
+{
+	double s0 = 0, s1 = 0;
+	int scat = -1, rc, c;
+	size_t k, i, g, first = SIZE_MAX, last = 0;
+
+	if (!p->binned) {
+		for (k = 0; k < p->niv; k++) {
+			const struct prof_interval *iv = &p->iv[k];
+
+			if (iv->proc != pp->index)
+				continue;
+			if (scat == iv->cat && iv->t0 == s1) {
+				s1 = iv->t1;
+				continue;
+			}
+			if (scat >= 0 && (rc = cb(ctx, s0, s1, scat, 0.0, 1.0)))
+				return rc;
+			s0 = iv->t0;
+			s1 = iv->t1;
+			scat = iv->cat;
+		}
+		if (scat >= 0)
+			return cb(ctx, s0, s1, scat, 0.0, 1.0);
+		return 0;
+	}
+	/* Binned: groups of g bins (at most max_bins of them), each drawn as
+	 * the fractions of its width spent in each category, stacked; runs of
+	 * groups with the same fractions are merged. */
+	for (i = 0; i < p->opt.bins; i++) {
+		const double *b = pp->bins + i * PROF_NCAT;
+
+		if (b[0] + b[1] + b[2] > 0) {
+			if (i < first)
+				first = i;
+			last = i;
+		}
+	}
+	if (first == SIZE_MAX)
+		return 0;
+	if (max_bins == 0)
+		max_bins = 1;
+	g = (last - first + 1 + max_bins - 1) / max_bins;
+	{
+		double run[PROF_NCAT] = { 0 }, r0 = 0, r1 = 0;
+		int have = 0;
+
+		for (k = first; k <= last + 1; k += g) {
+			double f[PROF_NCAT] = { 0 }, lo, hi;
+			size_t end = k + g > last + 1 ? last + 1 : k + g;
+
+			if (k <= last) {
+				lo = p->bin_lo + (double)k * p->bin_w;
+				hi = p->bin_lo + (double)end * p->bin_w;
+				for (i = k; i < end; i++)
+					for (c = 0; c < PROF_NCAT; c++)
+						f[c] += pp->bins[i * PROF_NCAT + c];
+				for (c = 0; c < PROF_NCAT; c++)
+					f[c] /= hi - lo;
+				if (have && r1 == lo && !memcmp(f, run, sizeof(f))) {
+					r1 = hi;
+					continue;
+				}
+			} else {
+				lo = hi = 0;
+			}
+			if (have) {
+				double y = 0;
+
+				for (c = 0; c < PROF_NCAT; c++) {
+					if (run[c] > 0 && (rc = cb(ctx, r0, r1, c, y, y + run[c])))
+						return rc;
+					y += run[c];
+				}
+			}
+			if (k > last)
+				break;
+			memcpy(run, f, sizeof(f));
+			r0 = lo;
+			r1 = hi;
+			have = 1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Outputs: temporary file, then rename                                      */
+/* ------------------------------------------------------------------------ */
+
+int prof_output_open(struct prof_output *o, const char *cmd, const char *path,
+		     int need_file)
+{
+	const char *slash, *dir;
+	struct stat st;
+	size_t dirlen;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (strcmp(path, "-") == 0 && !need_file) {
+		o->f = stdout;
+		return 0;
+	}
+	if (strcmp(path, "-") == 0) {
+		dir = getenv("TMPDIR");
+		if (!dir || !*dir)
+			dir = "/tmp";
+		o->file = malloc(strlen(dir) + 32);
+		if (!o->file)
+			goto nomem;
+		sprintf(o->file, "%s/picltrace-%s.XXXXXX", dir, cmd);
+		o->to_stdout = 1;
+	} else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or a FIFO: written directly. */
+		o->file = strdup(path);
+		if (!o->file)
+			goto nomem;
+		o->f = fopen(path, "w");
+		if (!o->f) {
+			picltrace_error(cmd, "%s: cannot open: %s", path, strerror(errno));
+			free(o->file);
+			o->file = NULL;
+			return -1;
+		}
+		return 0;
+	} else {
+		slash = strrchr(path, '/');
+		dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+		o->file = malloc(strlen(path) + 16);
+		o->path = strdup(path);
+		if (!o->file || !o->path)
+			goto nomem;
+		memcpy(o->file, path, dirlen);
+		sprintf(o->file + dirlen, ".%s.tmpXXXXXX", path + dirlen);
+	}
+	fd = mkstemp(o->file);
+	if (fd < 0) {
+		picltrace_error(cmd, "%s: cannot create a temporary file: %s",
+				o->to_stdout ? o->file : path, strerror(errno));
+		goto fail;
+	}
+	o->tmp = 1;
+	picltrace_remember_temp(o->file);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		unlink(o->file);
+		picltrace_forget_temp(o->file);
+		goto nomem;
+	}
+	return 0;
+nomem:
+	picltrace_error(cmd, "out of memory");
+fail:
+	free(o->file);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return -1;
+}
+
+static int copy_to_stdout(const char *file)
+{
+	char buf[65536];
+	FILE *in = fopen(file, "rb");
+	size_t n;
+	int rc = 0;
+
+	if (!in)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n) {
+			rc = -1;
+			break;
+		}
+	if (ferror(in))
+		rc = -1;
+	fclose(in);
+	if (fflush(stdout) != 0)
+		rc = -1;
+	return rc;
+}
+
+int prof_output_commit(struct prof_output *o, const char *cmd)
+{
+	const char *what = o->path ? o->path : o->file ? o->file : "standard output";
+	int rc = 0, saved = 0;
+
+	if (o->f == stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			saved = errno;
+			rc = -1;
+		}
+	} else if (o->f) {
+		if (fflush(o->f) != 0 || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) < 0))
+			saved = errno, rc = -1;
+		if (fclose(o->f) != 0 && !rc)
+			saved = errno, rc = -1;
+	}
+	o->f = NULL;
+	if (!rc && o->tmp && o->to_stdout && copy_to_stdout(o->file) < 0) {
+		saved = errno;
+		rc = -1;
+		what = "standard output";
+	}
+	if (!rc && o->tmp && o->path) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (chmod(o->file, 0666 & ~mask) < 0) {
+			/* Not fatal: the file stays private. */
+		}
+		if (rename(o->file, o->path) < 0)
+			saved = errno, rc = -1;
+	}
+	if (rc)
+		picltrace_error(cmd, "%s: cannot write: %s", what, strerror(saved));
+	if (o->tmp && (rc || o->to_stdout))
+		unlink(o->file);
+	if (o->tmp)
+		picltrace_forget_temp(o->file);
+	free(o->file);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return rc;
+}
+
+void prof_output_abort(struct prof_output *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	if (o->tmp) {
+		unlink(o->file);
+		picltrace_forget_temp(o->file);
+	}
+	free(o->file);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Life cycle                                                                */
+/* ------------------------------------------------------------------------ */
+
+struct profile *profile_new(const struct prof_options *opts,
+			    struct picl_error *schema_err)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	struct picl_error err = { 0 };
+
+	if (!p)
+		return NULL;
+	if (opts)
+		p->opt = *opts;
+	if (!p->opt.cmd)
+		p->opt.cmd = "stat";
+	if (p->opt.bins < 2)
+		p->opt.bins = 2;
+	p->opt.bins += p->opt.bins % 2;
+	p->stats = picl_stats_new();
+	p->matcher = picl_matcher_new(on_message, p);
+	p->defs = picl_defs_new();
+	if (!p->stats || !p->matcher || !p->defs) {
+		profile_free(p);
+		return NULL;
+	}
+	p->schema = picl_schema_load_default(&err);
+	if (!p->schema && schema_err)
+		*schema_err = err;
+	return p;
+}
+
+void profile_free(struct profile *p)
+{
+	size_t k;
+
+	if (!p)
+		return;
+	picl_stats_free(p->stats);
+	picl_matcher_free(p->matcher);
+	picl_defs_free(p->defs);
+	if (p->schema)
+		picl_schema_free(p->schema);
+	for (k = 0; k < p->nprocs; k++)
+		proc_free(p->procs[k]);
+	free(p->procs);
+	free(p->proc_index);
+	free(p->fast);
+	free(p->pairs);
+	free(p->sendcp);
+	free(p->processors);
+	for (k = 0; k < p->nlabels; k++)
+		free(p->labels[k].text);
+	free(p->labels);
+	free(p->subsets);
+	free(p->recorded);
+	for (k = 0; k < p->npaths; k++)
+		free(p->paths[k]);
+	free(p->paths);
+	free(p->iv);
+	free(p->all);
+	free(p);
+}

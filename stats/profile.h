@@ -1,0 +1,338 @@
+/*
+ * profile.h - the model that `picltrace stat` and `picltrace plot` share:
+ * one pass over a trace gives, per process (processor, process) and in
+ * bounded memory,
+ *  - the statistics PICL writes at traceexit (time, count and volume of
+ *    every event type, relative to the whole process and to every enclosing
+ *    user event type), kept by libpicl-trace's picl_stats accumulator and
+ *    read out here as cells, with subset sums (spec §2.3.7);
+ *  - ParaGraph's utilization categories: the time a process spent busy,
+ *    in overhead and idle (prof_event_category says which event types are
+ *    which);
+ *  - message statistics (matched sends and receives, via picl_matcher),
+ *    per processor pair if asked for;
+ *  - an estimate of the critical path (see profile.c);
+ *  - for plots, a timeline of categories: exact intervals while they are
+ *    few, time bins once they are many;
+ *  - event labels (-5), event subsets (-203) and, for --compare, the
+ *    statistics records the trace already holds.
+ *
+ * Call order: profile_new, profile_read (once per input, in order; the
+ * inputs form one trace), profile_finish, then read the struct profile
+ * fields and call the helpers below; profile_free.
+ *
+ * Times are kept exactly as prof_ticks (seconds times 10^18 in a 128-bit
+ * integer: every timestamp of the format fits, and sums stay exact); the
+ * statistics cells hold doubles rounded to the trace's decimals, as
+ * picl_stats_get gives them.
+ */
+#ifndef PICL_STATS_PROFILE_H
+#define PICL_STATS_PROFILE_H
+
+#include "picl-trace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef __int128 prof_ticks;
+struct prof_sendcp;
+struct prof_label;
+#define PROF_TICK_SCALE 18
+
+/* ParaGraph's utilization categories. */
+enum prof_cat {
+	PROF_BUSY = 0,
+	PROF_OVERHEAD = 1,
+	PROF_IDLE = 2,
+	PROF_NCAT = 3
+};
+
+/* "busy", "overhead", "idle". */
+const char *prof_cat_name(int cat);
+
+/*
+ * What time inside event type `event` counts as: PROF_IDLE (blocked
+ * waiting: -31, -52, -56, -61, and the generic idle -601), PROF_OVERHEAD
+ * (other interprocess communication -11..-200, file i/o -201..-400,
+ * synchronization -401..-500, resource allocation -501..-600, the generic
+ * overheads -602 and -603, tracing -902..-1000), or -1 for the event types
+ * that leave the category as it was (user events, the wildcard, -901
+ * tracing, which is the traced time itself, and anything else).
+ */
+int prof_event_category(int32_t event);
+
+struct prof_options {
+	int keep_stat_records;   /* keep the trace's -101/-102/-103 pairs */
+	int message_pairs;       /* keep per (source, destination) totals */
+	int timeline;            /* keep the category timeline (plots) */
+	size_t bins;             /* time bins of a binned timeline (even) */
+	int quiet;               /* no progress line, no warnings */
+	const char *cmd;         /* command name for messages ("stat") */
+};
+
+/* One statistic of event type E relative to R on a process (or summed). */
+struct prof_cell {
+	int32_t rel;             /* R: -1 (whole process) or a user event */
+	int32_t event;           /* E (or a subset id in subset rows) */
+	double time;             /* seconds; valid if has_time */
+	int64_t count;
+	int64_t volume;          /* valid if has_volume */
+	uint64_t intervals;      /* entries summed into time (tolerance) */
+	int has_time, has_volume;
+};
+
+/* One open categorized event on a process's stack. */
+struct prof_open {
+	int32_t event;
+	int cat;
+};
+
+struct prof_proc {
+	int32_t processor, process;
+	uint32_t index;              /* order of first appearance */
+	int is_new;                  /* the matcher has not seen it yet */
+
+	/* Time. `first`/`last`: first and last event record. The traced
+	 * window: from a -901 (or -1) entry to its exit when the process has
+	 * one, else from the first to the last event record. */
+	prof_ticks first, last, prev;
+	prof_ticks win_start, win_end;
+	int started, window_seen, window_depth;
+	prof_ticks cat_all[PROF_NCAT];   /* since the first event record */
+	prof_ticks cat_win[PROF_NCAT];   /* inside -901 windows */
+	uint64_t backwards;              /* records earlier than their predecessor */
+	prof_ticks cp;                   /* critical path ending here */
+
+	struct prof_open *open;
+	size_t nopen, open_cap;
+
+	/* Plot timeline: last interval (exact mode), bins (binned mode). */
+	size_t last_iv;
+	int has_last_iv;
+	double *bins;                    /* [nbins][PROF_NCAT] seconds */
+
+	/* Statistics cells (after finish), sorted by R then E. */
+	struct prof_cell *cells;
+	size_t ncells, cells_cap;
+};
+
+/* Message totals for the whole trace or for one processor pair. */
+struct prof_msgstat {
+	int32_t src, dst;                /* processors (pairs only) */
+	uint64_t count;
+	int64_t bytes;
+	prof_ticks lat_sum, lat_min, lat_max;
+};
+
+/* A pair of a statistics record of the trace (for --compare). */
+struct prof_recorded {
+	int32_t type, processor, process, rel, event;
+	double value;
+	int32_t decimals;                /* digits after the point in the text */
+	uint64_t seq;                    /* input order: the latest wins */
+	struct picl_mark mark;
+	const char *path;                /* input it came from (owned by profile) */
+};
+
+/* An exact timeline interval (plots). */
+struct prof_interval {
+	double t0, t1;
+	uint32_t proc;                   /* index into procs[] (input order) */
+	int cat;
+};
+
+struct profile {
+	struct prof_options opt;
+	struct picl_stats *stats;
+	struct picl_matcher *matcher;
+	struct picl_defs *defs;          /* subsets of the whole trace */
+	struct picl_schema *schema;      /* NULL if it could not be loaded */
+
+	struct prof_proc **procs;        /* input order; sorted after finish */
+	size_t nprocs, procs_cap;
+	uint32_t *proc_index;            /* hash slots -> 1 + index */
+	size_t proc_index_cap;
+	struct prof_proc *last_proc;
+	struct prof_proc **fast;         /* by processor id (< 32768) */
+
+	int32_t max_scale;               /* finest timestamp decimals seen */
+	uint64_t records, event_records;
+	uint64_t unmatched_exits;        /* exits the accumulator refused */
+	prof_ticks start, end;           /* earliest and latest traced time */
+	int have_span;
+
+	/* Messages. */
+	struct prof_msgstat msg;
+	uint64_t unmatched_sends, unmatched_recvs, tachyons;
+	uint64_t late_edges;             /* receive read before its send */
+	struct prof_msgstat *pairs;      /* open addressing by (src, dst) */
+	size_t npairs, pairs_cap;
+
+	/* Critical path: cp at each send still in flight. */
+	struct prof_sendcp *sendcp;
+	size_t nsendcp, sendcp_cap;
+	int32_t *processors;             /* distinct processors, sorted */
+	size_t nprocessors, processors_cap;
+	int cur_is_recv;
+	struct prof_proc *cur_proc;
+	uint64_t input_base;             /* offset of the current input */
+
+	/* Labels and event subsets. */
+	struct prof_label *labels;
+	size_t nlabels, labels_cap;
+	int32_t *subsets;                /* ids defined by -203, in order */
+	size_t nsubsets, subsets_cap;
+
+	/* Statistics records of the trace. */
+	struct prof_recorded *recorded;
+	size_t nrecorded, recorded_cap;
+	char **paths;                    /* input names, for recorded marks */
+	size_t npaths, paths_cap;
+
+	/* Timeline. */
+	struct prof_interval *iv;        /* exact mode (binned == 0) */
+	size_t niv, iv_cap;
+	int binned;
+	double bin_lo, bin_w;            /* binned mode: bin i is
+					    [bin_lo + i w, bin_lo + (i+1) w) */
+	int finished;
+
+	/* Overall cells (all processes), after finish. */
+	struct prof_cell *all;
+	size_t nall;
+};
+
+/*
+ * Make an empty model. opts is copied (cmd must outlive the profile). The
+ * schema is loaded here (picl_schema_load_default); if that fails the model
+ * works without names and *schema_err (if not NULL) says why. NULL when
+ * out of memory.
+ */
+struct profile *profile_new(const struct prof_options *opts,
+			    struct picl_error *schema_err);
+void profile_free(struct profile *p);
+
+/*
+ * Read one input (path, "-" for standard input; plain or zstd) into the
+ * model. Reports problems on stderr as "picltrace CMD: file:line:column:
+ * problem". Returns 0, or 2 after the first malformed record or an input
+ * error (the model then holds what came before).
+ */
+int profile_read(struct profile *p, const char *path);
+
+/*
+ * After the last input: report unmatched messages to the model, read the
+ * statistics cells out of the accumulator, compute the overall cells and
+ * sort the processes by (processor, process). Returns 0, or 2 when out of
+ * memory (reported).
+ */
+int profile_finish(struct profile *p);
+
+/* Exact conversions. ticks -> seconds as a double; ticks -> decimal text
+ * with `scale` decimals, rounded half away from zero (buf holds at least
+ * PROF_TICKS_BUFSIZE bytes); returns buf. */
+#define PROF_TICKS_BUFSIZE 64
+double prof_ticks_seconds(prof_ticks t);
+char *prof_ticks_format(prof_ticks t, int32_t scale, char *buf);
+
+/* Seconds as text with `scale` decimals ("%.*f"); buf as above. */
+char *prof_seconds_format(double s, int32_t scale, char *buf);
+
+/* The traced time of a process and its utilization (time per category),
+ * following the window rule of struct prof_proc. */
+prof_ticks prof_proc_traced(const struct prof_proc *pp, prof_ticks cat[PROF_NCAT]);
+void prof_proc_span(const struct prof_proc *pp, prof_ticks *from, prof_ticks *to);
+
+/* "host" for processor 32767, else the number (buf >= 16 bytes). */
+const char *prof_processor_name(int32_t processor, char *buf);
+
+/*
+ * A name for event type `event`: its label (-5 record; user events and
+ * user-defined subsets), else the schema's name, else "" (unknown type, or
+ * no schema). The text may hold any byte but NUL and newline: quote it
+ * for the output format. Valid until the profile is freed.
+ */
+const char *prof_event_name(const struct profile *p, int32_t event);
+
+/*
+ * The event subsets to show (predefined ones in Table 5 order, then those
+ * the trace defined, in order of first definition) and their sums over the
+ * cells[0..n) that have relative event type `rel`: fills out[] (capacity
+ * at least prof_nsubsets(p)) with one cell per subset that has a member
+ * present, and returns how many.
+ */
+/* The label a -5 record gave event type `event`, or NULL. */
+const char *prof_event_label(const struct profile *p, int32_t event);
+
+size_t prof_nsubsets(const struct profile *p);
+size_t prof_subset_sums(const struct profile *p, const struct prof_cell *cells,
+			size_t n, int32_t rel, struct prof_cell *out);
+
+/* Every pair, sorted by (src, dst) into a new array (free it); *n set. */
+struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n);
+
+/* Critical path estimate and makespan (see profile.c), in ticks. */
+prof_ticks prof_critical_path(const struct profile *p);
+prof_ticks prof_makespan(const struct profile *p);
+
+/*
+ * Timeline (plots). Utilization over `nbins` bins: fills edges[0..nbins]
+ * (seconds) and counts[nbins][PROF_NCAT] (average number of processes in
+ * each category over the bin) and returns the number of bins written.
+ * Exact mode: nbins even bins from the earliest to the latest traced time.
+ * Binned mode: the model's own bins that hold time, in groups so that at
+ * most nbins come out. Only processes with `include(pp)` true count.
+ * Returns 0 if there is nothing.
+ */
+size_t prof_utilization(const struct profile *p, size_t nbins,
+			int (*include)(const struct prof_proc *pp),
+			double *edges, double *counts);
+
+/*
+ * Emit the timeline of one process as segments (t0, t1, category, lo, hi):
+ * lo and hi are the part of the process's row the segment fills, 0 to 1.
+ * Exact mode: whole-row segments, adjacent ones of one category merged.
+ * Binned mode: at most max_bins groups of bins, each giving the fraction of
+ * its width spent in each category as stacked parts of the row (busy at
+ * the bottom), equal neighbours merged. Returns the callback's first
+ * non-zero value, or 0.
+ */
+int prof_segments(const struct profile *p, const struct prof_proc *pp, size_t max_bins,
+		  int (*cb)(void *ctx, double t0, double t1, int cat, double lo, double hi),
+		  void *ctx);
+
+/* Write a JSON string (with quotes) or a CSV field for arbitrary bytes:
+ * invalid UTF-8 becomes U+FFFD, control characters are escaped (JSON) or
+ * replaced by '?' (CSV). */
+void prof_json_string(FILE *out, const char *s);
+void prof_csv_field(FILE *out, const char *s);
+
+/* Make text safe for a table column or a gnuplot string: control bytes
+ * and invalid UTF-8 become '?', and `bad` characters too (e.g. "'" for a
+ * single-quoted gnuplot string, which has no escapes). Returns buf. */
+char *prof_clean_text(const char *s, const char *bad, char *buf, size_t size);
+
+/*
+ * An output written to a temporary file beside it (".NAME.tmpXXXXXX") and
+ * renamed into place by prof_output_commit, so that a failed run leaves no
+ * partial file (the library writer does the same for traces). "-" is
+ * standard output: written directly, or through a temporary file in
+ * $TMPDIR that commit copies out when `need_file` asks for a file a
+ * program can write by name (gnuplot). `file` is that name (NULL when
+ * writing to standard output directly); `f` is open for writing (plot may
+ * close it and set it to NULL before another program writes the file).
+ */
+struct prof_output {
+	FILE *f;
+	char *file;
+	char *path;      /* final path, NULL for standard output */
+	int tmp;         /* file is a temporary file */
+	int to_stdout;   /* copy file to standard output at commit */
+};
+/* 0, or -1 after reporting the problem for cmd. */
+int prof_output_open(struct prof_output *o, const char *cmd, const char *path,
+		     int need_file);
+int prof_output_commit(struct prof_output *o, const char *cmd);
+void prof_output_abort(struct prof_output *o);
+
+#endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# picltrace stat on traces from bench/gen-trace, whose statistics records
+# are computed the way PICL's traceexit computes them: --compare agrees,
+# --emit-records gives the same records (in processor order), a tampered
+# record is found; unsorted traces (PICL's flush order) give the same
+# statistics, and stat says which message edges the critical path lost.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+cd "$TMP"
+
+"$GEN" --procs 4 --records 20000 --no-trace-volume -o g.picl
+run "$PT" stat --compare g.picl
+expect_rc 0
+grep -q '^the statistics records agree with the events: [0-9]* values compared$' "$TMP/out" ||
+  fail "generated trace does not compare clean"
+grep -q '^note:' "$TMP/out" && fail "notes without a -901 volume"
+
+grep -E '^-10[123] ' g.picl | sort >own.sorted
+grep -vE '^-10[123] ' g.picl >events.picl
+run "$PT" stat --emit-records events.picl
+expect_rc 0
+sort "$TMP/out" | cmp - own.sorted || fail "emitted records differ from the generator's"
+
+# One count changed: a difference, exit 1.
+awk '!done && $1 == -102 && $2 == -1 { $9 = $9 + 1; done = 1 } { print }' g.picl >tampered.picl
+run "$PT" stat --compare tampered.picl
+expect_rc 1
+grep -q '^tampered.picl:[0-9]*: processor [0-9], process 0, relative to -1: count of .*: recorded [0-9]*, the events give [0-9]*$' "$TMP/out" ||
+  fail "tampered count not reported"
+grep -q '^the statistics records differ from the events: 1 of [0-9]* values$' "$TMP/out" ||
+  fail "no summary of the difference"
+
+# With the -901 trace volume: one note per processor, still exit 0.
+"$GEN" --procs 4 --records 20000 -o v.picl
+run "$PT" stat --compare v.picl
+expect_rc 0
+[ "$(grep -c '^note: .* the volume of -901 tracing ([0-9]*, the bytes of trace data) cannot be recomputed from the events$' "$TMP/out")" -eq 4 ] ||
+  fail "expected 4 notes for -901 volumes"
+
+# Unsorted (per-processor flush order): same statistics; message edges the
+# critical path could not use are counted.
+"$GEN" --procs 4 --records 20000 --no-trace-volume --unsorted -o u.picl
+run "$PT" stat --compare u.picl
+expect_rc 0
+run "$PT" stat --emit-records u.picl
+sort "$TMP/out" >u.sorted
+grep -E '^-10[123] ' u.picl | sort | cmp - u.sorted || fail "unsorted trace: other statistics"
+run "$PT" stat --summary u.picl
+expect_rc 0
+grep -q '^  [0-9]* messages were read receive first, left out: sort the trace$' "$TMP/out" ||
+  fail "late message edges not reported"
+run "$PT" stat --summary g.picl
+grep -q 'read receive first' "$TMP/out" && fail "a sorted trace lost message edges"
+
+# zstd and several processors' totals in json.
+zstd -q g.picl -o g.picl.zst
+run "$PT" stat --format=json g.picl.zst
+expect_rc 0
+python3 - "$TMP/out" <<'PY' || fail "json of a generated trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["processes"]) == 4
+tr = sum(p["traced"] for p in d["processes"])
+assert abs(d["all"]["traced"] - tr) < 1e-9
+for p in d["processes"] + [d["all"]]:
+    u = p["utilization"]
+    assert abs(u["busy"] + u["overhead"] + u["idle"] - p["traced"]) < 1e-9, p
+assert d["messages"]["count"] > 0 and d["messages"]["unmatched_sends"] == 0
+assert 0 < d["critical_path"]["length"] <= d["critical_path"]["makespan"]
+PY
+echo "PASS: $ntest stat checks on generated traces"

@@ -1,0 +1,162 @@
+#!/bin/sh
+# picltrace stat on a hand-made 3-processor trace (testdata/stat/three.picl;
+# every expected value is worked out by hand in testdata/stat/README.md):
+# busy/overhead/idle, messages and their latencies, the critical path,
+# user events named by labels, predefined and trace-defined subsets; csv and
+# json; standard input, zstd, several inputs; bad input and bad options.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+cd "$TMP"
+cp "$PICL_SRCDIR/testdata/stat/three.picl" three.picl
+want="$PICL_SRCDIR/testdata/stat/three.table"
+
+run "$PT" stat --messages three.picl
+expect_rc 0
+expect_out <"$want"
+expect_err </dev/null
+
+# Standard input, zstd (through standard input too), two halves read as one
+# trace: the same, but for the first line.
+sed 1d "$want" >body.want
+run sh -c "\"$PT\" stat -m - <three.picl"
+expect_rc 0
+[ "$(head -n 1 "$TMP/out")" = "trace: (standard input)" ] || fail "stdin not named"
+sed 1d "$TMP/out" | cmp - body.want || fail "standard input gives another profile"
+zstd -q -c three.picl >three.picl.zst
+run "$PT" stat -m three.picl.zst
+expect_rc 0
+sed 1d "$TMP/out" | cmp - body.want || fail "zstd input gives another profile"
+run sh -c "\"$PT\" stat -m <three.picl.zst"
+expect_rc 0
+sed 1d "$TMP/out" | cmp - body.want || fail "zstd on standard input gives another profile"
+head -n 25 three.picl >a.picl
+sed 1,25d three.picl >b.picl
+run "$PT" stat -m a.picl b.picl
+expect_rc 0
+[ "$(head -n 1 "$TMP/out")" = "trace: a.picl b.picl" ] || fail "inputs not named"
+sed 1d "$TMP/out" | cmp - body.want || fail "two inputs are not read as one trace"
+
+# --summary: the totals, messages and critical path only.
+run "$PT" stat --summary three.picl
+expect_rc 0
+grep -c '^== ' "$TMP/out" | grep -qx 3 || fail "--summary shows more than the totals"
+grep -q '^== all processes: traced 13.00 s, from 0.00 to 5.00$' "$TMP/out" || fail "--summary totals"
+
+# -o FILE; never over an input.
+run "$PT" stat -m -o three.out three.picl
+expect_rc 0
+cmp three.out "$want" || fail "-o FILE differs"
+run "$PT" stat -o three.picl three.picl
+expect_rc 2
+expect_err <<'T'
+picltrace stat: three.picl: the output is also an input; refusing to overwrite it
+T
+cmp three.picl "$PICL_SRCDIR/testdata/stat/three.picl" || fail "input touched"
+
+# CSV: valid, nine fields a row; hand values.
+run "$PT" stat --format=csv three.picl
+expect_rc 0
+cp "$TMP/out" three.csv
+for row in \
+  '0,0,,utilization,,busy,2.25,,' '1,0,,utilization,,overhead,0.50,,' \
+  '2,0,,utilization,,idle,0.25,,' '-1,-1,,utilization,,busy,7.50,,' \
+  '-1,-1,,utilization,,idle,3.75,,' '0,0,-1,event,7,solve,1.75,1,' \
+  '0,0,7,event,-21,send0,0.75,2,300' '-1,-1,-1,event,-52,recv0 blocked,3.50,2,150' \
+  '-1,-1,-1,subset,-2001,sends+blocked,4.50,5,500' \
+  '-1,-1,-1,subset,-1002,system events,18.50,11,700' \
+  '2,0,-1,event,-601,idle,0.25,1,'; do
+  grep -qxF -- "$row" three.csv || fail "csv lacks the row $row"
+done
+python3 - three.csv <<'PY' || fail "csv is not valid"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) > 1 and all(len(r) == 9 for r in rows)
+PY
+
+# JSON: valid; hand values.
+run "$PT" stat --format=json --messages three.picl
+expect_rc 0
+python3 -m json.tool "$TMP/out" >/dev/null || fail "json does not parse"
+python3 - "$TMP/out" <<'PY' || fail "json values differ"
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = {p["processor"]: p["utilization"] for p in d["processes"]}
+assert u == {0: {"busy": 2.25, "overhead": 0.75, "idle": 2.0},
+             1: {"busy": 2.0, "overhead": 0.5, "idle": 1.5},
+             2: {"busy": 3.25, "overhead": 0.5, "idle": 0.25}}, u
+assert d["all"]["traced"] == 13.0
+assert d["all"]["utilization"] == {"busy": 7.5, "overhead": 1.75, "idle": 3.75}
+m = d["messages"]
+assert (m["count"], m["bytes"], m["unmatched_sends"], m["unmatched_receives"]) == (3, 350, 0, 0)
+assert m["latency"] == {"min": 0.5, "mean": 1.0, "max": 1.5}
+assert [(q["from"], q["to"], q["bytes"]) for q in m["pairs"]] == [(0, 1, 100), (0, 2, 200), (2, 0, 50)]
+assert d["critical_path"] == {"length": 4.75, "makespan": 5.0, "messages_left_out": 0}
+assert {p["processor"]: p["critical_path"] for p in d["processes"]} == {0: 4.75, 1: 4.0, 2: 4.25}
+rels = {s["relative"]: s for s in d["all"]["profile"]}
+assert rels[7]["name"] == "solve"
+assert [(e["event"], e["time"], e["count"], e["volume"]) for e in rels[7]["events"]] == [(-21, 0.75, 2, 300)]
+sub = {e["event"]: e for e in rels[-1]["subsets"]}
+assert sub[-2001] == {"event": -2001, "name": "sends+blocked", "time": 4.5, "count": 5, "volume": 500}
+PY
+
+# Read receive first (processor 2's records before the others'): the
+# message 2->0 edge is left out of the critical path, and said so.
+{ grep -v '^#' three.picl | awk '$4 == 2 && ($1 == -3 || $1 == -4)'
+  grep -v '^#' three.picl | awk '!($4 == 2 && ($1 == -3 || $1 == -4))'; } >p2first.picl
+run "$PT" stat p2first.picl
+expect_rc 0
+grep -q '^  1 message was read receive first, left out: sort the trace$' "$TMP/out" ||
+  fail "a message read receive first is not reported"
+
+# An exit without its entry: a warning with file:line:column, then ignored.
+printf '%s\n' '-3 -901 0 0 0 0' '-4 -21 1 0 0 0' '-4 -901 2 0 0 0' >noentry.picl
+run "$PT" stat noentry.picl
+expect_rc 0
+expect_err <<'T'
+picltrace stat: noentry.picl:2:1: exit of event -21 at 1 has no matching entry (ignored)
+T
+run "$PT" stat -q noentry.picl
+expect_rc 0
+expect_err </dev/null
+
+# A malformed record stops stat: file:line:column, exit 2, no output file.
+printf '%s\n' '-3 -901 0 0 0 0' '-3 -21 1 0 0 3 2 8 x 7' >bad.picl
+run "$PT" stat -o never.txt bad.picl
+expect_rc 2
+expect_err <<'T'
+picltrace stat: bad.picl:2:20: expected an integer, found "x"
+T
+[ ! -e never.txt ] || fail "partial output left behind"
+ls -a | grep -q 'never\.txt\.tmp' && fail "temporary file left behind"
+printf '%s\n' '-3 -901 0 0 0 0' '-3 -11 zz 0 0 0' >bad2.picl
+run "$PT" stat --format=json bad2.picl
+expect_rc 2
+expect_err <<'T'
+picltrace stat: bad2.picl:2:8: expected a timestamp (a decimal number), found "zz"
+T
+run "$PT" stat missing.picl
+expect_rc 2
+expect_err <<'T'
+picltrace stat: missing.picl: cannot open: No such file or directory
+T
+
+# Bad options: exit 2 with the usage; help on standard output.
+run "$PT" stat --bogus three.picl
+expect_rc 2
+grep -q '^usage: picltrace stat' "$TMP/err" || fail "no usage on a bad option"
+run "$PT" stat --format=xml three.picl
+expect_rc 2
+expect_err <<'T'
+picltrace stat: --format takes table, csv or json, not 'xml'
+T
+run "$PT" stat --compare --format=csv three.picl
+expect_rc 2
+run "$PT" stat -z three.picl
+expect_rc 2
+run "$PT" stat --help
+expect_rc 0
+grep -q '^usage: picltrace stat' "$TMP/out" || fail "no usage from --help"
+run "$PT" help stat
+expect_rc 0
+grep -q -- '--emit-records' "$TMP/out" || fail "help stat shows no options"
+echo "PASS: $ntest stat checks on three.picl"
