@@ -185,10 +185,16 @@ static struct item *front(struct queue *q)
 	return q->head < q->n ? &q->v[q->head] : NULL;
 }
 
+/* Take the front item away (callers copy it first). An emptied queue gives
+ * its array back: a trace has a channel per (source, destination, type),
+ * tens of thousands of them, and most hold nothing most of the time. */
 static void pop(struct queue *q)
 {
-	if (++q->head == q->n)
-		q->head = q->n = 0;
+	if (++q->head == q->n) {
+		free(q->v);
+		q->v = NULL;
+		q->head = q->n = q->cap = 0;
+	}
 }
 
 struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind kind,
