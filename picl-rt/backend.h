@@ -1,0 +1,69 @@
+/*
+ * backend.h - how libpicl's machine-independent layer (api.c: the PICL calls,
+ * message matching by type, tracing) talks to a transport. Not installed.
+ *
+ * As in PICL itself, a thin machine-dependent layer maps to the native
+ * transport: `local` (processes on one machine, started by piclrun, over
+ * shared memory) in libpicl, `mpi` (Open MPI / MPICH) in libpicl-mpi. Both
+ * pass the same test suite. A backend moves whole messages between
+ * processes, in order per (source, destination); everything else (receive
+ * by type, any-type, probes, non-blocking calls, collectives, tracing) is
+ * done above it, once, for both.
+ *
+ * Thread safety: none needed; a PICL process is single-threaded.
+ */
+#ifndef PICL_BACKEND_H
+#define PICL_BACKEND_H
+
+#include <stddef.h>
+
+struct picl_backend {
+	const char *name;
+
+	/*
+	 * Join the run: *nprocs node processes, *me this one's id (0..nprocs-1,
+	 * or PICL_HOST for the host program), *host the host's id (PICL_HOST)
+	 * or -1 in a hostless run. Returns 0, or -1 with a message on stderr.
+	 */
+	int (*init)(int *nprocs, int *me, int *host);
+
+	/* Leave the run (after the last message). */
+	void (*finalize)(void);
+
+	/*
+	 * Send len bytes to process dst (0..nprocs-1 or PICL_HOST) with message
+	 * type `type`; returns once buf may be reused. While it waits for room
+	 * it must keep accepting incoming messages (so two processes sending to
+	 * each other cannot deadlock). 0, or -1 (the peer is gone).
+	 */
+	int (*send)(const void *buf, size_t len, int type, int dst);
+
+	/*
+	 * The next incoming message, if any, without waiting: returns 1 and sets
+	 * *src, *type, *len and *payload (owned by the backend, valid until
+	 * release() or the next poll/send), or 0 when nothing has arrived.
+	 * Messages from one source come in the order they were sent.
+	 * Returns -1 when every peer is gone and nothing can arrive any more.
+	 */
+	int (*poll)(int *src, int *type, size_t *len, const void **payload);
+
+	/* Done with the payload poll() returned. */
+	void (*release)(void);
+
+	/*
+	 * Wait until something may have arrived (or a short time passed): lets
+	 * a backend sleep or spin politely instead of the caller busy-polling.
+	 */
+	void (*wait)(void);
+
+	/* Raw clock, seconds (CLOCK_MONOTONIC or the transport's own). */
+	double (*clock)(void);
+
+	/* Node process `node` died or the run must stop: end everything. */
+	void (*abort)(int code);
+};
+
+/* The backend linked into this library (libpicl: local; libpicl-mpi: mpi). */
+extern const struct picl_backend picl_backend_impl;
+
+#endif /* PICL_BACKEND_H */

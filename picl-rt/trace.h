@@ -1,0 +1,50 @@
+/*
+ * trace.h - the tracing layer of libpicl (trace.c), as the communication
+ * layer (api.c, collective.c) calls it. Not installed.
+ *
+ * The public trace* calls of picl.h (tracenode, tracelevel, traceblockbegin,
+ * ..., traceexit) are implemented in trace.c. The functions below are what
+ * the PICL calls use to record their own events (spec Tables 4-13): each
+ * appends one fixed-size binary record to the process's buffer (a timestamp
+ * from the raw clock, the record and event type, up to PT_MAXVALS 64-bit
+ * integer values) and formats nothing; text (or zstd) is produced only when
+ * the buffer is flushed, through libpicl-trace's writer. Each call is a
+ * cheap no-op when tracing is off or the level excludes the event.
+ */
+#ifndef PICL_RT_TRACE_H
+#define PICL_RT_TRACE_H
+
+#include <stdint.h>
+
+#define PT_MAXVALS 6
+
+/* Which level governs an event: PICL's communication events, user events,
+ * or tracing events (tracelevel(picl, user, trace)). */
+enum pt_class { PT_PICL = 0, PT_USER = 1, PT_TRACE = 2 };
+
+/* Called by open0 once the process knows who it is (before open0's own
+ * -11 entry is recorded), and by close0 at the very end. */
+void pt_attach(int me, int nprocs, int host);
+void pt_detach(void);
+
+/* 1 if an event of this class is being recorded now. */
+int pt_on(enum pt_class cls);
+
+/* Event records with integer data ("%d"; n <= PT_MAXVALS values). */
+void pt_entry(enum pt_class cls, int event, int n, const int64_t *vals);
+void pt_exit(enum pt_class cls, int event, int n, const int64_t *vals);
+void pt_mark(enum pt_class cls, int event, int n, const int64_t *vals);
+
+/* An event PICL counts in the statistics but writes no record for
+ * (probe0's -53/-54, who0's -13, ...; Tables 7-8). */
+void pt_count(int event);
+
+/* The raw clock in seconds, and clock0()'s normalised one. */
+double pt_raw_clock(void);
+double pt_clock(void);
+
+/* clocksync0 and tracenode(..., sync = 1): from now on, and for every
+ * record not yet written, time = raw - offset (spec Appendix A). */
+void pt_set_clock_offset(double offset);
+
+#endif /* PICL_RT_TRACE_H */
