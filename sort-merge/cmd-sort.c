@@ -195,6 +195,8 @@ int cmd_sort(int argc, const char **argv)
 	}
 	picltrace_progress_init(&prog, "picltrace sort: reading", input_size(inputs, ninputs),
 				cfg.quiet);
+	if (prog.total)
+		sorter_reserve(s, prog.total);
 	for (i = 0; i < ninputs; i++) {
 		struct picl_reader *r = open_input(inputs[i]);
 		struct picl_record rec;

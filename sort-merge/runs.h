@@ -27,6 +27,10 @@ struct runs_config {
 struct sorter;
 
 struct sorter *sorter_new(const struct runs_config *cfg);
+/* Reserve room for about `bytes` of input at once (e.g. the input file's
+ * size, capped at the memory budget), so the arena does not grow by
+ * copying. Optional. */
+void sorter_reserve(struct sorter *s, uint64_t bytes);
 /* Take one record (its line is copied). 0, or -1 after reporting an error. */
 int sorter_add(struct sorter *s, const struct picl_record *rec);
 /* Write everything, sorted, to w. 0, or -1 after reporting an error. */
