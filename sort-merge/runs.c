@@ -106,12 +106,25 @@ int runs_tempfile(const struct runs_config *cfg)
 	return fd;
 }
 
+/*
+ * What the process uses beside the runs: the reader's buffer and record
+ * limit (2 MiB), the writer's buffer (1 MiB), zstd contexts for a run being
+ * written or read back (a few MiB), the program itself. --memory bounds the
+ * whole process, so the runs get the rest.
+ */
+#define FIXED_OVERHEAD (24u << 20)
+
 struct sorter *sorter_new(const struct runs_config *cfg)
 {
 	struct sorter *s = calloc(1, sizeof(*s));
 
-	if (s)
+	if (s) {
 		s->cfg = *cfg;
+		if (s->cfg.memory > 2 * FIXED_OVERHEAD)
+			s->cfg.memory -= FIXED_OVERHEAD;
+		else
+			s->cfg.memory /= 2;
+	}
 	return s;
 }
 

@@ -56,6 +56,21 @@ LC_ALL=C sort -s -t' ' -k3,3g "$TMP/big.picl" | cmp - "$TMP/big.mem" || fail "di
 [ "$(wc -l <"$TMP/big.mem")" -eq "$(wc -l <"$TMP/big.picl")" ] || fail "records lost"
 ls "$TMP" | grep -q picltrace-sort && fail "temporary runs left behind"
 
+# A trace three times larger than --memory sorts within it (the whole
+# process, as /usr/bin/time sees its peak).
+if [ -x /usr/bin/time ]; then
+  "$GEN" --seed 6 --procs 32 --size 150M --unsorted -o "$TMP/big3.picl"
+  run /usr/bin/time -f '%M' -o "$TMP/peak" "$PT" sort -q --memory=48M --tmpdir="$TMP" -o "$TMP/big3.sorted" "$TMP/big3.picl"
+  expect_rc 0
+  peak=$(tail -n 1 "$TMP/peak")
+  [ "$peak" -le 49152 ] || fail "peak memory ${peak} KB exceeds --memory=48M"
+  "$PT" sort --check "$TMP/big3.sorted" || fail "external sort output not sorted"
+  [ "$(wc -l <"$TMP/big3.sorted")" -eq "$(wc -l <"$TMP/big3.picl")" ] || fail "records lost"
+  rm -f "$TMP/big3.picl" "$TMP/big3.sorted"
+else
+  echo "note: /usr/bin/time absent; memory bound not measured"
+fi
+
 # --in-place replaces the input only once sorted; otherwise never touched.
 cp "$TMP/in.picl" "$TMP/inplace.picl"
 run "$PT" sort --in-place "$TMP/inplace.picl"
