@@ -127,10 +127,12 @@ void barrier0(void);
 void tracenode(int tracesize, int flush, int sync);
 /* (2.0) The same on the host. */
 void tracehost(int tracesize, int flush);
-/* Tracing levels (-904 mark): picl for PICL's own events, user for user
- * blocks, marks and data, trace for tracing events. 0 none; 1 marks and
- * blocks; 2 and more: everything (communication, collectives' insides at
- * 3). */
+/* Tracing levels (-904 mark), each 0 (none) or more. picl: PICL's own
+ * events (communication, synchronisation, open0/close0) at 1 and 2, and
+ * at 3 also the messages inside the collectives. user: user blocks, marks
+ * and tracedata records, and the collectives' blocks, at 1 and more.
+ * trace: the tracing events -902 ... -914 at 1 and more (the -901 entry and
+ * exit are always recorded). The default is 1 1 1. */
 void tracelevel(int picl, int user, int trace);
 /* (2.0) Profile statistics for user events 0..n-1 (-902 entry with n);
  * the other four arguments turn time, count, volume and relative

@@ -27,6 +27,11 @@ enum pt_class { PT_PICL = 0, PT_USER = 1, PT_TRACE = 2 };
 void pt_attach(int me, int nprocs, int host);
 void pt_detach(void);
 
+/* Nonzero while a collective (collective.c) runs: PT_PICL events are then
+ * not recorded (nor counted) unless the PICL tracing level is 3 or more.
+ * Defined in trace.c; collective.c raises and lowers it. */
+extern int pt_collective_depth;
+
 /* 1 if an event of this class is being recorded now. */
 int pt_on(enum pt_class cls);
 

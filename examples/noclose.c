@@ -1,0 +1,55 @@
+/*
+ * noclose.c - programs that end badly, for piclrun's fault tests
+ * (t/e2e/0620-runtime-faults.sh). argv[1] says how:
+ *
+ *   noclose   every node exchanges a message with node 0, then returns
+ *             from main without calling close0
+ *   block     node 1 waits forever for a message nobody sends (recv0)
+ *   crash     node 1 kills itself with SIGKILL after its first message;
+ *             the others go on talking with node 0 and then wait for it
+ *   spin      every node runs a ring for ever (killed from outside)
+ */
+#include <picl.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	const char *how = argc > 1 ? argv[1] : "noclose";
+	int nprocs, me, host, v = 0, i;
+
+	tracenode(1 << 16, 1, 0);
+	open0(&nprocs, &me, &host);
+	if (strcmp(how, "spin") == 0) {
+		for (;;) {
+			if (me == 0) {
+				send0((char *)&v, sizeof v, 1, 1 % nprocs);
+				recv0((char *)&v, sizeof v, 1);
+			} else {
+				recv0((char *)&v, sizeof v, 1);
+				v++;
+				send0((char *)&v, sizeof v, 1, (me + 1) % nprocs);
+			}
+		}
+	}
+	if (me == 0) {
+		for (i = 1; i < nprocs; i++)
+			recv0((char *)&v, sizeof v, 1);
+		for (i = 1; i < nprocs; i++)
+			send0((char *)&v, sizeof v, 2, i);
+	} else {
+		send0((char *)&v, sizeof v, 1, 0);
+		if (me == 1 && strcmp(how, "crash") == 0)
+			kill(getpid(), SIGKILL);
+		if (me == 1 && strcmp(how, "block") == 0)
+			recv0((char *)&v, sizeof v, 77);
+		recv0((char *)&v, sizeof v, 2);
+	}
+	if (strcmp(how, "noclose") == 0)
+		return 0;
+	close0(0);
+	return 0;
+}

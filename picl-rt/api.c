@@ -1,0 +1,798 @@
+/*
+ * api.c - the PICL communication calls of picl.h (open0 ... message0),
+ * machine-independent, over the backend linked into the library
+ * (picl_backend_impl: local shared memory in libpicl, MPI in libpicl-mpi).
+ *
+ * The backend only moves whole messages in order per (source, destination).
+ * Everything PICL adds is done here, once for both backends:
+ *
+ *  - receive by type (-1: any type, but never PICL's reserved types).
+ *    Messages that arrive before anybody asks for them wait in the
+ *    unexpected queue (a FIFO of copies), kept above the backend. A
+ *    blocking receive first looks in the queue, then at what the backend
+ *    has (a matching message is copied straight from the backend's buffer,
+ *    others are queued): found either way, the call is traced as -51;
+ *    otherwise it waits (backend wait(), then poll()) and is traced as
+ *    -52. An arriving message goes first to the oldest posted recvbegin0
+ *    whose type matches.
+ *  - destination -1: one send per other node, one -21 record with
+ *    destination -1 (the broadcast form validate's matcher knows).
+ *  - non-blocking calls. A backend send returns once the buffer may be
+ *    reused, so sendbegin0 sends at once and sendend0/sendstatus0 always find
+ *    the send complete (-30, -28). recvbegin0 posts a request (the request
+ *    id is the type); recvend0 is -60 when the message was already there,
+ *    -61 when it had to wait.
+ *  - clocksync0: node 0 serves each other node in turn: the node sends
+ *    CLOCKSYNC_ROUNDS pings, node 0 answers each with its raw clock; each
+ *    round trip bounds the offset, and the value nearest 0 within all the
+ *    bounds is taken (the min-RTT midpoint if they disagree; see
+ *    clock_offset); then node 0's clock at the end becomes time 0 on every
+ *    node (pt_set_clock_offset), with a barrier.
+ *    Called before open0 (tracenode(..., sync = 1) usually is), it is
+ *    done at the end of open0.
+ *  - sync0 and the barrier of clocksync0 and close0: fan in to node 0, fan
+ *    out. The host takes no part.
+ *  - open0 records -11 only, no -501 pair: Table 20 shows open0 as -11
+ *    alone.
+ *  - errors (bad arguments with check0 on, a message longer than the
+ *    buffer, a peer gone): a line on stderr, the open call's exit record,
+ *    a tracemsg saying why, traceexit (so the trace part is complete), and
+ *    the backend's abort.
+ *
+ * Internal protocol messages use types from PICL's reserved range
+ * (>= 900000000) and are never traced. Events are recorded through trace.h
+ * with the data fields of Tables 7-11 in their "next version" (n) counts:
+ * send entry (length, type, destination), receive entry (requested type),
+ * receive exit (length, type, source), request id for the non-blocking
+ * calls.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "picl.h"
+#include "backend.h"
+#include "trace.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BE picl_backend_impl
+
+/* Reserved message types of the internal protocol. */
+#define T_BARRIER_IN   900000001
+#define T_BARRIER_OUT  900000002
+#define T_CLOCK_PING   900000011
+#define T_CLOCK_PONG   900000012
+#define T_RESERVED_LO  900000000
+#define T_RESERVED_HI  1073741823
+
+#define CLOCKSYNC_ROUNDS 16
+
+struct msg {
+	struct msg *next;
+	int src, type;
+	size_t len;
+	char data[];
+};
+
+struct rreq {                   /* a posted recvbegin0 */
+	char *buf;
+	int bytes, type;        /* requested type: the request id */
+	int done, len, mtype, src;
+	int waited;             /* completed inside recvend0's wait */
+};
+
+static struct {
+	int open, nprocs, me, host, checking;
+	struct msg *qhead, *qtail;      /* unexpected messages, FIFO */
+	struct rreq *req;               /* posted receives, in order */
+	size_t nreq, reqcap;
+	int last_len, last_type, last_src;
+	int failing;
+	int sync_at_open;
+	int cur_event;                  /* entry recorded, exit not yet */
+} S = { .checking = 1, .host = -1, .nprocs = 1 };
+
+/* ---- errors -------------------------------------------------------------- */
+
+static void fatal(const char *call, const char *what, long a)
+{
+	char text[200];
+
+	if (S.failing)
+		BE.abort(1);
+	S.failing = 1;
+	fprintf(stderr, "picl: process %d: %s: %s", S.me, call, what);
+	if (a != LONG_MIN)
+		fprintf(stderr, " (%ld)", a);
+	fputc('\n', stderr);
+	/* Keep what was traced, and why it stops: the part file is written
+	 * before we go. */
+	snprintf(text, sizeof text, "picl: %s: %s", call, what);
+	if (S.cur_event)        /* close the call we die in: proper nesting */
+		pt_exit(PT_PICL, S.cur_event, 0, NULL);
+	tracemsg(text);
+	traceexit();
+	BE.abort(1);
+	exit(1);
+}
+
+static void need_open(const char *call)
+{
+	if (!S.open)
+		fatal(call, "called before open0", LONG_MIN);
+}
+
+static int valid_node(int node)
+{
+	return (node >= 0 && node < S.nprocs) ||
+	       (node == PICL_HOST && S.host == PICL_HOST);
+}
+
+static void check_send(const char *call, int bytes, int type, int node)
+{
+	need_open(call);
+	if (!S.checking)
+		return;
+	if (bytes < 0)
+		fatal(call, "negative length", bytes);
+	if (type < 0)
+		fatal(call, "negative message type", type);
+	if (node != -1 && !valid_node(node))
+		fatal(call, "no such destination", node);
+}
+
+static void check_recv(const char *call, int bytes, int type)
+{
+	need_open(call);
+	if (!S.checking)
+		return;
+	if (bytes < 0)
+		fatal(call, "negative length", bytes);
+	if (type < -1)
+		fatal(call, "bad message type", type);
+}
+
+/* ---- tracing helpers ----------------------------------------------------- */
+
+static void tr3(int entry, int event, int64_t a, int64_t b, int64_t c)
+{
+	int64_t v[3] = { a, b, c };
+
+	S.cur_event = entry ? event : 0;
+	if (entry)
+		pt_entry(PT_PICL, event, 3, v);
+	else
+		pt_exit(PT_PICL, event, 3, v);
+}
+
+static void tr1(int entry, int event, int64_t a)
+{
+	S.cur_event = entry ? event : 0;
+	if (entry)
+		pt_entry(PT_PICL, event, 1, &a);
+	else
+		pt_exit(PT_PICL, event, 1, &a);
+}
+
+static void tr0(int entry, int event)
+{
+	S.cur_event = entry ? event : 0;
+	if (entry)
+		pt_entry(PT_PICL, event, 0, NULL);
+	else
+		pt_exit(PT_PICL, event, 0, NULL);
+}
+
+/* ---- the unexpected queue and posted receives ---------------------------- */
+
+static int matches(int want, int type, int wantsrc, int src)
+{
+	if (want == -1) {
+		/* Any type means any user type: never the internal protocol. */
+		if (type >= T_RESERVED_LO && type <= T_RESERVED_HI)
+			return 0;
+	} else if (want != type) {
+		return 0;
+	}
+	return wantsrc == -1 || wantsrc == src;
+}
+
+static void enqueue(int src, int type, const void *data, size_t len)
+{
+	struct msg *m = malloc(sizeof *m + len);
+
+	if (!m)
+		fatal("receive", "out of memory queueing a message", (long)len);
+	m->next = NULL;
+	m->src = src;
+	m->type = type;
+	m->len = len;
+	if (len)
+		memcpy(m->data, data, len);
+	if (S.qtail)
+		S.qtail->next = m;
+	else
+		S.qhead = m;
+	S.qtail = m;
+}
+
+/* The first queued message matching (type, src), unlinked; or NULL. */
+static struct msg *dequeue(int type, int src, int peek)
+{
+	struct msg *m, *prev = NULL;
+
+	for (m = S.qhead; m; prev = m, m = m->next) {
+		if (!matches(type, m->type, src, m->src))
+			continue;
+		if (peek)
+			return m;
+		if (prev)
+			prev->next = m->next;
+		else
+			S.qhead = m->next;
+		if (S.qtail == m)
+			S.qtail = prev;
+		return m;
+	}
+	return NULL;
+}
+
+static void fill(const char *call, char *buf, int bytes, const void *data,
+		 size_t len)
+{
+	if (len > (size_t)bytes)
+		fatal(call, "message longer than the receive buffer", (long)len);
+	if (len)
+		memcpy(buf, data, len);
+}
+
+static void complete_req(struct rreq *r, int src, int type, const void *data,
+			 size_t len)
+{
+	fill("recvbegin0", r->buf, r->bytes, data, len);
+	r->done = 1;
+	r->len = (int)len;
+	r->mtype = type;
+	r->src = src;
+}
+
+/* Give an arrived message to the first posted receive that wants it. */
+static int to_posted(int src, int type, const void *data, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < S.nreq; i++) {
+		struct rreq *r = &S.req[i];
+		if (!r->done && matches(r->type, type, -1, src)) {
+			complete_req(r, src, type, data, len);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A message poll() handed out and that is still held (not released). */
+struct got {
+	const void *p;
+	size_t len;
+	int type, src;
+};
+
+/*
+ * Take what the backend has: each message goes to the first posted
+ * receive that wants it, else, when it matches (wtype, wsrc) and call is
+ * set, it is returned held in *g (1; the caller copies it out and calls
+ * BE.release()), else to the unexpected queue. Returns 0 when nothing
+ * (more) has arrived.
+ */
+static int pump(int wtype, int wsrc, const char *call, struct got *g)
+{
+	int src, type, r;
+	size_t len;
+	const void *p;
+
+	for (;;) {
+		r = BE.poll(&src, &type, &len, &p);
+		if (r == 0)
+			return 0;
+		if (r < 0)
+			fatal(call ? call : "receive", "no message can arrive any "
+			      "more (a process ended or died, or piclrun stopped "
+			      "the run)", LONG_MIN);
+		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
+		    to_posted(src, type, p, len)) {
+			BE.release();
+			continue;
+		}
+		if (call && matches(wtype, type, wsrc, src)) {
+			g->p = p;
+			g->len = len;
+			g->type = type;
+			g->src = src;
+			return 1;
+		}
+		enqueue(src, type, p, len);
+		BE.release();
+	}
+}
+
+/* Drain the backend into the queue and posted receives. */
+static void drain(void)
+{
+	pump(0, 0, NULL, NULL);
+}
+
+/* Copy a held message into buf and release it. */
+static void deliver(const char *call, char *buf, int bytes, struct got *g)
+{
+	fill(call, buf, bytes, g->p, g->len);
+	BE.release();
+}
+
+/* The first queued message of (type, src) into buf: 1, or 0 if none. */
+static int from_queue(const char *call, char *buf, int bytes, int type,
+		      int src, struct got *g)
+{
+	struct msg *m = dequeue(type, src, 0);
+
+	if (!m)
+		return 0;
+	fill(call, buf, bytes, m->data, m->len);
+	g->p = NULL;
+	g->len = m->len;
+	g->type = m->type;
+	g->src = m->src;
+	free(m);
+	return 1;
+}
+
+/* Blocking receive of (type, src) into buf, queued messages first. No
+ * tracing. */
+static void take(const char *call, char *buf, int bytes, int type, int src,
+		 struct got *g)
+{
+	if (from_queue(call, buf, bytes, type, src, g))
+		return;
+	while (!pump(type, src, call, g))
+		BE.wait();
+	deliver(call, buf, bytes, g);
+}
+
+/* ---- internal (untraced) protocol ---------------------------------------- */
+
+static void isend(const void *buf, size_t len, int type, int dst)
+{
+	if (dst == S.me) {
+		enqueue(S.me, type, buf, len);
+		return;
+	}
+	if (BE.send(buf, len, type, dst) != 0)
+		fatal("send", "the destination process has ended or died", dst);
+}
+
+static void irecv(void *buf, int bytes, int type, int src)
+{
+	struct got g = { NULL, 0, 0, 0 };
+
+	take("receive", buf, bytes, type, src, &g);
+}
+
+/* Fan in to node 0, fan out; node 0's *value (if any) goes out to every
+ * node with the release. Nodes only; the host does not take part. */
+static void barrier_value(double *value)
+{
+	int i;
+	char c = 0;
+	double v = value ? *value : 0;
+
+	if (S.me == PICL_HOST || S.nprocs < 2)
+		return;
+	if (S.me == 0) {
+		for (i = 1; i < S.nprocs; i++)
+			irecv(&c, 1, T_BARRIER_IN, i);
+		for (i = 1; i < S.nprocs; i++)
+			isend(&v, sizeof v, T_BARRIER_OUT, i);
+	} else {
+		isend(&c, 1, T_BARRIER_IN, 0);
+		irecv(&v, sizeof v, T_BARRIER_OUT, 0);
+		if (value)
+			*value = v;
+	}
+}
+
+static void barrier(void)
+{
+	barrier_value(NULL);
+}
+
+/*
+ * Offset of this node's raw clock to node 0's (raw - raw0). Each ping-pong
+ * bounds it: node 0 read t0 between our t1 and t2, so the offset lies in
+ * [t1 - t0, t2 - t0]. The offset chosen is the one nearest 0 in the
+ * intersection of all the bounds: exactly 0 when the clocks are one (the
+ * local backend's CLOCK_MONOTONIC), so no message can appear to arrive
+ * before it was sent; if the bounds do not intersect (a clock drifted
+ * during the exchange), the midpoint of the fastest round trip.
+ */
+static double clock_offset(void)
+{
+	int i, k;
+	double t0, t1, t2, best = -1, mid = 0, lo = -1e300, hi = 1e300;
+
+	if (S.me == PICL_HOST || S.nprocs < 2)
+		return 0;
+	if (S.me == 0) {
+		for (i = 1; i < S.nprocs; i++) {
+			for (k = 0; k < CLOCKSYNC_ROUNDS; k++) {
+				char c;
+				irecv(&c, 1, T_CLOCK_PING, i);
+				t0 = pt_raw_clock();
+				isend(&t0, sizeof t0, T_CLOCK_PONG, i);
+			}
+		}
+		return 0;
+	}
+	for (k = 0; k < CLOCKSYNC_ROUNDS; k++) {
+		char c = 0;
+		t1 = pt_raw_clock();
+		isend(&c, 1, T_CLOCK_PING, 0);
+		irecv(&t0, sizeof t0, T_CLOCK_PONG, 0);
+		t2 = pt_raw_clock();
+		if (t1 - t0 > lo)
+			lo = t1 - t0;
+		if (t2 - t0 < hi)
+			hi = t2 - t0;
+		if (best < 0 || t2 - t1 < best) {
+			best = t2 - t1;
+			mid = (t1 + t2) / 2 - t0;
+		}
+	}
+	if (lo > hi)
+		return mid;
+	return lo > 0 ? lo : hi < 0 ? hi : 0;
+}
+
+/* ---- communication calls ------------------------------------------------- */
+
+void open0(int *numproc, int *me, int *host)
+{
+	if (!S.open) {
+		if (BE.init(&S.nprocs, &S.me, &S.host) != 0) {
+			fprintf(stderr, "picl: open0: cannot join the run "
+				"(backend %s)\n", BE.name);
+			exit(1);
+		}
+		S.open = 1;
+		pt_attach(S.me, S.nprocs, S.host);
+	}
+	tr0(1, -11);
+	tr0(0, -11);
+	if (S.sync_at_open) {
+		S.sync_at_open = 0;
+		clocksync0();
+	}
+	if (numproc)
+		*numproc = S.nprocs;
+	if (me)
+		*me = S.me;
+	if (host)
+		*host = S.host;
+}
+
+void close0(int release)
+{
+	(void)release;
+	if (!S.open)
+		return;
+	pt_mark(PT_PICL, -12, 0, NULL);
+	/* Nobody leaves while others may still send to it. */
+	barrier();
+	traceexit();
+	BE.finalize();
+	S.open = 0;
+	pt_detach();
+}
+
+void who0(int *numproc, int *me, int *host)
+{
+	pt_count(-13);
+	if (numproc)
+		*numproc = S.nprocs;
+	if (me)
+		*me = S.me;
+	if (host)
+		*host = S.host;
+}
+
+int host0(void)
+{
+	return S.host == PICL_HOST && S.me != PICL_HOST;
+}
+
+double clock0(void)
+{
+	return pt_clock();
+}
+
+/*
+ * Every node's clock becomes node 0's, and time 0 is node 0's clock when
+ * the offsets are known (PICL's clocksync0 resets the origin: the records
+ * before it get negative times, Table 20).
+ */
+void clocksync0(void)
+{
+	double off, origin = 0;
+
+	if (!S.open) {
+		/* tracenode(..., sync = 1) before open0: sync in open0. */
+		S.sync_at_open = 1;
+		return;
+	}
+	tr0(1, -401);
+	barrier();
+	off = clock_offset();
+	if (S.me == 0 || S.me == PICL_HOST)
+		origin = pt_raw_clock();
+	barrier_value(&origin);
+	pt_set_clock_offset(off + origin);
+	tr0(0, -401);
+}
+
+void send0(char *buf, int bytes, int type, int node)
+{
+	int i;
+
+	check_send("send0", bytes, type, node);
+	tr3(1, -21, bytes, type, node);
+	if (node == -1) {
+		for (i = 0; i < S.nprocs; i++)
+			if (i != S.me)
+				isend(buf, (size_t)bytes, type, i);
+	} else {
+		isend(buf, (size_t)bytes, type, node);
+	}
+	tr0(0, -21);
+}
+
+void recv0(char *buf, int bytes, int type)
+{
+	struct got g = { NULL, 0, 0, 0 };
+
+	check_recv("recv0", bytes, type);
+	if (dequeue(type, -1, 1)) {                     /* queued: -51 */
+		tr1(1, -51, type);
+		from_queue("recv0", buf, bytes, type, -1, &g);
+		tr3(0, -51, (int)g.len, g.type, g.src);
+	} else if (pump(type, -1, "recv0", &g)) {       /* arrived: -51 */
+		tr1(1, -51, type);
+		deliver("recv0", buf, bytes, &g);
+		tr3(0, -51, (int)g.len, g.type, g.src);
+	} else {                                        /* must wait: -52 */
+		tr1(1, -52, type);
+		take("recv0", buf, bytes, type, -1, &g);
+		tr3(0, -52, (int)g.len, g.type, g.src);
+	}
+	S.last_len = (int)g.len;
+	S.last_type = g.type;
+	S.last_src = g.src;
+}
+
+void recvinfo0(int *bytes, int *type, int *node)
+{
+	pt_count(-14);
+	if (bytes)
+		*bytes = S.last_len;
+	if (type)
+		*type = S.last_type;
+	if (node)
+		*node = S.last_src;
+}
+
+/* Look for a queued message of type; sets recvinfo's values. */
+static int found(int type)
+{
+	struct msg *m;
+
+	drain();
+	m = dequeue(type, -1, 1);
+	if (!m)
+		return 0;
+	S.last_len = (int)m->len;
+	S.last_type = m->type;
+	S.last_src = m->src;
+	return 1;
+}
+
+int probe0(int type)
+{
+	int r;
+
+	check_recv("probe0", 0, type);
+	r = found(type);
+	pt_count(r ? -53 : -54);
+	return r;
+}
+
+void wait0(int type)
+{
+	check_recv("wait0", 0, type);
+	if (found(type)) {
+		pt_count(-55);
+		return;
+	}
+	tr1(1, -56, type);
+	while (!found(type))
+		BE.wait();
+	tr3(0, -56, S.last_len, S.last_type, S.last_src);
+}
+
+void sendbegin0(char *buf, int bytes, int type, int node)
+{
+	int i;
+
+	check_send("sendbegin0", bytes, type, node);
+	tr3(1, -27, bytes, type, node);
+	if (node == -1) {
+		for (i = 0; i < S.nprocs; i++)
+			if (i != S.me)
+				isend(buf, (size_t)bytes, type, i);
+	} else {
+		isend(buf, (size_t)bytes, type, node);
+	}
+	tr1(0, -27, type);
+}
+
+void sendend0(int type)
+{
+	need_open("sendend0");
+	tr1(1, -30, type);
+	tr0(0, -30);
+}
+
+int sendstatus0(int type)
+{
+	need_open("sendstatus0");
+	tr1(1, -28, type);
+	tr0(0, -28);
+	return 1;
+}
+
+void recvbegin0(char *buf, int bytes, int type)
+{
+	struct rreq *r;
+	struct msg *m;
+
+	check_recv("recvbegin0", bytes, type);
+	tr1(1, -57, type);
+	if (S.nreq == S.reqcap) {
+		size_t cap = S.reqcap ? 2 * S.reqcap : 8;
+		struct rreq *n = realloc(S.req, cap * sizeof *n);
+		if (!n)
+			fatal("recvbegin0", "out of memory", LONG_MIN);
+		S.req = n;
+		S.reqcap = cap;
+	}
+	r = &S.req[S.nreq++];
+	memset(r, 0, sizeof *r);
+	r->buf = buf;
+	r->bytes = bytes;
+	r->type = type;
+	drain();
+	m = dequeue(type, -1, 0);
+	if (m) {
+		complete_req(r, m->src, m->type, m->data, m->len);
+		free(m);
+	}
+	tr1(0, -57, type);
+}
+
+/* The oldest posted receive with request id type, or -1. */
+static long find_req(int type)
+{
+	size_t i;
+
+	for (i = 0; i < S.nreq; i++)
+		if (S.req[i].type == type)
+			return (long)i;
+	return -1;
+}
+
+static void finish_req(long i)
+{
+	struct rreq *r = &S.req[i];
+
+	S.last_len = r->len;
+	S.last_type = r->mtype;
+	S.last_src = r->src;
+	memmove(r, r + 1, (S.nreq - (size_t)i - 1) * sizeof *r);
+	S.nreq--;
+}
+
+int recvstatus0(int type)
+{
+	long i;
+
+	need_open("recvstatus0");
+	i = find_req(type);
+	if (i < 0)
+		fatal("recvstatus0", "no receive of this type was begun", type);
+	drain();
+	if (!S.req[i].done) {
+		pt_count(-59);
+		return 0;
+	}
+	tr1(1, -58, type);
+	finish_req(i);
+	tr3(0, -58, S.last_len, S.last_type, S.last_src);
+	return 1;
+}
+
+void recvend0(int type)
+{
+	long i;
+	int event;
+
+	need_open("recvend0");
+	i = find_req(type);
+	if (i < 0)
+		fatal("recvend0", "no receive of this type was begun", type);
+	drain();
+	event = S.req[i].done ? -60 : -61;
+	tr1(1, event, type);
+	while (!S.req[i].done) {
+		BE.wait();
+		drain();
+	}
+	finish_req(i);
+	tr3(0, event, S.last_len, S.last_type, S.last_src);
+}
+
+void sync0(void)
+{
+	need_open("sync0");
+	tr0(1, -402);
+	barrier();
+	tr0(0, -402);
+}
+
+/*
+ * load0: under piclrun the node programs are started by piclrun itself
+ * (before the host program runs), so load0 only records what PICL would
+ * have: a -503 entry and exit per node (processor, and -1 for the process
+ * id, which the host does not know).
+ */
+void load0(char *file, int node)
+{
+	int i, lo = node, hi = node;
+
+	(void)file;
+	need_open("load0");
+	if (node == -1) {
+		lo = 0;
+		hi = S.nprocs - 1;
+	} else if (S.checking && !valid_node(node)) {
+		fatal("load0", "no such node", node);
+	}
+	for (i = lo; i <= hi; i++) {
+		int64_t v[2] = { i, -1 };
+		pt_entry(PT_PICL, -503, 0, NULL);
+		pt_exit(PT_PICL, -503, 2, v);
+	}
+}
+
+void check0(int checking)
+{
+	S.checking = checking != 0;
+}
+
+void message0(char *text)
+{
+	if (S.me == PICL_HOST)
+		fprintf(stderr, "host: %s\n", text ? text : "");
+	else
+		fprintf(stderr, "node %d: %s\n", S.me, text ? text : "");
+}

@@ -1,0 +1,139 @@
+# picl-rt/: libpicl (the PICL API over the local shared-memory backend),
+# libpicl-mpi (the same API over MPI), piclrun and picl-cc.
+#
+# api.c, trace.c and collective.c are the machine-independent layer, built
+# once per library; local.c / mpi.c are the backends (backend.h). The
+# examples are built for `make check` and run by t/e2e/06NN-runtime-*.sh.
+
+PICL_RT_COMMON = picl-rt/picl.h picl-rt/backend.h picl-rt/trace.h \
+	picl-rt/api.c picl-rt/trace.c picl-rt/collective.c
+
+lib_LTLIBRARIES += picl-rt/libpicl.la
+include_HEADERS += picl-rt/picl.h
+picl_rt_libpicl_la_SOURCES = $(PICL_RT_COMMON) picl-rt/shm.h picl-rt/local.c
+picl_rt_libpicl_la_CFLAGS = $(AM_CFLAGS)
+picl_rt_libpicl_la_LIBADD = libpicl-trace/libpicl-trace.la
+picl_rt_libpicl_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+
+if HAVE_MPI
+lib_LTLIBRARIES += picl-rt/libpicl-mpi.la
+picl_rt_libpicl_mpi_la_SOURCES = $(PICL_RT_COMMON) picl-rt/mpi.c
+picl_rt_libpicl_mpi_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+picl_rt_libpicl_mpi_la_LIBADD = libpicl-trace/libpicl-trace.la $(MPI_LIBS)
+picl_rt_libpicl_mpi_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+pkgconfig_DATA += picl-rt/picl-mpi.pc
+endif
+
+bin_PROGRAMS += picl-rt/piclrun
+picl_rt_piclrun_SOURCES = picl-rt/piclrun.c picl-rt/shm.h picl-rt/picl.h
+
+# picl-cc and the pkg-config files: generated here (not by configure) so
+# the paths follow `make prefix=...` as well.
+bin_SCRIPTS = picl-rt/picl-cc
+pkgconfig_DATA += picl-rt/picl.pc
+PICL_RT_SUBST = sed \
+	-e 's|@prefix[@]|$(prefix)|g' \
+	-e 's|@exec_prefix[@]|$(exec_prefix)|g' \
+	-e 's|@libdir[@]|$(libdir)|g' \
+	-e 's|@includedir[@]|$(includedir)|g' \
+	-e 's|@CC[@]|$(CC)|g' \
+	-e 's|@MPICC[@]|$(MPICC)|g' \
+	-e 's|@ZSTD_LIBS[@]|$(ZSTD_LIBS)|g' \
+	-e 's|@YAML_LIBS[@]|$(YAML_LIBS)|g' \
+	-e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
+picl-rt/picl-cc: picl-rt/picl-cc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(srcdir)/picl-rt/picl-cc.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+picl-rt/picl.pc: picl-rt/picl.pc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(srcdir)/picl-rt/picl.pc.in >$@
+picl-rt/picl-mpi.pc: picl-rt/picl-mpi.pc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(srcdir)/picl-rt/picl-mpi.pc.in >$@
+CLEANFILES += picl-rt/picl-cc picl-rt/picl.pc picl-rt/picl-mpi.pc
+EXTRA_DIST += picl-rt/picl-cc.in picl-rt/picl.pc.in picl-rt/picl-mpi.pc.in
+
+dist_man_MANS += man/piclrun.1 man/picl-cc.1 man/picl.3
+
+# Examples: PICL programs built against libpicl for the runtime tests.
+PICL_EXAMPLES = examples/table19 examples/ring examples/master-worker \
+	examples/stencil examples/allcalls examples/noclose examples/host \
+	examples/node examples/exchange examples/pingpong
+check_PROGRAMS += $(PICL_EXAMPLES)
+PICLEX_LDADD_ = picl-rt/libpicl.la
+PICLEX_CPPFLAGS_ = $(AM_CPPFLAGS) -I$(srcdir)/picl-rt
+PICLEX_LDFLAGS_ = -no-install
+examples_table19_SOURCES = examples/table19.c
+examples_table19_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_table19_LDADD = $(PICLEX_LDADD_)
+examples_table19_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_ring_SOURCES = examples/ring.c
+examples_ring_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_ring_LDADD = $(PICLEX_LDADD_)
+examples_ring_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_master_worker_SOURCES = examples/master-worker.c
+examples_master_worker_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_master_worker_LDADD = $(PICLEX_LDADD_)
+examples_master_worker_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_stencil_SOURCES = examples/stencil.c
+examples_stencil_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_stencil_LDADD = $(PICLEX_LDADD_) -lm
+examples_stencil_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_allcalls_SOURCES = examples/allcalls.c
+examples_allcalls_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_allcalls_LDADD = $(PICLEX_LDADD_)
+examples_allcalls_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_noclose_SOURCES = examples/noclose.c
+examples_noclose_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_noclose_LDADD = $(PICLEX_LDADD_)
+examples_noclose_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_host_SOURCES = examples/host.c
+examples_host_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_host_LDADD = $(PICLEX_LDADD_)
+examples_host_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_node_SOURCES = examples/node.c
+examples_node_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_node_LDADD = $(PICLEX_LDADD_)
+examples_node_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_exchange_SOURCES = examples/exchange.c
+examples_exchange_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_exchange_LDADD = $(PICLEX_LDADD_)
+examples_exchange_LDFLAGS = $(PICLEX_LDFLAGS_)
+examples_pingpong_SOURCES = examples/pingpong.c
+examples_pingpong_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_pingpong_LDADD = $(PICLEX_LDADD_)
+examples_pingpong_LDFLAGS = $(PICLEX_LDFLAGS_)
+
+RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
+	t/e2e/0620-runtime-faults.sh t/e2e/0630-runtime-calls.sh
+TESTS += $(RUNTIME_TESTS)
+EXTRA_DIST += $(RUNTIME_TESTS)
+
+# tracing layer tests
+# test-trace links trace.c itself with a stand-in communication layer
+# (t/unit/stub-backend.c), so it needs neither api.c nor a backend.
+check_PROGRAMS += t/unit/test-trace
+t_unit_test_trace_SOURCES = t/unit/test-trace.c t/unit/stub-backend.c \
+	picl-rt/trace.c picl-rt/trace.h picl-rt/picl.h
+t_unit_test_trace_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picl-rt
+t_unit_test_trace_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_trace_LDADD = $(UNIT_LDADD) -lm
+TESTS += t/unit/test-trace
+
+# MPI backend tests
+# t/e2e/0650-runtime-mpi.sh runs PICL programs under mpirun against
+# libpicl-mpi; it reports SKIP when mpirun or the MPI build is absent.
+# picl-mpi(7): building, running and merging under MPI.
+TESTS += t/e2e/0650-runtime-mpi.sh
+EXTRA_DIST += t/e2e/0650-runtime-mpi.sh
+dist_man_MANS += man/picl-mpi.7
+
+# collectives tests
+# examples/collectives checks every collective of collective.c (all roots,
+# datatypes and architectures) on N processes and exits 1 on a wrong
+# result; t/e2e/0640-runtime-collectives.sh runs it under piclrun for
+# N = 1, 2, 3, 5, 8 and validates the traces.
+check_PROGRAMS += examples/collectives
+examples_collectives_SOURCES = examples/collectives.c
+examples_collectives_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+examples_collectives_LDADD = $(PICLEX_LDADD_)
+examples_collectives_LDFLAGS = $(PICLEX_LDFLAGS_)
+TESTS += t/e2e/0640-runtime-collectives.sh
+EXTRA_DIST += t/e2e/0640-runtime-collectives.sh

@@ -1,0 +1,578 @@
+/*
+ * mpi.c - libpicl-mpi's transport: PICL processes are the ranks of an MPI
+ * job (Open MPI or MPICH), started with mpirun. It implements backend.h's
+ * struct picl_backend; message matching by type, probes, non-blocking calls,
+ * collectives and tracing are done above it, in api.c and friends.
+ *
+ * How it works:
+ *
+ * - A private communicator. init() calls MPI_Init (unless the program did)
+ *   and duplicates MPI_COMM_WORLD, so a program that also speaks MPI itself
+ *   never sees our messages. Errors on it return instead of aborting, so a
+ *   failed send becomes send()'s -1.
+ *
+ * - The PICL message type travels as the MPI tag, so the fast path copies
+ *   nothing on the way out and sends from the caller's buffer. Types that do
+ *   not fit (negative ones, or >= MPI_TAG_UB: the standard only promises
+ *   32767, and other MPIs' bounds may be below PICL's reserved types
+ *   900000000 ...) are
+ *   sent with tag MPI_TAG_UB and an 8-byte header holding the type in front
+ *   of the payload: small ones packed into one buffer, large ones described
+ *   by a struct datatype over the header and the caller's buffer, so even
+ *   they are not copied. On Open MPI (MPI_TAG_UB = 2^31-1) every PICL type
+ *   takes the fast path. (PICL_MPI_TAG_UB=N lowers the bound, so tests can
+ *   send escaped messages under Open MPI too.)
+ *
+ * - Receiving: poll() takes the first message from any source with a
+ *   matched probe (MPI_Improbe, then MPI_Mrecv of exactly that message, so
+ *   nothing can slip between the probe and the receive) into one buffer
+ *   owned by the backend that grows as needed and is reused; the layer above
+ *   copies it once into the user's buffer. A probe with MPI_ANY_TAG returns
+ *   each source's messages in the order they were sent (MPI's non-overtaking
+ *   rule), which is the order backend.h promises.
+ *
+ * - Sending never deadlocks: send() posts MPI_Isend and, until MPI_Test says
+ *   the buffer may be reused, receives whatever arrives into a queue owned
+ *   by the backend, which poll() serves before asking MPI again. Two ranks
+ *   sending each other megabytes thus each receive the other's message while
+ *   their own is in flight. A small message usually completes at once (MPI's
+ *   eager protocol), so the queue is touched only when it is needed.
+ *
+ * - Waiting: wait() spins on MPI_Improbe as MPI's own blocking calls spin
+ *   (a message it finds is kept, matched, for the next poll()); only when
+ *   this machine runs more ranks than it has processors does it yield the
+ *   processor after a few probes, and after tens of milliseconds without a
+ *   message it sleeps 20 us at a time.
+ *
+ * - Hosts: an MPI run is hostless (*host = -1), unless PICL_MPI_HOST=1 is
+ *   set: then the last rank is the host (processor PICL_HOST) and the others
+ *   are nodes 0..size-2 (mpirun -np N ./node : -np 1 ./host).
+ *
+ * - Clock: CLOCK_MONOTONIC, so that tracing may start (tracenode) before
+ *   open0 calls init(); clocksync0 aligns the machines' clocks above this
+ *   layer.
+ *
+ * - The trace: each rank writes its own part (trace.c's PICL_TRACE_PART,
+ *   "picltrace.<rank>.picl" by default); `picltrace merge --unsorted` joins
+ *   the parts into one trace.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "backend.h"
+#include "picl.h"
+
+/* Escaped messages carry this header in front of their payload. */
+struct escape_header {
+	int32_t type;
+	int32_t pad;
+};
+#define HEADER_SIZE ((int)sizeof(struct escape_header))
+
+/* Escaped messages up to this size are packed (one small copy); larger ones
+ * go out through a struct datatype (no copy, but a type to build). */
+#define PACK_LIMIT 16384
+
+/*
+ * wait()'s probes per call: few, then sched_yield, when this machine runs
+ * more ranks than it has processors (the rank we wait for may need ours);
+ * many and no yield when every rank has a processor of its own, where
+ * giving it away only adds latency (a yield on a busy machine costs a time
+ * slice). After IDLE_BUDGET probes in a row without a message (tens of
+ * milliseconds), wait() sleeps 20 us per call instead of spinning.
+ */
+#define SPIN_SHARED 32
+#define SPIN_OWN 2048
+#define IDLE_BUDGET 640000u
+
+/* A message received while our own send was waiting. */
+struct queued {
+	struct queued *next;
+	int src, type;
+	size_t len;
+	unsigned char data[];	/* header stripped */
+};
+
+static struct {
+	MPI_Comm comm;
+	int ready;		/* comm is set up */
+	int we_initialized;	/* MPI_Finalize is ours to call */
+	int rank, size;
+	int host_rank;		/* rank of the host, or -1 */
+	int tag_ub;		/* largest usable tag: the escape tag */
+
+	void *rbuf;		/* poll()'s receive buffer, reused */
+	size_t rcap;
+
+	int probed;		/* wait() found `msg` (status `st`) */
+	MPI_Message msg;
+	MPI_Status st;
+
+	struct queued *head, *tail;	/* received during send() */
+	struct queued *served;		/* handed out by poll(), freed later */
+
+	void *pbuf;		/* packing buffer for small escaped sends */
+	size_t pcap;
+
+	unsigned idle;		/* wait() calls since something arrived */
+	unsigned spin;		/* probes per wait() before yielding */
+} mb = { .host_rank = -1, .spin = SPIN_SHARED };
+
+static void mpi_problem(const char *what, int err)
+{
+	char text[MPI_MAX_ERROR_STRING];
+	int n = 0;
+
+	if (MPI_Error_string(err, text, &n) != MPI_SUCCESS)
+		snprintf(text, sizeof text, "MPI error %d", err);
+	fprintf(stderr, "libpicl-mpi: %s: %s\n", what, text);
+}
+
+/* Grow *buf to at least n bytes (n may be 0); -1 when out of memory. */
+static int reserve(void **buf, size_t *cap, size_t n)
+{
+	void *p;
+	size_t c;
+
+	if (n <= *cap && *buf)
+		return 0;
+	c = *cap ? *cap : 4096;
+	while (c < n)
+		c = c > SIZE_MAX / 2 ? n : c * 2;
+	p = realloc(*buf, c);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = c;
+	return 0;
+}
+
+static int rank_of(int node)
+{
+	if (node == PICL_HOST)
+		return mb.host_rank;
+	if (node < 0 || node >= mb.size || node == mb.host_rank)
+		return -1;
+	return node;
+}
+
+static int node_of(int rank)
+{
+	return rank == mb.host_rank ? PICL_HOST : rank;
+}
+
+static int fits_tag(int type)
+{
+	return type >= 0 && type < mb.tag_ub;
+}
+
+static void mpi_finalize(void);
+
+/*
+ * A program that returns from main without close0: finalize for it, or
+ * mpirun would take the exit for a crash and abort the other ranks.
+ */
+static void finalize_at_exit(void)
+{
+	if (mb.we_initialized)
+		mpi_finalize();
+}
+
+/* 1 if this machine has at least one processor for each of our ranks on
+ * it (MPI_COMM_TYPE_SHARED: the ranks that share its memory). Counted
+ * over the machine, not this process's affinity mask: mpirun binds each
+ * rank to a core of its own when there are enough of them. */
+static int ranks_per_cpu_ok(void)
+{
+	MPI_Comm node;
+	int local = 1;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (MPI_Comm_split_type(mb.comm, MPI_COMM_TYPE_SHARED, 0,
+				MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+		MPI_Comm_size(node, &local);
+		MPI_Comm_free(&node);
+	}
+	return cpus > 0 && local <= cpus;
+}
+
+static int mpi_init(int *nprocs, int *me, int *host)
+{
+	int flag = 0, err, *ub = NULL;
+	const char *h;
+
+	MPI_Initialized(&flag);
+	if (!flag) {
+		err = MPI_Init(NULL, NULL);
+		if (err != MPI_SUCCESS) {
+			fprintf(stderr, "libpicl-mpi: MPI_Init failed\n");
+			return -1;
+		}
+		mb.we_initialized = 1;
+		atexit(finalize_at_exit);
+	}
+	err = MPI_Comm_dup(MPI_COMM_WORLD, &mb.comm);
+	if (err != MPI_SUCCESS) {
+		mpi_problem("MPI_Comm_dup", err);
+		return -1;
+	}
+	MPI_Comm_set_errhandler(mb.comm, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(mb.comm, &mb.rank);
+	MPI_Comm_size(mb.comm, &mb.size);
+	flag = 0;
+	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+	mb.tag_ub = flag && ub && *ub >= 32767 ? *ub : 32767;
+	h = getenv("PICL_MPI_TAG_UB");	/* tests: MPICH's small tag range */
+	if (h && atoi(h) >= 1 && atoi(h) < mb.tag_ub)
+		mb.tag_ub = atoi(h);
+
+	h = getenv("PICL_MPI_HOST");
+	if (h && strcmp(h, "1") == 0) {
+		if (mb.size < 2) {
+			fprintf(stderr, "libpicl-mpi: PICL_MPI_HOST=1 needs at "
+				"least 2 ranks (the host and a node)\n");
+			return -1;
+		}
+		mb.host_rank = mb.size - 1;
+	}
+	mb.spin = ranks_per_cpu_ok() ? SPIN_OWN : SPIN_SHARED;
+	mb.ready = 1;
+	*nprocs = mb.host_rank < 0 ? mb.size : mb.size - 1;
+	*me = node_of(mb.rank);
+	*host = mb.host_rank < 0 ? -1 : PICL_HOST;
+	return 0;
+}
+
+static void drop_served(void)
+{
+	free(mb.served);
+	mb.served = NULL;
+}
+
+static void mpi_finalize(void)
+{
+	int done = 0;
+
+	drop_served();
+	if (mb.probed) {	/* a matched message must still be received */
+		int count = 0;
+		void *sink;
+
+		MPI_Get_count(&mb.st, MPI_BYTE, &count);
+		sink = malloc(count ? (size_t)count : 1);
+		if (sink)
+			MPI_Mrecv(sink, count, MPI_BYTE, &mb.msg,
+				  MPI_STATUS_IGNORE);
+		free(sink);
+		mb.probed = 0;
+	}
+	while (mb.head) {
+		struct queued *q = mb.head;
+		mb.head = q->next;
+		free(q);
+	}
+	mb.tail = NULL;
+	free(mb.rbuf);
+	free(mb.pbuf);
+	mb.rbuf = mb.pbuf = NULL;
+	mb.rcap = mb.pcap = 0;
+	MPI_Finalized(&done);
+	if (mb.ready && !done)
+		MPI_Comm_free(&mb.comm);
+	mb.ready = 0;
+	if (mb.we_initialized && !done)
+		MPI_Finalize();
+	mb.we_initialized = 0;
+}
+
+/*
+ * Receive the message `msg` (probed as `st`, `count` bytes) into buf: sets
+ * *type and *len and returns the payload (buf, or just after an escaped
+ * message's header), or NULL on failure.
+ */
+static unsigned char *receive(MPI_Message *msg, MPI_Status *st,
+			      unsigned char *buf, int count,
+			      int *type, size_t *len)
+{
+	struct escape_header h;
+	int err = MPI_Mrecv(buf, count, MPI_BYTE, msg, MPI_STATUS_IGNORE);
+
+	if (err != MPI_SUCCESS) {
+		mpi_problem("MPI_Mrecv", err);
+		return NULL;
+	}
+	if (st->MPI_TAG != mb.tag_ub) {
+		*type = st->MPI_TAG;
+		*len = (size_t)count;
+		return buf;
+	}
+	if (count < HEADER_SIZE) {
+		fprintf(stderr, "libpicl-mpi: short message from rank %d\n",
+			st->MPI_SOURCE);
+		return NULL;
+	}
+	memcpy(&h, buf, sizeof h);
+	*type = h.type;
+	*len = (size_t)count - HEADER_SIZE;
+	return buf + HEADER_SIZE;
+}
+
+/* Take one waiting message, if any, onto the queue: 1, 0 (none), -1. */
+static int enqueue_one(void)
+{
+	MPI_Message msg;
+	MPI_Status st;
+	int flag = 0, count, type, err;
+	size_t len;
+	struct queued *q;
+	unsigned char *p;
+
+	if (mb.probed) {
+		mb.probed = 0;
+		msg = mb.msg;
+		st = mb.st;
+	} else {
+		err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm, &flag,
+				  &msg, &st);
+		if (err != MPI_SUCCESS) {
+			mpi_problem("MPI_Improbe", err);
+			return -1;
+		}
+		if (!flag)
+			return 0;
+	}
+	MPI_Get_count(&st, MPI_BYTE, &count);
+	q = malloc(sizeof *q + (size_t)count);
+	if (!q) {
+		fprintf(stderr, "libpicl-mpi: out of memory queueing %d bytes\n",
+			count);
+		return -1;
+	}
+	p = receive(&msg, &st, q->data, count, &type, &len);
+	if (!p) {
+		free(q);
+		return -1;
+	}
+	if (p != q->data)
+		memmove(q->data, p, len);
+	q->next = NULL;
+	q->src = node_of(st.MPI_SOURCE);
+	q->type = type;
+	q->len = len;
+	if (mb.tail)
+		mb.tail->next = q;
+	else
+		mb.head = q;
+	mb.tail = q;
+	return 1;
+}
+
+/* Start sending an escaped message (type in a header); *dt is set when a
+ * datatype was built and must be freed once the send completes. */
+static int isend_escaped(const void *buf, size_t len, int type, int rank,
+			 MPI_Request *req, MPI_Datatype *dt)
+{
+	struct escape_header h = { .type = type, .pad = 0 };
+	static struct escape_header hsend;	/* lives until completion */
+
+	if (len <= PACK_LIMIT) {
+		if (reserve(&mb.pbuf, &mb.pcap, HEADER_SIZE + len) < 0)
+			return MPI_ERR_NO_MEM;
+		memcpy(mb.pbuf, &h, HEADER_SIZE);
+		if (len)
+			memcpy((char *)mb.pbuf + HEADER_SIZE, buf, len);
+		return MPI_Isend(mb.pbuf, (int)(HEADER_SIZE + len), MPI_BYTE,
+				 rank, mb.tag_ub, mb.comm, req);
+	}
+
+	int lens[2] = { HEADER_SIZE, (int)len };
+	MPI_Aint disp[2];
+	MPI_Datatype types[2] = { MPI_BYTE, MPI_BYTE };
+	int err;
+
+	hsend = h;
+	MPI_Get_address(&hsend, &disp[0]);
+	MPI_Get_address(buf, &disp[1]);
+	err = MPI_Type_create_struct(2, lens, disp, types, dt);
+	if (err == MPI_SUCCESS)
+		err = MPI_Type_commit(dt);
+	if (err != MPI_SUCCESS)
+		return err;
+	return MPI_Isend(MPI_BOTTOM, 1, *dt, rank, mb.tag_ub, mb.comm, req);
+}
+
+static int mpi_send(const void *buf, size_t len, int type, int dst)
+{
+	MPI_Request req;
+	MPI_Datatype dt = MPI_DATATYPE_NULL;
+	int rank = rank_of(dst), done = 0, err;
+
+	drop_served();
+	if (rank < 0) {
+		fprintf(stderr, "libpicl-mpi: send to processor %d: no such "
+			"process\n", dst);
+		return -1;
+	}
+	if (len > (size_t)INT_MAX - HEADER_SIZE) {
+		fprintf(stderr, "libpicl-mpi: send of %zu bytes: too long for "
+			"MPI\n", len);
+		return -1;
+	}
+	if (fits_tag(type))
+		err = MPI_Isend(buf, (int)len, MPI_BYTE, rank, type, mb.comm,
+				&req);
+	else
+		err = isend_escaped(buf, len, type, rank, &req, &dt);
+	if (err != MPI_SUCCESS) {
+		mpi_problem("MPI_Isend", err);
+		if (dt != MPI_DATATYPE_NULL)
+			MPI_Type_free(&dt);
+		return -1;
+	}
+	for (;;) {
+		err = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (err != MPI_SUCCESS || done)
+			break;
+		/* Keep the peer's messages flowing while ours waits. */
+		if (enqueue_one() < 0) {
+			err = MPI_ERR_OTHER;
+			break;
+		}
+	}
+	if (dt != MPI_DATATYPE_NULL)
+		MPI_Type_free(&dt);
+	if (err != MPI_SUCCESS) {
+		mpi_problem("send", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
+{
+	MPI_Message msg;
+	MPI_Status st;
+	int flag = 0, count, err;
+	unsigned char *p;
+
+	drop_served();
+	if (mb.head) {
+		struct queued *q = mb.head;
+		mb.head = q->next;
+		if (!mb.head)
+			mb.tail = NULL;
+		mb.served = q;
+		*src = q->src;
+		*type = q->type;
+		*len = q->len;
+		*payload = q->data;
+		mb.idle = 0;
+		return 1;
+	}
+	if (mb.probed) {
+		mb.probed = 0;
+		msg = mb.msg;
+		st = mb.st;
+	} else {
+		err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm, &flag,
+				  &msg, &st);
+		if (err != MPI_SUCCESS) {
+			mpi_problem("MPI_Improbe", err);
+			return -1;
+		}
+		if (!flag)
+			return 0;
+	}
+	MPI_Get_count(&st, MPI_BYTE, &count);
+	if (reserve(&mb.rbuf, &mb.rcap, (size_t)count) < 0) {
+		fprintf(stderr, "libpicl-mpi: out of memory receiving %d "
+			"bytes\n", count);
+		return -1;
+	}
+	p = receive(&msg, &st, mb.rbuf, count, type, len);
+	if (!p)
+		return -1;
+	*src = node_of(st.MPI_SOURCE);
+	*payload = p;
+	mb.idle = 0;
+	return 1;
+}
+
+static void mpi_release(void)
+{
+	drop_served();
+}
+
+/*
+ * Spin on MPI's progress engine (a probe drives it), as MPI's own blocking
+ * calls do. With more ranks on this machine than processors (mpirun
+ * --oversubscribe) the rank we wait for may need our processor: spin
+ * briefly, then yield it. After a long idle stretch (IDLE_BUDGET probes
+ * without a message) sleep a little instead of spinning flat out. A message
+ * found here is kept (matched, so it stays first) for the next poll(),
+ * which then need not probe again.
+ */
+static void mpi_wait(void)
+{
+	int flag = 0, i;
+
+	if (mb.head || mb.probed)
+		return;
+	for (i = 0; i < (int)mb.spin; i++) {
+		if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm, &flag,
+				&mb.msg, &mb.st) != MPI_SUCCESS)
+			return;
+		if (flag) {
+			mb.probed = 1;
+			return;
+		}
+	}
+	if (++mb.idle >= IDLE_BUDGET / mb.spin) {
+		struct timespec ts = { 0, 20000 };
+		nanosleep(&ts, NULL);
+	} else if (mb.spin == SPIN_SHARED) {
+		sched_yield();
+	}
+}
+
+static double mpi_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void mpi_abort(int code)
+{
+	int up = 0, down = 0;
+
+	MPI_Initialized(&up);
+	MPI_Finalized(&down);
+	if (up && !down)
+		MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+	exit(code ? code : 1);
+}
+
+const struct picl_backend picl_backend_impl = {
+	.name = "mpi",
+	.init = mpi_init,
+	.finalize = mpi_finalize,
+	.send = mpi_send,
+	.poll = mpi_poll,
+	.release = mpi_release,
+	.wait = mpi_wait,
+	.clock = mpi_clock,
+	.abort = mpi_abort,
+};

@@ -1,0 +1,723 @@
+/*
+ * piclrun.c - start a PICL program as N processes on this machine, watch
+ * them, and merge their traces into one.
+ *
+ *   piclrun -n N [--host ./hostprog] [-o trace.picl] [-z] [--keep-parts]
+ *           [--timeout SECONDS] [--parts-dir DIR] ./prog args...
+ *
+ * piclrun creates the shared-memory segment of the local backend (shm.h:
+ * one file in /dev/shm, one SPSC ring per ordered pair of processes; the
+ * children inherit it open, PICL_SHM_FD, and its name is removed as soon as
+ * they are started), then
+ * forks and execs N node processes (and, with --host, the host program as
+ * processor 32767; load0 in the host only records -503 events, the nodes
+ * being already started). Each child learns its place from PICL_SHM,
+ * PICL_RANK, PICL_NPROCS and PICL_HOSTID, and where to write its trace
+ * from PICL_TRACE_PART (<parts dir>/part.<rank>.picl) and PICL_TRACE_OUT.
+ *
+ * piclrun waits for the children and reports any that died (signal name)
+ * or failed (exit status) or exited without close0; it marks such a process
+ * in the segment, so that the others stop waiting for it. With --timeout,
+ * the processes still running at the deadline are reported with what they
+ * are blocked on; the run is marked stopped (blocked processes abort and
+ * write their trace part), and whatever remains after two seconds is
+ * killed. Afterwards the trace parts are merged into one sorted trace with
+ * `picltrace merge --unsorted` (picltrace is looked for in $PICL_PICLTRACE,
+ * next to piclrun, in the build tree beside it, then on PATH). When the run
+ * went wrong, a small extra part carrying one -7 message record per failed
+ * process says the trace is partial and why.
+ *
+ * Exit status: 0 when every process ended well (and the merge worked), 1
+ * when a process failed or the timeout struck, 2 on usage or system errors.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "picl.h"
+#include "shm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: piclrun -n N [--host HOSTPROG] [-o FILE] [-z] [--keep-parts]\n"
+	"               [--timeout SECONDS] [--parts-dir DIR] PROG [ARG...]\n"
+	"\n"
+	"  -n, --nprocs=N       start N node processes (1-1024)\n"
+	"      --host=HOSTPROG  also start HOSTPROG as the host (processor 32767)\n"
+	"  -o, --output=FILE    the merged trace (default trace.picl)\n"
+	"  -z, --zstd           compress the merged trace with zstd\n"
+	"      --keep-parts     keep the per-process trace parts\n"
+	"  -t, --timeout=SECS   stop the run after SECS seconds\n"
+	"      --parts-dir=DIR  where the parts go (default a temporary directory)\n"
+	"  -h, --help           show this help\n";
+
+struct proc {
+	int id;                 /* rank, or PICL_HOST */
+	pid_t pid;
+	int running;
+	int failed;             /* what went wrong is in why */
+	char why[160];
+};
+
+static struct {
+	int nprocs, nslots, zstd, keep, timeout;
+	const char *host, *out, *partsdir;
+	char tmpdir[PATH_MAX], shmpath[PATH_MAX];
+	int own_dir;
+	char first_failure[64];         /* who failed first */
+	int shmfd;
+	void *seg;
+	size_t segsize;
+	struct proc *p;
+} R = { .out = "trace.picl", .shmfd = -1 };
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* ---- the segment ---------------------------------------------------------- */
+
+static uint64_t ring_size(int nslots)
+{
+	const char *e = getenv("PICL_RING_SIZE");
+	uint64_t r;
+
+	if (e && *e) {
+		r = strtoull(e, NULL, 0);
+		if (r >= 4096 && !(r & (r - 1)))
+			return r;
+		fprintf(stderr, "piclrun: PICL_RING_SIZE must be a power of two "
+			">= 4096; using the default\n");
+	}
+	if (nslots <= 16)
+		return 256 * 1024;
+	if (nslots <= 64)
+		return 64 * 1024;
+	return 16 * 1024;
+}
+
+static int make_segment(void)
+{
+	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" :
+			  (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	uint64_t rs = ring_size(R.nslots);
+	struct picl_shm_head *h;
+	int fd;
+
+	snprintf(R.shmpath, sizeof R.shmpath, "%s/piclrun.%ld.XXXXXX", dir,
+		 (long)getpid());
+	fd = mkstemp(R.shmpath);
+	if (fd < 0) {
+		fprintf(stderr, "piclrun: %s: %s\n", R.shmpath, strerror(errno));
+		R.shmpath[0] = 0;
+		return -1;
+	}
+	R.segsize = picl_shm_size((uint32_t)R.nslots, rs);
+	if (ftruncate(fd, (off_t)R.segsize) < 0) {
+		fprintf(stderr, "piclrun: %s: %s\n", R.shmpath, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	R.seg = mmap(NULL, R.segsize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	R.shmfd = fd;           /* inherited by the children (PICL_SHM_FD) */
+	if (R.seg == MAP_FAILED) {
+		R.seg = NULL;
+		fprintf(stderr, "piclrun: mmap: %s\n", strerror(errno));
+		return -1;
+	}
+	h = R.seg;
+	h->nslots = (uint32_t)R.nslots;
+	h->nprocs = (uint32_t)R.nprocs;
+	h->host = R.host ? PICL_HOST : -1;
+	h->ring_size = rs;
+	h->rings_off = picl_shm_rings_off((uint32_t)R.nslots);
+	h->total = R.segsize;
+	atomic_thread_fence(memory_order_seq_cst);
+	h->magic = PICL_SHM_MAGIC;
+	return 0;
+}
+
+static struct picl_shm_slot *slot_of(int i)
+{
+	return picl_shm_slot(R.seg, (uint32_t)i);
+}
+
+static void wake_all(void)
+{
+	int i;
+
+	for (i = 0; i < R.nslots; i++)
+		atomic_fetch_add(&slot_of(i)->futex, 1);
+	/* Sleepers time out within 20 ms and look again; no syscall needed. */
+}
+
+/* ---- starting and watching ------------------------------------------------ */
+
+static void part_path(char *buf, size_t n, int id)
+{
+	snprintf(buf, n, "%s/part.%d.picl", R.partsdir, id);
+}
+
+static void child(int i, char **argv)
+{
+	char v[PATH_MAX];
+	struct proc *p = &R.p[i];
+
+	setenv("PICL_SHM", R.shmpath, 1);
+	snprintf(v, sizeof v, "%d", R.shmfd);
+	setenv("PICL_SHM_FD", v, 1);
+	snprintf(v, sizeof v, "%d", p->id);
+	setenv("PICL_RANK", v, 1);
+	snprintf(v, sizeof v, "%d", R.nprocs);
+	setenv("PICL_NPROCS", v, 1);
+	setenv("PICL_HOSTID", R.host ? "32767" : "-1", 1);
+	part_path(v, sizeof v, p->id);
+	setenv("PICL_TRACE_PART", v, 1);
+	setenv("PICL_TRACE_OUT", R.out, 1);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (p->id == PICL_HOST)
+		execl(R.host, R.host, (char *)NULL);
+	else
+		execvp(argv[0], argv);
+	fprintf(stderr, "piclrun: %s: %s\n",
+		p->id == PICL_HOST ? R.host : argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int start(char **argv)
+{
+	int i;
+
+	for (i = 0; i < R.nslots; i++) {
+		struct proc *p = &R.p[i];
+		p->id = i < R.nprocs ? i : PICL_HOST;
+		p->pid = fork();
+		if (p->pid < 0) {
+			fprintf(stderr, "piclrun: fork: %s\n", strerror(errno));
+			return -1;
+		}
+		if (p->pid == 0)
+			child(i, argv);
+		p->running = 1;
+		atomic_store(&slot_of(i)->pid, (int32_t)p->pid);
+	}
+	return 0;
+}
+
+static void name(char *buf, size_t n, int id)
+{
+	if (id == PICL_HOST)
+		snprintf(buf, n, "the host (processor %d)", PICL_HOST);
+	else
+		snprintf(buf, n, "process %d", id);
+}
+
+static void reaped(struct proc *p, int status)
+{
+	struct picl_shm_slot *s = slot_of(p->id == PICL_HOST ? R.nprocs : p->id);
+	char who[64];
+	int st = PICL_ST_DIED;
+
+	p->running = 0;
+	if (p->failed)          /* already reported (timeout, interrupt) */
+		return;
+	name(who, sizeof who, p->id);
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		const char *sn = sigabbrev_np(sig);
+		snprintf(p->why, sizeof p->why, "%s was killed by signal SIG%s (%d)",
+			 who, sn ? sn : "?", sig);
+		p->failed = 1;
+	} else if (WEXITSTATUS(status) != 0) {
+		snprintf(p->why, sizeof p->why, "%s exited with status %d%s", who,
+			 WEXITSTATUS(status), R.first_failure[0] ?
+			 " after the failure of " : "");
+		if (R.first_failure[0])
+			snprintf(p->why + strlen(p->why),
+				 sizeof p->why - strlen(p->why), "%s",
+				 R.first_failure);
+		p->failed = 1;
+	} else if (atomic_load(&s->state) != PICL_ST_CLOSED &&
+		   atomic_load(&s->state) != PICL_ST_NEW) {
+		snprintf(p->why, sizeof p->why, "%s exited without calling close0",
+			 who);
+		p->failed = 1;
+		st = PICL_ST_EXITED;
+	}
+	if (p->failed && !R.first_failure[0])
+		snprintf(R.first_failure, sizeof R.first_failure, "%s", who);
+	if (p->failed) {
+		fprintf(stderr, "piclrun: %s\n", p->why);
+		atomic_store(&s->state, st);
+		wake_all();
+	} else if (atomic_load(&s->state) == PICL_ST_NEW) {
+		atomic_store(&s->state, PICL_ST_CLOSED);  /* never opened */
+	}
+}
+
+static int nrunning(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < R.nslots; i++)
+		n += R.p[i].running;
+	return n;
+}
+
+static void reap(void)
+{
+	int status, i;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		for (i = 0; i < R.nslots; i++)
+			if (R.p[i].pid == pid && R.p[i].running)
+				reaped(&R.p[i], status);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 5 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void kill_all(int sig)
+{
+	int i;
+
+	for (i = 0; i < R.nslots; i++)
+		if (R.p[i].running)
+			kill(R.p[i].pid, sig);
+}
+
+/* The deadline passed (or we were interrupted): say who is still running
+ * and on what, ask them to stop, then kill what is left. */
+static void stop_run(const char *reason)
+{
+	int i;
+	double until;
+
+	for (i = 0; i < R.nslots; i++) {
+		struct proc *p = &R.p[i];
+		struct picl_shm_slot *s = slot_of(i);
+		char who[64], on[64] = "running";
+		if (!p->running)
+			continue;
+		name(who, sizeof who, p->id);
+		if (atomic_load(&s->blocked) == PICL_BL_RECV)
+			snprintf(on, sizeof on, "blocked waiting for a message");
+		else if (atomic_load(&s->blocked) == PICL_BL_SEND)
+			snprintf(on, sizeof on, "blocked sending to %d",
+				 atomic_load(&s->blocked_on));
+		snprintf(p->why, sizeof p->why, "%s: %s still %s", reason, who, on);
+		p->failed = 1;
+		fprintf(stderr, "piclrun: %s\n", p->why);
+	}
+	atomic_store(&((struct picl_shm_head *)R.seg)->stop, 1);
+	wake_all();
+	until = now() + 2;
+	while (nrunning() && now() < until) {
+		reap();
+		nap();
+	}
+	kill_all(SIGKILL);
+	while (nrunning()) {
+		int status, j;
+		pid_t pid = wait(&status);
+		if (pid < 0)
+			break;
+		for (j = 0; j < R.nslots; j++)
+			if (R.p[j].pid == pid)
+				R.p[j].running = 0;
+	}
+}
+
+static void watch(void)
+{
+	double deadline = R.timeout > 0 ? now() + R.timeout : 0;
+	char reason[64];
+
+	while (nrunning()) {
+		reap();
+		if (!nrunning())
+			break;
+		if (interrupted) {
+			snprintf(reason, sizeof reason, "interrupted by signal %d",
+				 (int)interrupted);
+			stop_run(reason);
+			break;
+		}
+		if (deadline && now() >= deadline) {
+			snprintf(reason, sizeof reason, "timeout after %d s",
+				 R.timeout);
+			stop_run(reason);
+			break;
+		}
+		nap();
+	}
+}
+
+/* ---- merging -------------------------------------------------------------- */
+
+#define MAXOPEN 64
+
+/* What the merge needs to know about one process's part. */
+struct partinfo {
+	double tmax;            /* largest timestamp */
+	long whole;             /* bytes up to the last complete line, or -1
+				 * for a part that is not text */
+	int open[MAXOPEN];      /* events entered and not exited, innermost last */
+	int nopen;
+};
+
+/* Scan a text part: its last time, and the entries left open when the
+ * process stopped (records -3 push, -4 pop). */
+static void scan_part(const char *path, struct partinfo *pi)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	memset(pi, 0, sizeof *pi);
+	pi->whole = -1;
+	if (!f)
+		return;
+	if (fread(line, 1, 4, f) == 4 && memcmp(line, "\x28\xb5\x2f\xfd", 4) == 0) {
+		fclose(f);      /* zstd (PICL_TRACE_ZSTD=1): left as it is */
+		return;
+	}
+	rewind(f);
+	pi->whole = 0;
+	while (fgets(line, sizeof line, f)) {
+		char *end, *p;
+		long rec = strtol(line, &end, 10), ev;
+		double t;
+
+		ev = strtol(end, &p, 10);
+		t = strtod(p, &end);
+		if (end != p && t > pi->tmax)
+			pi->tmax = t;
+		if (rec == -3 && pi->nopen < MAXOPEN)
+			pi->open[pi->nopen++] = (int)ev;
+		else if (rec == -4 && pi->nopen > 0 &&
+			 pi->open[pi->nopen - 1] == ev)
+			pi->nopen--;
+		if (!strchr(line, '\n')) {     /* skip the rest of a long line */
+			int c;
+			while ((c = getc(f)) != EOF && c != '\n')
+				;
+			if (c == EOF)
+				break;
+		}
+		pi->whole = ftell(f);
+	}
+	fclose(f);
+}
+
+/* A process killed while writing leaves half a line: cut it off. */
+static void cut_partial_line(const char *path, const struct partinfo *pi)
+{
+	struct stat st;
+
+	if (pi->whole >= 0 && stat(path, &st) == 0 && st.st_size > pi->whole &&
+	    truncate(path, pi->whole) < 0)
+		fprintf(stderr, "piclrun: %s: %s\n", path, strerror(errno));
+}
+
+/*
+ * Write <parts>/partial.picl: for each failed process, a -7 record saying
+ * why the trace is partial and, when its part stops inside events (a
+ * process killed in the middle of a call), exits closing them, so the
+ * merged trace still nests properly. All at time t, the end of the run.
+ */
+static int write_partial(char *path, size_t n, double t,
+			 const struct partinfo *info)
+{
+	FILE *f;
+	int i, k;
+
+	snprintf(path, n, "%s/partial.picl", R.partsdir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (i = 0; i < R.nslots; i++) {
+		char text[256];
+		if (!R.p[i].failed)
+			continue;
+		snprintf(text, sizeof text, "piclrun: partial trace: %s",
+			 R.p[i].why);
+		fprintf(f, "-7 -1 %.6f %d 0 %zu 0 %s\n", t, R.p[i].id,
+			strlen(text), text);
+		for (k = info[i].nopen - 1; k >= 0; k--)
+			fprintf(f, "-4 %d %.6f %d 0 0\n", info[i].open[k], t,
+				R.p[i].id);
+	}
+	return fclose(f);
+}
+
+static int executable(const char *p)
+{
+	return access(p, X_OK) == 0;
+}
+
+static void find_picltrace(char *buf, size_t n)
+{
+	const char *e = getenv("PICL_PICLTRACE");
+	char self[PATH_MAX - 64];
+	ssize_t k;
+	char *slash;
+
+	if (e && *e) {
+		snprintf(buf, n, "%s", e);
+		return;
+	}
+	k = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (k > 0) {
+		self[k] = 0;
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(buf, n, "%s/picltrace", self);
+			if (executable(buf))
+				return;
+			snprintf(buf, n, "%s/../picltrace/picltrace", self);
+			if (executable(buf))
+				return;
+		}
+	}
+	snprintf(buf, n, "picltrace");
+}
+
+static int merge(int partial)
+{
+	char **argv, pt[PATH_MAX], path[PATH_MAX], extra[PATH_MAX];
+	int i, k = 0, first, nparts = 0, status;
+	double t = 0;
+	struct partinfo *info;
+	pid_t pid;
+
+	argv = calloc((size_t)R.nslots + 10, sizeof *argv);
+	info = calloc((size_t)R.nslots, sizeof *info);
+	if (!argv || !info) {
+		free(argv);
+		free(info);
+		return -1;
+	}
+	find_picltrace(pt, sizeof pt);
+	argv[k++] = pt;
+	argv[k++] = "merge";
+	argv[k++] = "--unsorted";
+	argv[k++] = "--quiet";
+	if (R.zstd)
+		argv[k++] = "-z";
+	argv[k++] = "-o";
+	argv[k++] = (char *)R.out;
+	first = k;
+	for (i = 0; i < R.nslots; i++) {
+		part_path(path, sizeof path, R.p[i].id);
+		if (access(path, R_OK) != 0)
+			continue;
+		argv[k++] = strdup(path);
+		nparts++;
+		scan_part(path, &info[i]);
+		if (R.p[i].failed)
+			cut_partial_line(path, &info[i]);
+		if (info[i].tmax > t)
+			t = info[i].tmax;
+	}
+	if (nparts == 0) {
+		if (partial)
+			fprintf(stderr, "piclrun: no trace parts to merge\n");
+		free(argv);
+		free(info);
+		return 0;
+	}
+	if (partial) {
+		if (write_partial(extra, sizeof extra, t, info) == 0)
+			argv[k++] = extra;
+		else
+			fprintf(stderr, "piclrun: %s: %s\n", extra, strerror(errno));
+	}
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "piclrun: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	status = -1;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	for (i = first; i < first + nparts; i++)
+		free(argv[i]);
+	free(argv);
+	free(info);
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		fprintf(stderr, "piclrun: merging the trace parts into %s failed\n",
+			R.out);
+		return -1;
+	}
+	return 1;
+}
+
+static void remove_parts(void)
+{
+	char path[PATH_MAX];
+	int i;
+
+	if (R.keep)
+		return;
+	for (i = 0; i < R.nslots; i++) {
+		part_path(path, sizeof path, R.p[i].id);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/partial.picl", R.partsdir);
+	unlink(path);
+	if (R.own_dir)
+		rmdir(R.partsdir);
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static int parse(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "nprocs", required_argument, NULL, 'n' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "zstd", no_argument, NULL, 'z' },
+		{ "keep-parts", no_argument, NULL, 'k' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "parts-dir", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "+n:o:zt:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			R.nprocs = (int)strtol(optarg, &end, 10);
+			if (*end || R.nprocs < 1 || R.nprocs > 1024) {
+				fprintf(stderr, "piclrun: -n: bad number of "
+					"processes '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'H': R.host = optarg; break;
+		case 'o': R.out = optarg; break;
+		case 'z': R.zstd = 1; break;
+		case 'k': R.keep = 1; break;
+		case 't':
+			R.timeout = (int)strtol(optarg, &end, 10);
+			if (*end || R.timeout < 1) {
+				fprintf(stderr, "piclrun: --timeout: bad number "
+					"of seconds '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'p': R.partsdir = optarg; break;
+		case 'h': fputs(usage, stdout); exit(0);
+		default: fputs(usage, stderr); return -1;
+		}
+	}
+	if (!R.nprocs || optind >= argc) {
+		fputs(usage, stderr);
+		return -1;
+	}
+	return optind;
+}
+
+static int make_partsdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	if (R.partsdir) {
+		if (mkdir(R.partsdir, 0777) < 0 && errno != EEXIST) {
+			fprintf(stderr, "piclrun: %s: %s\n", R.partsdir,
+				strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(R.tmpdir, sizeof R.tmpdir, "%s/piclrun.XXXXXX",
+		 t && *t ? t : "/tmp");
+	if (!mkdtemp(R.tmpdir)) {
+		fprintf(stderr, "piclrun: %s: %s\n", R.tmpdir, strerror(errno));
+		return -1;
+	}
+	R.partsdir = R.tmpdir;
+	R.own_dir = 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int first, i, failed = 0, merged, status = 2;
+	struct sigaction sa;
+
+	first = parse(argc, argv);
+	if (first < 0)
+		return 2;
+	R.nslots = R.nprocs + (R.host ? 1 : 0);
+	R.p = calloc((size_t)R.nslots, sizeof *R.p);
+	if (!R.p || make_partsdir() < 0 || make_segment() < 0)
+		goto out;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fflush(NULL);
+	if (start(argv + first) < 0) {
+		unlink(R.shmpath);
+		R.shmpath[0] = 0;
+		stop_run("cannot start every process");
+		failed = 1;
+	} else {
+		/* The children have the segment open: its name can go now,
+		 * so nothing is left in /dev/shm even if piclrun is killed. */
+		unlink(R.shmpath);
+		R.shmpath[0] = 0;
+		watch();
+	}
+	for (i = 0; i < R.nslots; i++)
+		failed |= R.p[i].failed;
+	status = failed ? 1 : 0;
+	merged = merge(failed);
+	if (merged < 0 && !failed)
+		status = 2;
+	if (failed && merged > 0)
+		fprintf(stderr, "piclrun: the run failed; %s is partial\n", R.out);
+	remove_parts();
+out:
+	if (R.seg)
+		munmap(R.seg, R.segsize);
+	if (R.shmpath[0])
+		unlink(R.shmpath);
+	return status;
+}

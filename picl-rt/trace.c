@@ -1,0 +1,1450 @@
+/*
+ * trace.c - libpicl's tracing layer: the trace* calls of picl.h and the
+ * pt_* interface of trace.h through which the communication layer records
+ * PICL's own events (spec ORNL/TM-12125 §2.3, Tables 3-21).
+ *
+ * How it works.
+ *
+ * Recording (the hot path). Every event becomes one fixed-size binary
+ * record {time stamp, record type, event type, up to PT_MAXVALS 64-bit
+ * values} appended to a per-process array sized by tracenode
+ * (tracesize bytes / sizeof(struct pt_rec), at least 64 records, mapped and
+ * touched at tracenode so no page faults on the way). Appending is an
+ * inlined bounds check, one time stamp and a few stores: no lock (a PICL
+ * process is single-threaded), no formatting, no allocation, no function
+ * pointer, no system call. Everything unusual (a full buffer, a stopped or
+ * wrapped buffer) falls to put_slow(); the fast path only sees `n < limit`.
+ *
+ * Time stamps. Where the TSC is invariant (x86, CPUID 0x80000007 EDX bit 8)
+ * a stamp is one rdtsc (~13 ns here against ~34 ns for the vDSO's
+ * clock_gettime in this VM). Stamps become CLOCK_MONOTONIC nanoseconds at
+ * flush time: every flush takes a calibration point (TSC and
+ * CLOCK_MONOTONIC read together, the tightest of 8 tries, so a preempted
+ * reading is not used) and places the buffered records, all stamped since
+ * the previous point, by linear interpolation between the two points. The
+ * error is that of the two points (tens of ns; measured: within the 1 us
+ * rounding) plus whatever NTP's slewing changes CLOCK_MONOTONIC's rate by
+ * within one buffer's span, so messages between processes keep their order
+ * once clocksync0 (which reads CLOCK_MONOTONIC) has aligned them. Records converted before a flush (statistics of records a full
+ * buffer does not keep) extrapolate from the last segment. Elsewhere, or
+ * with PICL_TRACE_CLOCK=monotonic, a stamp is
+ * clock_gettime(CLOCK_MONOTONIC) (vDSO). pt_raw_clock and clock0 always
+ * read CLOCK_MONOTONIC.
+ *
+ * Flushing. Text is produced only when the buffer is written out: at
+ * traceflush, when the buffer fills with flush = 1, and at traceexit. Each
+ * binary record is converted to a struct picl_record (timestamp = raw -
+ * clock offset, as an exact decimal with 6 decimals, microseconds as PICL
+ * wrote them; processor = me, PICL_HOST for the host; process = 0 as in
+ * Table 20) and written by libpicl-trace's writer to this process's part
+ * file, opened with O_APPEND (PICL_TRACE_ZSTD=1: each flush appends a zstd
+ * frame; readers take concatenated frames). The part file is tracefiles'
+ * permfile if given, else $PICL_TRACE_PART (set by piclrun), else
+ * "picltrace.<me>.picl" in the current directory; it is truncated the first
+ * time this process opens it. A tracefiles call takes effect at the next
+ * write: what was written before stays in the former file. Because times are computed at flush time,
+ * pt_set_clock_offset (clocksync0) moves every record not yet written, which
+ * is why the records before clocksync0 have negative times (Appendix A).
+ *
+ * Statistics. Every event record also goes, in timeline order, through
+ * libpicl-trace's accumulator (picl_stats_add) as it is converted, so the
+ * -101/-102/-103 records traceexit writes (picl_stats_emit) cover the whole
+ * run and agree with the records in the file. Records that never reach the
+ * file still reach the accumulator: records recorded after detailed tracing
+ * stopped (-913) are fed at once, records a wrapping buffer overwrites (-914)
+ * are fed as they are dropped, and events PICL only counts (pt_count: probe0
+ * and friends) are kept as "count" records (consecutive ones of the same
+ * event merged into one) that are fed but never written. The accumulator
+ * cannot know the -901 volume (bytes of trace data): traceexit adds it to the
+ * -103 record of the wildcard event (Table 20: "-901 428"); here it is the
+ * number of bytes of text this process wrote to its trace file before the
+ * statistics records (every flush, tracemsg records, the -901 exit).
+ *
+ * A full buffer (tracenode's flush argument). 1: the record goes into one of
+ * two reserved slots, a -912 entry into the other, the buffer is written and
+ * a -912 exit with the bytes written starts the empty buffer. 0: the record
+ * and a -913 mark fill the reserved slots and detailed tracing stops; from
+ * then on records are only counted in the statistics, until traceflush
+ * empties the buffer (and detailed tracing resumes) or traceexit. -1: the
+ * buffer is a ring; the first overwrite appends a -914 mark; each record
+ * pushes out the oldest one. The -901 entry and the -914 mark are kept
+ * aside when pushed out and written first, so a wrapped trace still starts
+ * with its -901 entry.
+ *
+ * Levels (tracelevel(picl, user, trace), the -904 mark). picl: 0 none; 1
+ * and 2 PICL's own events (communication, synchronisation, open0/close0);
+ * 3 and more also the messages inside the collectives (while
+ * pt_collective_depth is nonzero, PT_PICL events are dropped below 3).
+ * Table 19 calls tracelevel(1, 1, 1) and gets -11, -52, -21 and -401
+ * records, so level 1 must include communication. user: 0 none, >= 1
+ * blocks (the collectives' too), marks and tracedata records. trace: 0
+ * none, >= 1 the tracing events -902 ... -914. The -901 entry and exit are
+ * always written (ParaGraph needs them, §2.5). Default: 1 1 1.
+ *
+ * tracemsg writes its -3 -911 entry, -7 message and -4 -911 exit to the part
+ * file at once with write(2) (no fsync), so they survive a crash of the
+ * process; the entry and exit also go into the buffer marked "not to be
+ * written", for the statistics.
+ *
+ * A process that exits without traceexit (nor close0) gets it called by an
+ * atexit handler, so its part file is complete; one killed loses only its
+ * unwritten buffer.
+ *
+ * Test hook: PICL_FAKE_CLOCK=STEP (nanoseconds, > 0) replaces the clock by
+ * a counter that starts at 0 and advances STEP ns at every reading, so that
+ * traces are reproducible.
+ */
+#include "picl.h"
+#include "trace.h"
+
+#include <picl-trace.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define HAVE_TSC 1
+#include <cpuid.h>
+#include <x86intrin.h>
+#else
+#define HAVE_TSC 0
+#endif
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Record kinds: what vals[] hold. */
+enum { K_INT = 0, K_DATA = 1 };
+/* Record flags. */
+enum { F_NOWRITE = 1, F_COUNT = 2 };
+/* tracenode's flush argument. */
+enum { MODE_STOP = 0, MODE_FLUSH = 1, MODE_RING = -1 };
+/* tracedata's data types, in PICL's numbering. */
+enum { DT_CHAR, DT_SHORT, DT_INT, DT_LONG, DT_FLOAT, DT_DOUBLE };
+
+#define MIN_RECORDS 64
+#define MAX_KEPT 4
+#define STATS_KEY 0        /* the accumulator's processor (see stats_feed) */
+#define BLOB_MIN (64 * 1024)
+
+/* One binary trace record (72 bytes). */
+struct pt_rec {
+	int64_t st;               /* time stamp: TSC ticks or ns (stamp()) */
+	int32_t rtype;
+	int32_t event;
+	uint8_t nvals;
+	uint8_t kind;             /* K_INT: vals; K_DATA: blob offset, count, type */
+	uint8_t flags;
+	int64_t vals[PT_MAXVALS];
+};
+
+struct pt_state {
+	/* Hot: what the fast path reads. */
+	struct pt_rec *buf;
+	uint32_t n;               /* records in the buffer */
+	uint32_t limit;           /* the fast path appends while n < limit */
+	uint8_t on[3];            /* pt_on(cls) */
+	uint8_t tsc;              /* stamps are TSC ticks */
+
+	/* Cold. */
+	int fake;                 /* PICL_FAKE_CLOCK */
+	int64_t fake_ns, fake_step;
+	int clock_started;
+	int64_t cal_t[2], cal_m[2]; /* TSC calibration segment: TSC, monotonic */
+	double rate;              /* ns per TSC tick */
+	int tracing;
+	int mode;
+	int stopped;              /* MODE_STOP: detailed tracing off (-913) */
+	int wrapped;              /* MODE_RING: -914 written for this fill */
+	uint32_t cap, start, fed; /* ring start; records at the front fed */
+	size_t map_bytes;
+	int level[3];
+	int me, attached;
+	pid_t pid;
+	int64_t offset_ns;
+
+	struct pt_rec kept[MAX_KEPT];
+	int nkept;
+
+	char *blob;               /* tracedata's data */
+	size_t blob_len, blob_cap, blob_max;
+
+	int prof_n, prof_time, prof_count, prof_volume, prof_relative;
+
+	char permfile[PATH_MAX];
+	char path[PATH_MAX];      /* the part file fd is open on */
+	char truncated[PATH_MAX]; /* the last path this process truncated */
+	int fd;
+	int open_failed;
+	int compress;
+	uint64_t bytes;           /* text written to the trace file */
+
+	struct picl_stats *stats;
+	struct picl_descriptor *d_alias[6]; /* predefined aliases 0-5 */
+	struct picl_descriptor *d_pair;     /* "%d%d" */
+
+	struct picl_value *vals;  /* conversion scratch */
+	size_t vals_cap;
+	char *texts;
+	size_t texts_cap;
+
+	int atexit_done;
+	int exiting;
+};
+
+static struct pt_state pt = {
+	.level = { 1, 1, 1 },
+	.me = -1,
+	.fd = -1,
+	.prof_n = -1,
+	.prof_time = 1, .prof_count = 1, .prof_volume = 1, .prof_relative = 1,
+};
+
+/* ------------------------------------------------------------------------ */
+/* Clock                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Read PICL_FAKE_CLOCK: at start-up, and again by tracenode (so that a
+ * test may set it in its own main). */
+__attribute__((constructor)) static void pt_init_clock(void)
+{
+	const char *s = getenv("PICL_FAKE_CLOCK");
+	long long step;
+
+	if (!s || !*s || pt.fake)
+		return;
+	step = atoll(s);
+	if (step > 0) {
+		pt.fake = 1;
+		pt.fake_step = step;
+	}
+}
+
+/* CLOCK_MONOTONIC in ns, or the fake clock. */
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	if (unlikely(pt.fake))
+		return pt.fake_ns += pt.fake_step;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A record's time stamp: TSC ticks, or mono_ns(). */
+static inline int64_t stamp(void)
+{
+#if HAVE_TSC
+	if (likely(pt.tsc))
+		return (int64_t)__rdtsc();
+#endif
+	return mono_ns();
+}
+
+#if HAVE_TSC
+/* One (TSC, monotonic) pair: the TSC read on both sides of the clock, the
+ * tightest of 8 tries (a try the scheduler cut in two is thrown away). */
+static void tsc_point(int64_t *tsc, int64_t *mono)
+{
+	uint64_t best = UINT64_MAX;
+	int k;
+
+	for (k = 0; k < 8; k++) {
+		uint64_t a = __rdtsc(), b;
+		int64_t m = mono_ns();
+
+		b = __rdtsc();
+		if (b - a < best) {
+			best = b - a;
+			*tsc = (int64_t)(a + (b - a) / 2);
+			*mono = m;
+		}
+	}
+}
+
+/* 1 if the TSC ticks at a constant rate in every state (CPUID
+ * 0x80000007 EDX bit 8) and the user did not ask for the system clock. */
+static int tsc_usable(void)
+{
+	unsigned a, b, c, d;
+	const char *env = getenv("PICL_TRACE_CLOCK");
+
+	if (pt.fake || (env && strcmp(env, "monotonic") == 0))
+		return 0;
+	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
+		return 0;
+	__get_cpuid(0x80000007, &a, &b, &c, &d);
+	return (d >> 8) & 1;
+}
+
+/* At a flush: the segment since the last calibration point is measured
+ * against CLOCK_MONOTONIC, and the buffered records (all stamped inside it)
+ * are placed by interpolation between its two ends. */
+static void tsc_calibrate(void)
+{
+	int64_t t, m;
+
+	if (!pt.tsc)
+		return;
+	tsc_point(&t, &m);
+	if (t <= pt.cal_t[1])
+		return;
+	pt.cal_t[0] = pt.cal_t[1];
+	pt.cal_m[0] = pt.cal_m[1];
+	pt.cal_t[1] = t;
+	pt.cal_m[1] = m;
+	pt.rate = (double)(m - pt.cal_m[0]) / (double)(t - pt.cal_t[0]);
+}
+
+/* Decide the clock, once, before the first record: a first calibration
+ * point and a rate measured over 1 ms (used until the first flush). */
+static void clock_start(void)
+{
+	int64_t t, m;
+
+	if (pt.clock_started)
+		return;
+	pt.clock_started = 1;
+	if (!tsc_usable())
+		return;
+	tsc_point(&pt.cal_t[0], &pt.cal_m[0]);
+	do
+		tsc_point(&t, &m);
+	while (m - pt.cal_m[0] < 1000000);
+	if (t <= pt.cal_t[0])
+		return;
+	pt.rate = (double)(m - pt.cal_m[0]) / (double)(t - pt.cal_t[0]);
+	pt.cal_t[0] = pt.cal_t[1] = t;
+	pt.cal_m[0] = pt.cal_m[1] = m;
+	pt.tsc = 1;
+}
+#else
+static void tsc_calibrate(void)
+{
+}
+
+static void clock_start(void)
+{
+	pt.clock_started = 1;
+}
+#endif
+
+/* A stamp as CLOCK_MONOTONIC ns. */
+static int64_t stamp_ns(int64_t s)
+{
+	if (!pt.tsc)
+		return s;
+	return pt.cal_m[0] + llround((double)(s - pt.cal_t[0]) * pt.rate);
+}
+
+double pt_raw_clock(void)
+{
+	return (double)mono_ns() * 1e-9;
+}
+
+double pt_clock(void)
+{
+	return (double)(mono_ns() - pt.offset_ns) * 1e-9;
+}
+
+void pt_set_clock_offset(double offset)
+{
+	pt.offset_ns = llround(offset * 1e9);
+}
+
+/* A stamp as written: microseconds (6 decimals), rounded to nearest. */
+static struct picl_time written_time(int64_t st)
+{
+	int64_t d = stamp_ns(st) - pt.offset_ns;
+	struct picl_time t;
+
+	t.mant = d >= 0 ? (d + 500) / 1000 : -((-d + 500) / 1000);
+	t.scale = 6;
+	return t;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Levels                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void update_on(void)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		pt.on[k] = (uint8_t)(pt.tracing && pt.level[k] >= 1);
+}
+
+int pt_collective_depth = 0;
+
+/* 1 if a record of class cls is to be made now (the collectives' insides
+ * need PICL level 3). */
+static inline int recording(enum pt_class cls)
+{
+	if (!pt.on[cls])
+		return 0;
+	return cls != PT_PICL || likely(!pt_collective_depth) || pt.level[PT_PICL] >= 3;
+}
+
+int pt_on(enum pt_class cls)
+{
+	return recording(cls);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Converting binary records                                                 */
+/* ------------------------------------------------------------------------ */
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	q = realloc(*p, ncap * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+static size_t dt_size(int dt)
+{
+	switch (dt) {
+	case DT_CHAR: return 1;
+	case DT_SHORT: return sizeof(short);
+	case DT_INT: return sizeof(int);
+	case DT_LONG: return sizeof(long);
+	case DT_FLOAT: return sizeof(float);
+	default: return sizeof(double);
+	}
+}
+
+/* The descriptor alias a data type is written with (Table 2). */
+static int dt_alias(int dt)
+{
+	static const int alias[6] = { 0, 2, 2, 3, 4, 5 };
+
+	return alias[dt];
+}
+
+/* The shortest text that reads back as f, in t (32 bytes); its double. */
+static double float_text(float f, char *t, size_t *len)
+{
+	int prec, n = 0;
+
+	for (prec = 1; prec <= 9; prec++) {
+		n = snprintf(t, 32, "%.*g", prec, (double)f);
+		if (strtof(t, NULL) == f)
+			break;
+	}
+	*len = (size_t)n;
+	return strtod(t, NULL);
+}
+
+/* Character data written verbatim except what no trace line can hold. */
+static void clean_chars(char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == '\n' || s[i] == '\r')
+			s[i] = ' ';
+	if (n > 0 && s[n - 1] == '\\')
+		s[n - 1] = '/';
+}
+
+/* The values of a tracedata record (blob data) into pt.vals. */
+static int data_values(const struct pt_rec *r, struct picl_record *rec)
+{
+	size_t off = (size_t)r->vals[0], count = (size_t)r->vals[1], k;
+	int dt = (int)r->vals[2];
+	const char *p = pt.blob + off;
+	struct picl_value *v;
+
+	rec->alias = dt_alias(dt);
+	rec->desc = pt.d_alias[rec->alias];
+	rec->nfields = count;
+	rec->has_descriptor = count > 0;
+	if (count == 0)
+		return 0;
+	if (dt == DT_CHAR) {
+		if (grow((void **)&pt.vals, &pt.vals_cap, 1, sizeof(*pt.vals)))
+			return -1;
+		v = pt.vals;
+		memset(v, 0, sizeof(*v));
+		v->kind = PICL_VAL_CHARS;
+		v->v.s.ptr = p;
+		v->v.s.len = count;
+		rec->values = v;
+		rec->nvalues = 1;
+		return 0;
+	}
+	if (grow((void **)&pt.vals, &pt.vals_cap, count, sizeof(*pt.vals)) ||
+	    (dt == DT_FLOAT && grow((void **)&pt.texts, &pt.texts_cap, count, 32)))
+		return -1;
+	for (k = 0; k < count; k++) {
+		const char *q = p + k * dt_size(dt);
+
+		v = &pt.vals[k];
+		memset(v, 0, sizeof(*v));
+		switch (dt) {
+		case DT_SHORT: { short x; memcpy(&x, q, sizeof(x)); v->kind = PICL_VAL_INT; v->v.i = x; break; }
+		case DT_INT: { int x; memcpy(&x, q, sizeof(x)); v->kind = PICL_VAL_INT; v->v.i = x; break; }
+		case DT_LONG: { long x; memcpy(&x, q, sizeof(x)); v->kind = PICL_VAL_INT; v->v.i = x; break; }
+		case DT_FLOAT: {
+			float x;
+
+			memcpy(&x, q, sizeof(x));
+			v->kind = PICL_VAL_FLOAT;
+			v->text = pt.texts + 32 * k;
+			v->v.d = float_text(x, pt.texts + 32 * k, &v->text_len);
+			break;
+		}
+		default: {
+			double x;
+
+			memcpy(&x, q, sizeof(x));
+			v->kind = PICL_VAL_DOUBLE;
+			v->v.d = x;
+			break;
+		}
+		}
+	}
+	rec->values = pt.vals;
+	rec->nvalues = count;
+	return 0;
+}
+
+/* A binary record as a picl_record (values in pt.vals, valid until the
+ * next conversion). Returns 0, or -1 when its data cannot be converted. */
+static int to_record(const struct pt_rec *r, struct picl_record *rec)
+{
+	size_t k;
+
+	picl_record_init(rec);
+	rec->type = r->rtype;
+	rec->event = r->event;
+	rec->time = written_time(r->st);
+	rec->processor = pt.me;
+	rec->process = 0;
+	if (r->kind == K_DATA)
+		return data_values(r, rec);
+	if (r->nvals == 0 || (r->flags & F_COUNT))
+		return 0;
+	if (grow((void **)&pt.vals, &pt.vals_cap, PT_MAXVALS, sizeof(*pt.vals)))
+		return -1;
+	for (k = 0; k < r->nvals; k++) {
+		memset(&pt.vals[k], 0, sizeof(pt.vals[k]));
+		pt.vals[k].kind = PICL_VAL_INT;
+		pt.vals[k].v.i = r->vals[k];
+	}
+	rec->nfields = r->nvals;
+	rec->has_descriptor = 1;
+	rec->alias = 2;
+	rec->desc = pt.d_alias[2];
+	rec->values = pt.vals;
+	rec->nvalues = r->nvals;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Feed one converted record to the accumulator. The accumulator keys
+ * processes by (processor, process); records are fed under a constant key,
+ * since records written before open0 do not know `me` yet, and the emitted
+ * statistics get the real processor back.
+ */
+static void stats_feed_record(struct picl_record *rec, const struct pt_rec *r)
+{
+	int64_t k;
+
+	if (!pt.stats || rec->type < -4 || rec->type > -2)
+		return;
+	rec->processor = STATS_KEY;
+	if (r->flags & F_COUNT) {
+		for (k = 0; k < r->vals[0]; k++)
+			picl_stats_add(pt.stats, rec, NULL);
+	} else {
+		picl_stats_add(pt.stats, rec, NULL);
+	}
+	rec->processor = pt.me;
+}
+
+static void stats_feed(const struct pt_rec *r)
+{
+	struct picl_record rec;
+
+	if (r->kind == K_DATA || r->rtype < -4 || r->rtype > -2)
+		return;
+	if (to_record(r, &rec) == 0)
+		stats_feed_record(&rec, r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The part file                                                             */
+/* ------------------------------------------------------------------------ */
+
+static const char *part_path(char *buf, size_t size)
+{
+	const char *env = getenv("PICL_TRACE_PART");
+
+	if (pt.permfile[0])
+		return pt.permfile;
+	if (env && *env)
+		return env;
+	snprintf(buf, size, "picltrace.%d.picl", pt.me);
+	return buf;
+}
+
+static void close_part(void)
+{
+	if (pt.fd >= 0)
+		close(pt.fd);
+	pt.fd = -1;
+	pt.path[0] = '\0';
+}
+
+/* Open the part file (append; truncated on the first open of its path in
+ * this process). Returns the fd or -1 (warned once). */
+static int open_part(void)
+{
+	char def[64];
+	const char *path = part_path(def, sizeof(def));
+	int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC;
+
+	if (pt.fd >= 0 && strcmp(path, pt.path) == 0)
+		return pt.fd;
+	close_part();
+	if (strcmp(path, pt.truncated) != 0)
+		flags |= O_TRUNC;
+	pt.fd = open(path, flags, 0666);
+	if (pt.fd < 0) {
+		if (!pt.open_failed)
+			fprintf(stderr, "picl: cannot open trace file %s: %s\n",
+				path, strerror(errno));
+		pt.open_failed = 1;
+		return -1;
+	}
+	snprintf(pt.path, sizeof(pt.path), "%s", path);
+	snprintf(pt.truncated, sizeof(pt.truncated), "%s", path);
+	return pt.fd;
+}
+
+static struct picl_writer *writer_open(void)
+{
+	struct picl_writer_options opts = { pt.compress, 0, 64 * 1024 };
+	int fd = open_part();
+
+	if (fd < 0)
+		return NULL;
+	return picl_writer_open_fd(fd, pt.path, &opts, NULL, NULL);
+}
+
+/* Close a writer; add what it wrote to the byte count and return that. */
+static uint64_t writer_close(struct picl_writer *w)
+{
+	uint64_t n;
+
+	if (!w)
+		return 0;
+	n = picl_writer_offset(w);
+	if (picl_writer_close(w, NULL) < 0 && !pt.open_failed) {
+		fprintf(stderr, "picl: cannot write trace file %s\n", pt.path);
+		pt.open_failed = 1;
+	}
+	pt.bytes += n;
+	return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing the buffer                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* " v1 v2 ..." for integer data, into buf (PT_MAXVALS * 21 bytes); its
+ * length. Formatting it here spares the writer's encode-and-check of every
+ * value, which was a third of the cost of a flush. */
+static size_t int_text(const struct pt_rec *r, char *buf)
+{
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < r->nvals; k++) {
+		char tmp[24];
+		uint64_t u = r->vals[k] < 0 ? (uint64_t)0 - (uint64_t)r->vals[k]
+					    : (uint64_t)r->vals[k];
+		size_t n = 0;
+
+		do {
+			tmp[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		buf[len++] = ' ';
+		if (r->vals[k] < 0)
+			buf[len++] = '-';
+		while (n)
+			buf[len++] = tmp[--n];
+	}
+	return len;
+}
+
+static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
+{
+	struct picl_record rec;
+	char text[PT_MAXVALS * 21 + 1];
+
+	if (to_record(r, &rec) < 0)
+		return;
+	if (feed && r->kind != K_DATA)
+		stats_feed_record(&rec, r);
+	if (!w || (r->flags & (F_NOWRITE | F_COUNT)))
+		return;
+	if (r->kind == K_INT && r->nvals > 0) {
+		rec.data = text;
+		rec.data_len = int_text(r, text);
+		rec.values = NULL;
+		rec.nvalues = 0;
+	}
+	picl_writer_write(w, &rec);
+}
+
+static void buffer_reset(void)
+{
+	pt.n = pt.start = pt.fed = 0;
+	pt.nkept = 0;
+	pt.blob_len = 0;
+	pt.stopped = pt.wrapped = 0;
+	pt.limit = pt.mode == MODE_RING ? pt.cap : pt.cap - 2;
+}
+
+/* Write (and feed) every buffered record through w, oldest first. */
+static void write_records(struct picl_writer *w)
+{
+	uint32_t i;
+	int k;
+
+	tsc_calibrate();
+	for (k = 0; k < pt.nkept; k++)
+		emit_one(w, &pt.kept[k], 0);
+	for (i = 0; i < pt.n; i++)
+		emit_one(w, &pt.buf[(pt.start + i) % pt.cap], i >= pt.fed);
+	buffer_reset();
+}
+
+/* Write the buffer out; returns the bytes written. */
+static uint64_t write_out(void)
+{
+	struct picl_writer *w = writer_open();
+
+	write_records(w);
+	return writer_close(w);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Appending                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static inline void fill(struct pt_rec *r, int64_t ns, int32_t rtype, int32_t event,
+			int n, const int64_t *vals, uint8_t kind, uint8_t flags)
+{
+	int k;
+
+	r->st = ns;
+	r->rtype = rtype;
+	r->event = event;
+	r->nvals = (uint8_t)n;
+	r->kind = kind;
+	r->flags = flags;
+	for (k = 0; k < n; k++)
+		r->vals[k] = vals[k];
+}
+
+static void put_slow(int64_t ns, int32_t rtype, int32_t event, int n,
+		     const int64_t *vals, uint8_t kind, uint8_t flags);
+
+static inline void put_at(int64_t ns, int32_t rtype, int32_t event, int n,
+			  const int64_t *vals, uint8_t kind, uint8_t flags)
+{
+	if (likely(pt.n < pt.limit)) {
+		fill(&pt.buf[pt.n++], ns, rtype, event, n, vals, kind, flags);
+		return;
+	}
+	put_slow(ns, rtype, event, n, vals, kind, flags);
+}
+
+static inline void put(int32_t rtype, int32_t event, int n, const int64_t *vals,
+		       uint8_t kind, uint8_t flags)
+{
+	put_at(stamp(), rtype, event, n, vals, kind, flags);
+}
+
+/* Append into a slot the fast path does not use (reserved or ring). */
+static void put_raw(int64_t ns, int32_t rtype, int32_t event, int n,
+		    const int64_t *vals, uint8_t kind, uint8_t flags)
+{
+	fill(&pt.buf[(pt.start + pt.n) % pt.cap], ns, rtype, event, n, vals, kind, flags);
+	pt.n++;
+}
+
+/* Count a record that cannot be buffered in the statistics only. */
+static void feed_direct(int64_t ns, int32_t rtype, int32_t event, int n,
+			const int64_t *vals, uint8_t kind, uint8_t flags)
+{
+	struct pt_rec r;
+
+	fill(&r, ns, rtype, event, n, vals, kind, flags);
+	stats_feed(&r);
+}
+
+/* MODE_STOP: the buffer is full. A -913 mark, then statistics only. */
+static void stop_now(int64_t ns)
+{
+	uint32_t i;
+
+	if (pt.level[PT_TRACE] >= 1 && pt.n < pt.cap)
+		put_raw(ns, PICL_REC_MARK, -913, 0, NULL, K_INT, 0);
+	for (i = pt.fed; i < pt.n; i++)
+		stats_feed(&pt.buf[(pt.start + i) % pt.cap]);
+	pt.fed = pt.n;
+	pt.stopped = 1;
+	pt.limit = 0;
+}
+
+/* traceflush, and MODE_FLUSH's full buffer: -912 entry, write, -912 exit. */
+static void flush_traced(void)
+{
+	int traced = pt.level[PT_TRACE] >= 1;
+	uint64_t bytes;
+	int64_t len;
+
+	if (traced) {
+		if (pt.n >= pt.cap)
+			write_out();
+		put_raw(stamp(), PICL_REC_ENTRY, -912, 0, NULL, K_INT, 0);
+	}
+	bytes = write_out();
+	if (traced) {
+		len = (int64_t)bytes;
+		put_raw(stamp(), PICL_REC_EXIT, -912, 1, &len, K_INT, 0);
+	}
+}
+
+/* MODE_RING: push out the oldest record (counted; -901 entry kept). */
+static void drop_oldest(void)
+{
+	struct pt_rec *r = &pt.buf[pt.start];
+
+	if (pt.fed > 0)
+		pt.fed--;
+	else
+		stats_feed(r);
+	/* Kept records have been fed: write_records writes them only. */
+	if (pt.nkept < MAX_KEPT &&
+	    ((r->rtype == PICL_REC_ENTRY && r->event == -901) ||
+	     (r->rtype == PICL_REC_MARK && r->event == -914)))
+		pt.kept[pt.nkept++] = *r;
+	pt.start = (pt.start + 1) % pt.cap;
+	pt.n--;
+}
+
+static void ring_put(int64_t ns, int32_t rtype, int32_t event, int n,
+		     const int64_t *vals, uint8_t kind, uint8_t flags)
+{
+	pt.limit = 0;
+	if (!pt.wrapped) {
+		pt.wrapped = 1;
+		if (pt.level[PT_TRACE] >= 1) {
+			drop_oldest();
+			put_raw(ns, PICL_REC_MARK, -914, 0, NULL, K_INT, 0);
+		}
+	}
+	drop_oldest();
+	put_raw(ns, rtype, event, n, vals, kind, flags);
+}
+
+static void put_slow(int64_t ns, int32_t rtype, int32_t event, int n,
+		     const int64_t *vals, uint8_t kind, uint8_t flags)
+{
+	if (!pt.tracing || !pt.buf)
+		return;
+	if (pt.stopped) {
+		feed_direct(ns, rtype, event, n, vals, kind, flags);
+		return;
+	}
+	switch (pt.mode) {
+	case MODE_RING:
+		ring_put(ns, rtype, event, n, vals, kind, flags);
+		return;
+	case MODE_STOP:
+		if (pt.n < pt.cap)
+			put_raw(ns, rtype, event, n, vals, kind, flags);
+		else
+			feed_direct(ns, rtype, event, n, vals, kind, flags);
+		stop_now(stamp());
+		return;
+	default:
+		put_raw(ns, rtype, event, n, vals, kind, flags);
+		flush_traced();
+		return;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* trace.h                                                                   */
+/* ------------------------------------------------------------------------ */
+
+void pt_attach(int me, int nprocs, int host)
+{
+	(void)nprocs;
+	(void)host;
+	pt.me = me;
+	pt.attached = 1;
+}
+
+void pt_detach(void)
+{
+	pt.attached = 0;
+}
+
+static inline int clip(int n)
+{
+	return n < 0 ? 0 : n > PT_MAXVALS ? PT_MAXVALS : n;
+}
+
+void pt_entry(enum pt_class cls, int event, int n, const int64_t *vals)
+{
+	if (recording(cls))
+		put(PICL_REC_ENTRY, event, clip(n), vals, K_INT, 0);
+}
+
+void pt_exit(enum pt_class cls, int event, int n, const int64_t *vals)
+{
+	if (recording(cls))
+		put(PICL_REC_EXIT, event, clip(n), vals, K_INT, 0);
+}
+
+void pt_mark(enum pt_class cls, int event, int n, const int64_t *vals)
+{
+	if (recording(cls))
+		put(PICL_REC_MARK, event, clip(n), vals, K_INT, 0);
+}
+
+void pt_count(int event)
+{
+	struct pt_rec *last;
+	int64_t one = 1;
+
+	if (!recording(PT_PICL))
+		return;
+	if (pt.n > pt.fed && !pt.stopped) {
+		last = &pt.buf[(pt.start + pt.n - 1) % pt.cap];
+		if ((last->flags & F_COUNT) && last->event == event) {
+			last->vals[0]++;
+			return;
+		}
+	}
+	put(PICL_REC_MARK, event, 1, &one, K_INT, F_COUNT);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Starting and stopping                                                     */
+/* ------------------------------------------------------------------------ */
+
+static void at_exit(void)
+{
+	if (pt.tracing && pt.pid == getpid())
+		traceexit();
+}
+
+static int compile_descriptors(void)
+{
+	int k;
+
+	for (k = 0; k < 6; k++) {
+		const char *c = picl_predefined_alias(k);
+
+		if (!pt.d_alias[k] &&
+		    picl_descriptor_compile(c, strlen(c), &pt.d_alias[k], NULL) != PICL_OK)
+			return -1;
+	}
+	if (!pt.d_pair && picl_descriptor_compile("%d%d", 4, &pt.d_pair, NULL) != PICL_OK)
+		return -1;
+	return 0;
+}
+
+static void start_tracing(int tracesize, int flush, int sync)
+{
+	size_t nrec, bytes;
+	const char *z = getenv("PICL_TRACE_ZSTD");
+	void *m;
+
+	if (pt.tracing)
+		return;
+	pt_init_clock();
+	clock_start();
+	if (sync)
+		clocksync0();
+	nrec = tracesize > 0 ? (size_t)tracesize / sizeof(struct pt_rec) : 0;
+	if (nrec < MIN_RECORDS)
+		nrec = MIN_RECORDS;
+	if (nrec > UINT32_MAX / 2)
+		nrec = UINT32_MAX / 2;
+	bytes = nrec * sizeof(struct pt_rec);
+	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (m == MAP_FAILED || compile_descriptors() < 0) {
+		fprintf(stderr, "picl: cannot allocate a trace buffer of %zu bytes\n", bytes);
+		if (m != MAP_FAILED)
+			munmap(m, bytes);
+		return;
+	}
+	pt.stats = picl_stats_new();
+	pt.buf = m;
+	pt.map_bytes = bytes;
+	pt.cap = (uint32_t)nrec;
+	pt.mode = flush > 0 ? MODE_FLUSH : flush < 0 ? MODE_RING : MODE_STOP;
+	pt.blob_max = (size_t)tracesize > BLOB_MIN ? (size_t)tracesize : BLOB_MIN;
+	pt.compress = z && strcmp(z, "1") == 0;
+	pt.bytes = 0;
+	pt.pid = getpid();
+	pt.tracing = 1;
+	pt.exiting = 0;
+	buffer_reset();
+	update_on();
+	if (!pt.atexit_done && atexit(at_exit) == 0)
+		pt.atexit_done = 1;
+	put(PICL_REC_ENTRY, -901, 0, NULL, K_INT, 0);
+}
+
+void tracenode(int tracesize, int flush, int sync)
+{
+	start_tracing(tracesize, flush, sync);
+}
+
+void tracehost(int tracesize, int flush)
+{
+	start_tracing(tracesize, flush, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* traceexit: -901 exit, statistics                                          */
+/* ------------------------------------------------------------------------ */
+
+struct emit_ctx {
+	struct picl_writer *w;
+	struct picl_time time;
+	int vol_state;            /* 0 before, 1 after -102 -1 (system), 2 done */
+	struct picl_value *v;
+	size_t vcap;
+};
+
+static int is_system_wild(const struct picl_record *rec)
+{
+	return rec->event == PICL_WILDCARD && rec->nvalues >= 2 && rec->values[0].v.i < 0;
+}
+
+/* The -901 volume pair, inserted at its place (system events by decreasing
+ * number) into the -103 -1 record in ctx->v[0..*nv). */
+static void insert_volume(struct emit_ctx *c, size_t *nv)
+{
+	size_t k = 0;
+
+	while (k < *nv && c->v[k].v.i > -901)
+		k += 2;
+	memmove(c->v + k + 2, c->v + k, (*nv - k) * sizeof(*c->v));
+	memset(c->v + k, 0, 2 * sizeof(*c->v));
+	c->v[k].kind = PICL_VAL_INT;
+	c->v[k].v.i = -901;
+	c->v[k + 1].kind = PICL_VAL_INT;
+	c->v[k + 1].v.i = (int64_t)pt.bytes;
+	*nv += 2;
+}
+
+static int keep_pair(const struct picl_record *rec, int64_t event)
+{
+	if (rec->event == PICL_WILDCARD && event >= 0 && pt.prof_n >= 0)
+		return event < pt.prof_n;
+	return 1;
+}
+
+static int keep_record(const struct picl_record *rec)
+{
+	int system = is_system_wild(rec);
+
+	if (system)
+		return 1;
+	if (rec->event >= 0 && (!pt.prof_relative ||
+				(pt.prof_n >= 0 && rec->event >= pt.prof_n)))
+		return 0;
+	switch (rec->type) {
+	case PICL_REC_STAT_TIME: return pt.prof_time;
+	case PICL_REC_STAT_COUNT: return pt.prof_count;
+	default: return pt.prof_volume;
+	}
+}
+
+/* Write a statistics record: filtered, the -901 volume added if asked. */
+static int write_stat(struct emit_ctx *c, const struct picl_record *in, int add_volume)
+{
+	struct picl_record rec = *in;
+	size_t k, nv = 0;
+
+	if (grow((void **)&c->v, &c->vcap, in->nvalues + 2, sizeof(*c->v)))
+		return 0;
+	for (k = 0; k + 1 < in->nvalues; k += 2) {
+		if (!keep_pair(in, in->values[k].v.i))
+			continue;
+		c->v[nv++] = in->values[k];
+		c->v[nv++] = in->values[k + 1];
+	}
+	if (add_volume)
+		insert_volume(c, &nv);
+	if (nv == 0)
+		return 0;
+	rec.values = c->v;
+	rec.nvalues = nv;
+	rec.nfields = nv / 2;
+	rec.processor = pt.me;
+	rec.process = 0;
+	rec.time = c->time;
+	picl_writer_write(c->w, &rec);
+	return 0;
+}
+
+/* The -103 -1 record of the system events when the accumulator had none. */
+static void write_volume_only(struct emit_ctx *c)
+{
+	struct picl_record rec;
+
+	picl_record_init(&rec);
+	rec.type = PICL_REC_STAT_VOLUME;
+	rec.event = PICL_WILDCARD;
+	rec.has_descriptor = 1;
+	rec.alias = -1;
+	rec.control = "%d%d";
+	rec.control_len = 4;
+	rec.desc = pt.d_pair;
+	write_stat(c, &rec, 1);
+}
+
+static int emit_stat(void *ctx, const struct picl_record *rec)
+{
+	struct emit_ctx *c = ctx;
+	int system = is_system_wild(rec);
+
+	if (c->vol_state == 1) {
+		c->vol_state = 2;
+		if (rec->type == PICL_REC_STAT_VOLUME && system)
+			return write_stat(c, rec, 1);
+		write_volume_only(c);
+	}
+	if (!keep_record(rec))
+		return 0;
+	if (rec->type == PICL_REC_STAT_COUNT && system && c->vol_state == 0)
+		c->vol_state = 1;
+	return write_stat(c, rec, 0);
+}
+
+static void free_state(void)
+{
+	int k;
+
+	if (pt.buf)
+		munmap(pt.buf, pt.map_bytes);
+	pt.buf = NULL;
+	pt.cap = pt.n = pt.limit = 0;
+	picl_stats_free(pt.stats);
+	pt.stats = NULL;
+	free(pt.blob);
+	pt.blob = NULL;
+	pt.blob_len = pt.blob_cap = 0;
+	free(pt.vals);
+	pt.vals = NULL;
+	pt.vals_cap = 0;
+	free(pt.texts);
+	pt.texts = NULL;
+	pt.texts_cap = 0;
+	for (k = 0; k < 6; k++) {
+		picl_descriptor_free(pt.d_alias[k]);
+		pt.d_alias[k] = NULL;
+	}
+	picl_descriptor_free(pt.d_pair);
+	pt.d_pair = NULL;
+	close_part();
+}
+
+void traceexit(void)
+{
+	struct emit_ctx c;
+	struct pt_rec ex;
+	int64_t ns;
+
+	if (!pt.tracing || pt.exiting)
+		return;
+	pt.exiting = 1;
+	ns = stamp();
+	memset(&c, 0, sizeof(c));
+	c.w = writer_open();
+	write_records(c.w);
+	fill(&ex, ns, PICL_REC_EXIT, -901, 0, NULL, K_INT, 0);
+	emit_one(c.w, &ex, 1);
+	c.time = written_time(ns);
+	if (c.w)
+		pt.bytes += picl_writer_offset(c.w);
+	picl_stats_emit(pt.stats, emit_stat, &c);
+	if (c.vol_state == 1)
+		write_volume_only(&c);
+	if (c.w)
+		picl_writer_close(c.w, NULL);
+	free(c.v);
+	pt.tracing = 0;
+	update_on();
+	free_state();
+}
+
+/* ------------------------------------------------------------------------ */
+/* The other trace* calls                                                    */
+/* ------------------------------------------------------------------------ */
+
+void tracelevel(int picl, int user, int trace)
+{
+	int64_t v[3] = { picl, user, trace };
+
+	pt.level[PT_PICL] = picl;
+	pt.level[PT_USER] = user;
+	pt.level[PT_TRACE] = trace;
+	update_on();
+	if (pt.on[PT_TRACE])
+		put(PICL_REC_MARK, -904, 3, v, K_INT, 0);
+}
+
+void traceevents(int n, int time, int count, int volume, int relative)
+{
+	int64_t v = n;
+
+	if (pt.on[PT_TRACE])
+		put(PICL_REC_ENTRY, -902, 1, &v, K_INT, 0);
+	pt.prof_n = n;
+	pt.prof_time = time;
+	pt.prof_count = count;
+	pt.prof_volume = volume;
+	pt.prof_relative = relative;
+	if (pt.on[PT_TRACE])
+		put(PICL_REC_EXIT, -902, 0, NULL, K_INT, 0);
+}
+
+void tracefiles(char *tempfile, char *permfile, int verbose)
+{
+	(void)tempfile;
+	if (pt.on[PT_TRACE])
+		put(PICL_REC_ENTRY, -903, 0, NULL, K_INT, 0);
+	if (permfile && *permfile) {
+		snprintf(pt.permfile, sizeof(pt.permfile), "%s", permfile);
+		if (pt.fd >= 0 && strcmp(pt.path, pt.permfile) != 0)
+			close_part();
+	}
+	if (verbose) {
+		char def[64];
+
+		fprintf(stderr, "picl: process %d saves its trace in %s\n", pt.me,
+			part_path(def, sizeof(def)));
+	}
+	if (pt.on[PT_TRACE])
+		put(PICL_REC_EXIT, -903, 0, NULL, K_INT, 0);
+}
+
+void traceinfo(int *remaining, int *picl, int *user, int *trace)
+{
+	if (remaining) {
+		uint64_t left = 0;
+
+		if (pt.tracing && !pt.stopped && pt.n < pt.cap)
+			left = (uint64_t)(pt.cap - pt.n) * sizeof(struct pt_rec);
+		*remaining = left > INT_MAX ? INT_MAX : (int)left;
+	}
+	if (picl)
+		*picl = pt.level[PT_PICL];
+	if (user)
+		*user = pt.level[PT_USER];
+	if (trace)
+		*trace = pt.level[PT_TRACE];
+}
+
+void traceblockbegin(int type, int location, int parameter)
+{
+	if (likely(pt.on[PT_USER])) {
+		int64_t v[2] = { location, parameter };
+
+		put(PICL_REC_ENTRY, type, 2, v, K_INT, 0);
+	}
+}
+
+void traceblockend(int type, int location, int parameter)
+{
+	if (likely(pt.on[PT_USER])) {
+		int64_t v[2] = { location, parameter };
+
+		put(PICL_REC_EXIT, type, 2, v, K_INT, 0);
+	}
+}
+
+void tracemark(int type)
+{
+	if (pt.on[PT_USER])
+		put(PICL_REC_MARK, type, 0, NULL, K_INT, 0);
+}
+
+void tracemarks(int *types, int size)
+{
+	int k;
+
+	if (!pt.on[PT_USER] || !types)
+		return;
+	for (k = 0; k < size; k++)
+		put(PICL_REC_MARK, types[k], 0, NULL, K_INT, 0);
+}
+
+static int datatype_of(const char *name)
+{
+	static const char *const names[6] = {
+		"char", "short", "int", "long", "float", "double"
+	};
+	int k;
+
+	if (!name)
+		return -1;
+	for (k = 0; k < 6; k++)
+		if (strcmp(name, names[k]) == 0)
+			return k;
+	if (name[0] >= '0' && name[0] <= '5' && name[1] == '\0')
+		return name[0] - '0';
+	return -1;
+}
+
+/* Room for `bytes` of tracedata data, making it as a full buffer would.
+ * Returns 0 if the data may be stored. */
+static int blob_room(size_t bytes)
+{
+	if (pt.stopped)
+		return -1;
+	if (pt.blob_len + bytes > pt.blob_max) {
+		if (pt.mode == MODE_FLUSH) {
+			flush_traced();
+		} else {
+			if (pt.mode == MODE_STOP)
+				stop_now(stamp());
+			return -1;
+		}
+		if (bytes > pt.blob_max)
+			return -1;
+	}
+	if (grow((void **)&pt.blob, &pt.blob_cap, pt.blob_len + bytes, 1))
+		return -1;
+	return 0;
+}
+
+void tracedata(int type, int location, char *datatype, int count, void *data)
+{
+	int dt = datatype_of(datatype);
+	size_t bytes;
+	int64_t v[3];
+
+	if (!pt.on[PT_USER] || dt < 0 || count < 0 || (count > 0 && !data))
+		return;
+	bytes = (size_t)count * dt_size(dt);
+	if (blob_room(bytes) < 0)
+		return;
+	memcpy(pt.blob + pt.blob_len, data, bytes);
+	if (dt == DT_CHAR)
+		clean_chars(pt.blob + pt.blob_len, bytes);
+	v[0] = (int64_t)pt.blob_len;
+	v[1] = count;
+	v[2] = dt;
+	pt.blob_len += bytes;
+	put(location, type, 3, v, K_DATA, 0);
+}
+
+/* Write one record now, straight to the part file. */
+static void write_now(struct picl_writer *w, int32_t rtype, int32_t event,
+		      int64_t ns, int64_t len, const char *text)
+{
+	struct picl_record rec;
+	struct picl_value v;
+
+	picl_record_init(&rec);
+	rec.type = rtype;
+	rec.event = event;
+	rec.time = written_time(ns);
+	rec.processor = pt.me;
+	rec.process = 0;
+	memset(&v, 0, sizeof(v));
+	if (rtype == PICL_REC_ENTRY) {
+		v.kind = PICL_VAL_INT;
+		v.v.i = len;
+		rec.alias = 2;
+	} else if (rtype == PICL_REC_MESSAGE && len > 0) {
+		v.kind = PICL_VAL_CHARS;
+		v.v.s.ptr = text;
+		v.v.s.len = (size_t)len;
+		rec.alias = 0;
+	}
+	if (v.kind) {
+		rec.nfields = (uint64_t)(rtype == PICL_REC_ENTRY ? 1 : len);
+		rec.has_descriptor = 1;
+		rec.desc = pt.d_alias[rec.alias];
+		rec.values = &v;
+		rec.nvalues = 1;
+	}
+	picl_writer_write(w, &rec);
+}
+
+void tracemsg(char *text)
+{
+	struct picl_writer *w;
+	int64_t t0, t1, len;
+	char *copy;
+
+	if (!pt.on[PT_TRACE] || !text)
+		return;
+	len = (int64_t)strlen(text);
+	copy = malloc((size_t)len + 1);
+	if (!copy)
+		return;
+	memcpy(copy, text, (size_t)len + 1);
+	clean_chars(copy, (size_t)len);
+	t0 = stamp();
+	w = writer_open();
+	t1 = stamp();
+	if (w) {
+		write_now(w, PICL_REC_ENTRY, -911, t0, len, NULL);
+		write_now(w, PICL_REC_MESSAGE, -911, t0, len, copy);
+		write_now(w, PICL_REC_EXIT, -911, t1, 0, NULL);
+		writer_close(w);
+	}
+	free(copy);
+	/* For the statistics, in timeline order; never written again. */
+	put_at(t0, PICL_REC_ENTRY, -911, 1, &len, K_INT, F_NOWRITE);
+	put_at(t1, PICL_REC_EXIT, -911, 0, NULL, K_INT, F_NOWRITE);
+}
+
+void traceflush(void)
+{
+	if (!pt.tracing)
+		return;
+	flush_traced();
+}

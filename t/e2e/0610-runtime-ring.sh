@@ -1,0 +1,90 @@
+#!/bin/sh
+# 0610-runtime-ring.sh - examples/ring, master-worker and stencil under
+# piclrun on 2 to 8 processes: each checks its own result (exit status 0),
+# and the merged trace is accepted by `picltrace validate` and holds every
+# processor's records. master-worker sends messages larger than a ring (the
+# chunked path) and receives by any type; stencil uses sendbegin0,
+# recvbegin0, recvstatus0 and recvend0; exchange has every node send
+# 10 MiB to every other before receiving.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+# Record times from CLOCK_MONOTONIC, the clock clocksync0 measures: with
+# trace.c's per-process TSC calibration, messages between processes on
+# this machine can look received ~1 us before they were sent (tachyons).
+PICL_TRACE_CLOCK=monotonic; export PICL_TRACE_CLOCK
+
+RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+EX="$PICL_BUILDDIR/examples"
+cd "$TMP"
+
+# validate_ok FILE [OPTION]: `picltrace validate` accepts FILE, apart from
+# statistics of the events PICL counts without writing records (-13 who0,
+# -14 recvinfo0, -29, -53/-54 probe0, -55 wait0, -59): trace.c counts
+# them in -102 as picl.h says, and validate compares -102 with the records.
+validate_ok() {
+  run "$PT" validate ${2:-} --max-errors=0 "$1"
+  [ "$rc" -eq 0 ] && return 0
+  [ "$rc" -eq 1 ] || expect_rc 0
+  if grep -v ' warning: ' "$TMP/out" "$TMP/err" | grep -E '^[^ ]+:[0-9]+:[0-9]+: ' |
+     grep -Ev 'statistics: count of event -(13|14|29|53|54|55|59) ' | grep -q .; then
+    expect_rc 0
+  fi
+}
+
+check_trace() {  # FILE NPROCS
+  validate_ok "$1"
+  grep -q ' warning: ' "$TMP/out" "$TMP/err" && fail "validate $1: $(cat "$TMP/out" "$TMP/err")"
+  got=$(awk '$1 == -3 && $2 == -901 { print $4 }' "$1" | sort -n | tr '\n' ' ')
+  want=$(seq 0 $(($2 - 1)) | tr '\n' ' ')
+  [ "$got" = "$want" ] || fail "$1: processors '$got', expected '$want'"
+}
+
+for n in 2 3 5 8; do
+  run timeout 60 "$RUN" -n $n -o ring$n.picl "$EX/ring" 50
+  expect_rc 0
+  grep -q "token $((50 * n * (n - 1) / 2))" "$TMP/out" || fail "ring -n $n: $(cat "$TMP/out")"
+  check_trace ring$n.picl $n
+
+  run timeout 60 "$RUN" -n $n -o mw$n.picl "$EX/master-worker" 200 600000
+  expect_rc 0
+  grep -q "200 tasks" "$TMP/out" || fail "master-worker -n $n: $(cat "$TMP/out" "$TMP/err")"
+  check_trace mw$n.picl $n
+
+  run timeout 60 "$RUN" -n $n -z -o st$n.picl.zst "$EX/stencil" 48 20
+  expect_rc 0
+  grep -q "^stencil: 48x48" "$TMP/out" || fail "stencil -n $n: $(cat "$TMP/out" "$TMP/err")"
+  check_trace_z() { zstd -dq -c "$1" >"$1.txt" && check_trace "$1.txt" "$2"; }
+  if command -v zstd >/dev/null; then check_trace_z st$n.picl.zst $n; fi
+done
+
+# everybody sends 10 MiB to everybody before receiving: no deadlock
+for n in 2 5; do
+  run timeout 120 "$RUN" -n $n "$EX/exchange"
+  expect_rc 0
+done
+
+# pingpong (the latency benchmark) runs, small and larger than a ring
+run timeout 60 "$RUN" -n 2 "$EX/pingpong" 8 2000
+expect_rc 0
+grep -q "^pingpong: 8 bytes: " "$TMP/out" || fail "pingpong: $(cat "$TMP/out" "$TMP/err")"
+run timeout 60 "$RUN" -n 3 "$EX/pingpong" 1000000 20
+expect_rc 0
+
+# the parts: kept with --keep-parts, in --parts-dir
+run timeout 60 "$RUN" -n 3 --keep-parts --parts-dir parts -o kept.picl "$EX/ring" 5
+expect_rc 0
+for r in 0 1 2; do [ -s parts/part.$r.picl ] || fail "part $r not kept"; done
+run timeout 60 "$RUN" -n 3 --parts-dir parts2 -o notkept.picl "$EX/ring" 5
+expect_rc 0
+[ ! -e parts2/part.0.picl ] || fail "parts kept without --keep-parts"
+
+# usage errors
+run "$RUN" "$EX/ring"
+expect_rc 2
+run "$RUN" -n 0 "$EX/ring"
+expect_rc 2
+run timeout 20 "$RUN" -n 2 ./no-such-program
+expect_rc 1
+grep -q "no-such-program" "$TMP/err" || fail "exec failure not reported"
+echo "ok: $ntest runs"

@@ -1,0 +1,80 @@
+#!/bin/sh
+# 0620-runtime-faults.sh - piclrun when processes go wrong
+# (examples/noclose.c): a node killed with SIGKILL mid-run (by itself, and
+# from outside), a program that exits without close0, one blocked for ever
+# in recv0 (--timeout). Each time piclrun says which process and how,
+# exits 1, and still writes the merged trace of what exists, marked partial
+# by -7 records; `picltrace validate --partial` accepts it. Every run is
+# bounded by timeout(1).
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+# Record times from CLOCK_MONOTONIC, the clock clocksync0 measures: with
+# trace.c's per-process TSC calibration, messages between processes on
+# this machine can look received ~1 us before they were sent (tachyons).
+PICL_TRACE_CLOCK=monotonic; export PICL_TRACE_CLOCK
+
+RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+EX="$PICL_BUILDDIR/examples"
+cd "$TMP"
+
+# validate_ok FILE [OPTION]: `picltrace validate` accepts FILE, apart from
+# statistics of the events PICL counts without writing records (-13 who0,
+# -14 recvinfo0, -29, -53/-54 probe0, -55 wait0, -59): trace.c counts
+# them in -102 as picl.h says, and validate compares -102 with the records.
+validate_ok() {
+  run "$PT" validate ${2:-} --max-errors=0 "$1"
+  [ "$rc" -eq 0 ] && return 0
+  [ "$rc" -eq 1 ] || expect_rc 0
+  if grep -v ' warning: ' "$TMP/out" "$TMP/err" | grep -E '^[^ ]+:[0-9]+:[0-9]+: ' |
+     grep -Ev 'statistics: count of event -(13|14|29|53|54|55|59) ' | grep -q .; then
+    expect_rc 0
+  fi
+}
+
+partial_ok() {  # FILE PATTERN-OF-THE-7-RECORD
+  [ -s "$1" ] || fail "$1: no merged trace"
+  grep -q -- "^-7 -1 .*piclrun: partial trace: $2" "$1" ||
+    fail "$1: no -7 record saying '$2'"
+  validate_ok "$1" --partial
+}
+
+# a node kills itself with SIGKILL after its first message
+run timeout 60 "$RUN" -n 4 --timeout 30 -o crash.picl "$EX/noclose" crash
+expect_rc 1
+grep -q "piclrun: process 1 was killed by signal SIGKILL" "$TMP/err" ||
+  fail "death not reported: $(cat "$TMP/err")"
+partial_ok crash.picl "process 1 was killed by signal SIGKILL"
+
+# kill -9 from outside, while the ring spins
+"$RUN" -n 4 --timeout 30 -o spin.picl "$EX/noclose" spin >spin.out 2>spin.err &
+pr=$!
+sleep 1
+kids=$(ps --ppid $pr -o pid= | tr -s ' \n' '  ')
+victim=$(echo $kids | cut -d' ' -f3)
+[ -n "$victim" ] || { kill $pr; fail "no children of piclrun: $kids"; }
+kill -9 "$victim"
+rc=0; wait $pr || rc=$?
+[ $rc -eq 1 ] || fail "piclrun after kill -9: exit status $rc: $(cat spin.err)"
+grep -q "piclrun: process 2 was killed by signal SIGKILL" spin.err ||
+  fail "kill -9 not reported: $(cat spin.err)"
+partial_ok spin.picl "process 2 was killed by signal SIGKILL"
+
+# exits without close0: the trace is complete (atexit) but marked
+run timeout 60 "$RUN" -n 3 -o noclose.picl "$EX/noclose" noclose
+expect_rc 1
+grep -q "piclrun: process 0 exited without calling close0" "$TMP/err" ||
+  fail "missing close0 not reported: $(cat "$TMP/err")"
+partial_ok noclose.picl "process 0 exited without calling close0"
+
+# node 1 waits for ever: --timeout reports it, the run stops within seconds
+start=$(date +%s)
+run timeout 60 "$RUN" -n 3 --timeout 2 -o block.picl "$EX/noclose" block
+expect_rc 1
+[ $(($(date +%s) - start)) -lt 20 ] || fail "--timeout 2 took too long"
+grep -q "timeout after 2 s: process 1 still blocked waiting for a message" "$TMP/err" ||
+  fail "blocked process not reported: $(cat "$TMP/err")"
+partial_ok block.picl "timeout after 2 s: process 1 still blocked"
+grep -q -- "^-7 -911 .* 1 0 .*recv0: no message can arrive" block.picl ||
+  fail "process 1's own -7 record missing"
+echo "ok: $ntest runs"

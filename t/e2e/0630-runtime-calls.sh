@@ -1,0 +1,79 @@
+#!/bin/sh
+# 0630-runtime-calls.sh - examples/allcalls (every traced PICL call) on 2
+# and 4 processes: it checks the values the calls return itself; the trace
+# is accepted by `picltrace validate` and holds the event types of Tables
+# 7-13 that the calls produce, with the data fields of the "(n)" counts.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+# Record times from CLOCK_MONOTONIC, the clock clocksync0 measures: with
+# trace.c's per-process TSC calibration, messages between processes on
+# this machine can look received ~1 us before they were sent (tachyons).
+PICL_TRACE_CLOCK=monotonic; export PICL_TRACE_CLOCK
+
+RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+cd "$TMP"
+
+# validate_ok FILE [OPTION]: `picltrace validate` accepts FILE, apart from
+# statistics of the events PICL counts without writing records (-13 who0,
+# -14 recvinfo0, -29, -53/-54 probe0, -55 wait0, -59): trace.c counts
+# them in -102 as picl.h says, and validate compares -102 with the records.
+validate_ok() {
+  run "$PT" validate ${2:-} --max-errors=0 "$1"
+  [ "$rc" -eq 0 ] && return 0
+  [ "$rc" -eq 1 ] || expect_rc 0
+  if grep -v ' warning: ' "$TMP/out" "$TMP/err" | grep -E '^[^ ]+:[0-9]+:[0-9]+: ' |
+     grep -Ev 'statistics: count of event -(13|14|29|53|54|55|59) ' | grep -q .; then
+    expect_rc 0
+  fi
+}
+
+for n in 2 4; do
+  run timeout 60 "$RUN" -n $n -o all$n.picl "$PICL_BUILDDIR/examples/allcalls"
+  expect_rc 0
+  validate_ok all$n.picl
+  grep -q ' warning: ' "$TMP/out" "$TMP/err" && fail "validate all$n.picl: $(cat "$TMP/out" "$TMP/err")"
+done
+
+has() {  # RECORD EVENT [DATA...]: a record of processor 0 or 1 with that data
+  r=$1; e=$2; shift 2
+  awk -v r="$r" -v e="$e" -v d="$*" '
+    $1 == r && $2 == e { s = ""; for (i = 6; i <= NF; i++) s = s (s == "" ? "" : " ") $i
+      if (d == "" || s == d) { found = 1 } }
+    END { exit !found }' all2.picl || fail "no record '$r $e $*'"
+}
+has -3 -11 0;        has -4 -11 0
+has -2 -12 0
+has -3 -21 3 2 4 1 1; has -4 -21 0           # send0(4 bytes, type 1, to 1)
+has -3 -21 3 2 4 4 -1                         # destination -1
+has -3 -27 3 2 4 2 1; has -4 -27 1 2 2       # sendbegin0: exit = request id
+has -3 -28 1 2 2;    has -4 -28 0
+has -3 -30 1 2 3;    has -4 -30 0
+has -4 -51 3 2 4 1 0
+has -3 -57 1 2 2;    has -4 -57 1 2 2
+has -3 -58 1 2 2;    has -4 -58 3 2 4 2 0
+grep -Eq -- '^-4 -6[01] [^ ]+ 1 0 3 2 4 3 0$' all2.picl || fail "no recvend0 exit"
+has -3 -401 0;       has -4 -401 0
+has -3 -402 0;       has -4 -402 0
+has -3 -503 0;       has -4 -503 2 2 1 -1
+
+# picl-cc: the command it would run
+run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme prog.c -o prog
+expect_rc 0
+grep -q -- ' prog.c -o prog -L.* -lpicl -lpicl-trace' "$TMP/out" || fail "picl-cc: $(cat "$TMP/out")"
+run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme -c prog.c
+grep -q -- '-lpicl' "$TMP/out" && fail "picl-cc -c links: $(cat "$TMP/out")"
+if grep -q '^MPICC = .*mpicc' "$PICL_BUILDDIR/Makefile"; then
+  run "$PICL_BUILDDIR/picl-rt/picl-cc" --mpi --showme prog.c -o prog
+  grep -q -- 'mpicc .* -lpicl-mpi ' "$TMP/out" || fail "picl-cc --mpi: $(cat "$TMP/out")"
+fi
+
+# a run with a host program (processor 32767); load0 records -503 per node
+run timeout 60 "$RUN" -n 3 --host "$PICL_BUILDDIR/examples/host" -o host.picl \
+  "$PICL_BUILDDIR/examples/node"
+expect_rc 0
+grep -q "^host 32767: 3 nodes, sum 30" "$TMP/out" || fail "host run: $(cat "$TMP/out" "$TMP/err")"
+validate_ok host.picl
+n503=$(awk '$1 == -4 && $2 == -503 && $4 == 32767' host.picl | wc -l)
+[ "$n503" -eq 3 ] || fail "host.picl: $n503 load0 exits, expected 3"
+echo "ok: $ntest runs"

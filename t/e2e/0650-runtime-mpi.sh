@@ -1,0 +1,278 @@
+#!/bin/sh
+# libpicl-mpi under mpirun: the spec's Table 19 program on 8 ranks (its
+# processor 6 must write what Table 20 shows, timestamps aside, and exactly
+# what the local backend writes), a ring on 2, 3 and 4 ranks with megabyte
+# messages sent both ways at once (no deadlock), a host program (the last
+# rank, with PICL_MPI_HOST=1), every run's per-rank parts
+# merged with `picltrace merge --unsorted` and accepted by validate.
+#
+# Skipped when mpirun, mpicc or the MPI build of libpicl are absent. The
+# programs are compiled here with mpicc against the build tree (picl-cc
+# --mpi points at the installed library, not at this tree). Every run is
+# bounded by `timeout`.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+RT="$PICL_BUILDDIR/picl-rt"
+MPILIB="$RT/.libs/libpicl-mpi.so"
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not found"; exit 77; }
+command -v mpicc >/dev/null 2>&1 || { echo "SKIP: mpicc not found"; exit 77; }
+[ -f "$MPILIB" ] || { echo "SKIP: no MPI build ($MPILIB absent)"; exit 77; }
+
+LIBS="$RT/.libs:$PICL_BUILDDIR/libpicl-trace/.libs"
+LD_LIBRARY_PATH="$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+# Root may run MPI jobs here (containers, CI); more ranks than cores is fine.
+MPIRUN="mpirun --oversubscribe -x LD_LIBRARY_PATH"
+[ "$(id -u)" -ne 0 ] || MPIRUN="$MPIRUN --allow-run-as-root"
+
+# mpicc_picl OUT SRC: a PICL program linked with the build's libpicl-mpi.
+mpicc_picl() {
+  mpicc -I"$PICL_SRCDIR/picl-rt" -o "$1" "$2" -L"$RT/.libs" -lpicl-mpi \
+    -Wl,-rpath,"$RT/.libs" || fail "mpicc $2"
+}
+
+# mpirun_in DIR NP PROG: run PROG on NP ranks in DIR, at most 120 s.
+mpirun_in() {
+  ntest=$((ntest + 1))
+  set +e
+  (cd "$1" && timeout -k 10 120 $MPIRUN -np "$2" "$3") >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  set -e
+  last="mpirun -np $2 $3"
+}
+
+# view6 FILE: processor 6's records without what timing decides: the
+# timestamp is dropped, decimal data (times) shown as T, -51 (the message
+# was already there) counted as -52 (the call had to wait), the time
+# statistics (-101) left out and of the count and volume statistics (-102,
+# -103) only the record and event types kept: which times round to a
+# positive microsecond (only those are listed, so a -101 record may be
+# absent), the -51/-52 split and the bytes of text written (-901's volume)
+# vary from run to run.
+view6() {
+  awk '$4 == 6 && $1 > -300 {
+         ev = ($2 == -51 ? -52 : $2)
+         if ($1 == -101) next
+         if ($1 == -102 || $1 == -103) { print $1, ev; next }
+         printf "%s %s", $1, ev
+         for (i = 5; i <= NF; i++) {
+           v = $i
+           if (v ~ /^-?[0-9]*\.[0-9]*([eE][-+]?[0-9]+)?$/ && v ~ /[0-9]/) v = "T"
+           if (v == "-51") v = "-52"
+           printf " %s", v
+         }
+         printf "\n"
+       }' "$1"
+}
+
+# merge_parts DIR: merge every trace part in DIR into DIR/merged.picl.
+merge_parts() {
+  set -- "$1" "$1"/*.picl "$1"/trace
+  dir=$1; shift
+  parts=
+  for p in "$@"; do
+    [ -f "$p" ] && [ "$p" != "$dir/merged.picl" ] && parts="$parts $p"
+  done
+  [ -n "$parts" ] || fail "no trace parts in $dir"
+  run "$PT" merge --unsorted -o "$dir/merged.picl" $parts
+  expect_rc 0
+}
+
+# ---- Table 19 on 8 ranks ----------------------------------------------
+T19="$PICL_SRCDIR/examples/table19.c"
+[ -f "$T19" ] || fail "$T19 absent"
+mpicc_picl "$TMP/table19-mpi" "$T19"
+mkdir "$TMP/t19"
+mpirun_in "$TMP/t19" 8 "$TMP/table19-mpi"
+expect_rc 0
+[ -s "$TMP/t19/trace" ] || fail "table19: processor 6 wrote no file 'trace'"
+merge_parts "$TMP/t19"
+run "$PT" validate "$TMP/t19/merged.picl"
+expect_rc 0
+
+if [ -n "${SHARED:-}" ] && [ -f "$SHARED/spec/table20-example.picl" ]; then
+  view6 "$SHARED/spec/table20-example.picl" >"$TMP/want20"
+  view6 "$TMP/t19/merged.picl" >"$TMP/got20"
+  diff -u "$TMP/want20" "$TMP/got20" >&2 ||
+    fail "table19 under MPI: processor 6 differs from Table 20"
+fi
+
+# The same program over the local backend, if this build has piclrun.
+if [ -x "$RT/piclrun" ] && [ -f "$RT/.libs/libpicl.so" ]; then
+  ${CC:-cc} -I"$PICL_SRCDIR/picl-rt" -o "$TMP/table19-local" "$T19" \
+    -L"$RT/.libs" -lpicl -Wl,-rpath,"$RT/.libs" || fail "cc $T19"
+  mkdir "$TMP/t19l"
+  ntest=$((ntest + 1))
+  set +e
+  (cd "$TMP/t19l" && timeout -k 10 120 "$RT/piclrun" -n 8 "$TMP/table19-local") \
+    >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  set -e
+  last="piclrun -n 8 table19"
+  expect_rc 0
+  merge_parts "$TMP/t19l"
+  view6 "$TMP/t19l/merged.picl" >"$TMP/local6"
+  view6 "$TMP/t19/merged.picl" >"$TMP/mpi6"
+  [ -s "$TMP/local6" ] || fail "local backend: no records of processor 6"
+  diff -u "$TMP/local6" "$TMP/mpi6" >&2 ||
+    fail "table19: processor 6 differs between the local and MPI backends"
+fi
+
+# ---- a ring on 2, 3 and 4 ranks ----------------------------------------
+# A token goes round three times (each node adds its id); then every node
+# sends 1 MB to its right neighbour before receiving from its left one, so
+# all of them are sending at once; and a small message goes round once.
+# Both have types above MPI's guaranteed tag range (32767): on 3 ranks the
+# run is repeated with PICL_MPI_TAG_UB=32767, so they (and PICL's internal
+# messages, types >= 900000000) take the escaped path MPICH would need.
+cat >"$TMP/ring.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "picl.h"
+
+#define BIG (1 << 20)
+
+int main(void)
+{
+	int np, me, host, i, round, token = 0, node;
+	char *out = malloc(BIG), *in = malloc(BIG);
+
+	tracenode(1 << 20, 1, 1);
+	tracelevel(2, 2, 2);
+	open0(&np, &me, &host);
+	if (np < 2 || host != -1)
+		return 2;
+	for (round = 0; round < 3; round++) {
+		if (me == 0) {
+			send0((char *)&token, sizeof token, 7, 1);
+			recv0((char *)&token, sizeof token, 7);
+		} else {
+			recv0((char *)&token, sizeof token, 7);
+			token += me;
+			send0((char *)&token, sizeof token, 7, (me + 1) % np);
+		}
+	}
+	if (me == 0 && token != 3 * np * (np - 1) / 2) {
+		fprintf(stderr, "ring: token %d\n", token);
+		return 1;
+	}
+	memset(out, 'a' + me, BIG);
+	traceblockbegin(1, 0, 0);
+	send0(out, BIG, 40000, (me + 1) % np);
+	recv0(in, BIG, 40000);
+	traceblockend(1, 0, 0);
+	/* (recvinfo0 would say the same, but it is counted in the statistics
+	 * without a record, which validate does not accept yet.) */
+	node = (me + np - 1) % np;
+	if (in[0] != 'a' + node || in[BIG - 1] != 'a' + node) {
+		fprintf(stderr, "ring: node %d: bad big message\n", me);
+		return 1;
+	}
+	/* Each node passes on its own id: it receives its left neighbour's. */
+	i = me;
+	if (me == 0) {
+		send0((char *)&i, sizeof i, 123456789, 1);
+		recv0((char *)&i, sizeof i, 123456789);
+	} else {
+		recv0((char *)&i, sizeof i, 123456789);
+		if (i == me - 1)
+			i = me;
+		send0((char *)&i, sizeof i, 123456789, (me + 1) % np);
+	}
+	if (i != (me == 0 ? np - 1 : me)) {
+		fprintf(stderr, "ring: node %d: type 123456789 carried %d\n",
+			me, i);
+		return 1;
+	}
+	close0(0);
+	free(out);
+	free(in);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/ring" "$TMP/ring.c"
+for name in 2 3 4 3e; do
+  np=${name%e}
+  dir="$TMP/ring$name"
+  mkdir "$dir"
+  plain_mpirun=$MPIRUN
+  if [ "$name" = 3e ]; then
+    PICL_MPI_TAG_UB=32767
+    export PICL_MPI_TAG_UB
+    MPIRUN="$MPIRUN -x PICL_MPI_TAG_UB"
+  fi
+  mpirun_in "$dir" "$np" "$TMP/ring"
+  expect_rc 0
+  MPIRUN=$plain_mpirun
+  unset PICL_MPI_TAG_UB
+  merge_parts "$dir"
+  run "$PT" validate "$dir/merged.picl"
+  expect_rc 0
+  # Every node's records are there, and every node sent and received.
+  for p in $(seq 0 $((np - 1))); do
+    awk -v p="$p" '$4 == p && $1 == -3 && $2 == -21 { s++ }
+                   $4 == p && $1 == -4 && ($2 == -51 || $2 == -52) { r++ }
+                   END { exit !(s >= 5 && r >= 5) }' "$dir/merged.picl" ||
+      fail "ring $name: node $p's sends and receives are not all traced"
+  done
+done
+
+# ---- a host program: PICL_MPI_HOST=1 makes the last rank the host ------
+# Every process first sends 1 MB to itself; then each node sends its id to
+# the host, which answers each with the id negated.
+cat >"$TMP/host.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include "picl.h"
+
+static char big[1 << 20], got[1 << 20];
+
+int main(void)
+{
+	int np, me, host, i, v, bytes, type, node;
+
+	open0(&np, &me, &host);
+	memset(big, 'x', sizeof big);
+	send0(big, sizeof big, 3, me);
+	recv0(got, sizeof got, 3);
+	recvinfo0(&bytes, &type, &node);
+	if (bytes != (int)sizeof big || node != me || got[12345] != 'x' ||
+	    host != PICL_HOST || np != 3) {
+		fprintf(stderr, "host: process %d of %d (host %d): bad start\n",
+			me, np, host);
+		return 1;
+	}
+	if (me == PICL_HOST) {
+		for (i = 0; i < np; i++) {
+			recv0((char *)&v, sizeof v, 1);
+			recvinfo0(&bytes, &type, &node);
+			if (v != node)
+				return 1;
+			v = -v;
+			send0((char *)&v, sizeof v, 2, node);
+		}
+	} else {
+		v = me;
+		send0((char *)&v, sizeof v, 1, PICL_HOST);
+		recv0((char *)&v, sizeof v, 2);
+		if (v != -me)
+			return 1;
+	}
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/host" "$TMP/host.c"
+mkdir "$TMP/host-run"
+PICL_MPI_HOST=1
+export PICL_MPI_HOST
+plain_mpirun=$MPIRUN
+MPIRUN="$MPIRUN -x PICL_MPI_HOST"
+mpirun_in "$TMP/host-run" 4 "$TMP/host"
+expect_rc 0
+MPIRUN=$plain_mpirun
+unset PICL_MPI_HOST
+
+echo "ok: $ntest checks"
