@@ -25,6 +25,11 @@ int cmd_validate(int argc, const char **argv);
  */
 int picltrace_parse_size(const char *s, uint64_t *out);
 
+/* --level=N (zstd, 1..19) and --memory=SIZE (at least 1M): 0 with the value
+ * set, or -1 after reporting the bad argument for cmd. */
+int picltrace_parse_level(const char *cmd, const char *arg, int *level);
+int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes);
+
 /* 1 if the regular file `out` is one of the n inputs ("-" never is). */
 int picltrace_same_file(const char *out, const char *const *inputs, int n);
 

@@ -81,18 +81,10 @@ int cmd_cat(int argc, const char **argv)
 		case 'z':
 			wopts.compress = 1;
 			break;
-		case 'l': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 19) {
-				picltrace_error("cat", "--level takes a number from 1 to 19, not '%s'",
-						optarg);
+		case 'l':
+			if (picltrace_parse_level("cat", optarg, &wopts.level) < 0)
 				return 2;
-			}
-			wopts.level = (int)v;
 			break;
-		}
 		case 'h':
 			fputs(cat_usage, stdout);
 			return 0;

@@ -1216,18 +1216,10 @@ int cmd_filter(int argc, const char **argv)
 		case 'z':
 			compress = 1;
 			break;
-		case OPT_LEVEL: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || end == optarg || v < 1 || v > 19) {
-				picltrace_error("filter", "--level takes a number from 1 to 19, not '%s'",
-						optarg);
+		case OPT_LEVEL:
+			if (picltrace_parse_level("filter", optarg, &level) < 0)
 				goto out;
-			}
-			level = (int)v;
 			break;
-		}
 		case 'q':
 			f.quiet = 1;
 			break;

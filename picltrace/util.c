@@ -40,6 +40,29 @@ int picltrace_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int picltrace_parse_level(const char *cmd, const char *arg, int *level)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < 1 || v > 19) {
+		picltrace_error(cmd, "--level takes a number from 1 to 19, not '%s'", arg);
+		return -1;
+	}
+	*level = (int)v;
+	return 0;
+}
+
+int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes)
+{
+	if (picltrace_parse_size(arg, bytes) < 0 || *bytes < (1u << 20)) {
+		picltrace_error(cmd, "--memory takes a size of at least 1M (e.g. 512M, 4G), not '%s'",
+				arg);
+		return -1;
+	}
+	return 0;
+}
+
 int picltrace_same_file(const char *out, const char *const *inputs, int n)
 {
 	struct stat so, si;

@@ -145,24 +145,13 @@ int cmd_sort(int argc, const char **argv)
 		case 'z': compress = 1; break;
 		case 'q': cfg.quiet = 1; break;
 		case 'm':
-			if (picltrace_parse_size(optarg, &cfg.memory) < 0 || cfg.memory < (1u << 20)) {
-				picltrace_error("sort", "--memory takes a size of at least 1M (e.g. 512M, 4G), not '%s'",
-						optarg);
+			if (picltrace_parse_memory("sort", optarg, &cfg.memory) < 0)
 				return 2;
-			}
 			break;
-		case 'l': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 19) {
-				picltrace_error("sort", "--level takes a number from 1 to 19, not '%s'",
-						optarg);
+		case 'l':
+			if (picltrace_parse_level("sort", optarg, &level) < 0)
 				return 2;
-			}
-			level = (int)v;
 			break;
-		}
 		case 'h':
 			fputs(sort_usage, stdout);
 			return 0;

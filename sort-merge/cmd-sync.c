@@ -866,17 +866,10 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 		case 'z':
 			o->compress = 1;
 			break;
-		case 'l': {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 19) {
-				picltrace_error(CMD, "--level takes a number from 1 to 19, not '%s'",
-						optarg);
+		case 'l':
+			if (picltrace_parse_level(CMD, optarg, &o->level) < 0)
 				return -1;
-			}
-			o->level = (int)v;
 			break;
-		}
 		case 'r': {
 			long v;
 
