@@ -18,19 +18,6 @@ RUN="$PICL_BUILDDIR/picl-rt/piclrun"
 EX="$PICL_BUILDDIR/examples"
 cd "$TMP"
 
-# validate_ok FILE [OPTION]: `picltrace validate` accepts FILE, apart from
-# statistics of the events PICL counts without writing records (-13 who0,
-# -14 recvinfo0, -29, -53/-54 probe0, -55 wait0, -59): trace.c counts
-# them in -102 as picl.h says, and validate compares -102 with the records.
-validate_ok() {
-  run "$PT" validate ${2:-} --max-errors=0 "$1"
-  [ "$rc" -eq 0 ] && return 0
-  [ "$rc" -eq 1 ] || expect_rc 0
-  if grep -v ' warning: ' "$TMP/out" "$TMP/err" | grep -E '^[^ ]+:[0-9]+:[0-9]+: ' |
-     grep -Ev 'statistics: count of event -(13|14|29|53|54|55|59) ' | grep -q .; then
-    expect_rc 0
-  fi
-}
 
 check_trace() {  # FILE NPROCS
   validate_ok "$1"

@@ -11,6 +11,7 @@
 #   expect_rc N    fail unless the last run exited with N
 #   expect_out     fail unless stdout equals standard input (a heredoc)
 #   expect_err     the same for stderr
+#   validate_ok F  `picltrace validate` accepts trace F
 #   fail MSG       report and exit 1
 set -u
 
@@ -53,6 +54,13 @@ expect_rc() {
 expect_out() {
   cat >"$TMP/want"
   diff -u "$TMP/want" "$TMP/out" >&2 || fail "$last: unexpected standard output"
+}
+
+# validate_ok FILE [OPTION]: `picltrace validate` accepts FILE (exit 0,
+# warnings allowed).
+validate_ok() {
+  run "$PT" validate ${2:-} --max-errors=0 "$1"
+  expect_rc 0
 }
 
 expect_err() {
