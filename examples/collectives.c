@@ -3,12 +3,13 @@
  * bcast1, gsum0 ... gxor0, gcomb0, gather0, barrier0) on however many
  * processes run it, and exits non-zero if any result is wrong.
  *
- *   piclrun -n N collectives [-q] [-t] [-l LEVEL] [-s TRACESIZE]
+ *   piclrun -n N collectives [-q] [-t] [-l LEVEL] [-s TRACESIZE] [-x]
  *
  * -t traces the run (tracenode(TRACESIZE, flush 1, sync 1), TRACESIZE
  * 4 MB unless -s says otherwise); -l LEVEL sets tracelevel(LEVEL, 1, 1)
  * first (3 also traces the messages inside the collectives); -q checks
- * only the default architecture (a shorter run). Every node
+ * only the default architecture (a shorter run); -x makes a bad call
+ * instead (gand0 on doubles), which must stop the run with a message. Every node
  * checks what it has after each call: the root the combined values, the
  * other nodes that their buffer is unchanged (PICL leaves a global
  * operation's result at the root only). The run goes through every
@@ -352,7 +353,8 @@ int main(int argc, char **argv)
 		{ 4, 1, -1 },
 	};
 	int host, quick = 0, trace = 0, level = -1, size = 4 << 20;
-	int np, t, o, d, total, i;
+	int np, t, o, d, total, i, wrong = 0;
+	double x = 1;
 
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "-q") == 0)
@@ -363,9 +365,11 @@ int main(int argc, char **argv)
 			level = atoi(argv[++i]);
 		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
 			size = atoi(argv[++i]);
+		else if (strcmp(argv[i], "-x") == 0)
+			wrong = 1;
 		else {
 			fprintf(stderr, "usage: collectives [-q] [-t] [-l LEVEL] "
-				"[-s TRACESIZE]\n");
+				"[-s TRACESIZE] [-x]\n");
 			return 2;
 		}
 	open0(&P, &me, &host);
@@ -373,6 +377,13 @@ int main(int argc, char **argv)
 		tracelevel(level, 1, 1);
 	if (trace)
 		tracenode(size, 1, 1);
+
+	if (wrong) {
+		gand0(&x, 1, PICL_DOUBLE, 1, 0);
+		fprintf(stderr, "node %d: gand0 on a double returned\n", me);
+		close0(0);
+		return 0;
+	}
 
 	getarc0(&np, &t, &o, &d);
 	snprintf(where, sizeof where, "getarc0 (default)");
