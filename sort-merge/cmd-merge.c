@@ -80,20 +80,6 @@ static void saw(void *ctx, int32_t p)
 	ps->n++;
 }
 
-static struct picl_reader *open_raw(const char *path, unsigned extra)
-{
-	struct picl_reader_options o = { 0 };
-	struct picl_error err = { 0 };
-	struct picl_reader *r;
-	int rc;
-
-	o.flags = PICL_READ_RAW | extra;
-	r = picl_reader_open(path, &o, &rc, &err);
-	if (!r)
-		picltrace_report("merge", &err);
-	return r;
-}
-
 static struct picl_writer *temp_writer(const struct runs_config *cfg, int *fd, int compress)
 {
 	struct picl_writer_options o = { 0 };
@@ -128,7 +114,7 @@ static int close_temp(struct picl_writer *w)
 /* Sort one input into a temporary run (for --unsorted). Returns its fd. */
 static int sort_input(const struct runs_config *cfg, const char *path)
 {
-	struct picl_reader *r = open_raw(path, 0);
+	struct picl_reader *r = runs_open("merge", path);
 	struct sorter *s = NULL;
 	struct picl_writer *w = NULL;
 	struct picl_record rec;
@@ -166,24 +152,6 @@ fail:
 	return -1;
 }
 
-static struct picl_reader *open_fd_raw(int fd, const char *name)
-{
-	struct picl_reader_options o = { 0 };
-	struct picl_error err = { 0 };
-	struct picl_reader *r;
-	int rc;
-
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		picltrace_error("merge", "cannot rewind a temporary file: %s", strerror(errno));
-		return NULL;
-	}
-	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;
-	r = picl_reader_open_fd(fd, name, &o, &rc, &err);
-	if (!r)
-		picltrace_report("merge", &err);
-	return r;
-}
-
 /*
  * A source of the merge: an input file by name (read and checked as it
  * goes) or a temporary run by descriptor.
@@ -206,7 +174,8 @@ static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t 
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		r[i] = in[i].fd >= 0 ? open_fd_raw(in[i].fd, in[i].name) : open_raw(in[i].name, 0);
+		r[i] = in[i].fd >= 0 ? runs_reopen("merge", in[i].fd, in[i].name) :
+				      runs_open("merge", in[i].name);
 		if (!r[i])
 			goto out;
 	}
@@ -293,7 +262,7 @@ fail:
 /* The first event record's time in the merged body, minus one unit. */
 static int header_time(int fd, struct picl_time *t)
 {
-	struct picl_reader *r = open_fd_raw(fd, "temporary file");
+	struct picl_reader *r = runs_reopen("merge", fd, "temporary file");
 	struct picl_record rec;
 	int rc;
 

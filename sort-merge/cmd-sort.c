@@ -49,20 +49,6 @@ static uint64_t input_size(const char *const *inputs, int n)
 	return total;
 }
 
-static struct picl_reader *open_input(const char *path)
-{
-	struct picl_reader_options o = { 0 };
-	struct picl_error err = { 0 };
-	struct picl_reader *r;
-	int rc;
-
-	o.flags = PICL_READ_RAW;
-	r = picl_reader_open(path, &o, &rc, &err);
-	if (!r)
-		picltrace_report("sort", &err);
-	return r;
-}
-
 /* --check: 0 sorted, 1 not, 2 unreadable. */
 static int check_sorted(const char *const *inputs, int n)
 {
@@ -71,7 +57,7 @@ static int check_sorted(const char *const *inputs, int n)
 	int i, started = 0, rc;
 
 	for (i = 0; i < n; i++) {
-		struct picl_reader *r = open_input(inputs[i]);
+		struct picl_reader *r = runs_open("sort", inputs[i]);
 		struct picl_record rec;
 
 		if (!r)
@@ -187,7 +173,7 @@ int cmd_sort(int argc, const char **argv)
 	if (prog.total)
 		sorter_reserve(s, prog.total);
 	for (i = 0; i < ninputs; i++) {
-		struct picl_reader *r = open_input(inputs[i]);
+		struct picl_reader *r = runs_open("sort", inputs[i]);
 		struct picl_record rec;
 		uint64_t n = 0;
 		int rc;

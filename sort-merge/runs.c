@@ -423,7 +423,21 @@ int sorter_add(struct sorter *s, const struct picl_record *rec)
 	return 0;
 }
 
-static struct picl_reader *reopen_run(struct sorter *s, int fd)
+struct picl_reader *runs_open(const char *cmd, const char *path)
+{
+	struct picl_reader_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	int rc;
+
+	o.flags = PICL_READ_RAW;
+	r = picl_reader_open(path, &o, &rc, &err);
+	if (!r)
+		picltrace_report(cmd, &err);
+	return r;
+}
+
+struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name)
 {
 	struct picl_reader_options o = { 0 };
 	struct picl_error err = { 0 };
@@ -431,13 +445,13 @@ static struct picl_reader *reopen_run(struct sorter *s, int fd)
 	int rc;
 
 	if (lseek(fd, 0, SEEK_SET) < 0) {
-		picltrace_error(s->cfg.cmd, "cannot rewind a temporary run: %s", strerror(errno));
+		picltrace_error(cmd, "cannot rewind a %s: %s", name, strerror(errno));
 		return NULL;
 	}
 	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;
-	r = picl_reader_open_fd(fd, "temporary run", &o, &rc, &err);
+	r = picl_reader_open_fd(fd, name, &o, &rc, &err);
 	if (!r)
-		picltrace_report(s->cfg.cmd, &err);
+		picltrace_report(cmd, &err);
 	return r;
 }
 
@@ -451,7 +465,7 @@ static int merge_runs(struct sorter *s, size_t first, size_t k, struct picl_writ
 	if (!in)
 		return nomem(s);
 	for (i = 0; i < k; i++)
-		if (!(in[i] = reopen_run(s, s->runs[first + i])))
+		if (!(in[i] = runs_reopen(s->cfg.cmd, s->runs[first + i], "temporary run")))
 			goto out;
 	rc = merge_readers(&s->cfg, in, k, 0, w, NULL, NULL);
 out:

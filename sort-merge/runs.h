@@ -57,6 +57,15 @@ uint64_t runs_default_memory(void);
 /* The most inputs merged at once, from the descriptor limit. */
 size_t runs_fan_in(void);
 
+/* Open `path` for reading records as they are (PICL_READ_RAW); on failure
+ * report it for cmd and return NULL. */
+struct picl_reader *runs_open(const char *cmd, const char *path);
+
+/* Rewind the temporary file fd (written by this program) and read it back
+ * raw, without applying definitions again; `name` ("temporary run") is for
+ * messages. NULL after reporting a failure. */
+struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name);
+
 /*
  * A temporary file in cfg->tmpdir, already unlinked: it disappears when
  * closed, whatever happens. Returns the descriptor or -1 after reporting.
