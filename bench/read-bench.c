@@ -3,7 +3,8 @@
  *
  * Reads every record of FILE (plain or zstd, "-" for standard input) with
  * picl_reader_open/picl_reader_next, decoding every record's data (or, with
- * --raw, only splitting the six fixed fields: PICL_READ_RAW), and prints on
+ * --raw, only splitting the six fixed fields: PICL_READ_RAW; --parallel
+ * parses on every core: PICL_READ_PARALLEL), and prints on
  * standard output
  *
  *     records N values N errors N checksum X
@@ -16,7 +17,7 @@
  * error. A malformed record is counted and skipped (the first three are
  * reported); an I/O or decompression error stops the run with status 1.
  *
- * Usage: read-bench [--raw] [--buffer BYTES] FILE
+ * Usage: read-bench [--raw] [--parallel] [--buffer BYTES] FILE
  */
 #include "picl-trace.h"
 
@@ -57,7 +58,7 @@ static uint64_t value_bits(const struct picl_value *v)
 	}
 }
 
-static const char usage[] = "usage: read-bench [--raw] [--buffer BYTES] FILE\n";
+static const char usage[] = "usage: read-bench [--raw] [--parallel] [--buffer BYTES] FILE\n";
 
 int main(int argc, char **argv)
 {
@@ -74,6 +75,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--raw")) {
 			opts.flags |= PICL_READ_RAW;
+		} else if (!strcmp(argv[i], "--parallel")) {
+			opts.flags |= PICL_READ_PARALLEL;
 		} else if (!strcmp(argv[i], "--buffer") && i + 1 < argc) {
 			opts.buffer_size = (size_t)strtoull(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "picl-trace.h"
+#include "internal.h"   /* picl_descriptor_decode_quick */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -109,6 +110,23 @@ static void check_round_trip(const struct picl_descriptor *d, uint64_t n,
 	int rc;
 
 	rc = decode(d, n, text, len, &a, &na, &used, &err);
+	{
+		/* The reader's shortcut gives the same values, or declines. */
+		size_t qcap = rc == PICL_OK ? na : 4, nq = 0, k;
+		struct picl_value *q = malloc((qcap + 1) * sizeof(*q));
+
+		CHECK(q != NULL);
+		if (picl_descriptor_decode_quick(d, n, text, len, q, qcap, &nq)) {
+			CHECK(rc == PICL_OK && nq == na);
+			for (k = 0; k < na; k++)
+				CHECK(same_value(&q[k], &a[k]) && q[k].kind == a[k].kind &&
+				      q[k].text == a[k].text && q[k].text_len == a[k].text_len);
+			for (k = used; k < len; k++)
+				CHECK(text[k] == ' ' || text[k] == '\t' || text[k] == '\r' ||
+				      text[k] == '\v' || text[k] == '\f');
+		}
+		free(q);
+	}
 	if (rc != PICL_OK) {
 		CHECK(rc == PICL_ERR_DATA || rc == PICL_ERR_RANGE);
 		CHECK(err.code == rc && err.problem[0] != '\0');

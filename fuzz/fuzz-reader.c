@@ -62,23 +62,13 @@ static size_t rewrite(const void *buf, size_t len, char **out)
 	return (size_t)n;
 }
 
-/*
- * The fast path for canonical lines and the careful parser must agree on
- * every record and every error position.
- */
-static void compare_paths(const uint8_t *data, size_t size)
+/* Two readers of the same bytes must agree on every record, value and
+ * error position. */
+static void compare_readers(struct picl_reader *f, struct picl_reader *c)
 {
-	struct picl_reader_options fo = { 0 }, co = { 0 };
-	struct picl_reader *f, *c;
 	struct picl_record rf, rc_;
-	int st, a, b, n = 0;
+	int a, b, n = 0;
 
-	fo.max_record = co.max_record = 512;
-	co.flags = PICL_READ_NO_FAST_PATH;
-	f = picl_reader_open_memory(data, size, "f", &fo, &st, NULL);
-	c = picl_reader_open_memory(data, size, "c", &co, &st, NULL);
-	if (!f || !c)
-		abort();
 	do {
 		a = picl_reader_next(f, &rf);
 		b = picl_reader_next(c, &rc_);
@@ -92,16 +82,22 @@ static void compare_paths(const uint8_t *data, size_t size)
 			    rf.processor != rc_.processor || rf.process != rc_.process ||
 			    rf.nfields != rc_.nfields || rf.alias != rc_.alias ||
 			    rf.control_len != rc_.control_len || rf.data_len != rc_.data_len ||
-			    rf.nvalues != rc_.nvalues)
+			    rf.nvalues != rc_.nvalues || rf.mark.line != rc_.mark.line ||
+			    rf.mark.offset != rc_.mark.offset)
 				abort();
 			for (i = 0; i < rf.nvalues; i++)
 				if (rf.values[i].kind != rc_.values[i].kind ||
-				    rf.values[i].text_len != rc_.values[i].text_len)
+				    rf.values[i].text_len != rc_.values[i].text_len ||
+				    (rf.values[i].kind != PICL_VAL_STRING &&
+				     rf.values[i].kind != PICL_VAL_CHARS &&
+				     memcmp(&rf.values[i].v, &rc_.values[i].v, sizeof(uint64_t)) != 0))
 					abort();
 		} else if (a < 0) {
 			const struct picl_error *ef = picl_reader_error(f), *ec = picl_reader_error(c);
 
 			if (ef->mark.line != ec->mark.line || ef->mark.column != ec->mark.column)
+				abort();
+			if (picl_reader_error_is_fatal(f) != picl_reader_error_is_fatal(c))
 				abort();
 			if (picl_reader_error_is_fatal(f))
 				break;
@@ -109,6 +105,42 @@ static void compare_paths(const uint8_t *data, size_t size)
 	} while (a != PICL_END && ++n < 100000);
 	picl_reader_free(f);
 	picl_reader_free(c);
+}
+
+/*
+ * The fast path for canonical lines and the careful parser must agree, and
+ * so must the serial reader and the parsing threads (PICL_READ_PARALLEL,
+ * which needs a regular file: a memfd; small chunks so that records
+ * straddle them).
+ */
+static void compare_paths(const uint8_t *data, size_t size)
+{
+	struct picl_reader_options fo = { 0 }, co = { 0 }, po = { 0 };
+	struct picl_reader *f, *c;
+	int st, fd;
+
+	fo.max_record = co.max_record = po.max_record = 512;
+	co.flags = PICL_READ_NO_FAST_PATH;
+	f = picl_reader_open_memory(data, size, "f", &fo, &st, NULL);
+	c = picl_reader_open_memory(data, size, "c", &co, &st, NULL);
+	if (!f || !c)
+		abort();
+	compare_readers(f, c);
+
+	fd = memfd_create("fuzz-parallel", 0);
+	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size) ||
+	    lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	po.flags = PICL_READ_PARALLEL;
+	po.buffer_size = 64;
+	fo.buffer_size = 64;
+	setenv("PICL_THREADS", "2", 1);
+	f = picl_reader_open_memory(data, size, "f", &fo, &st, NULL);
+	c = picl_reader_open_fd(fd, "p", &po, &st, NULL);
+	if (!f || !c)
+		abort();
+	compare_readers(f, c);
+	close(fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

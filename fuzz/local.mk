@@ -28,6 +28,6 @@ EXTRA_DIST += fuzz/corpus
 fuzz: $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 fuzz/fuzz-%: $(srcdir)/fuzz/fuzz-%.c $(FUZZ_LIBFILES)
 	@$(MKDIR_P) fuzz
-	$(CLANG) $(FUZZ_FLAGS) $< $(FUZZ_LIBFILES) $(ZSTD_LIBS) $(YAML_LIBS) -lm -o $@
+	$(CLANG) $(FUZZ_FLAGS) $< $(FUZZ_LIBFILES) $(ZSTD_LIBS) $(YAML_LIBS) -lm -pthread -o $@
 CLEANFILES += $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 .PHONY: fuzz

@@ -1627,7 +1627,7 @@ static void reset(struct validator *v)
 /* Validate one input. Returns 0 (valid), 1 (errors) or 2 (unreadable). */
 static int validate_file(struct validator *v, const char *path)
 {
-	struct picl_reader_options ro = { PICL_READ_RAW, 0, 0 };
+	struct picl_reader_options ro = { PICL_READ_RAW | PICL_READ_PARALLEL, 0, 0 };
 	struct picl_error err = { 0 };
 	struct picl_record rec;
 	char problem[PICL_PROBLEM_MAX + 64], hint[128];

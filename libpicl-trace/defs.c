@@ -82,6 +82,8 @@ struct picl_defs {
 	/* the predefined aliases 0-5, compiled once, until a -6 redefines one */
 	const struct picl_descriptor *predef[6];
 	int predef_done;
+	/* bumped by every definition (picl_defs_generation) */
+	uint64_t generation;
 	/* last alias look-up */
 	int cache_valid;
 	int64_t cache_alias;
@@ -301,6 +303,7 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 		slot = &defs->aliases[idx - 1];
 	}
 	defs->cache_valid = 0;
+	defs->generation++;
 	if (event != PICL_WILDCARD || processor != PICL_WILDCARD || process != PICL_WILDCARD)
 		slot->all_wild = 0;
 	slot->wild = d;
@@ -350,6 +353,43 @@ static int match_rank(const struct picl_defs *defs, enum picl_subset_kind kind,
 	return -1;
 }
 
+static void compile_predefined(struct picl_defs *defs)
+{
+	int64_t a;
+
+	for (a = 0; a < 6; a++) {
+		const char *ctrl = picl_predefined_alias(a);
+
+		if (picl_defs_control(defs, ctrl, strlen(ctrl), &defs->predef[a], NULL) < 0)
+			defs->predef[a] = NULL;
+	}
+	defs->predef_done = 1;
+}
+
+uint64_t picl_defs_generation(const struct picl_defs *defs)
+{
+	return defs->generation;
+}
+
+int picl_defs_is_scratch(const struct picl_defs *defs, const struct picl_descriptor *d)
+{
+	return d && d == defs->scratch;
+}
+
+const struct picl_descriptor *picl_defs_alias_everywhere(struct picl_defs *defs, int64_t alias)
+{
+	uint32_t idx = imap_get(&defs->alias_map, alias);
+
+	if (!idx && alias >= 0 && alias < 6) {
+		if (!defs->predef_done)
+			compile_predefined(defs);
+		return defs->predef[alias];
+	}
+	if (idx && defs->aliases[idx - 1].all_wild)
+		return defs->aliases[idx - 1].wild;
+	return NULL;
+}
+
 const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cdefs,
 		int64_t alias, int32_t event, int32_t processor, int32_t process)
 {
@@ -366,18 +406,8 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cde
 	/* The common cases need no scope search: a predefined alias nobody
 	 * redefined, or an alias only ever defined for every scope. */
 	if (!idx && alias >= 0 && alias < 6) {
-		if (!defs->predef_done) {
-			int64_t a;
-
-			for (a = 0; a < 6; a++) {
-				const char *ctrl = picl_predefined_alias(a);
-
-				if (picl_defs_control(defs, ctrl, strlen(ctrl), &defs->predef[a],
-						      NULL) < 0)
-					defs->predef[a] = NULL;
-			}
-			defs->predef_done = 1;
-		}
+		if (!defs->predef_done)
+			compile_predefined(defs);
 		return defs->predef[alias];
 	}
 	if (idx && defs->aliases[idx - 1].all_wild)
@@ -476,6 +506,7 @@ int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 	s->members = copy;
 	s->n = n;
 	defs->cache_valid = 0;
+	defs->generation++;
 	return PICL_OK;
 }
 

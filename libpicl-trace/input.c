@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -207,4 +208,11 @@ void picl_input_free(struct picl_input *in)
 	ZSTD_freeDStream(in->zds);
 	free(in->zin);
 	free(in);
+}
+
+int picl_input_is_regular(const struct picl_input *in)
+{
+	struct stat st;
+
+	return in->fd >= 0 && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
 }

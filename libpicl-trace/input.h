@@ -24,6 +24,8 @@ ssize_t picl_input_read(struct picl_input *in, void *buf, size_t cap,
 			struct picl_error *err);
 
 int picl_input_is_compressed(const struct picl_input *in);
+/* 1 if the input is a regular file (reads never wait for a writer). */
+int picl_input_is_regular(const struct picl_input *in);
 void picl_input_free(struct picl_input *in);
 
 #endif

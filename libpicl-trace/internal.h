@@ -54,6 +54,25 @@ size_t picl_format_double(double d, char *buf);
  * PICL_ERR_NOMEM. */
 int picl_buf_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 
+/*
+ * What the reader's parsing threads need from a struct picl_defs (defs.c).
+ * picl_defs_generation changes with every definition; an alias "everywhere"
+ * is a predefined one nobody redefined, or one only ever defined for every
+ * (event, processor, process): its descriptor, else NULL (the full scoped
+ * look-up is then needed). picl_defs_is_scratch: d lives only until the next
+ * uncached control string (the cache is full), so it must not be kept.
+ */
+uint64_t picl_defs_generation(const struct picl_defs *defs);
+const struct picl_descriptor *picl_defs_alias_everywhere(struct picl_defs *defs, int64_t alias);
+int picl_defs_is_scratch(const struct picl_defs *defs, const struct picl_descriptor *d);
+
+/* descriptor.c: the reader's shortcut for decimal-only descriptors; 1 when
+ * it decoded everything (and only blanks follow), 0 to use
+ * picl_descriptor_decode instead. */
+int picl_descriptor_decode_quick(const struct picl_descriptor *d, uint64_t nfields,
+				 const char *text, size_t len, struct picl_value *values,
+				 size_t cap, size_t *nvalues);
+
 static inline int picl_is_blank(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';

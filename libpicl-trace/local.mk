@@ -7,6 +7,8 @@ dist_man_MANS += man/libpicl-trace.3
 libpicl_trace_libpicl_trace_la_SOURCES = \
 	libpicl-trace/internal.h \
 	libpicl-trace/input.h \
+	libpicl-trace/reader-int.h \
+	libpicl-trace/parallel.c \
 	libpicl-trace/status.c \
 	libpicl-trace/time.c \
 	libpicl-trace/input.c \
@@ -21,6 +23,6 @@ libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/stats.c
 # schema
 libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/schema.c
 
-libpicl_trace_libpicl_trace_la_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(YAML_CFLAGS)
-libpicl_trace_libpicl_trace_la_LIBADD = $(ZSTD_LIBS) $(YAML_LIBS) -lm
+libpicl_trace_libpicl_trace_la_CFLAGS = $(AM_CFLAGS) -pthread $(ZSTD_CFLAGS) $(YAML_CFLAGS)
+libpicl_trace_libpicl_trace_la_LIBADD = $(ZSTD_LIBS) $(YAML_LIBS) -lm -lpthread
 libpicl_trace_libpicl_trace_la_LDFLAGS = -version-info 0:0:0 -no-undefined

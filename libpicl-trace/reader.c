@@ -30,7 +30,7 @@
  * already past it, so the caller can stop or go on. I/O and decompression
  * errors are fatal and repeat on every later call.
  */
-#include "input.h"
+#include "reader-int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,43 +42,6 @@
 
 #define DEFAULT_CHUNK (1u << 20)
 #define DEFAULT_MAX_RECORD (1u << 20)
-
-/* Where a physical line starts inside a joined (continued) record. */
-struct segment {
-	size_t at;           /* offset in the logical record text */
-	uint64_t line;       /* its line number */
-	uint64_t offset;     /* its byte offset in the input */
-};
-
-struct picl_reader {
-	struct picl_input *in;
-	char *path;
-	unsigned flags;
-	size_t max_record, chunk;
-
-	char *buf;
-	size_t cap;
-	char *start, *end;        /* unconsumed input is [start, end) */
-	uint64_t base;            /* input offset of buf[0] */
-	uint64_t lineno;          /* physical lines consumed so far */
-	int eof, fatal;
-
-	struct picl_error err;
-	struct picl_defs *defs;
-
-	struct picl_value *values;
-	size_t values_cap;
-
-	char *join;               /* a record continued over several lines */
-	size_t join_len, join_cap;
-	struct segment *segs;
-	size_t nsegs, segs_cap;
-
-	/* the record being parsed, for error marks */
-	const char *text;
-	uint64_t text_line, text_offset;
-	int joined;
-};
 
 static __thread char open_error_path[4096];
 
@@ -214,11 +177,16 @@ static int next_line(struct picl_reader *r, const char **line, size_t *len,
 			break;
 	}
 report:
+	return reader_too_long(r, r->lineno, *offset);
+}
+
+int reader_too_long(struct picl_reader *r, uint64_t line, uint64_t offset)
+{
 	r->err.code = PICL_ERR_TOOLONG;
 	r->err.sys_errno = 0;
-	r->err.mark.line = r->lineno;
+	r->err.mark.line = line;
 	r->err.mark.column = 1;
-	r->err.mark.offset = *offset;
+	r->err.mark.offset = offset;
 	snprintf(r->err.problem, sizeof(r->err.problem),
 		 "record longer than %zu bytes (the reader's limit)", r->max_record);
 	return PICL_ERR_TOOLONG;
@@ -312,6 +280,42 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 	}
 	*text = r->join;
 	*len = r->join_len;
+	return 1;
+}
+
+int reader_join_span(struct picl_reader *r, const char *span, size_t len,
+		     uint64_t line, uint64_t offset, const char **text, size_t *tlen)
+{
+	const char *p = span, *e = span + len;
+
+	r->joined = 1;
+	r->join_len = 0;
+	r->nsegs = 0;
+	r->text_line = line;
+	r->text_offset = offset;
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		size_t n = (size_t)(le - p);
+		int more;
+
+		if (n > 0 && le[-1] == '\r')
+			n--;
+		more = continues(p, n);
+		if (join_append(r, p, more ? n - 1 : n, line, offset + (uint64_t)(p - span)) < 0) {
+			r->err.code = PICL_ERR_NOMEM;
+			snprintf(r->err.problem, sizeof(r->err.problem), "out of memory");
+			return PICL_ERR_NOMEM;
+		}
+		if (r->join_len > r->max_record)
+			return reader_too_long(r, r->text_line, r->text_offset);
+		line++;
+		p = nl ? nl + 1 : e;
+		if (!more)
+			break;
+	}
+	*text = r->join;
+	*tlen = r->join_len;
 	return 1;
 }
 
@@ -458,7 +462,7 @@ static inline const char *fast_time(const char *p, const char *e, struct picl_ti
 }
 
 /* 1 if the fixed fields and the descriptor were read the fast way. */
-static int parse_fields_fast(const char *text, size_t len, struct picl_record *rec)
+int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 {
 	const char *p = text, *e = text + len;
 	uint64_t u;
@@ -699,6 +703,12 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 		return decode_alias_def(r, rec);
 	if (!rec->desc && (rc = resolve(r, rec)) < 0)
 		return rc;
+	if (picl_descriptor_decode_quick(rec->desc, rec->nfields, rec->data, rec->data_len,
+					 r->values, r->values_cap, &nv)) {
+		rec->values = r->values;
+		rec->nvalues = nv;
+		return PICL_OK;
+	}
 	e2.mark.column = 0;
 	e2.problem[0] = '\0';
 	for (;;) {
@@ -732,7 +742,7 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 	return PICL_OK;
 }
 
-static int is_definition(int32_t type)
+int reader_is_definition(int32_t type)
 {
 	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
 	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
@@ -742,32 +752,21 @@ static int is_definition(int32_t type)
 /* Public                                                                    */
 /* ------------------------------------------------------------------------ */
 
-int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
+int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
+		      struct picl_record *rec)
 {
-	const char *text;
-	size_t len;
 	int rc;
 
-	if (r->fatal)
-		return r->err.code;
-	rc = next_text(r, &text, &len);
-	if (rc <= 0) {
-		if (rc == 0)
-			return PICL_END;
-		if (rc != PICL_ERR_TOOLONG)
-			r->fatal = 1;
-		return rc;
-	}
-	r->text = text;
 	rec->line = text;
 	rec->line_len = len;
 	rec->mark.line = r->text_line;
 	rec->mark.column = 1;
 	rec->mark.offset = r->text_offset;
-	if (((r->flags & PICL_READ_NO_FAST_PATH) || !parse_fields_fast(text, len, rec)) &&
+	if (((r->flags & PICL_READ_NO_FAST_PATH) || r->joined ||
+	     !reader_fields_fast(text, len, rec)) &&
 	    (rc = parse_fields(r, text, len, rec)) < 0)
 		return rc;
-	if (is_definition(rec->type) &&
+	if (reader_is_definition(rec->type) &&
 	    (r->flags & (PICL_READ_RAW | PICL_READ_NO_DEFS)) != (PICL_READ_RAW | PICL_READ_NO_DEFS)) {
 		if ((rc = decode(r, rec)) < 0)
 			return rc;
@@ -783,6 +782,52 @@ int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
 	if (r->flags & PICL_READ_RAW)
 		return PICL_OK;
 	return decode(r, rec);
+}
+
+int reader_decode(struct picl_reader *r, struct picl_record *rec)
+{
+	return decode(r, rec);
+}
+
+int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
+{
+	const char *text;
+	size_t len;
+	int rc;
+
+	if (r->fatal)
+		return r->err.code;
+	if (r->pipe_state == PIPE_WANTED && pipe_start(r) < 0)
+		r->pipe_state = PIPE_OFF;
+	if (r->pipe_state == PIPE_RUNNING) {
+		rc = pipe_next(r, rec);
+		if (rc != PIPE_SERIAL)
+			return rc;
+	}
+	rc = next_text(r, &text, &len);
+	if (rc <= 0) {
+		if (rc == 0)
+			return PICL_END;
+		if (rc != PICL_ERR_TOOLONG)
+			r->fatal = 1;
+		return rc;
+	}
+	r->text = text;
+	return reader_parse_text(r, text, len, rec);
+}
+
+int reader_resume_serial(struct picl_reader *r, const char *bytes, size_t n,
+			 uint64_t base, uint64_t lines, int eof)
+{
+	if (n > r->cap)
+		return PICL_ERR_USAGE;  /* cannot happen: parallel.c never holds more */
+	memcpy(r->buf, bytes, n);
+	r->start = r->buf;
+	r->end = r->buf + n;
+	r->base = base;
+	r->lineno = lines;
+	r->eof = eof;
+	return PICL_OK;
 }
 
 int picl_reader_decode(struct picl_reader *r, struct picl_record *rec)
@@ -810,13 +855,16 @@ static struct picl_reader *reader_new(struct picl_input *in, const char *name,
 	r->max_record = opts && opts->max_record ? opts->max_record : DEFAULT_MAX_RECORD;
 	r->chunk = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_CHUNK;
 	r->cap = r->chunk + r->max_record + 1;
-	r->buf = malloc(r->cap);
+	/* zeroed padding after the data: the fast paths may read ahead */
+	r->buf = calloc(1, r->cap + 64);
 	r->path = strdup(name);
 	r->defs = picl_defs_new();
 	if (!r->buf || !r->path || !r->defs)
 		goto nomem;
 	r->start = r->end = r->buf;
 	r->err.path = r->path;
+	if ((r->flags & PICL_READ_PARALLEL) && picl_input_is_regular(in))
+		r->pipe_state = PIPE_WANTED;
 	if (status)
 		*status = PICL_OK;
 	return r;
@@ -933,6 +981,8 @@ int picl_reader_is_compressed(const struct picl_reader *r)
 
 uint64_t picl_reader_offset(const struct picl_reader *r)
 {
+	if (r->pipe_state == PIPE_RUNNING)
+		return r->pipe_offset;
 	return r->base + (uint64_t)(r->start - r->buf);
 }
 
@@ -940,6 +990,7 @@ void picl_reader_free(struct picl_reader *r)
 {
 	if (!r)
 		return;
+	pipe_free(r);
 	picl_input_free(r->in);
 	picl_defs_free(r->defs);
 	free(r->buf);

@@ -27,12 +27,13 @@ static const char cat_usage[] =
 
 static int cat_one(const char *path, struct picl_writer *w)
 {
+	struct picl_reader_options ro = { PICL_READ_PARALLEL, 0, 0 };
 	struct picl_error err = { 0 };
 	struct picl_reader *r;
 	struct picl_record rec;
 	int rc;
 
-	r = picl_reader_open(path, NULL, &rc, &err);
+	r = picl_reader_open(path, &ro, &rc, &err);
 	if (!r) {
 		picltrace_report("cat", &err);
 		return rc;

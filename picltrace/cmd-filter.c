@@ -871,7 +871,7 @@ static uint64_t file_size(int fd)
 /* Inputs                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static const struct picl_reader_options read_opts = { PICL_READ_RAW, 0, 0 };
+static const struct picl_reader_options read_opts = { PICL_READ_RAW | PICL_READ_PARALLEL, 0, 0 };
 
 /* One pass, streaming: select and write. */
 static int filter_one(struct filter *f, const char *path, uint64_t *ord)

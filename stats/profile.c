@@ -1158,7 +1158,7 @@ int profile_read(struct profile *p, const char *path)
 
 	if (p->finished)
 		return 2;
-	ropts.flags = PICL_READ_RAW;
+	ropts.flags = PICL_READ_RAW | PICL_READ_PARALLEL;
 	r = picl_reader_open(path, &ropts, &rc, &err);
 	if (!r) {
 		report(p, &err);

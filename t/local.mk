@@ -19,6 +19,12 @@ t_unit_test_match_SOURCES = t/unit/test-match.c
 t_unit_test_match_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_match_LDADD = $(UNIT_LDADD)
 TESTS += t/unit/test-match
+# the reader's parsing threads against the serial reader
+check_PROGRAMS += t/unit/test-parallel
+t_unit_test_parallel_SOURCES = t/unit/test-parallel.c
+t_unit_test_parallel_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_parallel_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-parallel
 
 # descriptor compiler
 check_PROGRAMS += t/unit/test-descriptor

@@ -1,0 +1,766 @@
+/*
+ * parallel.c - parsing threads for PICL_READ_PARALLEL.
+ *
+ * The input is cut into chunks at record boundaries (after a newline that
+ * does not continue a record); each chunk is read by one worker thread at a
+ * time, in order, and then parsed by that worker while the next worker
+ * reads the next chunk. The caller (picl_reader_next) takes the chunks in
+ * order and hands out their records one by one. So the records, their
+ * values, marks and errors are exactly those of the serial reader; only
+ * the work is spread over the cores.
+ *
+ * What a worker does to each line, and what it leaves to the caller:
+ *
+ *   - the fixed fields of canonical lines (reader_fields_fast), and their
+ *     data when the descriptor is a control string (compiled into the
+ *     worker's own cache) or an alias below TABLE_N that is the same
+ *     wherever it is used (predefined, or only ever defined for every
+ *     event, processor and process): IT_DONE;
+ *   - aliases it cannot resolve alone (scoped ones, large numbers):
+ *     IT_FIELDS, decoded by the caller with the reader's definitions;
+ *   - anything unusual (a line the fast path refuses, a definition record,
+ *     data that fail to decode): IT_CAREFUL, read again by the caller with
+ *     the serial code, which also produces the error message;
+ *   - continued records (IT_JOIN) and over-long lines (IT_TOOLONG).
+ *
+ * Definitions are the only state that flows forward through a trace.
+ * Workers resolve aliases through a table built by the caller from its
+ * definitions; each chunk remembers the table it was parsed with. When the
+ * caller has applied a definition since (the generation differs), each
+ * record decoded through the table is checked against the full look-up and
+ * decoded again if its descriptor changed. Definitions are rare, so this
+ * costs nothing on real traces and keeps hostile ones correct.
+ *
+ * A chunk with no record boundary within the serial reader's buffer size
+ * (a record longer than max_record) stops the threads: the serial reader
+ * takes over with those bytes and reports it as it always does.
+ *
+ * Memory: nthreads + 2 chunks of 256 KiB (or the reader's buffer size if
+ * smaller) and their parsed records, whatever the input's size.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* memrchr */
+#endif
+#include "reader-int.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PIPE_CHUNK (256u << 10)
+#define PIPE_PAD 64
+#define TABLE_N 64
+#define MAX_THREADS 8
+
+enum item_kind { IT_DONE, IT_FIELDS, IT_CAREFUL, IT_JOIN, IT_TOOLONG };
+
+struct item {
+	struct picl_record rec;  /* line/data/control point into the chunk */
+	uint64_t line;           /* physical line in the chunk (from 1) */
+	size_t end;              /* chunk offset after the record's last line */
+	size_t vidx;             /* its values: vals[vidx .. vidx + nvalues) */
+	uint8_t kind;            /* enum item_kind */
+	uint8_t by_table;        /* decoded through the alias table */
+};
+
+struct table {
+	uint64_t gen;            /* picl_defs_generation it was made at */
+	int refs;
+	const struct picl_descriptor *d[TABLE_N];
+};
+
+enum batch_state { B_FREE, B_BUSY, B_READY };
+
+struct batch {
+	int state;
+	uint64_t seq;
+	char *buf;               /* the chunk, PIPE_PAD bytes of room after */
+	size_t len, cap;
+	uint64_t base;           /* input offset of buf[0] */
+	uint64_t nlines;         /* physical lines in the chunk */
+	int eof;                 /* the input ends after this chunk */
+	int fatal;               /* ... or fails after it (err) */
+	int handoff;             /* no record boundary: the serial reader takes over */
+	int nomem;               /* a worker ran out of memory parsing it */
+	struct picl_error err;
+	struct item *items;
+	size_t n, ncap;
+	struct picl_value *vals;
+	size_t nv, vcap;
+	struct table *table;
+};
+
+struct worker {
+	struct pipeline *pl;
+	pthread_t tid;
+	struct picl_defs *ctrl;  /* its own control-string cache */
+};
+
+struct pipeline {
+	pthread_mutex_t mu;
+	pthread_cond_t work;     /* for workers: a chunk is free, the input is free, stop */
+	pthread_cond_t ready;    /* for the caller: a chunk is parsed */
+	struct batch *slots;
+	size_t nslots;
+	struct worker *workers;
+	size_t nworkers;
+	int stop;
+
+	/* the input: read by one worker at a time (`reading`) */
+	struct picl_input *in;
+	int reading, input_done;
+	uint64_t next_seq, next_base;
+	char *carry;             /* bytes after the last cut, read already */
+	size_t carry_len, carry_cap;
+	size_t chunk, limit, max_record;
+	unsigned flags;
+
+	struct table *table;     /* the newest, for chunks read from now on */
+
+	/* the caller's side */
+	uint64_t want;           /* the chunk it reads next */
+	struct batch *cur;
+	size_t pos;
+	uint64_t line_base;      /* physical lines before cur */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Alias tables (made and published by the caller only)                     */
+/* ------------------------------------------------------------------------ */
+
+static struct table *make_table(struct picl_reader *r)
+{
+	struct table *t = calloc(1, sizeof(*t));
+	int64_t a;
+
+	if (!t)
+		return NULL;
+	t->gen = picl_defs_generation(r->defs);
+	t->refs = 1;
+	for (a = 0; a < TABLE_N; a++)
+		t->d[a] = picl_defs_alias_everywhere(r->defs, a);
+	return t;
+}
+
+/* Under pl->mu. */
+static void table_unref(struct table *t)
+{
+	if (t && --t->refs == 0)
+		free(t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading chunks (one worker at a time)                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The offset just after the last newline that ends a record, or 0. */
+static size_t find_cut(const char *buf, size_t len)
+{
+	const char *e = buf + len;
+
+	while (e > buf) {
+		const char *nl = memrchr(buf, '\n', (size_t)(e - buf));
+		const char *le;
+
+		if (!nl)
+			return 0;
+		le = nl;
+		if (le > buf && le[-1] == '\r')
+			le--;
+		if (!(le > buf && le[-1] == '\\' &&
+		      (le - 1 == buf || le[-2] == '\n' || picl_is_blank((unsigned char)le[-2]))))
+			return (size_t)(nl + 1 - buf);
+		e = nl;
+	}
+	return 0;
+}
+
+static int grow_buf(struct batch *b, size_t need)
+{
+	char *p;
+
+	if (need <= b->cap)
+		return 0;
+	p = realloc(b->buf, need + PIPE_PAD);
+	if (!p)
+		return -1;
+	b->buf = p;
+	b->cap = need;
+	return 0;
+}
+
+/* Fill b with the next chunk: the carried bytes, then input up to a record
+ * boundary. Only the worker that set pl->reading calls this. */
+static void fill_batch(struct pipeline *pl, struct batch *b)
+{
+	size_t target = pl->chunk, cut = 0;
+
+	b->eof = b->fatal = b->handoff = b->nomem = 0;
+	b->base = pl->next_base;
+	if (target < pl->carry_len)
+		target = pl->carry_len;
+	if (grow_buf(b, target) < 0)
+		goto nomem;
+	if (pl->carry_len)
+		memcpy(b->buf, pl->carry, pl->carry_len);
+	b->len = pl->carry_len;
+	for (;;) {
+		while (b->len < target && !b->eof && !b->fatal) {
+			ssize_t k = picl_input_read(pl->in, b->buf + b->len, target - b->len, &b->err);
+
+			if (k < 0)
+				b->fatal = 1;
+			else if (k == 0)
+				b->eof = 1;
+			else
+				b->len += (size_t)k;
+		}
+		if (b->eof) {
+			cut = b->len;
+			break;
+		}
+		cut = find_cut(b->buf, b->len);
+		if (cut > 0 || b->fatal)
+			break;
+		/* No record ends in what we have: read on, up to what the
+		 * serial reader could hold, then let it take over. */
+		if (b->len >= pl->limit) {
+			b->handoff = 1;
+			cut = b->len;
+			break;
+		}
+		target = b->len * 2 > pl->chunk ? b->len * 2 : pl->chunk;
+		if (target > pl->limit)
+			target = pl->limit;
+		if (grow_buf(b, target) < 0)
+			goto nomem;
+	}
+	/* What follows the cut starts the next chunk. */
+	pl->carry_len = 0;
+	if (!b->fatal && cut < b->len) {
+		size_t tail = b->len - cut;
+
+		if (tail > pl->carry_cap) {
+			char *c = realloc(pl->carry, tail);
+
+			if (!c)
+				goto nomem;
+			pl->carry = c;
+			pl->carry_cap = tail;
+		}
+		memcpy(pl->carry, b->buf + cut, tail);
+		pl->carry_len = tail;
+	}
+	pl->next_base = b->base + cut;
+	b->len = cut;
+	memset(b->buf + b->len, 0, PIPE_PAD);
+	return;
+nomem:
+	b->len = 0;
+	b->nomem = 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parsing a chunk (any worker)                                             */
+/* ------------------------------------------------------------------------ */
+
+static int continues(const char *line, size_t len)
+{
+	return len > 0 && line[len - 1] == '\\' &&
+	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
+}
+
+static struct item *new_item(struct batch *b)
+{
+	if (b->n == b->ncap) {
+		size_t ncap = b->ncap ? b->ncap * 2 : 1024;
+		struct item *p = realloc(b->items, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		b->items = p;
+		b->ncap = ncap;
+	}
+	return &b->items[b->n++];
+}
+
+/* Decode its data with d into b->vals. 0, or -1 (the caller will). */
+static int decode_item(struct batch *b, struct item *it, const struct picl_descriptor *d)
+{
+	struct picl_record *rec = &it->rec;
+	struct picl_error e2;
+	const char *p, *e;
+	size_t nv = 0, used = 0, cap;
+	int rc;
+
+	if (!b->vals) {
+		b->vals = malloc(4096 * sizeof(*b->vals));
+		if (!b->vals)
+			return -1;
+		b->vcap = 4096;
+	}
+	if (picl_descriptor_decode_quick(d, rec->nfields, rec->data, rec->data_len,
+					 b->vals + b->nv, b->vcap - b->nv, &nv)) {
+		rec->desc = d;
+		rec->nvalues = nv;
+		it->vidx = b->nv;
+		b->nv += nv;
+		return 0;
+	}
+	for (;;) {
+		cap = b->vcap - b->nv;
+		rc = picl_descriptor_decode(d, rec->nfields, rec->data, rec->data_len,
+					    b->vals + b->nv, &nv, &cap, &used, &e2);
+		if (rc != PICL_ERR_NOMEM || cap <= b->vcap - b->nv)
+			break;
+		{
+			size_t ncap = b->vcap ? b->vcap : 4096;
+			struct picl_value *v;
+
+			while (ncap < b->nv + cap)
+				ncap *= 2;
+			v = realloc(b->vals, ncap * sizeof(*v));
+			if (!v)
+				return -1;
+			b->vals = v;
+			b->vcap = ncap;
+		}
+	}
+	if (rc < 0)
+		return -1;
+	e = rec->data + rec->data_len;
+	for (p = rec->data + used; p < e && picl_is_blank((unsigned char)*p); p++)
+		;
+	if (p != e)
+		return -1;
+	rec->desc = d;
+	rec->nvalues = nv;
+	it->vidx = b->nv;
+	b->nv += nv;
+	return 0;
+}
+
+/* What a worker makes of one record line p[0..n) whose fixed fields it
+ * has read. */
+static int classify(struct pipeline *pl, struct worker *w, struct batch *b, struct item *it)
+{
+	struct picl_record *rec = &it->rec;
+	const struct picl_descriptor *d = NULL;
+
+	if (reader_is_definition(rec->type) &&
+	    (pl->flags & (PICL_READ_RAW | PICL_READ_NO_DEFS)) != (PICL_READ_RAW | PICL_READ_NO_DEFS))
+		return IT_CAREFUL;
+	if ((pl->flags & PICL_READ_RAW) || rec->nfields == 0)
+		return IT_DONE;
+	if (rec->alias >= 0) {
+		if (rec->alias < TABLE_N)
+			d = b->table->d[rec->alias];
+		if (!d)
+			return IT_FIELDS;
+		it->by_table = 1;
+	} else if (picl_defs_control(w->ctrl, rec->control, rec->control_len, &d, NULL) < 0) {
+		return IT_CAREFUL;
+	} else if (picl_defs_is_scratch(w->ctrl, d)) {
+		return IT_FIELDS;
+	}
+	return decode_item(b, it, d) < 0 ? IT_CAREFUL : IT_DONE;
+}
+
+static void parse_batch(struct worker *w, struct batch *b)
+{
+	struct pipeline *pl = w->pl;
+	const char *p = b->buf, *e = b->buf + b->len;
+	uint64_t line = 0;
+
+	b->n = 0;
+	b->nv = 0;
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e, *next = nl ? nl + 1 : e, *q;
+		size_t n = (size_t)(le - p);
+		struct item *it;
+
+		line++;
+		if (n > 0 && le[-1] == '\r')
+			n--;
+		if (n <= pl->max_record) {
+			for (q = p; q < p + n && picl_is_blank((unsigned char)*q); q++)
+				;
+			if (q == p + n || *q == '#') {
+				p = next;
+				continue;
+			}
+		}
+		it = new_item(b);
+		if (!it) {
+			b->nomem = 1;
+			break;
+		}
+		it->line = line;
+		it->by_table = 0;
+		it->vidx = 0;
+		it->rec.line = p;
+		it->rec.line_len = n;
+		if (n > pl->max_record) {
+			it->kind = IT_TOOLONG;
+		} else if (continues(p, n)) {
+			const char *start = p;
+
+			while (continues(p, n) && next < e) {
+				p = next;
+				nl = memchr(p, '\n', (size_t)(e - p));
+				le = nl ? nl : e;
+				next = nl ? nl + 1 : e;
+				n = (size_t)(le - p);
+				if (n > 0 && le[-1] == '\r')
+					n--;
+				line++;
+			}
+			it->kind = IT_JOIN;
+			it->rec.line = start;
+			it->rec.line_len = (size_t)(next - start);
+		} else if ((pl->flags & PICL_READ_NO_FAST_PATH) ||
+			   !reader_fields_fast(p, n, &it->rec)) {
+			it->kind = IT_CAREFUL;
+		} else {
+			it->kind = (uint8_t)classify(pl, w, b, it);
+		}
+		it->end = (size_t)(next - b->buf);
+		p = next;
+	}
+	b->nlines = line;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Workers                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static struct batch *free_slot(struct pipeline *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nslots; i++)
+		if (pl->slots[i].state == B_FREE)
+			return &pl->slots[i];
+	return NULL;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pipeline *pl = w->pl;
+
+	pthread_mutex_lock(&pl->mu);
+	while (!pl->stop) {
+		struct batch *b = NULL;
+
+		if (!pl->reading && !pl->input_done)
+			b = free_slot(pl);
+		if (!b) {
+			pthread_cond_wait(&pl->work, &pl->mu);
+			continue;
+		}
+		b->state = B_BUSY;
+		b->seq = pl->next_seq++;
+		pl->reading = 1;
+		pthread_mutex_unlock(&pl->mu);
+
+		fill_batch(pl, b);
+
+		pthread_mutex_lock(&pl->mu);
+		pl->reading = 0;
+		if (b->eof || b->fatal || b->handoff || b->nomem)
+			pl->input_done = 1;
+		b->table = pl->table;
+		b->table->refs++;
+		pthread_cond_broadcast(&pl->work);
+		pthread_mutex_unlock(&pl->mu);
+
+		b->n = 0;
+		b->nlines = 0;
+		if (!b->handoff && !b->nomem)
+			parse_batch(w, b);
+
+		pthread_mutex_lock(&pl->mu);
+		b->state = B_READY;
+		pthread_cond_broadcast(&pl->ready);
+	}
+	pthread_mutex_unlock(&pl->mu);
+	return NULL;
+}
+
+static size_t thread_count(void)
+{
+	const char *env = getenv("PICL_THREADS");
+	long n;
+
+	if (env && *env) {
+		char *end;
+
+		n = strtol(env, &end, 10);
+		if (*end != '\0' || n < 1)
+			n = 1;
+	} else {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	}
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	return n < 1 ? 1 : (size_t)n;
+}
+
+static void stop_workers(struct pipeline *pl)
+{
+	size_t i;
+
+	pthread_mutex_lock(&pl->mu);
+	pl->stop = 1;
+	pthread_cond_broadcast(&pl->work);
+	pthread_mutex_unlock(&pl->mu);
+	for (i = 0; i < pl->nworkers; i++)
+		pthread_join(pl->workers[i].tid, NULL);
+	pl->nworkers = 0;
+}
+
+static void free_pipeline(struct pipeline *pl)
+{
+	size_t i;
+
+	if (!pl)
+		return;
+	stop_workers(pl);
+	for (i = 0; i < pl->nslots; i++) {
+		struct batch *b = &pl->slots[i];
+
+		free(b->buf);
+		free(b->items);
+		free(b->vals);
+		if (b->state != B_FREE && b->table)
+			table_unref(b->table);
+	}
+	if (pl->workers)
+		for (i = 0; i < MAX_THREADS; i++)
+			picl_defs_free(pl->workers[i].ctrl);
+	table_unref(pl->table);
+	free(pl->slots);
+	free(pl->workers);
+	free(pl->carry);
+	pthread_mutex_destroy(&pl->mu);
+	pthread_cond_destroy(&pl->work);
+	pthread_cond_destroy(&pl->ready);
+	free(pl);
+}
+
+int pipe_start(struct picl_reader *r)
+{
+	size_t n = thread_count(), i;
+	struct pipeline *pl;
+	sigset_t all, old;
+
+	if (n < 2)
+		return -1;
+	pl = calloc(1, sizeof(*pl));
+	if (!pl)
+		return -1;
+	pthread_mutex_init(&pl->mu, NULL);
+	pthread_cond_init(&pl->work, NULL);
+	pthread_cond_init(&pl->ready, NULL);
+	pl->in = r->in;
+	pl->flags = r->flags;
+	pl->max_record = r->max_record;
+	pl->chunk = r->chunk < PIPE_CHUNK ? r->chunk : PIPE_CHUNK;
+	pl->limit = r->cap;
+	pl->nslots = n + 2;
+	pl->slots = calloc(pl->nslots, sizeof(*pl->slots));
+	pl->workers = calloc(MAX_THREADS, sizeof(*pl->workers));
+	pl->table = make_table(r);
+	if (!pl->slots || !pl->workers || !pl->table)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		pl->workers[i].pl = pl;
+		pl->workers[i].ctrl = picl_defs_new();
+		if (!pl->workers[i].ctrl)
+			goto fail;
+	}
+	/* Signals go to the caller's threads, never to ours. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&pl->workers[i].tid, NULL, worker_main, &pl->workers[i]) != 0)
+			break;
+		pl->nworkers++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pl->nworkers == 0)
+		goto fail;
+	r->pipe = pl;
+	r->pipe_state = PIPE_RUNNING;
+	return 0;
+fail:
+	free_pipeline(pl);
+	return -1;
+}
+
+void pipe_free(struct picl_reader *r)
+{
+	free_pipeline(r->pipe);
+	r->pipe = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The caller's side                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Done with the current chunk: give it back, and let the workers use the
+ * caller's newest definitions from now on. */
+static int release_current(struct picl_reader *r, struct pipeline *pl)
+{
+	struct batch *b = pl->cur;
+	struct table *fresh = NULL;
+
+	if (picl_defs_generation(r->defs) != pl->table->gen) {
+		fresh = make_table(r);
+		if (!fresh)
+			return -1;
+	}
+	pl->line_base += b->nlines;  /* before b is given back */
+	pthread_mutex_lock(&pl->mu);
+	table_unref(b->table);
+	b->table = NULL;
+	b->state = B_FREE;
+	if (fresh) {
+		table_unref(pl->table);
+		pl->table = fresh;
+	}
+	pthread_cond_broadcast(&pl->work);
+	pthread_mutex_unlock(&pl->mu);
+	pl->want++;
+	pl->cur = NULL;
+	return 0;
+}
+
+static struct batch *wait_next(struct pipeline *pl)
+{
+	struct batch *b = NULL;
+
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		size_t i;
+
+		for (i = 0; i < pl->nslots; i++)
+			if (pl->slots[i].state == B_READY && pl->slots[i].seq == pl->want)
+				b = &pl->slots[i];
+		if (b)
+			break;
+		pthread_cond_wait(&pl->ready, &pl->mu);
+	}
+	pthread_mutex_unlock(&pl->mu);
+	return b;
+}
+
+static int out_of_memory(struct picl_reader *r)
+{
+	r->err.code = PICL_ERR_NOMEM;
+	r->err.sys_errno = 0;
+	snprintf(r->err.problem, sizeof(r->err.problem), "out of memory");
+	r->fatal = 1;
+	return PICL_ERR_NOMEM;
+}
+
+/* The serial reader takes over at the start of chunk b. */
+static int hand_off(struct picl_reader *r, struct pipeline *pl, struct batch *b)
+{
+	int rc;
+
+	stop_workers(pl);
+	rc = reader_resume_serial(r, b->buf, b->len, b->base, pl->line_base, b->eof);
+	free_pipeline(pl);
+	r->pipe = NULL;
+	r->pipe_state = PIPE_DONE;
+	return rc < 0 ? out_of_memory(r) : PIPE_SERIAL;
+}
+
+int pipe_next(struct picl_reader *r, struct picl_record *rec)
+{
+	struct pipeline *pl = r->pipe;
+
+	for (;;) {
+		struct batch *b = pl->cur;
+		const struct item *it;
+		uint64_t line, offset;
+
+		if (!b) {
+			b = pl->cur = wait_next(pl);
+			pl->pos = 0;
+			if (b->handoff)
+				return hand_off(r, pl, b);
+		}
+		if (pl->pos == b->n) {
+			if (b->nomem)
+				return out_of_memory(r);
+			if (b->fatal) {
+				r->err = b->err;
+				r->err.path = r->path;
+				r->err.mark.line = pl->line_base + b->nlines + 1;
+				r->err.mark.column = 0;
+				r->err.mark.offset = b->base + b->len;
+				r->fatal = 1;
+				return r->err.code;
+			}
+			if (b->eof) {
+				r->pipe_offset = b->base + b->len;
+				return PICL_END;
+			}
+			if (release_current(r, pl) < 0)
+				return out_of_memory(r);
+			continue;
+		}
+		it = &b->items[pl->pos++];
+		line = pl->line_base + it->line;
+		offset = b->base + (uint64_t)(it->rec.line - b->buf);
+		r->pipe_offset = b->base + it->end;
+		switch (it->kind) {
+		case IT_TOOLONG:
+			return reader_too_long(r, line, offset);
+		case IT_JOIN: {
+			const char *text;
+			size_t len;
+			int rc = reader_join_span(r, it->rec.line, it->rec.line_len, line, offset,
+						  &text, &len);
+
+			if (rc < 0)
+				return rc;
+			r->text = text;
+			return reader_parse_text(r, text, len, rec);
+		}
+		case IT_CAREFUL:
+			r->text = it->rec.line;
+			r->joined = 0;
+			r->text_line = line;
+			r->text_offset = offset;
+			return reader_parse_text(r, it->rec.line, it->rec.line_len, rec);
+		default:
+			break;
+		}
+		*rec = it->rec;
+		rec->mark.line = line;
+		rec->mark.column = 1;
+		rec->mark.offset = offset;
+		if (rec->nvalues)
+			rec->values = b->vals + it->vidx;
+		r->text = rec->line;
+		r->joined = 0;
+		r->text_line = line;
+		r->text_offset = offset;
+		if (it->kind == IT_FIELDS ||
+		    (it->by_table && b->table->gen != picl_defs_generation(r->defs) &&
+		     picl_defs_lookup_alias(r->defs, rec->alias, rec->event, rec->processor,
+					    rec->process) != rec->desc)) {
+			rec->desc = NULL;
+			return reader_decode(r, rec);
+		}
+		return PICL_OK;
+	}
+}

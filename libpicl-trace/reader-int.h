@@ -1,0 +1,92 @@
+/*
+ * reader-int.h - the reader's state, shared by reader.c (the serial reader
+ * and everything about one record) and parallel.c (parsing threads that run
+ * ahead of the caller with PICL_READ_PARALLEL). Not installed.
+ */
+#ifndef PICL_READER_INT_H
+#define PICL_READER_INT_H
+
+#include "input.h"
+
+enum reader_pipe_state {
+	PIPE_OFF,      /* serial reading only */
+	PIPE_WANTED,   /* PICL_READ_PARALLEL: start at the first record */
+	PIPE_RUNNING,  /* records come from parallel.c */
+	PIPE_DONE      /* stopped (handed back to the serial reader, or ended) */
+};
+
+struct pipeline;
+
+/* Where a physical line starts inside a joined (continued) record. */
+struct segment {
+	size_t at;           /* offset in the logical record text */
+	uint64_t line;       /* its line number */
+	uint64_t offset;     /* its byte offset in the input */
+};
+
+struct picl_reader {
+	struct picl_input *in;
+	char *path;
+	unsigned flags;
+	size_t max_record, chunk;
+
+	char *buf;
+	size_t cap;
+	char *start, *end;        /* unconsumed input is [start, end) */
+	uint64_t base;            /* input offset of buf[0] */
+	uint64_t lineno;          /* physical lines consumed so far */
+	int eof, fatal;
+
+	struct picl_error err;
+	struct picl_defs *defs;
+
+	struct picl_value *values;
+	size_t values_cap;
+
+	char *join;               /* a record continued over several lines */
+	size_t join_len, join_cap;
+	struct segment *segs;
+	size_t nsegs, segs_cap;
+
+	/* the record being parsed, for error marks */
+	const char *text;
+	uint64_t text_line, text_offset;
+	int joined;
+
+	/* parsing threads (parallel.c), with PICL_READ_PARALLEL */
+	int pipe_state;           /* enum reader_pipe_state */
+	struct pipeline *pipe;
+	uint64_t pipe_offset;     /* picl_reader_offset while it runs */
+};
+
+
+/* reader.c: the rest of the record once its text is known. r->text,
+ * r->text_line, r->text_offset and r->joined must describe `text`. */
+int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
+		      struct picl_record *rec);
+/* reader.c: the fast field parser (1 if it took the record). */
+int reader_fields_fast(const char *text, size_t len, struct picl_record *rec);
+/* reader.c: decode rec's data with r's definitions (rec->desc may be NULL). */
+int reader_decode(struct picl_reader *r, struct picl_record *rec);
+int reader_is_definition(int32_t type);
+/* reader.c: join the physical lines of a continued record held in
+ * span[0..len) (newlines included; the first line is `line`, at input
+ * offset `offset`) into r->join, and point r->text at it. 1, or < 0 with
+ * r->err set (PICL_ERR_TOOLONG, PICL_ERR_NOMEM). */
+int reader_join_span(struct picl_reader *r, const char *span, size_t len,
+		     uint64_t line, uint64_t offset, const char **text, size_t *tlen);
+/* reader.c: a record longer than max_record at (line, offset). */
+int reader_too_long(struct picl_reader *r, uint64_t line, uint64_t offset);
+/* reader.c: go on serially with bytes[0..n), which start at input offset
+ * `base` after `lines` physical lines; `eof` if the input ends after them. */
+int reader_resume_serial(struct picl_reader *r, const char *bytes, size_t n,
+			 uint64_t base, uint64_t lines, int eof);
+
+/* parallel.c */
+int pipe_start(struct picl_reader *r);          /* 0, or -1: stay serial */
+int pipe_next(struct picl_reader *r, struct picl_record *rec);
+void pipe_free(struct picl_reader *r);
+/* pipe_next's answer when the serial reader must take over */
+#define PIPE_SERIAL 1000
+
+#endif /* PICL_READER_INT_H */
