@@ -57,13 +57,26 @@
 
 enum item_kind { IT_DONE, IT_FIELDS, IT_CAREFUL, IT_JOIN, IT_TOOLONG };
 
+/*
+ * A parsed record, packed: the caller reads these from another core, so
+ * they are a third of a struct picl_record. Texts are offsets into the
+ * chunk; values of IT_DONE records follow each other in vals, in order.
+ */
 struct item {
-	struct picl_record rec;  /* line/data/control point into the chunk */
-	uint64_t line;           /* physical line in the chunk (from 1) */
-	size_t end;              /* chunk offset after the record's last line */
-	size_t vidx;             /* its values: vals[vidx .. vidx + nvalues) */
-	uint8_t kind;            /* enum item_kind */
-	uint8_t by_table;        /* decoded through the alias table */
+	int32_t type, event, processor, process;
+	int64_t mant;
+	int64_t alias;
+	const struct picl_descriptor *desc;
+	uint32_t line_off, line_len;  /* the line (IT_JOIN: all its lines) */
+	uint32_t data_off;            /* data, from the line's start */
+	uint32_t ctrl_len;            /* control string (alias < 0): before data */
+	uint32_t nfields, nvalues;
+	uint32_t line;                /* physical line in the chunk (from 1) */
+	uint8_t scale;
+	uint8_t kind;                 /* enum item_kind */
+	uint8_t by_table;             /* decoded through the alias table */
+	uint8_t has_descriptor;
+	uint8_t eol;                  /* newline bytes after the line */
 };
 
 struct table {
@@ -123,7 +136,7 @@ struct pipeline {
 	/* the caller's side */
 	uint64_t want;           /* the chunk it reads next */
 	struct batch *cur;
-	size_t pos;
+	size_t pos, vpos;         /* next item, and its values in cur->vals */
 	uint64_t line_base;      /* physical lines before cur */
 };
 
@@ -287,10 +300,9 @@ static struct item *new_item(struct batch *b)
 	return &b->items[b->n++];
 }
 
-/* Decode its data with d into b->vals. 0, or -1 (the caller will). */
-static int decode_item(struct batch *b, struct item *it, const struct picl_descriptor *d)
+/* Decode rec's data with d into b->vals. 0, or -1 (the caller will). */
+static int decode_item(struct batch *b, struct picl_record *rec, const struct picl_descriptor *d)
 {
-	struct picl_record *rec = &it->rec;
 	struct picl_error e2;
 	const char *p, *e;
 	size_t nv = 0, used = 0, cap;
@@ -306,7 +318,6 @@ static int decode_item(struct batch *b, struct item *it, const struct picl_descr
 					 b->vals + b->nv, b->vcap - b->nv, &nv)) {
 		rec->desc = d;
 		rec->nvalues = nv;
-		it->vidx = b->nv;
 		b->nv += nv;
 		return 0;
 	}
@@ -338,16 +349,15 @@ static int decode_item(struct batch *b, struct item *it, const struct picl_descr
 		return -1;
 	rec->desc = d;
 	rec->nvalues = nv;
-	it->vidx = b->nv;
 	b->nv += nv;
 	return 0;
 }
 
 /* What a worker makes of one record line p[0..n) whose fixed fields it
  * has read. */
-static int classify(struct pipeline *pl, struct worker *w, struct batch *b, struct item *it)
+static int classify(struct pipeline *pl, struct worker *w, struct batch *b,
+		    struct picl_record *rec, struct item *it)
 {
-	struct picl_record *rec = &it->rec;
 	const struct picl_descriptor *d = NULL;
 
 	if (reader_is_definition(rec->type) &&
@@ -366,7 +376,25 @@ static int classify(struct pipeline *pl, struct worker *w, struct batch *b, stru
 	} else if (picl_defs_is_scratch(w->ctrl, d)) {
 		return IT_FIELDS;
 	}
-	return decode_item(b, it, d) < 0 ? IT_CAREFUL : IT_DONE;
+	return decode_item(b, rec, d) < 0 ? IT_CAREFUL : IT_DONE;
+}
+
+/* Pack what the fast path and classify found. */
+static void pack(struct item *it, const struct picl_record *rec, const char *line)
+{
+	it->type = rec->type;
+	it->event = rec->event;
+	it->processor = rec->processor;
+	it->process = rec->process;
+	it->mant = rec->time.mant;
+	it->scale = (uint8_t)rec->time.scale;
+	it->alias = rec->alias;
+	it->desc = rec->desc;
+	it->has_descriptor = (uint8_t)rec->has_descriptor;
+	it->data_off = (uint32_t)(rec->data - line);
+	it->ctrl_len = (uint32_t)rec->control_len;
+	it->nfields = (uint32_t)rec->nfields;
+	it->nvalues = (uint32_t)rec->nvalues;
 }
 
 static void parse_batch(struct worker *w, struct batch *b)
@@ -381,6 +409,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e, *next = nl ? nl + 1 : e, *q;
 		size_t n = (size_t)(le - p);
+		struct picl_record rec;
 		struct item *it;
 
 		line++;
@@ -399,11 +428,12 @@ static void parse_batch(struct worker *w, struct batch *b)
 			b->nomem = 1;
 			break;
 		}
-		it->line = line;
+		it->line = (uint32_t)line;
 		it->by_table = 0;
-		it->vidx = 0;
-		it->rec.line = p;
-		it->rec.line_len = n;
+		it->nvalues = 0;
+		it->line_off = (uint32_t)(p - b->buf);
+		it->line_len = (uint32_t)n;
+		it->eol = (uint8_t)(next - (p + n));
 		if (n > pl->max_record) {
 			it->kind = IT_TOOLONG;
 		} else if (continues(p, n)) {
@@ -420,15 +450,19 @@ static void parse_batch(struct worker *w, struct batch *b)
 				line++;
 			}
 			it->kind = IT_JOIN;
-			it->rec.line = start;
-			it->rec.line_len = (size_t)(next - start);
+			it->line_off = (uint32_t)(start - b->buf);
+			it->line_len = (uint32_t)(next - start);
+			it->eol = 0;
 		} else if ((pl->flags & PICL_READ_NO_FAST_PATH) ||
-			   !reader_fields_fast(p, n, &it->rec)) {
+			   !reader_fields_fast(p, n, &rec) || rec.nfields > UINT32_MAX) {
 			it->kind = IT_CAREFUL;
 		} else {
-			it->kind = (uint8_t)classify(pl, w, b, it);
+			it->kind = (uint8_t)classify(pl, w, b, &rec, it);
+			if (it->kind == IT_DONE || it->kind == IT_FIELDS)
+				pack(it, &rec, p);
+			else
+				it->nvalues = 0;
 		}
-		it->end = (size_t)(next - b->buf);
 		p = next;
 	}
 	b->nlines = line;
@@ -559,7 +593,8 @@ int pipe_start(struct picl_reader *r)
 	struct pipeline *pl;
 	sigset_t all, old;
 
-	if (n < 2)
+	/* Items keep 32-bit offsets into a chunk, which never outgrows r->cap. */
+	if (n < 2 || r->cap > UINT32_MAX / 2)
 		return -1;
 	pl = calloc(1, sizeof(*pl));
 	if (!pl)
@@ -689,11 +724,13 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 	for (;;) {
 		struct batch *b = pl->cur;
 		const struct item *it;
+		const char *text;
 		uint64_t line, offset;
 
 		if (!b) {
 			b = pl->cur = wait_next(pl);
 			pl->pos = 0;
+			pl->vpos = 0;
 			if (b->handoff)
 				return hand_off(r, pl, b);
 		}
@@ -718,39 +755,59 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 			continue;
 		}
 		it = &b->items[pl->pos++];
+		text = b->buf + it->line_off;
 		line = pl->line_base + it->line;
-		offset = b->base + (uint64_t)(it->rec.line - b->buf);
-		r->pipe_offset = b->base + it->end;
+		offset = b->base + it->line_off;
+		r->pipe_offset = offset + it->line_len + it->eol;
 		switch (it->kind) {
 		case IT_TOOLONG:
 			return reader_too_long(r, line, offset);
 		case IT_JOIN: {
-			const char *text;
+			const char *joined;
 			size_t len;
-			int rc = reader_join_span(r, it->rec.line, it->rec.line_len, line, offset,
-						  &text, &len);
+			int rc = reader_join_span(r, text, it->line_len, line, offset, &joined, &len);
 
 			if (rc < 0)
 				return rc;
-			r->text = text;
-			return reader_parse_text(r, text, len, rec);
+			r->text = joined;
+			return reader_parse_text(r, joined, len, rec);
 		}
 		case IT_CAREFUL:
-			r->text = it->rec.line;
+			r->text = text;
 			r->joined = 0;
 			r->text_line = line;
 			r->text_offset = offset;
-			return reader_parse_text(r, it->rec.line, it->rec.line_len, rec);
+			return reader_parse_text(r, text, it->line_len, rec);
 		default:
 			break;
 		}
-		*rec = it->rec;
+		rec->type = it->type;
+		rec->event = it->event;
+		rec->time.mant = it->mant;
+		rec->time.scale = it->scale;
+		rec->processor = it->processor;
+		rec->process = it->process;
+		rec->nfields = it->nfields;
+		rec->has_descriptor = it->has_descriptor;
+		rec->alias = it->alias;
+		rec->data = text + it->data_off;
+		rec->data_len = it->line_len - it->data_off;
+		rec->control = NULL;
+		rec->control_len = 0;
+		if (it->has_descriptor && it->alias < 0) {
+			rec->control = rec->data - 1 - it->ctrl_len;
+			rec->control_len = it->ctrl_len;
+		}
+		rec->desc = it->desc;
+		rec->nvalues = it->nvalues;
+		rec->values = it->nvalues ? b->vals + pl->vpos : NULL;
+		pl->vpos += it->nvalues;
+		rec->line = text;
+		rec->line_len = it->line_len;
 		rec->mark.line = line;
 		rec->mark.column = 1;
 		rec->mark.offset = offset;
-		if (rec->nvalues)
-			rec->values = b->vals + it->vidx;
-		r->text = rec->line;
+		r->text = text;
 		r->joined = 0;
 		r->text_line = line;
 		r->text_offset = offset;

@@ -114,9 +114,11 @@ static int fill(struct picl_reader *r)
 	}
 	if (n == 0) {
 		r->eof = 1;
+		*r->end = '\n';
 		return 0;
 	}
 	r->end += n;
+	*r->end = '\n';  /* the fast path's sentinel (reader_fields_fast) */
 	return 1;
 }
 
@@ -405,56 +407,63 @@ static int time_field(struct picl_reader *r, const char **pp, const char *e,
 /*
  * The fast path, for records in the canonical shape that writers produce:
  * single blanks between fields, integers of at most 10 digits, a time with
- * at most 18 digits and no exponent. fast_uint/fast_time return where the
- * field ends, or NULL when the field is anything else; then parse_fields
- * reads the record again carefully and reports what is wrong. Both paths
- * give the same record for every line the fast one accepts.
+ * at most 18 digits and no exponent. Each helper returns where its field
+ * ends, or NULL when the field is anything else; then parse_fields reads
+ * the record again carefully and reports what is wrong. Both paths give
+ * the same record for every line the fast one accepts.
+ *
+ * The byte after the text (text[len]) must be readable and must not be a
+ * digit, a blank, '.' or '"': the reader's buffers end every line with
+ * '\n' or '\r' and the input with a '\n' or NUL sentinel, so digit runs
+ * need no bound check.
  */
-static inline const char *fast_uint(const char *p, const char *e, uint64_t *out)
+static inline const char *fast_digits(const char *p, unsigned max, uint64_t *out)
 {
 	const char *start = p;
 	uint64_t acc = 0;
+	unsigned d;
 
-	while (p < e && (unsigned char)(*p - '0') < 10) {
-		acc = acc * 10 + (uint64_t)(*p - '0');
+	while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
+		acc = acc * 10 + d;
 		p++;
 	}
-	if (p == start || p - start > 10 || (p < e && *p != ' '))
+	if (p == start || (size_t)(p - start) > max)
 		return NULL;
 	*out = acc;
 	return p;
 }
 
-static inline const char *fast_i32(const char *p, const char *e, int32_t *out)
+static inline const char *fast_i32(const char *p, int32_t *out)
 {
 	uint64_t u;
-	int neg = p < e && *p == '-';
+	int neg = *p == '-';
 
-	p = fast_uint(p + neg, e, &u);
-	if (!p || u > (neg ? (uint64_t)INT32_MAX + 1 : (uint64_t)INT32_MAX))
+	p = fast_digits(p + neg, 10, &u);
+	if (!p || u > (uint64_t)INT32_MAX + (uint64_t)neg)
 		return NULL;
 	*out = neg ? (int32_t)(0 - (int64_t)u) : (int32_t)u;
 	return p;
 }
 
-static inline const char *fast_time(const char *p, const char *e, struct picl_time *t)
+static inline const char *fast_time(const char *p, struct picl_time *t)
 {
-	int neg = p < e && *p == '-';
+	int neg = *p == '-';
 	const char *start;
 	uint64_t mant = 0;   /* unsigned: may wrap before the digit count is checked */
-	int digits = 0, scale = 0;
+	unsigned d;
+	int digits, scale = 0;
 
 	p += neg;
-	for (start = p; p < e && (unsigned char)(*p - '0') < 10; p++)
-		mant = mant * 10 + (uint64_t)(*p - '0');
+	for (start = p; (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
+		mant = mant * 10 + d;
 	digits = (int)(p - start);
-	if (p < e && *p == '.') {
-		for (start = ++p; p < e && (unsigned char)(*p - '0') < 10; p++)
-			mant = mant * 10 + (uint64_t)(*p - '0');
+	if (*p == '.') {
+		for (start = ++p; (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
+			mant = mant * 10 + d;
 		scale = (int)(p - start);
 	}
 	digits += scale;
-	if (digits == 0 || digits > 18 || (p < e && *p != ' '))
+	if (digits == 0 || digits > 18)
 		return NULL;
 	t->mant = neg ? -(int64_t)mant : (int64_t)mant;
 	t->scale = scale;
@@ -467,12 +476,12 @@ int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 	const char *p = text, *e = text + len;
 	uint64_t u;
 
-	if (!(p = fast_i32(p, e, &rec->type)) || p == e ||
-	    !(p = fast_i32(p + 1, e, &rec->event)) || p == e ||
-	    !(p = fast_time(p + 1, e, &rec->time)) || p == e ||
-	    !(p = fast_i32(p + 1, e, &rec->processor)) || p == e ||
-	    !(p = fast_i32(p + 1, e, &rec->process)) || p == e ||
-	    !(p = fast_uint(p + 1, e, &rec->nfields)))
+	if (!(p = fast_i32(p, &rec->type)) || *p != ' ' ||
+	    !(p = fast_i32(p + 1, &rec->event)) || *p != ' ' ||
+	    !(p = fast_time(p + 1, &rec->time)) || *p != ' ' ||
+	    !(p = fast_i32(p + 1, &rec->processor)) || *p != ' ' ||
+	    !(p = fast_i32(p + 1, &rec->process)) || *p != ' ' ||
+	    !(p = fast_digits(p + 1, 10, &rec->nfields)) || p > e)
 		return 0;
 	rec->alias = -1;
 	rec->control = NULL;
@@ -488,7 +497,7 @@ int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 		rec->data_len = 0;
 		return 1;
 	}
-	if (p == e || ++p == e)
+	if (p == e || *p != ' ' || ++p == e)
 		return 0;
 	if (*p == '"') {
 		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
@@ -499,7 +508,7 @@ int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 		rec->control_len = (size_t)(q - p - 1);
 		p = q + 1;
 	} else {
-		if (!(p = fast_uint(p, e, &u)))
+		if (!(p = fast_digits(p, 10, &u)) || p > e || (p < e && *p != ' '))
 			return 0;
 		rec->alias = (int64_t)u;
 	}
@@ -824,6 +833,7 @@ int reader_resume_serial(struct picl_reader *r, const char *bytes, size_t n,
 	memcpy(r->buf, bytes, n);
 	r->start = r->buf;
 	r->end = r->buf + n;
+	*r->end = '\n';
 	r->base = base;
 	r->lineno = lines;
 	r->eof = eof;
