@@ -762,14 +762,13 @@ void sync0(void)
 /*
  * load0: under piclrun the node programs are started by piclrun itself
  * (before the host program runs), so load0 only records what PICL would
- * have: a -503 entry and exit per node (processor, and -1 for the process
- * id, which the host does not know).
+ * have: a -503 entry with the executable's name and an exit per node
+ * (processor, and -1 for the process id, which the host does not know).
  */
 void load0(char *file, int node)
 {
 	int i, lo = node, hi = node;
 
-	(void)file;
 	need_open("load0");
 	if (node == -1) {
 		lo = 0;
@@ -779,7 +778,7 @@ void load0(char *file, int node)
 	}
 	for (i = lo; i <= hi; i++) {
 		int64_t v[2] = { i, -1 };
-		pt_entry(PT_PICL, -503, 0, NULL);
+		pt_entry_text(PT_PICL, -503, file);
 		pt_exit(PT_PICL, -503, 2, v);
 	}
 }

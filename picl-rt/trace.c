@@ -586,11 +586,18 @@ static void stats_feed_record(struct picl_record *rec, const struct pt_rec *r)
 	rec->processor = pt.me;
 }
 
+/* An entry, exit or mark record (tracedata's records are not events; an
+ * event record may carry blob data: load0's -503 entry). */
+static int is_event(const struct pt_rec *r)
+{
+	return r->rtype >= -4 && r->rtype <= -2;
+}
+
 static void stats_feed(const struct pt_rec *r)
 {
 	struct picl_record rec;
 
-	if (r->kind == K_DATA || r->rtype < -4 || r->rtype > -2)
+	if (!is_event(r))
 		return;
 	if (to_record(r, &rec) == 0)
 		stats_feed_record(&rec, r);
@@ -710,7 +717,7 @@ static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 
 	if (to_record(r, &rec) < 0)
 		return;
-	if (feed && r->kind != K_DATA)
+	if (feed && is_event(r))
 		stats_feed_record(&rec, r);
 	if (!w || (r->flags & (F_NOWRITE | F_COUNT)))
 		return;
@@ -930,6 +937,26 @@ void pt_entry(enum pt_class cls, int event, int n, const int64_t *vals)
 {
 	if (recording(cls))
 		put(PICL_REC_ENTRY, event, clip(n), vals, K_INT, 0);
+}
+
+static int blob_room(size_t bytes);
+
+void pt_entry_text(enum pt_class cls, int event, const char *text)
+{
+	size_t n = text ? strlen(text) : 0;
+	int64_t v[3];
+
+	if (!recording(cls) || blob_room(n) < 0)
+		return;
+	if (n) {
+		memcpy(pt.blob + pt.blob_len, text, n);
+		clean_chars(pt.blob + pt.blob_len, n);
+	}
+	v[0] = (int64_t)pt.blob_len;
+	v[1] = (int64_t)n;
+	v[2] = DT_CHAR;
+	pt.blob_len += n;
+	put(PICL_REC_ENTRY, event, 3, v, K_DATA, 0);
 }
 
 void pt_exit(enum pt_class cls, int event, int n, const int64_t *vals)

@@ -40,6 +40,10 @@ void pt_entry(enum pt_class cls, int event, int n, const int64_t *vals);
 void pt_exit(enum pt_class cls, int event, int n, const int64_t *vals);
 void pt_mark(enum pt_class cls, int event, int n, const int64_t *vals);
 
+/* An entry record with character data ("%c", alias 0): load0's -503 entry,
+ * whose data are the executable's name (spec Table 10). */
+void pt_entry_text(enum pt_class cls, int event, const char *text);
+
 /* An event PICL counts in the statistics but writes no record for
  * (probe0's -53/-54, who0's -13, ...; Tables 7-8). */
 void pt_count(int event);

@@ -42,7 +42,7 @@ has -3 -58 1 2 2;    has -4 -58 3 2 4 2 0
 grep -Eq -- '^-4 -6[01] [^ ]+ 1 0 3 2 4 3 0$' all2.picl || fail "no recvend0 exit"
 has -3 -401 0;       has -4 -401 0
 has -3 -402 0;       has -4 -402 0
-has -3 -503 0;       has -4 -503 2 2 1 -1
+has -3 -503 8 0 allcalls; has -4 -503 2 2 1 -1   # load0("allcalls", -1)
 
 # picl-cc: the command it would run
 run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme prog.c -o prog
