@@ -513,15 +513,75 @@ static void find_picltrace(char *buf, size_t n)
 	snprintf(buf, n, "picltrace");
 }
 
+/* Room in argv for 4 more entries (a file, the partial part, NULL). */
+static int argv_room(char ***argv, int k, int *cap)
+{
+	char **a;
+
+	if (k + 4 < *cap)
+		return 0;
+	a = realloc(*argv, (size_t)(*cap * 2) * sizeof **argv);
+	if (!a)
+		return -1;
+	memset(a + *cap, 0, (size_t)*cap * sizeof *a);
+	*argv = a;
+	*cap *= 2;
+	return 0;
+}
+
+/*
+ * The files a process named with tracefiles() instead of its part, as
+ * trace.c lists them in "<part>.files": added to argv[*k..] (growing it)
+ * unless already there. Their last times raise *t.
+ */
+static int add_own_files(const char *part, char ***argv, int *k, int *cap, int first,
+			 double *t)
+{
+	char list[PATH_MAX], line[PATH_MAX + 2];
+	FILE *f;
+	int j;
+
+	if (strlen(part) + 7 > sizeof list)
+		return 0;
+	memcpy(list, part, strlen(part));
+	memcpy(list + strlen(part), ".files", 7);
+	f = fopen(list, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		struct partinfo pi;
+		size_t n = strcspn(line, "\n");
+
+		line[n] = '\0';
+		if (n == 0 || access(line, R_OK) != 0)
+			continue;
+		for (j = first; j < *k; j++)
+			if (strcmp((*argv)[j], line) == 0)
+				break;
+		if (j < *k)
+			continue;
+		if (argv_room(argv, *k, cap) < 0 || !((*argv)[*k] = strdup(line))) {
+			fclose(f);
+			return -1;
+		}
+		(*k)++;
+		scan_part(line, &pi);
+		if (pi.tmax > *t)
+			*t = pi.tmax;
+	}
+	fclose(f);
+	return 0;
+}
+
 static int merge(int partial)
 {
 	char **argv, pt[PATH_MAX], path[PATH_MAX], extra[PATH_MAX];
-	int i, k = 0, first, nparts = 0, status;
+	int i, k = 0, first, nparts = 0, status, cap = R.nslots + 16;
 	double t = 0;
 	struct partinfo *info;
 	pid_t pid;
 
-	argv = calloc((size_t)R.nslots + 10, sizeof *argv);
+	argv = calloc((size_t)cap, sizeof *argv);
 	info = calloc((size_t)R.nslots, sizeof *info);
 	if (!argv || !info) {
 		free(argv);
@@ -540,16 +600,20 @@ static int merge(int partial)
 	first = k;
 	for (i = 0; i < R.nslots; i++) {
 		part_path(path, sizeof path, R.p[i].id);
-		if (access(path, R_OK) != 0)
-			continue;
-		argv[k++] = strdup(path);
-		nparts++;
-		scan_part(path, &info[i]);
-		if (R.p[i].failed)
-			cut_partial_line(path, &info[i]);
-		if (info[i].tmax > t)
-			t = info[i].tmax;
+		if (access(path, R_OK) == 0) {
+			if (argv_room(&argv, k, &cap) < 0 || !(argv[k] = strdup(path)))
+				goto nomem;
+			k++;
+			scan_part(path, &info[i]);
+			if (R.p[i].failed)
+				cut_partial_line(path, &info[i]);
+			if (info[i].tmax > t)
+				t = info[i].tmax;
+		}
+		if (add_own_files(path, &argv, &k, &cap, first, &t) < 0)
+			goto nomem;
 	}
+	nparts = k - first;
 	if (nparts == 0) {
 		if (partial)
 			fprintf(stderr, "piclrun: no trace parts to merge\n");
@@ -582,6 +646,13 @@ static int merge(int partial)
 		return -1;
 	}
 	return 1;
+nomem:
+	fprintf(stderr, "piclrun: out of memory\n");
+	for (i = first; i < k; i++)
+		free(argv[i]);
+	free(argv);
+	free(info);
+	return -1;
 }
 
 static void remove_parts(void)
@@ -592,8 +663,15 @@ static void remove_parts(void)
 	if (R.keep)
 		return;
 	for (i = 0; i < R.nslots; i++) {
+		size_t n;
+
 		part_path(path, sizeof path, R.p[i].id);
 		unlink(path);
+		n = strlen(path);
+		if (n + 7 < sizeof path) {
+			memcpy(path + n, ".files", 7);
+			unlink(path);
+		}
 	}
 	snprintf(path, sizeof path, "%s/partial.picl", R.partsdir);
 	unlink(path);

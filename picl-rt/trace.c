@@ -627,6 +627,35 @@ static void close_part(void)
 	pt.path[0] = '\0';
 }
 
+/*
+ * Under piclrun, a file named by tracefiles() instead of the part piclrun
+ * gave us is listed in "<part>.files", one absolute path a line, so that
+ * piclrun merges it too (and leaves it in place: it is the user's).
+ */
+static void note_own_file(const char *part, const char *path)
+{
+	char list[PATH_MAX], line[PATH_MAX + 2], cwd[PATH_MAX];
+	int fd, n;
+
+	if (strchr(path, '\n'))
+		return;
+	if (path[0] == '/')
+		n = snprintf(line, sizeof(line), "%s\n", path);
+	else if (getcwd(cwd, sizeof(cwd)))
+		n = snprintf(line, sizeof(line), "%s/%s\n", cwd, path);
+	else
+		return;
+	if (n < 0 || (size_t)n >= sizeof(line) ||
+	    (size_t)snprintf(list, sizeof(list), "%s.files", part) >= sizeof(list))
+		return;
+	fd = open(list, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)n) != n)
+		fprintf(stderr, "picl: cannot note trace file %s for piclrun\n", path);
+	close(fd);
+}
+
 /* Open the part file (append; truncated on the first open of its path in
  * this process). Returns the fd or -1 (warned once). */
 static int open_part(void)
@@ -649,6 +678,12 @@ static int open_part(void)
 		return -1;
 	}
 	snprintf(pt.path, sizeof(pt.path), "%s", path);
+	if (flags & O_TRUNC) {
+		const char *env = getenv("PICL_TRACE_PART");
+
+		if (env && *env && strcmp(env, path) != 0)
+			note_own_file(env, path);
+	}
 	snprintf(pt.truncated, sizeof(pt.truncated), "%s", path);
 	return pt.fd;
 }
