@@ -9,8 +9,11 @@
 #   baseline-fgets            fgets + strtok + strtol/strtod, every field
 #   read-bench                libpicl-trace, every record's data decoded
 #   read-bench --raw          libpicl-trace, six fixed fields only
+#   read-bench --parallel     the same on every core (PICL_READ_PARALLEL)
+#   read-bench --raw --parallel
 #   zstd -dc | wc -l          the speed of light for the compressed copy
 #   read-bench FILE.zst       libpicl-trace decompressing and decoding
+#   read-bench --parallel FILE.zst
 #   read-bench (1/4 size)     peak memory must not grow with the input
 #
 # and prints a table: seconds, MB/s (10^6 bytes of trace text per second),
@@ -132,9 +135,13 @@ run wc "wc -l" "$bytes_big" wc -l "$big"
 run base "baseline-fgets" "$bytes_big" "$BENCH_BIN/baseline-fgets" "$big"
 run rb "read-bench" "$bytes_big" "$BENCH_BIN/read-bench" "$big"
 run raw "read-bench --raw" "$bytes_big" "$BENCH_BIN/read-bench" --raw "$big"
+run prb "read-bench --parallel" "$bytes_big" "$BENCH_BIN/read-bench" --parallel "$big"
+run praw "... --raw --parallel" "$bytes_big" "$BENCH_BIN/read-bench" --raw --parallel "$big"
 run zwc "zstd -dc | wc -l" "$bytes_big" sh -c 'zstd -dc "$1" | wc -l' sh "$zst"
 run zrb "read-bench FILE.zst" "$bytes_big" "$BENCH_BIN/read-bench" "$zst"
+run pzrb "... --parallel FILE.zst" "$bytes_big" "$BENCH_BIN/read-bench" --parallel "$zst"
 run small "read-bench, 1/4 size" "$bytes_small" "$BENCH_BIN/read-bench" "$small"
+run psmall "... --parallel, 1/4 size" "$bytes_small" "$BENCH_BIN/read-bench" --parallel "$small"
 
 # The readers must agree with each other.
 lines=$(awk '{print $1}' "$out.wc")
@@ -142,6 +149,10 @@ records=$(awk '{print $2}' "$out.rb")
 [ "$lines" = "$records" ] || echo "WARNING: wc -l says $lines lines, read-bench $records records" >&2
 cmp -s "$out.rb" "$out.zrb" ||
 	echo "WARNING: read-bench differs on the plain and the zstd copy" >&2
+for k in prb pzrb; do
+	cmp -s "$out.rb" "$out.$k" ||
+		echo "WARNING: read-bench --parallel ($k) differs from the serial reader" >&2
+done
 
 wc_sec=$(echo "${ROWS[0]}" | cut -f2)
 echo
