@@ -402,16 +402,11 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cde
 	if (defs->cache_valid && defs->cache_alias == alias && defs->cache_event == event &&
 	    defs->cache_processor == processor && defs->cache_process == process)
 		return defs->cache_desc;
-	idx = imap_get(&defs->alias_map, alias);
 	/* The common cases need no scope search: a predefined alias nobody
 	 * redefined, or an alias only ever defined for every scope. */
-	if (!idx && alias >= 0 && alias < 6) {
-		if (!defs->predef_done)
-			compile_predefined(defs);
-		return defs->predef[alias];
-	}
-	if (idx && defs->aliases[idx - 1].all_wild)
-		return defs->aliases[idx - 1].wild;
+	if ((best = picl_defs_alias_everywhere(defs, alias)) != NULL)
+		return best;
+	idx = imap_get(&defs->alias_map, alias);
 	if (idx) {
 		const struct alias_slot *slot = &defs->aliases[idx - 1];
 		size_t i;
