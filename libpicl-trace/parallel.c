@@ -437,7 +437,13 @@ static void parse_batch(struct worker *w, struct batch *b)
 		if (n > pl->max_record) {
 			it->kind = IT_TOOLONG;
 		} else if (continues(p, n)) {
+			/* A continued record, ended as the serial reader ends it:
+			 * a line over max_record is reported at that line; a
+			 * joined text over it, at the first line, after skipping
+			 * the rest of the record (up to a line over the limit). */
 			const char *start = p;
+			size_t joined = n - 1;
+			int over = 0, long_line = 0;
 
 			while (continues(p, n) && next < e) {
 				p = next;
@@ -448,11 +454,27 @@ static void parse_batch(struct worker *w, struct batch *b)
 				if (n > 0 && le[-1] == '\r')
 					n--;
 				line++;
+				if (n > pl->max_record) {
+					long_line = 1;
+					break;
+				}
+				if (!over) {
+					joined += continues(p, n) ? n - 1 : n;
+					over = joined > pl->max_record;
+				}
 			}
-			it->kind = IT_JOIN;
-			it->line_off = (uint32_t)(start - b->buf);
-			it->line_len = (uint32_t)(next - start);
-			it->eol = 0;
+			if (long_line && !over) {
+				it->kind = IT_TOOLONG;
+				it->line = (uint32_t)line;
+				it->line_off = (uint32_t)(p - b->buf);
+				it->line_len = (uint32_t)n;
+				it->eol = (uint8_t)(next - (p + n));
+			} else {
+				it->kind = over ? IT_TOOLONG : IT_JOIN;
+				it->line_off = (uint32_t)(start - b->buf);
+				it->line_len = (uint32_t)(next - start);
+				it->eol = 0;
+			}
 		} else if ((pl->flags & PICL_READ_NO_FAST_PATH) ||
 			   !reader_fields_fast(p, n, &rec) || rec.nfields > UINT32_MAX) {
 			it->kind = IT_CAREFUL;

@@ -80,6 +80,21 @@ static void put_record(FILE *f, int i)
 		for (j = 0; j < n; j++)
 			fputc('a' + (int)(j % 26), f);
 		fputs(eol, f);
+	} else if (k < 83) {
+		/* continued records that break max_record (200 in some runs):
+		 * by one long line, or by many short ones joined */
+		unsigned lines = 1 + next_rand(5), j, w = 60 + next_rand(200);
+
+		fprintf(f, "-102 -1 %d %d 0 %u \"%%d%%d\"", i, p, lines * 2);
+		for (j = 0; j < lines; j++) {
+			unsigned c;
+
+			fputs(" \\\n", f);
+			for (c = 0; c + 8 < w; c += 8)
+				fputs("-11 1   ", f);
+			fputs("-12 1", f);
+		}
+		fputs(eol, f);
 	} else {
 		fprintf(f, "-3 %d %d.%03d %d 0 0%s", (int)next_rand(30), i, i % 1000, p, eol);
 	}
