@@ -55,6 +55,15 @@
 #define TABLE_N 64
 #define MAX_THREADS 8
 
+/* What one thread writes often lives on its own cache lines, so that the
+ * caller and the workers never make each other's lines bounce. */
+#define LINE 64
+#if defined(__GNUC__)
+#define LINE_ALIGNED __attribute__((aligned(LINE)))
+#else
+#define LINE_ALIGNED
+#endif
+
 enum item_kind { IT_DONE, IT_FIELDS, IT_CAREFUL, IT_JOIN, IT_TOOLONG };
 
 /*
@@ -104,13 +113,15 @@ struct batch {
 	struct picl_value *vals;
 	size_t nv, vcap;
 	struct table *table;
-};
+} LINE_ALIGNED;
 
 struct worker {
 	struct pipeline *pl;
 	pthread_t tid;
 	struct picl_defs *ctrl;  /* its own control-string cache */
-};
+	unsigned flags;          /* the reader's, copied: read on every line */
+	size_t max_record;
+} LINE_ALIGNED;
 
 struct pipeline {
 	pthread_mutex_t mu;
@@ -128,17 +139,18 @@ struct pipeline {
 	uint64_t next_seq, next_base;
 	char *carry;             /* bytes after the last cut, read already */
 	size_t carry_len, carry_cap;
-	size_t chunk, limit, max_record;
-	unsigned flags;
+	size_t chunk, limit;
 
 	struct table *table;     /* the newest, for chunks read from now on */
 
-	/* the caller's side */
-	uint64_t want;           /* the chunk it reads next */
-	struct batch *cur;
-	size_t pos, vpos;         /* next item, and its values in cur->vals */
-	uint64_t line_base;      /* physical lines before cur */
-};
+	/* the caller's side, written on every record */
+	struct {
+		uint64_t want;           /* the chunk it reads next */
+		struct batch *cur;
+		size_t pos, vpos;        /* next item, and its values in cur->vals */
+		uint64_t line_base;      /* physical lines before cur */
+	} LINE_ALIGNED c;
+} LINE_ALIGNED;
 
 /* ------------------------------------------------------------------------ */
 /* Alias tables (made and published by the caller only)                     */
@@ -355,15 +367,15 @@ static int decode_item(struct batch *b, struct picl_record *rec, const struct pi
 
 /* What a worker makes of one record line p[0..n) whose fixed fields it
  * has read. */
-static int classify(struct pipeline *pl, struct worker *w, struct batch *b,
-		    struct picl_record *rec, struct item *it)
+static int classify(struct worker *w, struct batch *b, struct picl_record *rec,
+		    struct item *it)
 {
 	const struct picl_descriptor *d = NULL;
 
 	if (reader_is_definition(rec->type) &&
-	    (pl->flags & (PICL_READ_RAW | PICL_READ_NO_DEFS)) != (PICL_READ_RAW | PICL_READ_NO_DEFS))
+	    (w->flags & (PICL_READ_RAW | PICL_READ_NO_DEFS)) != (PICL_READ_RAW | PICL_READ_NO_DEFS))
 		return IT_CAREFUL;
-	if ((pl->flags & PICL_READ_RAW) || rec->nfields == 0)
+	if ((w->flags & PICL_READ_RAW) || rec->nfields == 0)
 		return IT_DONE;
 	if (rec->alias >= 0) {
 		if (rec->alias < TABLE_N)
@@ -399,7 +411,6 @@ static void pack(struct item *it, const struct picl_record *rec, const char *lin
 
 static void parse_batch(struct worker *w, struct batch *b)
 {
-	struct pipeline *pl = w->pl;
 	const char *p = b->buf, *e = b->buf + b->len;
 	uint64_t line = 0;
 
@@ -415,7 +426,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 		line++;
 		if (n > 0 && le[-1] == '\r')
 			n--;
-		if (n <= pl->max_record) {
+		if (n <= w->max_record) {
 			for (q = p; q < p + n && picl_is_blank((unsigned char)*q); q++)
 				;
 			if (q == p + n || *q == '#') {
@@ -434,7 +445,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 		it->line_off = (uint32_t)(p - b->buf);
 		it->line_len = (uint32_t)n;
 		it->eol = (uint8_t)(next - (p + n));
-		if (n > pl->max_record) {
+		if (n > w->max_record) {
 			it->kind = IT_TOOLONG;
 		} else if (continues(p, n)) {
 			/* A continued record, ended as the serial reader ends it:
@@ -454,13 +465,13 @@ static void parse_batch(struct worker *w, struct batch *b)
 				if (n > 0 && le[-1] == '\r')
 					n--;
 				line++;
-				if (n > pl->max_record) {
+				if (n > w->max_record) {
 					long_line = 1;
 					break;
 				}
 				if (!over) {
 					joined += continues(p, n) ? n - 1 : n;
-					over = joined > pl->max_record;
+					over = joined > w->max_record;
 				}
 			}
 			if (long_line && !over) {
@@ -475,11 +486,11 @@ static void parse_batch(struct worker *w, struct batch *b)
 				it->line_len = (uint32_t)(next - start);
 				it->eol = 0;
 			}
-		} else if ((pl->flags & PICL_READ_NO_FAST_PATH) ||
+		} else if ((w->flags & PICL_READ_NO_FAST_PATH) ||
 			   !reader_fields_fast(p, n, &rec) || rec.nfields > UINT32_MAX) {
 			it->kind = IT_CAREFUL;
 		} else {
-			it->kind = (uint8_t)classify(pl, w, b, &rec, it);
+			it->kind = (uint8_t)classify(w, b, &rec, it);
 			if (it->kind == IT_DONE || it->kind == IT_FIELDS)
 				pack(it, &rec, p);
 			else
@@ -546,6 +557,17 @@ static void *worker_main(void *arg)
 	}
 	pthread_mutex_unlock(&pl->mu);
 	return NULL;
+}
+
+/* Zeroed memory starting on a cache line. */
+static void *zalloc_lines(size_t size)
+{
+	size_t n = (size + LINE - 1) / LINE * LINE;
+	void *p = aligned_alloc(LINE, n);
+
+	if (p)
+		memset(p, 0, n);
+	return p;
 }
 
 static size_t thread_count(void)
@@ -618,25 +640,25 @@ int pipe_start(struct picl_reader *r)
 	/* Items keep 32-bit offsets into a chunk, which never outgrows r->cap. */
 	if (n < 2 || r->cap > UINT32_MAX / 2)
 		return -1;
-	pl = calloc(1, sizeof(*pl));
+	pl = zalloc_lines(sizeof(*pl));
 	if (!pl)
 		return -1;
 	pthread_mutex_init(&pl->mu, NULL);
 	pthread_cond_init(&pl->work, NULL);
 	pthread_cond_init(&pl->ready, NULL);
 	pl->in = r->in;
-	pl->flags = r->flags;
-	pl->max_record = r->max_record;
 	pl->chunk = r->chunk < PIPE_CHUNK ? r->chunk : PIPE_CHUNK;
 	pl->limit = r->cap;
 	pl->nslots = n + 2;
-	pl->slots = calloc(pl->nslots, sizeof(*pl->slots));
-	pl->workers = calloc(MAX_THREADS, sizeof(*pl->workers));
+	pl->slots = zalloc_lines(pl->nslots * sizeof(*pl->slots));
+	pl->workers = zalloc_lines(MAX_THREADS * sizeof(*pl->workers));
 	pl->table = make_table(r);
 	if (!pl->slots || !pl->workers || !pl->table)
 		goto fail;
 	for (i = 0; i < n; i++) {
 		pl->workers[i].pl = pl;
+		pl->workers[i].flags = r->flags;
+		pl->workers[i].max_record = r->max_record;
 		pl->workers[i].ctrl = picl_defs_new();
 		if (!pl->workers[i].ctrl)
 			goto fail;
@@ -674,7 +696,7 @@ void pipe_free(struct picl_reader *r)
  * caller's newest definitions from now on. */
 static int release_current(struct picl_reader *r, struct pipeline *pl)
 {
-	struct batch *b = pl->cur;
+	struct batch *b = pl->c.cur;
 	struct table *fresh = NULL;
 
 	if (picl_defs_generation(r->defs) != pl->table->gen) {
@@ -682,7 +704,7 @@ static int release_current(struct picl_reader *r, struct pipeline *pl)
 		if (!fresh)
 			return -1;
 	}
-	pl->line_base += b->nlines;  /* before b is given back */
+	pl->c.line_base += b->nlines;  /* before b is given back */
 	pthread_mutex_lock(&pl->mu);
 	table_unref(b->table);
 	b->table = NULL;
@@ -693,8 +715,8 @@ static int release_current(struct picl_reader *r, struct pipeline *pl)
 	}
 	pthread_cond_broadcast(&pl->work);
 	pthread_mutex_unlock(&pl->mu);
-	pl->want++;
-	pl->cur = NULL;
+	pl->c.want++;
+	pl->c.cur = NULL;
 	return 0;
 }
 
@@ -707,7 +729,7 @@ static struct batch *wait_next(struct pipeline *pl)
 		size_t i;
 
 		for (i = 0; i < pl->nslots; i++)
-			if (pl->slots[i].state == B_READY && pl->slots[i].seq == pl->want)
+			if (pl->slots[i].state == B_READY && pl->slots[i].seq == pl->c.want)
 				b = &pl->slots[i];
 		if (b)
 			break;
@@ -732,7 +754,7 @@ static int hand_off(struct picl_reader *r, struct pipeline *pl, struct batch *b)
 	int rc;
 
 	stop_workers(pl);
-	rc = reader_resume_serial(r, b->buf, b->len, b->base, pl->line_base, b->eof);
+	rc = reader_resume_serial(r, b->buf, b->len, b->base, pl->c.line_base, b->eof);
 	free_pipeline(pl);
 	r->pipe = NULL;
 	r->pipe_state = PIPE_DONE;
@@ -744,25 +766,25 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 	struct pipeline *pl = r->pipe;
 
 	for (;;) {
-		struct batch *b = pl->cur;
+		struct batch *b = pl->c.cur;
 		const struct item *it;
 		const char *text;
 		uint64_t line, offset;
 
 		if (!b) {
-			b = pl->cur = wait_next(pl);
-			pl->pos = 0;
-			pl->vpos = 0;
+			b = pl->c.cur = wait_next(pl);
+			pl->c.pos = 0;
+			pl->c.vpos = 0;
 			if (b->handoff)
 				return hand_off(r, pl, b);
 		}
-		if (pl->pos == b->n) {
+		if (pl->c.pos == b->n) {
 			if (b->nomem)
 				return out_of_memory(r);
 			if (b->fatal) {
 				r->err = b->err;
 				r->err.path = r->path;
-				r->err.mark.line = pl->line_base + b->nlines + 1;
+				r->err.mark.line = pl->c.line_base + b->nlines + 1;
 				r->err.mark.column = 0;
 				r->err.mark.offset = b->base + b->len;
 				r->fatal = 1;
@@ -776,9 +798,9 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 				return out_of_memory(r);
 			continue;
 		}
-		it = &b->items[pl->pos++];
+		it = &b->items[pl->c.pos++];
 		text = b->buf + it->line_off;
-		line = pl->line_base + it->line;
+		line = pl->c.line_base + it->line;
 		offset = b->base + it->line_off;
 		r->pipe_offset = offset + it->line_len + it->eol;
 		switch (it->kind) {
@@ -822,8 +844,8 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 		}
 		rec->desc = it->desc;
 		rec->nvalues = it->nvalues;
-		rec->values = it->nvalues ? b->vals + pl->vpos : NULL;
-		pl->vpos += it->nvalues;
+		rec->values = it->nvalues ? b->vals + pl->c.vpos : NULL;
+		pl->c.vpos += it->nvalues;
 		rec->line = text;
 		rec->line_len = it->line_len;
 		rec->mark.line = line;
