@@ -51,6 +51,24 @@ struct xline {
 	uint64_t at;           /* its text in the side arena, '\n'-terminated */
 };
 
+/* What one reader collected: records in file order from some offset on. */
+struct part {
+	int wide;
+	uint64_t *ents;        /* packed */
+	struct wide *wents;    /* wide */
+	size_t n, cap;         /* entries, capacity (of the array in use) */
+	int32_t scale;         /* of the keys */
+	int64_t base;          /* packed: key = (e >> obits) + base */
+	int64_t kmin, kmax;
+	int started;
+	char *side;
+	size_t slen, scap;
+	struct xline *x;
+	size_t nx, xcap;
+	char *hdr;
+	size_t hlen, hcap;
+};
+
 struct msort {
 	struct runs_config cfg;
 	const char *path;
@@ -58,26 +76,10 @@ struct msort {
 	const char *map;
 	size_t size;
 	uint64_t budget;
-
-	int wide;
-	uint64_t *ents;        /* packed */
-	struct wide *wents;    /* wide */
-	size_t n, cap;         /* entries, capacity (of the array in use) */
-
 	int obits, kbits;
 	uint64_t omask;
-	int32_t scale;         /* of the keys */
-	int64_t base;          /* packed: key = (e >> obits) + base */
-	int64_t kmin, kmax;
-	int started;
-
-	char *side;
-	size_t slen, scap;
-	struct xline *x;
-	size_t nx, xcap;
-	char *hdr;
-	size_t hlen, hcap;
-
+	size_t split;          /* where the second reader starts; 0: none */
+	struct part part[2];   /* everything ends up in part[0] */
 	int times;             /* PICLTRACE_SORT_TIMES: phase times on stderr */
 	double t0;
 };
@@ -223,29 +225,37 @@ struct msort *msort_open(const struct runs_config *cfg, const char *path)
 	return m;
 }
 
+static void part_free(struct part *t)
+{
+	if (t->wide)
+		big_free(t->wents, t->cap * sizeof(*t->wents));
+	else
+		big_free(t->ents, t->cap * sizeof(*t->ents));
+	free(t->side);
+	free(t->x);
+	free(t->hdr);
+	memset(t, 0, sizeof(*t));
+}
+
 void msort_free(struct msort *m)
 {
 	if (!m)
 		return;
-	if (m->wide)
-		big_free(m->wents, m->cap * sizeof(*m->wents));
-	else
-		big_free(m->ents, m->cap * sizeof(*m->ents));
+	part_free(&m->part[0]);
+	part_free(&m->part[1]);
 	munmap((void *)m->map, m->size);
 	close(m->fd);
-	free(m->side);
-	free(m->x);
-	free(m->hdr);
 	free(m);
 }
 
-/* Bytes in use against the budget, with `n` entries and room to sort them. */
-static uint64_t in_use(const struct msort *m, size_t n)
+/* Bytes in use against the budget, with `n` entries in this part and about
+ * as many in the other, and room to sort them. */
+static uint64_t in_use(const struct msort *m, const struct part *t, size_t n)
 {
-	size_t elem = m->wide ? sizeof(struct wide) : sizeof(uint64_t);
+	size_t elem = t->wide ? sizeof(struct wide) : sizeof(uint64_t);
 
-	return (uint64_t)m->size + (uint64_t)n * elem * 2 + m->scap + m->hcap +
-	       m->xcap * sizeof(struct xline);
+	return (uint64_t)m->size + (uint64_t)n * elem * (m->split ? 4 : 2) +
+	       2 * (t->scap + t->hcap + t->xcap * sizeof(struct xline));
 }
 
 /* A packed window [base, base + 2^kbits) around [lo, hi], or -1. */
@@ -262,157 +272,326 @@ static int window(const struct msort *m, int64_t lo, int64_t hi, int64_t *base)
 
 /* Turn the packed entries into wide ones (same scale): 0, 1 when over the
  * budget, -1 out of memory. */
-static int to_wide(struct msort *m)
+static int to_wide(const struct msort *m, struct part *t)
 {
-	size_t cap = m->cap ? m->cap : 1, i;
+	size_t cap = t->cap ? t->cap : 1, i;
 	struct wide *w;
 
-	if ((uint64_t)m->size + (uint64_t)cap * sizeof(*w) * 2 + m->cap * sizeof(*m->ents) >
-	    m->budget)
+	if (t->wide)
+		return 0;
+	if (in_use(m, t, t->n) + (uint64_t)t->n * sizeof(*w) * 2 > m->budget)
 		return 1;
 	w = big_alloc(cap * sizeof(*w));
 	if (!w)
 		return -1;
-	for (i = 0; i < m->n; i++) {
-		int64_t k = (int64_t)((m->ents[i] >> m->obits) + (uint64_t)m->base);
+	for (i = 0; i < t->n; i++) {
+		int64_t k = (int64_t)((t->ents[i] >> m->obits) + (uint64_t)t->base);
 
 		w[i].key = (uint64_t)k ^ (1ULL << 63);
-		w[i].off = m->ents[i] & m->omask;
+		w[i].off = t->ents[i] & m->omask;
 	}
-	big_free(m->ents, m->cap * sizeof(*m->ents));
-	m->ents = NULL;
-	m->wents = w;
-	m->cap = cap;
-	m->wide = 1;
+	big_free(t->ents, t->cap * sizeof(*t->ents));
+	t->ents = NULL;
+	t->wents = w;
+	t->cap = cap;
+	t->wide = 1;
 	return 0;
+}
+
+/* Move the packed window to base b (which holds every key). */
+static void rebase(const struct msort *m, struct part *t, int64_t b)
+{
+	uint64_t delta = ((uint64_t)t->base - (uint64_t)b) << m->obits;
+	size_t i;
+
+	if (delta)
+		for (i = 0; i < t->n; i++)
+			t->ents[i] += delta;
+	t->base = b;
 }
 
 /* Move the packed window so that it holds [lo, hi]; or go wide (as
  * to_wide). */
-static int rewindow(struct msort *m, int64_t lo, int64_t hi)
+static int rewindow(const struct msort *m, struct part *t, int64_t lo, int64_t hi)
 {
 	int64_t b;
-	uint64_t delta;
-	size_t i;
 
 	if (window(m, lo, hi, &b) < 0)
-		return to_wide(m);
-	delta = ((uint64_t)m->base - (uint64_t)b) << m->obits;
-	for (i = 0; i < m->n; i++)
-		m->ents[i] += delta;
-	m->base = b;
+		return to_wide(m, t);
+	rebase(m, t, b);
 	return 0;
 }
 
 /* Keys to a finer scale: 0, 1 to give up (they would not fit 64 bits, or
  * the budget), -1 out of memory. */
-static int rescale(struct msort *m, int32_t scale)
+static int rescale(const struct msort *m, struct part *t, int32_t scale)
 {
-	int64_t p = pow10_tab[scale - m->scale], lo, hi;
+	int64_t p = pow10_tab[scale - t->scale], lo, hi;
 	size_t i;
 	int rc;
 
-	if (__builtin_mul_overflow(m->kmin, p, &lo) || __builtin_mul_overflow(m->kmax, p, &hi))
+	if (scale == t->scale || !t->started) {
+		t->scale = scale;
+		return 0;
+	}
+	if (__builtin_mul_overflow(t->kmin, p, &lo) || __builtin_mul_overflow(t->kmax, p, &hi))
 		return 1;
-	if (!m->wide) {
+	if (!t->wide) {
 		int64_t b;
 
 		if (window(m, lo, hi, &b) == 0) {
-			for (i = 0; i < m->n; i++) {
-				int64_t k = (int64_t)((m->ents[i] >> m->obits) + (uint64_t)m->base) * p;
+			for (i = 0; i < t->n; i++) {
+				int64_t k = (int64_t)((t->ents[i] >> m->obits) + (uint64_t)t->base) * p;
 
-				m->ents[i] = (((uint64_t)k - (uint64_t)b) << m->obits) |
-					     (m->ents[i] & m->omask);
+				t->ents[i] = (((uint64_t)k - (uint64_t)b) << m->obits) |
+					     (t->ents[i] & m->omask);
 			}
-			m->base = b;
+			t->base = b;
 			goto done;
 		}
-		if ((rc = to_wide(m)) != 0)
+		if ((rc = to_wide(m, t)) != 0)
 			return rc;
 	}
-	for (i = 0; i < m->n; i++) {
-		int64_t k = (int64_t)(m->wents[i].key ^ (1ULL << 63)) * p;
+	for (i = 0; i < t->n; i++) {
+		int64_t k = (int64_t)(t->wents[i].key ^ (1ULL << 63)) * p;
 
-		m->wents[i].key = (uint64_t)k ^ (1ULL << 63);
+		t->wents[i].key = (uint64_t)k ^ (1ULL << 63);
 	}
 done:
-	m->kmin = lo;
-	m->kmax = hi;
-	m->scale = scale;
+	t->kmin = lo;
+	t->kmax = hi;
+	t->scale = scale;
 	return 0;
 }
 
 /* 0, 1 to give up (the caller sorts another way), -1 out of memory. */
-static int add_event(struct msort *m, const struct picl_record *rec)
+static int add_event(const struct msort *m, struct part *t, const struct picl_record *rec)
 {
 	int64_t k = rec->time.mant;
 	uint64_t off = rec->mark.offset;
 	int rc;
 
-	if (!m->started) {
-		m->scale = rec->time.scale;
-		m->kmin = m->kmax = k;
-		if (window(m, k, k, &m->base) < 0)
+	if (!t->started) {
+		t->scale = rec->time.scale;
+		t->kmin = t->kmax = k;
+		if (window(m, k, k, &t->base) < 0)
 			return 1;
-		m->started = 1;
+		t->started = 1;
 	}
-	if (rec->time.scale > m->scale && (rc = rescale(m, rec->time.scale)) != 0)
+	if (rec->time.scale > t->scale && (rc = rescale(m, t, rec->time.scale)) != 0)
 		return rc;
-	if (rec->time.scale < m->scale &&
-	    __builtin_mul_overflow(k, pow10_tab[m->scale - rec->time.scale], &k))
+	if (rec->time.scale < t->scale &&
+	    __builtin_mul_overflow(k, pow10_tab[t->scale - rec->time.scale], &k))
 		return 1;
-	if (!m->wide && (k < m->base || (((uint64_t)k - (uint64_t)m->base) >> m->kbits)) &&
-	    (rc = rewindow(m, k < m->kmin ? k : m->kmin, k > m->kmax ? k : m->kmax)) != 0)
+	if (!t->wide && (k < t->base || (((uint64_t)k - (uint64_t)t->base) >> m->kbits)) &&
+	    (rc = rewindow(m, t, k < t->kmin ? k : t->kmin, k > t->kmax ? k : t->kmax)) != 0)
 		return rc;
-	if (k < m->kmin)
-		m->kmin = k;
-	if (k > m->kmax)
-		m->kmax = k;
+	if (k < t->kmin)
+		t->kmin = k;
+	if (k > t->kmax)
+		t->kmax = k;
 	if (off + rec->line_len >= m->size || m->map[off + rec->line_len] != '\n' ||
 	    odd_line(m->map + off, rec->line_len)) {
 		/* Not its raw line: keep the text aside. */
-		if (m->nx == m->xcap) {
-			size_t ncap = m->xcap ? 2 * m->xcap : 64;
-			struct xline *q = realloc(m->x, ncap * sizeof(*q));
+		if (t->nx == t->xcap) {
+			size_t ncap = t->xcap ? 2 * t->xcap : 64;
+			struct xline *q = realloc(t->x, ncap * sizeof(*q));
 
 			if (!q)
 				return -1;
-			m->x = q;
-			m->xcap = ncap;
+			t->x = q;
+			t->xcap = ncap;
 		}
-		m->x[m->nx].off = off;
-		m->x[m->nx].at = m->slen;
-		if (append(&m->side, &m->slen, &m->scap, rec->line, rec->line_len) < 0)
+		t->x[t->nx].off = off;
+		t->x[t->nx].at = t->slen;
+		if (append(&t->side, &t->slen, &t->scap, rec->line, rec->line_len) < 0)
 			return -1;
-		m->nx++;
+		t->nx++;
 	}
-	if (m->n == m->cap) {
-		size_t ncap = m->cap ? 2 * m->cap : m->size / 24 + 1024;
-		size_t elem = m->wide ? sizeof(struct wide) : sizeof(uint64_t);
+	if (t->n == t->cap) {
+		/* Records take 11 bytes at least ("1 2 3 4 5 6"): reserve
+		 * (virtual) room for that many at once. */
+		size_t ncap = t->cap ? 2 * t->cap : m->size / (m->split ? 22 : 11) + 1024;
+		size_t elem = t->wide ? sizeof(struct wide) : sizeof(uint64_t);
 		void *q;
 
-		if (in_use(m, ncap) > m->budget) {
-			/* Grow only as far as the budget allows. */
-			ncap = m->cap + (m->cap >> 3) + 1024;
-			if (in_use(m, ncap) > m->budget)
-				return 1;
-		}
-		q = big_grow(m->wide ? (void *)m->wents : (void *)m->ents, m->cap * elem, ncap * elem);
+		q = big_grow(t->wide ? (void *)t->wents : (void *)t->ents, t->cap * elem, ncap * elem);
 		if (!q)
 			return -1;
-		if (m->wide)
-			m->wents = q;
+		if (t->wide)
+			t->wents = q;
 		else
-			m->ents = q;
-		m->cap = ncap;
+			t->ents = q;
+		t->cap = ncap;
 	}
-	if (m->wide) {
-		m->wents[m->n].key = (uint64_t)k ^ (1ULL << 63);
-		m->wents[m->n].off = off;
+	if ((t->n & 0xffff) == 0 && in_use(m, t, t->n + 0x10000) > m->budget)
+		return 1;
+	if (t->wide) {
+		t->wents[t->n].key = (uint64_t)k ^ (1ULL << 63);
+		t->wents[t->n].off = off;
 	} else {
-		m->ents[m->n] = (((uint64_t)k - (uint64_t)m->base) << m->obits) | off;
+		t->ents[t->n] = (((uint64_t)k - (uint64_t)t->base) << m->obits) | off;
 	}
-	m->n++;
+	t->n++;
+	return 0;
+}
+
+/* Take one record into part t: 0, 1 to give up, -1 out of memory. */
+static int take(const struct msort *m, struct part *t, const struct picl_record *rec)
+{
+	if (picl_is_header_type(rec->type))
+		return append(&t->hdr, &t->hlen, &t->hcap, rec->line, rec->line_len) < 0 ? -1 : 0;
+	return add_event(m, t, rec);
+}
+
+/*
+ * The second reader, on [split, size) in its own thread. It cannot know the
+ * definitions made before split, so it stops ("unsure") at the first
+ * definition record, error or anything unusual, and the first reader then
+ * goes on over the second half itself.
+ */
+struct second {
+	struct msort *m;
+	int unsure;
+};
+
+static void *second_reader(void *arg)
+{
+	struct second *sc = arg;
+	struct msort *m = sc->m;
+	struct part *t = &m->part[1];
+	struct picl_reader_options o = { 0 };
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	struct picl_record rec;
+	int rc, st;
+
+	o.flags = PICL_READ_RAW;
+	r = picl_reader_open_memory(m->map + m->split, m->size - m->split, m->path, &o, &st, &err);
+	if (!r) {
+		sc->unsure = 1;
+		return NULL;
+	}
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if (rec.type == PICL_REC_DESCRIPTOR || rec.type == PICL_REC_SUBSET_PROCESSORS ||
+		    rec.type == PICL_REC_SUBSET_PROCESSES || rec.type == PICL_REC_SUBSET_EVENTS)
+			break;
+		rec.mark.offset += m->split;
+		if (take(m, t, &rec) != 0)
+			break;
+	}
+	if (rc != PICL_END)
+		sc->unsure = 1;
+	picl_reader_free(r);
+	return NULL;
+}
+
+/* Where a second reader may start: after a newline near the middle that
+ * ends a record (the line it ends does not continue); 0 for none. */
+static size_t split_point(const struct msort *m)
+{
+	size_t at = m->size / 2;
+
+	if (m->size < (8u << 20))
+		return 0;
+	for (;;) {
+		const char *nl = memchr(m->map + at, '\n', m->size - at), *ls;
+		size_t len;
+
+		if (!nl || (size_t)(nl - m->map) + 1 >= m->size)
+			return 0;
+		ls = memrchr(m->map, '\n', (size_t)(nl - m->map));
+		ls = ls ? ls + 1 : m->map;
+		len = (size_t)(nl - ls);
+		if (len > 0 && ls[len - 1] == '\r')
+			len--;
+		if (!(len > 0 && ls[len - 1] == '\\' && (len == 1 || is_blank(ls[len - 2]))))
+			return (size_t)(nl - m->map) + 1;
+		at = (size_t)(nl - m->map) + 1;
+	}
+}
+
+/* Append part[1] to part[0]: 0, 1 to give up, -1 out of memory. */
+static int join_parts(struct msort *m)
+{
+	struct part *a = &m->part[0], *b = &m->part[1];
+	size_t i;
+	int rc;
+
+	if (b->hlen && append(&a->hdr, &a->hlen, &a->hcap, b->hdr, b->hlen - 1) < 0)
+		return -1;
+	if (b->nx) {
+		if (a->nx + b->nx > a->xcap) {
+			struct xline *q = realloc(a->x, (a->nx + b->nx) * sizeof(*q));
+
+			if (!q)
+				return -1;
+			a->x = q;
+			a->xcap = a->nx + b->nx;
+		}
+		for (i = 0; i < b->nx; i++) {
+			a->x[a->nx + i].off = b->x[i].off;
+			a->x[a->nx + i].at = b->x[i].at + a->slen;
+		}
+		a->nx += b->nx;
+		if (append(&a->side, &a->slen, &a->scap, b->side, b->slen - 1) < 0)
+			return -1;
+	}
+	if (!b->started)
+		return 0;
+	if (!a->started) {
+		/* Only the second part has events: take them as they are. */
+		a->wide = b->wide;
+		a->ents = b->ents;
+		a->wents = b->wents;
+		a->n = b->n;
+		a->cap = b->cap;
+		a->scale = b->scale;
+		a->base = b->base;
+		a->kmin = b->kmin;
+		a->kmax = b->kmax;
+		a->started = 1;
+		b->ents = NULL;
+		b->wents = NULL;
+		b->cap = b->n = 0;
+		b->started = 0;
+		return 0;
+	}
+	/* The same scale and, if both are packed, the same window. */
+	if (a->scale < b->scale && (rc = rescale(m, a, b->scale)) != 0)
+		return rc;
+	if (b->scale < a->scale && (rc = rescale(m, b, a->scale)) != 0)
+		return rc;
+	if (!a->wide && !b->wide) {
+		int64_t lo = a->kmin < b->kmin ? a->kmin : b->kmin;
+		int64_t hi = a->kmax > b->kmax ? a->kmax : b->kmax, base;
+
+		if (window(m, lo, hi, &base) == 0) {
+			rebase(m, a, base);
+			rebase(m, b, base);
+			a->kmin = b->kmin = lo;
+			a->kmax = b->kmax = hi;
+			return 0;   /* sorted as two blocks */
+		}
+	}
+	/* Wide: one array. */
+	if ((rc = to_wide(m, a)) != 0 || (rc = to_wide(m, b)) != 0)
+		return rc;
+	if (a->cap < a->n + b->n) {
+		struct wide *q = big_grow(a->wents, a->cap * sizeof(*q), (a->n + b->n) * sizeof(*q));
+
+		if (!q)
+			return -1;
+		a->wents = q;
+		a->cap = a->n + b->n;
+	}
+	memcpy(a->wents + a->n, b->wents, b->n * sizeof(*b->wents));
+	a->n += b->n;
+	if (b->kmin < a->kmin)
+		a->kmin = b->kmin;
+	if (b->kmax > a->kmax)
+		a->kmax = b->kmax;
+	part_free(b);
 	return 0;
 }
 
@@ -422,8 +601,10 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 	struct picl_error err = { 0 };
 	struct picl_reader *r;
 	struct picl_record rec;
+	struct second sc = { m, 0 };
+	pthread_t th;
 	uint64_t count = 0;
-	int rc, st;
+	int rc, st = 0, threaded = 0;
 
 	o.flags = PICL_READ_RAW;
 	r = picl_reader_open_memory(m->map, m->size, m->path, &o, &st, &err);
@@ -435,32 +616,55 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 		picl_reader_free(r);
 		return 1;
 	}
+	m->split = split_point(m);
+	if (m->split)
+		threaded = pthread_create(&th, NULL, second_reader, &sc) == 0;
+	if (!threaded)
+		m->split = 0;
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
-		if (picl_is_header_type(rec.type)) {
-			if (append(&m->hdr, &m->hlen, &m->hcap, rec.line, rec.line_len) < 0)
-				goto nomem;
-		} else if ((st = add_event(m, &rec)) != 0) {
-			picl_reader_free(r);
-			if (st > 0)
-				return 1;
-			goto nomem_freed;
-		}
+		if (m->split && rec.mark.offset >= m->split)
+			break;   /* the second reader's first record */
+		if ((st = take(m, &m->part[0], &rec)) != 0)
+			break;
 		if ((++count & 0xffff) == 0)
-			picltrace_progress(prog, picl_reader_offset(r));
+			picltrace_progress(prog, m->split ? picl_reader_offset(r) * 2
+							  : picl_reader_offset(r));
 	}
-	if (rc != PICL_END) {
+	if (threaded) {
+		pthread_join(th, NULL);
+		if (rc == PICL_OK && st == 0 && sc.unsure) {
+			/* The second reader could not be trusted: go on. */
+			part_free(&m->part[1]);
+			m->split = 0;
+			st = take(m, &m->part[0], &rec);
+			while (st == 0 && (rc = picl_reader_next(r, &rec)) == PICL_OK) {
+				st = take(m, &m->part[0], &rec);
+				if ((++count & 0xffff) == 0)
+					picltrace_progress(prog, picl_reader_offset(r));
+			}
+		} else if (rc == PICL_OK && st == 0) {
+			rc = PICL_END;  /* the rest is the second reader's */
+		} else if (rc == PICL_END) {
+			part_free(&m->part[1]);   /* nothing past the split */
+			m->split = 0;
+		}
+	}
+	if (st == 0 && rc != PICL_END) {
 		picltrace_report(m->cfg.cmd, picl_reader_error(r));
 		picl_reader_free(r);
 		return -1;
 	}
 	picl_reader_free(r);
+	if (st == 0 && m->split)
+		st = join_parts(m);
+	if (st > 0)
+		return 1;
+	if (st < 0) {
+		picltrace_error(m->cfg.cmd, "out of memory (try a smaller --memory)");
+		return -1;
+	}
 	phase(m, "read");
 	return 0;
-nomem:
-	picl_reader_free(r);
-nomem_freed:
-	picltrace_error(m->cfg.cmd, "out of memory (try a smaller --memory)");
-	return -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -471,13 +675,16 @@ nomem_freed:
 #define LOW_BITS 11
 
 struct psort {
-	uint64_t *a, *t;       /* entries; as many to scatter into */
+	const uint64_t *src[2];  /* the two halves of the input, in order */
+	size_t nsrc[2];
+	uint64_t *t;             /* where they are sorted to */
 	size_t n;
-	int obits, kb;         /* key = (e >> obits) - kmin_rel: kb bits */
+	int obits, kb;           /* key = (e >> obits) - kmin_rel: kb bits */
 	uint64_t kmin_rel;
 	size_t starts[(1 << TOP_BITS) + 1];
 	size_t counts[2][1 << TOP_BITS];
-	int passes, width;     /* of the LSD passes inside buckets */
+	int passes, width;       /* of the LSD passes inside buckets */
+	int failed;              /* out of memory for a scratch buffer */
 };
 
 static inline size_t pkey(const struct psort *s, uint64_t e)
@@ -485,34 +692,32 @@ static inline size_t pkey(const struct psort *s, uint64_t e)
 	return (size_t)((e >> s->obits) - s->kmin_rel);
 }
 
-/* Sort t[lo..hi) (a bucket) with the LSD passes; the result ends in a
- * when passes is odd, in t when even. */
-static void sort_bucket(const struct psort *s, uint64_t *src, uint64_t *dst, size_t n)
+/* Sort one bucket, buf[0..n), in place, with the LSD passes through
+ * scratch (room for n). */
+static void sort_bucket(const struct psort *s, uint64_t *buf, uint64_t *scratch, size_t n)
 {
-	size_t cnt[LOW_BITS > 8 ? 1 << LOW_BITS : 256];
+	size_t cnt[1 << LOW_BITS];
 	size_t mask = ((size_t)1 << s->width) - 1, i;
+	uint64_t *src = buf, *dst = scratch, *tmp;
 	int p;
 
-	if (n < 48) {
+	if (n < 48 || s->passes == 0) {
 		/* Unique values (the offset is in them): any sort is stable. */
 		for (i = 1; i < n; i++) {
-			uint64_t v = src[i];
+			uint64_t v = buf[i];
 			size_t j = i;
 
-			while (j > 0 && src[j - 1] > v) {
-				src[j] = src[j - 1];
+			while (j > 0 && buf[j - 1] > v) {
+				buf[j] = buf[j - 1];
 				j--;
 			}
-			src[j] = v;
+			buf[j] = v;
 		}
-		if (s->passes & 1)
-			memcpy(dst, src, n * sizeof(*src));
 		return;
 	}
 	for (p = 0; p < s->passes; p++) {
 		int sh = p * s->width;
 		size_t pos = 0, b, c, nb = mask + 1;
-		uint64_t *tmp;
 
 		memset(cnt, 0, nb * sizeof(cnt[0]));
 		for (i = 0; i < n; i++)
@@ -531,6 +736,8 @@ static void sort_bucket(const struct psort *s, uint64_t *src, uint64_t *dst, siz
 		src = dst;
 		dst = tmp;
 	}
+	if (src != buf)
+		memcpy(buf, src, n * sizeof(*buf));
 }
 
 struct sort_job {
@@ -541,23 +748,23 @@ struct sort_job {
 
 static void top_count(struct psort *s, int half)
 {
-	size_t lo = half ? s->n / 2 : 0, hi = half ? s->n : s->n / 2, i;
-	size_t *c = s->counts[half];
+	const uint64_t *a = s->src[half];
+	size_t *c = s->counts[half], i, n = s->nsrc[half];
 	int sh = s->kb - TOP_BITS;
 
 	memset(c, 0, sizeof(s->counts[0]));
-	for (i = lo; i < hi; i++)
-		c[pkey(s, s->a[i]) >> sh]++;
+	for (i = 0; i < n; i++)
+		c[pkey(s, a[i]) >> sh]++;
 }
 
 static void top_scatter(struct psort *s, int half)
 {
-	size_t lo = half ? s->n / 2 : 0, hi = half ? s->n : s->n / 2, i;
-	size_t *c = s->counts[half];
+	const uint64_t *a = s->src[half];
+	size_t *c = s->counts[half], i, n = s->nsrc[half];
 	int sh = s->kb - TOP_BITS;
 
-	for (i = lo; i < hi; i++) {
-		uint64_t e = s->a[i];
+	for (i = 0; i < n; i++) {
+		uint64_t e = a[i];
 
 		s->t[c[pkey(s, e) >> sh]++] = e;
 	}
@@ -582,14 +789,39 @@ static void top_starts(struct psort *s)
 
 static void buckets(struct psort *s, size_t blo, size_t bhi)
 {
-	size_t b;
+	size_t b, most = 0;
+	uint64_t *scratch;
 
 	for (b = blo; b < bhi; b++)
-		sort_bucket(s, s->t + s->starts[b], s->a + s->starts[b],
-			    s->starts[b + 1] - s->starts[b]);
+		if (s->starts[b + 1] - s->starts[b] > most)
+			most = s->starts[b + 1] - s->starts[b];
+	if (most < 48 || s->passes == 0) {
+		scratch = NULL;
+	} else if (!(scratch = big_alloc(most * sizeof(*scratch)))) {
+		s->failed = 1;
+		return;
+	}
+	for (b = blo; b < bhi; b++)
+		sort_bucket(s, s->t + s->starts[b], scratch, s->starts[b + 1] - s->starts[b]);
+	if (scratch)
+		big_free(scratch, most * sizeof(*scratch));
 }
 
 static pthread_barrier_t sort_barrier;
+
+static void split_buckets(struct sort_job *j)
+{
+	struct psort *s = j->s;
+	size_t b = 0;
+
+	/* Two ranges of buckets with about n/2 entries each. */
+	while (b < (1u << TOP_BITS) && s->starts[b] < s->n / 2)
+		b++;
+	j[0].blo = 0;
+	j[0].bhi = b;
+	j[1].blo = b;
+	j[1].bhi = 1u << TOP_BITS;
+}
 
 static void *sort_worker(void *arg)
 {
@@ -602,47 +834,49 @@ static void *sort_worker(void *arg)
 	pthread_barrier_wait(&sort_barrier);
 	top_scatter(j->s, j->half);
 	pthread_barrier_wait(&sort_barrier);
-	if (j->half == 0) {
-		/* Split the buckets into two halves of about n/2 entries. */
-		struct psort *s = j->s;
-		size_t b = 0;
-
-		while (b < (1u << TOP_BITS) && s->starts[b] < s->n / 2)
-			b++;
-		j[0].blo = 0;
-		j[0].bhi = b;
-		j[1].blo = b;
-		j[1].bhi = 1u << TOP_BITS;
-	}
+	if (j->half == 0)
+		split_buckets(j);
 	pthread_barrier_wait(&sort_barrier);
 	buckets(j->s, j->blo, j->bhi);
 	return NULL;
 }
 
-/* Sort the packed entries; the sorted array is returned (m->ents or the
- * other, which *other then is), NULL when out of memory. */
-static uint64_t *sort_packed(struct msort *m, uint64_t **other)
+/*
+ * Sort the packed entries (part[0]'s, then part[1]'s when the input was
+ * read in two parts) into one new array, returned (NULL when out of
+ * memory); the parts' arrays are freed.
+ */
+static uint64_t *sort_packed(struct msort *m)
 {
+	struct part *a = &m->part[0], *b = &m->part[1];
 	struct psort *s;
-	uint64_t *t, *res;
-	int64_t span = m->kmax - m->kmin;
-	int kb = span > 0 ? 64 - __builtin_clzll((unsigned long long)span) : 0;
+	uint64_t *t;
+	int64_t span = a->kmax - a->kmin;
+	int kb = span > 0 ? 64 - __builtin_clzll((unsigned long long)span) : 0, failed;
+	size_t n = a->n + b->n;
 
-	*other = NULL;
-	if (m->n < 2 || kb == 0)
-		return m->ents;   /* already in order */
-	t = big_alloc(m->n * sizeof(*t));
+	t = big_alloc((n ? n : 1) * sizeof(*t));
 	s = calloc(1, sizeof(*s));
 	if (!t || !s) {
-		big_free(t, m->n * sizeof(*t));
+		big_free(t, (n ? n : 1) * sizeof(*t));
 		free(s);
 		return NULL;
 	}
-	s->a = m->ents;
+	if (b->n) {
+		s->src[0] = a->ents;
+		s->nsrc[0] = a->n;
+		s->src[1] = b->ents;
+		s->nsrc[1] = b->n;
+	} else {
+		s->src[0] = a->ents;
+		s->nsrc[0] = a->n / 2;
+		s->src[1] = a->ents + a->n / 2;
+		s->nsrc[1] = a->n - a->n / 2;
+	}
 	s->t = t;
-	s->n = m->n;
+	s->n = n;
 	s->obits = m->obits;
-	s->kmin_rel = (uint64_t)m->kmin - (uint64_t)m->base;
+	s->kmin_rel = (uint64_t)a->kmin - (uint64_t)a->base;
 	if (kb < TOP_BITS)
 		kb = TOP_BITS;  /* the top pass then does it all */
 	s->kb = kb;
@@ -653,7 +887,7 @@ static uint64_t *sort_packed(struct msort *m, uint64_t **other)
 		pthread_t th;
 
 		pthread_barrier_init(&sort_barrier, NULL, 2);
-		if (pthread_create(&th, NULL, sort_worker, &j[1]) == 0) {
+		if (n >= 4096 && pthread_create(&th, NULL, sort_worker, &j[1]) == 0) {
 			sort_worker(&j[0]);
 			pthread_join(th, NULL);
 		} else {
@@ -667,15 +901,22 @@ static uint64_t *sort_packed(struct msort *m, uint64_t **other)
 		}
 		pthread_barrier_destroy(&sort_barrier);
 	}
-	if (s->passes & 1) {
-		res = m->ents;
-		*other = t;
-	} else {
-		res = t;
-		*other = m->ents;
-	}
+	failed = s->failed;
 	free(s);
-	return res;
+	big_free(a->ents, a->cap * sizeof(*a->ents));
+	big_free(b->ents, b->cap * sizeof(*b->ents));
+	a->ents = b->ents = NULL;
+	a->cap = b->cap = 0;
+	a->n = n;
+	b->n = 0;
+	if (failed) {
+		big_free(t, (n ? n : 1) * sizeof(*t));
+		return NULL;
+	}
+	/* From now on part[0] owns the sorted array. */
+	a->ents = t;
+	a->cap = n ? n : 1;
+	return t;
 }
 
 /* Stable LSD radix sort of the wide entries by key, 11 bits a pass, passes
@@ -683,20 +924,21 @@ static uint64_t *sort_packed(struct msort *m, uint64_t **other)
  * other one, *other), NULL when out of memory. */
 static struct wide *sort_wide(struct msort *m, struct wide **other)
 {
-	struct wide *src = m->wents, *dst, *tmp;
-	uint64_t lo = (uint64_t)m->kmin ^ (1ULL << 63);
-	uint64_t span = ((uint64_t)m->kmax ^ (1ULL << 63)) - lo;
+	struct part *a = &m->part[0];
+	struct wide *src = a->wents, *dst, *tmp;
+	uint64_t lo = (uint64_t)a->kmin ^ (1ULL << 63);
+	uint64_t span = ((uint64_t)a->kmax ^ (1ULL << 63)) - lo;
 	int kb = span ? 64 - __builtin_clzll((unsigned long long)span) : 0;
 	int passes = (kb + 10) / 11, width = passes ? (kb + passes - 1) / passes : 0, p;
 	size_t *cnt, i;
 
 	*other = NULL;
-	if (m->n < 2 || kb == 0)
+	if (a->n < 2 || kb == 0)
 		return src;
-	dst = big_alloc(m->n * sizeof(*dst));
+	dst = big_alloc(a->n * sizeof(*dst));
 	cnt = calloc((size_t)1 << width, sizeof(*cnt));
 	if (!dst || !cnt) {
-		big_free(dst, m->n * sizeof(*dst));
+		big_free(dst, a->n * sizeof(*dst));
 		free(cnt);
 		return NULL;
 	}
@@ -706,14 +948,14 @@ static struct wide *sort_wide(struct msort *m, struct wide **other)
 		size_t mask = ((size_t)1 << width) - 1, pos = 0, b, c;
 
 		memset(cnt, 0, (mask + 1) * sizeof(*cnt));
-		for (i = 0; i < m->n; i++)
+		for (i = 0; i < a->n; i++)
 			cnt[((src[i].key - lo) >> sh) & mask]++;
 		for (b = 0; b <= mask; b++) {
 			c = cnt[b];
 			cnt[b] = pos;
 			pos += c;
 		}
-		for (i = 0; i < m->n; i++)
+		for (i = 0; i < a->n; i++)
 			dst[cnt[((src[i].key - lo) >> sh) & mask]++] = src[i];
 		tmp = src;
 		src = dst;
@@ -748,18 +990,19 @@ static inline size_t line_at(const struct msort *m, uint64_t off, const char **p
 	}
 	{
 		/* Kept aside: find it by its offset. */
-		size_t lo = 0, hi = m->nx;
+		const struct part *t = &m->part[0];
+		size_t lo = 0, hi = t->nx;
 
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			if (m->x[mid].off < off)
+			if (t->x[mid].off < off)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		s = m->side + m->x[lo].at;
-		nl = memchr(s, '\n', m->slen - m->x[lo].at);
+		s = t->side + t->x[lo].at;
+		nl = memchr(s, '\n', t->slen - t->x[lo].at);
 		*p = s;
 		return (size_t)(nl - s) + 1;
 	}
@@ -900,7 +1143,7 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride, uint64_t ma
 	struct outq q;
 	pthread_t th;
 	int rc = 0, failed;
-	size_t i, k, n = m->n;
+	size_t i, k, n = m->part[0].n;
 	char *mem;
 
 	memset(&q, 0, sizeof(q));
@@ -924,7 +1167,7 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride, uint64_t ma
 	pthread_mutex_init(&q.mu, NULL);
 	pthread_cond_init(&q.cv, NULL);
 	q.threaded = pthread_create(&th, NULL, writer_thread, &q) == 0;
-	if (out_put(&q, m->hdr, m->hlen) < 0)
+	if (out_put(&q, m->part[0].hdr, m->part[0].hlen) < 0)
 		goto finish;
 	for (i = 0; i < n; i++) {
 		const char *p;
@@ -967,36 +1210,30 @@ finish:
 
 int msort_finish(struct msort *m, struct picl_writer *w, int plain)
 {
+	struct part *a = &m->part[0];
 	int rc;
 
 	madvise((void *)m->map, m->size, MADV_WILLNEED);
-	if (m->wide) {
+	if (a->wide) {
 		struct wide *other, *res = sort_wide(m, &other);
 
 		if (!res)
 			goto nomem;
 		/* The other array is not needed any more. */
 		if (other)
-			big_free(other, other == m->wents ? m->cap * sizeof(*other)
-							  : m->n * sizeof(*other));
-		if (other == m->wents) {
-			m->wents = res;
-			m->cap = m->n;
+			big_free(other, other == a->wents ? a->cap * sizeof(*other)
+							  : a->n * sizeof(*other));
+		if (other == a->wents) {
+			a->wents = res;
+			a->cap = a->n;
 		}
 		phase(m, "sort");
 		rc = gather(m, (const uint64_t *)(const void *)res + 1, 2, ~0ULL, w, plain);
 	} else {
-		uint64_t *other, *res = sort_packed(m, &other);
+		uint64_t *res = sort_packed(m);
 
 		if (!res)
 			goto nomem;
-		if (other)
-			big_free(other, other == m->ents ? m->cap * sizeof(*other)
-							 : m->n * sizeof(*other));
-		if (other == m->ents) {
-			m->ents = res;
-			m->cap = m->n;
-		}
 		phase(m, "sort");
 		rc = gather(m, res, 1, m->omask, w, plain);
 	}
