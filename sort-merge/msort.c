@@ -675,14 +675,10 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 #define LOW_BITS 11
 
 struct psort {
-	const uint64_t *src[2];  /* the two halves of the input, in order */
-	size_t nsrc[2];
-	uint64_t *t;             /* where they are sorted to */
+	uint64_t *a;             /* one half of the entries, sorted in place */
 	size_t n;
 	int obits, kb;           /* key = (e >> obits) - kmin_rel: kb bits */
 	uint64_t kmin_rel;
-	size_t starts[(1 << TOP_BITS) + 1];
-	size_t counts[2][1 << TOP_BITS];
 	int passes, width;       /* of the LSD passes inside buckets */
 	int failed;              /* out of memory for a scratch buffer */
 };
@@ -692,27 +688,47 @@ static inline size_t pkey(const struct psort *s, uint64_t e)
 	return (size_t)((e >> s->obits) - s->kmin_rel);
 }
 
-/* Sort one bucket, buf[0..n), in place, with the LSD passes through
- * scratch (room for n). */
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+static void insertion_sort(uint64_t *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		uint64_t v = buf[i];
+		size_t j = i;
+
+		while (j > 0 && buf[j - 1] > v) {
+			buf[j] = buf[j - 1];
+			j--;
+		}
+		buf[j] = v;
+	}
+}
+
+/*
+ * Sort one bucket, buf[0..n), in place: LSD passes on the rest of the key
+ * through scratch (room for n), then runs of equal keys by offset (the
+ * in-place top pass did not keep input order). Entries are unique, so the
+ * result is the same as sorting the whole values.
+ */
 static void sort_bucket(const struct psort *s, uint64_t *buf, uint64_t *scratch, size_t n)
 {
 	size_t cnt[1 << LOW_BITS];
-	size_t mask = ((size_t)1 << s->width) - 1, i;
+	size_t mask = ((size_t)1 << s->width) - 1, i, j;
 	uint64_t *src = buf, *dst = scratch, *tmp;
 	int p;
 
 	if (n < 48 || s->passes == 0) {
-		/* Unique values (the offset is in them): any sort is stable. */
-		for (i = 1; i < n; i++) {
-			uint64_t v = buf[i];
-			size_t j = i;
-
-			while (j > 0 && buf[j - 1] > v) {
-				buf[j] = buf[j - 1];
-				j--;
-			}
-			buf[j] = v;
-		}
+		if (n < 48)
+			insertion_sort(buf, n);
+		else
+			qsort(buf, n, sizeof(*buf), cmp_u64);
 		return;
 	}
 	for (p = 0; p < s->passes; p++) {
@@ -738,185 +754,123 @@ static void sort_bucket(const struct psort *s, uint64_t *buf, uint64_t *scratch,
 	}
 	if (src != buf)
 		memcpy(buf, src, n * sizeof(*buf));
-}
+	for (i = 0; i < n; i = j) {
+		uint64_t k = buf[i] >> s->obits;
 
-struct sort_job {
-	struct psort *s;
-	int half;
-	size_t blo, bhi;       /* buckets for phase 2 */
-};
-
-static void top_count(struct psort *s, int half)
-{
-	const uint64_t *a = s->src[half];
-	size_t *c = s->counts[half], i, n = s->nsrc[half];
-	int sh = s->kb - TOP_BITS;
-
-	memset(c, 0, sizeof(s->counts[0]));
-	for (i = 0; i < n; i++)
-		c[pkey(s, a[i]) >> sh]++;
-}
-
-static void top_scatter(struct psort *s, int half)
-{
-	const uint64_t *a = s->src[half];
-	size_t *c = s->counts[half], i, n = s->nsrc[half];
-	int sh = s->kb - TOP_BITS;
-
-	for (i = 0; i < n; i++) {
-		uint64_t e = a[i];
-
-		s->t[c[pkey(s, e) >> sh]++] = e;
+		for (j = i + 1; j < n && buf[j] >> s->obits == k; j++)
+			;
+		if (j - i > 32)
+			qsort(buf + i, j - i, sizeof(*buf), cmp_u64);
+		else if (j - i > 1)
+			insertion_sort(buf + i, j - i);
 	}
 }
 
-/* Both histograms known: where each half's share of a bucket starts (the
- * first half's first, so the pass is stable). */
-static void top_starts(struct psort *s)
+/* Sort s->a in place: an American flag pass on the top bits of the keys,
+ * then every bucket. */
+static void sort_half(struct psort *s)
 {
-	size_t b, pos = 0;
+	static const size_t nb = (size_t)1 << TOP_BITS;
+	size_t *start = calloc(2 * nb + 1, sizeof(*start)), *next, b, i, most = 0;
+	uint64_t *a = s->a, *scratch = NULL;
+	int sh = s->kb - TOP_BITS;
 
-	for (b = 0; b < (1u << TOP_BITS); b++) {
-		size_t c0 = s->counts[0][b], c1 = s->counts[1][b];
-
-		s->starts[b] = pos;
-		s->counts[0][b] = pos;
-		s->counts[1][b] = pos + c0;
-		pos += c0 + c1;
-	}
-	s->starts[1u << TOP_BITS] = pos;
-}
-
-static void buckets(struct psort *s, size_t blo, size_t bhi)
-{
-	size_t b, most = 0;
-	uint64_t *scratch;
-
-	for (b = blo; b < bhi; b++)
-		if (s->starts[b + 1] - s->starts[b] > most)
-			most = s->starts[b + 1] - s->starts[b];
-	if (most < 48 || s->passes == 0) {
-		scratch = NULL;
-	} else if (!(scratch = big_alloc(most * sizeof(*scratch)))) {
+	if (!start) {
 		s->failed = 1;
 		return;
 	}
-	for (b = blo; b < bhi; b++)
-		sort_bucket(s, s->t + s->starts[b], scratch, s->starts[b + 1] - s->starts[b]);
-	if (scratch)
-		big_free(scratch, most * sizeof(*scratch));
-}
+	next = start + nb + 1;
+	for (i = 0; i < s->n; i++)
+		next[pkey(s, a[i]) >> sh]++;
+	for (b = 0; b < nb; b++) {
+		start[b + 1] = start[b] + next[b];
+		next[b] = start[b];
+	}
+	for (b = 0; b < nb; b++) {
+		size_t end = start[b + 1];
 
-static pthread_barrier_t sort_barrier;
+		for (i = next[b]; i < end; i++) {
+			uint64_t v = a[i];
+			size_t d = pkey(s, v) >> sh;
 
-static void split_buckets(struct sort_job *j)
-{
-	struct psort *s = j->s;
-	size_t b = 0;
+			while (d != b) {
+				uint64_t w = a[next[d]];
 
-	/* Two ranges of buckets with about n/2 entries each. */
-	while (b < (1u << TOP_BITS) && s->starts[b] < s->n / 2)
-		b++;
-	j[0].blo = 0;
-	j[0].bhi = b;
-	j[1].blo = b;
-	j[1].bhi = 1u << TOP_BITS;
+				a[next[d]++] = v;
+				v = w;
+				d = pkey(s, v) >> sh;
+			}
+			a[i] = v;
+		}
+		next[b] = end;
+	}
+	for (b = 0; b < nb; b++)
+		if (start[b + 1] - start[b] > most)
+			most = start[b + 1] - start[b];
+	if (most >= 48 && s->passes > 0 && !(scratch = big_alloc(most * sizeof(*scratch)))) {
+		s->failed = 1;
+		free(start);
+		return;
+	}
+	for (b = 0; b < nb; b++)
+		sort_bucket(s, a + start[b], scratch, start[b + 1] - start[b]);
+	big_free(scratch, most * sizeof(*scratch));
+	free(start);
 }
 
 static void *sort_worker(void *arg)
 {
-	struct sort_job *j = arg;
-
-	top_count(j->s, j->half);
-	pthread_barrier_wait(&sort_barrier);
-	if (j->half == 0)
-		top_starts(j->s);
-	pthread_barrier_wait(&sort_barrier);
-	top_scatter(j->s, j->half);
-	pthread_barrier_wait(&sort_barrier);
-	if (j->half == 0)
-		split_buckets(j);
-	pthread_barrier_wait(&sort_barrier);
-	buckets(j->s, j->blo, j->bhi);
+	sort_half(arg);
 	return NULL;
 }
 
 /*
- * Sort the packed entries (part[0]'s, then part[1]'s when the input was
- * read in two parts) into one new array, returned (NULL when out of
- * memory); the parts' arrays are freed.
+ * Sort the packed entries, part[0]'s and part[1]'s (when the input was
+ * read in two parts; otherwise the two halves of part[0]'s), each in
+ * place, on two threads. The output merges them. 0, or -1 when out of
+ * memory.
  */
-static uint64_t *sort_packed(struct msort *m)
+static int sort_packed(struct msort *m, uint64_t **half, size_t *nhalf)
 {
 	struct part *a = &m->part[0], *b = &m->part[1];
-	struct psort *s;
-	uint64_t *t;
+	struct psort s[2];
 	int64_t span = a->kmax - a->kmin;
-	int kb = span > 0 ? 64 - __builtin_clzll((unsigned long long)span) : 0, failed;
-	size_t n = a->n + b->n;
+	int kb = span > 0 ? 64 - __builtin_clzll((unsigned long long)span) : 0, k;
+	pthread_t th;
 
-	t = big_alloc((n ? n : 1) * sizeof(*t));
-	s = calloc(1, sizeof(*s));
-	if (!t || !s) {
-		big_free(t, (n ? n : 1) * sizeof(*t));
-		free(s);
-		return NULL;
-	}
 	if (b->n) {
-		s->src[0] = a->ents;
-		s->nsrc[0] = a->n;
-		s->src[1] = b->ents;
-		s->nsrc[1] = b->n;
+		half[0] = a->ents;
+		nhalf[0] = a->n;
+		half[1] = b->ents;
+		nhalf[1] = b->n;
 	} else {
-		s->src[0] = a->ents;
-		s->nsrc[0] = a->n / 2;
-		s->src[1] = a->ents + a->n / 2;
-		s->nsrc[1] = a->n - a->n / 2;
+		half[0] = a->ents;
+		nhalf[0] = a->n / 2;
+		half[1] = a->ents + a->n / 2;
+		nhalf[1] = a->n - a->n / 2;
 	}
-	s->t = t;
-	s->n = n;
-	s->obits = m->obits;
-	s->kmin_rel = (uint64_t)a->kmin - (uint64_t)a->base;
+	if (kb == 0)
+		return 0;   /* all times equal: in input order already */
 	if (kb < TOP_BITS)
 		kb = TOP_BITS;  /* the top pass then does it all */
-	s->kb = kb;
-	s->passes = (kb - TOP_BITS + LOW_BITS - 1) / LOW_BITS;
-	s->width = s->passes ? (kb - TOP_BITS + s->passes - 1) / s->passes : 0;
-	{
-		struct sort_job j[2] = { { s, 0, 0, 0 }, { s, 1, 0, 0 } };
-		pthread_t th;
-
-		pthread_barrier_init(&sort_barrier, NULL, 2);
-		if (n >= 4096 && pthread_create(&th, NULL, sort_worker, &j[1]) == 0) {
-			sort_worker(&j[0]);
-			pthread_join(th, NULL);
-		} else {
-			/* One thread: both halves in turn. */
-			top_count(s, 0);
-			top_count(s, 1);
-			top_starts(s);
-			top_scatter(s, 0);
-			top_scatter(s, 1);
-			buckets(s, 0, 1u << TOP_BITS);
-		}
-		pthread_barrier_destroy(&sort_barrier);
+	memset(s, 0, sizeof(s));
+	for (k = 0; k < 2; k++) {
+		s[k].a = half[k];
+		s[k].n = nhalf[k];
+		s[k].obits = m->obits;
+		s[k].kmin_rel = (uint64_t)a->kmin - (uint64_t)a->base;
+		s[k].kb = kb;
+		s[k].passes = (kb - TOP_BITS + LOW_BITS - 1) / LOW_BITS;
+		s[k].width = s[k].passes ? (kb - TOP_BITS + s[k].passes - 1) / s[k].passes : 0;
 	}
-	failed = s->failed;
-	free(s);
-	big_free(a->ents, a->cap * sizeof(*a->ents));
-	big_free(b->ents, b->cap * sizeof(*b->ents));
-	a->ents = b->ents = NULL;
-	a->cap = b->cap = 0;
-	a->n = n;
-	b->n = 0;
-	if (failed) {
-		big_free(t, (n ? n : 1) * sizeof(*t));
-		return NULL;
+	if (nhalf[1] >= 4096 && pthread_create(&th, NULL, sort_worker, &s[1]) == 0) {
+		sort_half(&s[0]);
+		pthread_join(th, NULL);
+	} else {
+		sort_half(&s[0]);
+		sort_half(&s[1]);
 	}
-	/* From now on part[0] owns the sorted array. */
-	a->ents = t;
-	a->cap = n ? n : 1;
-	return t;
+	return s[0].failed || s[1].failed ? -1 : 0;
 }
 
 /* Stable LSD radix sort of the wide entries by key, 11 bits a pass, passes
@@ -1132,11 +1086,13 @@ static inline int out_put(struct outq *q, const char *p, size_t len)
 }
 
 /*
- * Write the header lines, then the records at the offsets v[0], v[stride],
- * ... (masked) in that order: this thread gathers them into buffers, another
- * writes. 0, or -1 after reporting.
+ * Write the header lines, then the records: either at the offsets v[0],
+ * v[stride], ... in that order (wide entries), or in the order of merging
+ * the two sorted halves of packed entries h[0], h[1] (v NULL). This thread
+ * gathers them into buffers, another writes. 0, or -1 after reporting.
  */
-static int gather(struct msort *m, const uint64_t *v, size_t stride, uint64_t mask,
+static int gather(struct msort *m, const uint64_t *v, size_t stride,
+		  uint64_t *const *h, const size_t *nh,
 		  struct picl_writer *w, int plain)
 {
 	const char *tmp = plain ? picl_writer_temp_path(w) : NULL;
@@ -1169,15 +1125,45 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride, uint64_t ma
 	q.threaded = pthread_create(&th, NULL, writer_thread, &q) == 0;
 	if (out_put(&q, m->part[0].hdr, m->part[0].hlen) < 0)
 		goto finish;
-	for (i = 0; i < n; i++) {
-		const char *p;
-		size_t l;
+	if (v) {
+		for (i = 0; i < n; i++) {
+			const char *p;
+			size_t l;
 
-		if (i + PREFETCH < n)
-			__builtin_prefetch(m->map + (v[(i + PREFETCH) * stride] & mask));
-		l = line_at(m, v[i * stride] & mask, &p);
-		if (out_put(&q, p, l) < 0)
-			goto finish;
+			if (i + PREFETCH < n)
+				__builtin_prefetch(m->map + v[(i + PREFETCH) * stride]);
+			l = line_at(m, v[i * stride], &p);
+			if (out_put(&q, p, l) < 0)
+				goto finish;
+		}
+	} else {
+		const uint64_t *a = h[0], *b = h[1];
+		size_t ia = 0, ib = 0, na = nh[0], nb = nh[1];
+		uint64_t mask = m->omask;
+
+		for (k = 0; k < PREFETCH && k < na; k++)
+			__builtin_prefetch(m->map + (a[k] & mask));
+		for (k = 0; k < PREFETCH && k < nb; k++)
+			__builtin_prefetch(m->map + (b[k] & mask));
+		while (ia < na || ib < nb) {
+			const char *p;
+			size_t l;
+			uint64_t e;
+
+			/* Equal times: the first half's first (smaller offset). */
+			if (ib == nb || (ia < na && a[ia] < b[ib])) {
+				e = a[ia++];
+				if (ia + PREFETCH < na)
+					__builtin_prefetch(m->map + (a[ia + PREFETCH] & mask));
+			} else {
+				e = b[ib++];
+				if (ib + PREFETCH < nb)
+					__builtin_prefetch(m->map + (b[ib + PREFETCH] & mask));
+			}
+			l = line_at(m, e & mask, &p);
+			if (out_put(&q, p, l) < 0)
+				goto finish;
+		}
 	}
 	if (q.fill)
 		out_submit(&q);
@@ -1228,14 +1214,15 @@ int msort_finish(struct msort *m, struct picl_writer *w, int plain)
 			a->cap = a->n;
 		}
 		phase(m, "sort");
-		rc = gather(m, (const uint64_t *)(const void *)res + 1, 2, ~0ULL, w, plain);
+		rc = gather(m, (const uint64_t *)(const void *)res + 1, 2, NULL, NULL, w, plain);
 	} else {
-		uint64_t *res = sort_packed(m);
+		uint64_t *h[2];
+		size_t nh[2];
 
-		if (!res)
+		if (sort_packed(m, h, nh) < 0)
 			goto nomem;
 		phase(m, "sort");
-		rc = gather(m, res, 1, m->omask, w, plain);
+		rc = gather(m, NULL, 0, h, nh, w, plain);
 	}
 	phase(m, "write");
 	return rc;
