@@ -180,7 +180,7 @@ int cmd_sort(int argc, const char **argv)
 		if (rc == 0) {
 			picltrace_progress_done(&prog);
 			w = picltrace_open_output("sort", output, compress, level);
-			if (!w || msort_finish(m, w, !compress) < 0)
+			if (!w || msort_finish(m, w, compress ? NULL : output) < 0)
 				goto out;
 			goto close;
 		}

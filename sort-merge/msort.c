@@ -1093,9 +1093,9 @@ static inline int out_put(struct outq *q, const char *p, size_t len)
  */
 static int gather(struct msort *m, const uint64_t *v, size_t stride,
 		  uint64_t *const *h, const size_t *nh,
-		  struct picl_writer *w, int plain)
+		  struct picl_writer *w, const char *direct)
 {
-	const char *tmp = plain ? picl_writer_temp_path(w) : NULL;
+	const char *tmp = direct ? picl_writer_temp_path(w) : NULL;
 	struct outq q;
 	pthread_t th;
 	int rc = 0, failed;
@@ -1106,7 +1106,7 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride,
 	q.w = w;
 	q.fd = -1;
 	if (tmp) {
-		q.name = tmp;
+		q.name = direct;
 		q.fd = open(tmp, O_WRONLY | O_CLOEXEC | O_DIRECT);
 		if (q.fd < 0)
 			q.fd = open(tmp, O_WRONLY | O_CLOEXEC);
@@ -1194,7 +1194,7 @@ finish:
 	return rc;
 }
 
-int msort_finish(struct msort *m, struct picl_writer *w, int plain)
+int msort_finish(struct msort *m, struct picl_writer *w, const char *direct)
 {
 	struct part *a = &m->part[0];
 	int rc;
@@ -1214,7 +1214,7 @@ int msort_finish(struct msort *m, struct picl_writer *w, int plain)
 			a->cap = a->n;
 		}
 		phase(m, "sort");
-		rc = gather(m, (const uint64_t *)(const void *)res + 1, 2, NULL, NULL, w, plain);
+		rc = gather(m, (const uint64_t *)(const void *)res + 1, 2, NULL, NULL, w, direct);
 	} else {
 		uint64_t *h[2];
 		size_t nh[2];
@@ -1222,7 +1222,7 @@ int msort_finish(struct msort *m, struct picl_writer *w, int plain)
 		if (sort_packed(m, h, nh) < 0)
 			goto nomem;
 		phase(m, "sort");
-		rc = gather(m, NULL, 0, h, nh, w, plain);
+		rc = gather(m, NULL, 0, h, nh, w, direct);
 	}
 	phase(m, "write");
 	return rc;

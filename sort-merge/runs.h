@@ -61,15 +61,15 @@ int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t
  * msort_read returns 0, -1 after reporting an error, or 1 when the caller
  * must sort another way (compressed input, times too far apart, the budget):
  * msort_free it and use a sorter. msort_finish writes the header records,
- * then the rest sorted, to w (`plain`: w does not compress, so a named
- * output may be written around it, into its temporary file): 0, or -1
- * after reporting.
+ * then the rest sorted, to w; `direct` (the output's name, for messages)
+ * when w does not compress: a named output is then written around w, into
+ * its temporary file, with O_DIRECT. 0, or -1 after reporting.
  */
 struct msort;
 struct picltrace_progress;
 struct msort *msort_open(const struct runs_config *cfg, const char *path);
 int msort_read(struct msort *m, struct picltrace_progress *prog);
-int msort_finish(struct msort *m, struct picl_writer *w, int plain);
+int msort_finish(struct msort *m, struct picl_writer *w, const char *direct);
 void msort_free(struct msort *m);
 
 /* The default in-memory budget: a quarter of physical memory, at least

@@ -161,6 +161,16 @@ if mount -t tmpfs -o size=128k tmpfs "$TMP/small" 2>/dev/null; then
   expect_rc 2
   grep -q 'No space left on device' "$TMP/err" || fail "full tmpdir not reported"
   [ ! -e "$TMP/never.picl" ] || fail "output left behind after a full tmpdir"
+  # The mapped sort writing its output there.
+  mount -t tmpfs -o size=128k tmpfs "$TMP/small"
+  run "$PT" sort -o "$TMP/small/never.picl" "$TMP/big.picl"
+  n=$(ls -A "$TMP/small" | wc -l)
+  umount "$TMP/small"
+  expect_rc 2
+  expect_err <<T
+picltrace sort: $TMP/small/never.picl: cannot write: No space left on device
+T
+  [ "$n" -eq 0 ] || fail "output left behind on a full device"
 else
   echo "note: cannot mount a tmpfs here; full-tmpdir case not run"
 fi
