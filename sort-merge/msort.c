@@ -2,19 +2,30 @@
  * msort.c - sorting one plain-text trace file through a read-only mapping.
  *
  * When the input is a single regular, uncompressed file that fits the
- * memory budget, its records are not copied: the file is mapped, read with
- * the library's raw reader (from the mapping), and each event record keeps
- * only 8 bytes, "packed": (time - base) << obits | byte offset, where obits
- * is just enough for the file's size and the time is an integer at the
- * finest decimal scale seen so far. Entries are appended in input order, so
- * sorting the packed integers sorts by time and keeps equal times in input
- * order (stable) whatever sort is used: an MSD radix pass on the top bits of
- * the times, then LSD passes inside each bucket, which fits in cache. Two
- * threads share every phase that can be split: the top pass (halves of the
- * input), the buckets, and the output (one gathers the lines from the
- * mapping in sorted order while the other writes).
+ * memory budget, its records are not copied: the file is mapped and read
+ * with the library's raw reader (from the mapping), and each event record
+ * keeps only 8 bytes, "packed": (time - base) << obits | byte offset, where
+ * obits is just enough for the file's size and the time is an integer at
+ * the finest decimal scale seen so far. The packed values are unique and,
+ * taken in input order, increasing in offset, so sorting them as integers
+ * sorts by time and keeps equal times in input order, whatever the sort.
  *
- * When a new time falls outside the window of times the packed entries can
+ * Two threads share every phase. Reading: a second reader starts at a
+ * record boundary near the middle; it stops at the first definition record
+ * (-6, -201..-203: the first reader's definitions would be missing) or
+ * anything unusual, and the first reader then reads the second half itself,
+ * so messages (file:line:column) and definitions are those of one reader.
+ * Sorting: each thread sorts one half of the entries in place, an American
+ * flag pass on the top 11 bits of the times, then, inside each bucket (in
+ * cache), LSD passes on the rest of the time and runs of equal times by
+ * offset; no second array of entries is needed (on a virtual machine fresh
+ * pages cost more than the pass saves). Output: one thread merges the two
+ * halves, gathering the lines from the mapping (prefetched) into 4 MiB
+ * buffers, the other writes them: with O_DIRECT into the writer's temporary
+ * file when the output is a plain named file (the page cache is bypassed),
+ * through the picl_writer otherwise (standard output, zstd).
+ *
+ * When a new time falls outside the window of times packed entries can
  * hold, the window is moved (all entries rewritten; rare, the window is
  * recentred) or, when the range of times is too wide, the entries become
  * 16-byte "wide" ones (time, offset) sorted by a stable LSD radix sort.
@@ -24,7 +35,9 @@
  *
  * A record whose text is not its raw line (continued over several lines, a
  * CRLF line, or the last line without a newline) is copied into a side
- * arena, found again by its offset. Header records are copied aside.
+ * arena and found again by its offset. Header records are copied aside.
+ * The input must not change while it is sorted (as with any mapping, a
+ * file truncated meanwhile ends the process with SIGBUS).
  */
 #define _GNU_SOURCE
 #include "runs.h"
@@ -192,9 +205,9 @@ struct msort *msort_open(const struct runs_config *cfg, const char *path)
 		return NULL;
 	/* As runs.c: the budget bounds the whole process. */
 	budget = budget > 2 * RUNS_FIXED_OVERHEAD ? budget - RUNS_FIXED_OVERHEAD : budget / 2;
-	/* The mapping, and 8-byte entries and as many to sort them, for
-	 * lines of 24 bytes or more. */
-	est = (uint64_t)st.st_size + ((uint64_t)st.st_size / 24 + 1) * 16;
+	/* The mapping (its pages count as the process's once read) and
+	 * 8-byte entries, for lines of 24 bytes or more. */
+	est = (uint64_t)st.st_size + ((uint64_t)st.st_size / 24 + 1) * 8;
 	if (est > budget || (uint64_t)st.st_size > SIZE_MAX / 2)
 		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -249,12 +262,13 @@ void msort_free(struct msort *m)
 }
 
 /* Bytes in use against the budget, with `n` entries in this part and about
- * as many in the other, and room to sort them. */
+ * as many in the other, and room to sort them (packed entries are sorted in
+ * place, wide ones into a second array). */
 static uint64_t in_use(const struct msort *m, const struct part *t, size_t n)
 {
-	size_t elem = t->wide ? sizeof(struct wide) : sizeof(uint64_t);
+	uint64_t ents = t->wide ? 2 * sizeof(struct wide) : sizeof(uint64_t);
 
-	return (uint64_t)m->size + (uint64_t)n * elem * (m->split ? 4 : 2) +
+	return (uint64_t)m->size + (uint64_t)n * ents * (m->split ? 2 : 1) +
 	       2 * (t->scap + t->hcap + t->xcap * sizeof(struct xline));
 }
 
