@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,7 +95,7 @@ struct msort {
 	size_t split;          /* where the second reader starts; 0: none */
 	struct part part[2];   /* everything ends up in part[0] */
 	int times;             /* PICLTRACE_SORT_TIMES: phase times on stderr */
-	double t0;
+	double t0, u0, s0;
 };
 
 static const int64_t pow10_tab[19] = {
@@ -113,13 +114,31 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static double cpu(int sys)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return sys ? (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6
+		   : (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
+}
+
+/* With PICLTRACE_SORT_TIMES set: the phase's wall, user and system time. */
 static void phase(struct msort *m, const char *what)
 {
-	double t = now();
+	double t, u, s;
 
-	if (m->times)
-		fprintf(stderr, "picltrace sort: %-8s %7.3f s\n", what, t - m->t0);
+	if (!m->times)
+		return;
+	t = now();
+	u = cpu(0);
+	s = cpu(1);
+	fprintf(stderr, "picltrace sort: %-5s %6.2f s wall %6.2f s user %6.2f s sys\n", what,
+		t - m->t0, u - m->u0, s - m->s0);
 	m->t0 = t;
+	m->u0 = u;
+	m->s0 = s;
 }
 
 /* Anonymous memory with transparent huge pages asked for (see runs.c). */
@@ -235,6 +254,8 @@ struct msort *msort_open(const struct runs_config *cfg, const char *path)
 	m->omask = (1ULL << m->obits) - 1;
 	m->times = getenv("PICLTRACE_SORT_TIMES") != NULL;
 	m->t0 = now();
+	m->u0 = cpu(0);
+	m->s0 = cpu(1);
 	return m;
 }
 
