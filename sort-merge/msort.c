@@ -53,6 +53,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 struct wide {
 	uint64_t key;          /* time at the finest scale, sign bit flipped */
@@ -998,6 +1001,49 @@ static inline size_t line_at(const struct msort *m, uint64_t off, const char **p
 }
 
 /*
+ * The common case of line_at, without calls: when the record's raw line
+ * and its newline lie within the 64 bytes at `off` and read as themselves,
+ * copy those 64 bytes to out (which has room) and return the line's length
+ * with its newline; otherwise 0.
+ */
+static inline size_t short_line(const struct msort *m, uint64_t off, char *out)
+{
+#ifdef __SSE2__
+	const char *s = m->map + off;
+	const __m128i nl = _mm_set1_epi8('\n');
+	__m128i x0, x1, x2, x3;
+	uint64_t bits;
+	size_t len;
+
+	if (off + 64 > m->size)
+		return 0;
+	x0 = _mm_loadu_si128((const __m128i *)(const void *)s);
+	x1 = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	x2 = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+	x3 = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+	bits = (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x0, nl)) |
+	       (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x1, nl)) << 16 |
+	       (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x2, nl)) << 32 |
+	       (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x3, nl)) << 48;
+	if (!bits)
+		return 0;
+	len = (size_t)__builtin_ctzll(bits);
+	if (odd_line(s, len))
+		return 0;
+	_mm_storeu_si128((__m128i *)(void *)out, x0);
+	_mm_storeu_si128((__m128i *)(void *)(out + 16), x1);
+	_mm_storeu_si128((__m128i *)(void *)(out + 32), x2);
+	_mm_storeu_si128((__m128i *)(void *)(out + 48), x3);
+	return len + 1;
+#else
+	(void)m;
+	(void)off;
+	(void)out;
+	return 0;
+#endif
+}
+
+/*
  * The output: buffers of exactly OUT_BUF bytes (the last one excepted),
  * filled by the gathering thread and written in turn by a writer thread,
  * either through the picl_writer or, for a plain named output, straight
@@ -1194,6 +1240,13 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride,
 				e = b[ib++];
 				if (ib + PREFETCH < nb)
 					__builtin_prefetch(m->map + (b[ib + PREFETCH] & mask));
+			}
+			if (OUT_BUF - q.fill >= 64 &&
+			    (l = short_line(m, e & mask, q.buf[q.cur] + q.fill)) != 0) {
+				q.fill += l;
+				if (q.fill == OUT_BUF && out_submit(&q) < 0)
+					goto finish;
+				continue;
 			}
 			l = line_at(m, e & mask, &p);
 			if (out_put(&q, p, l) < 0)
