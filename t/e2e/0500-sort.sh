@@ -99,6 +99,8 @@ for f in wide huge; do
   cmp "$TMP/$f.file" "$TMP/$f.pipe" || fail "$f: mapped sort differs"
 done
 [ "$(cut -d' ' -f4 "$TMP/wide.file" | tr -d '\n')" = "421503" ] || fail "wide: order"
+printf '%s\n' '-3 -1 2.5 0 0 0' '-4 -1 2.50 1 0 0' '-3 -1 2.500 2 0 0' >"$TMP/eq.picl"
+"$PT" sort "$TMP/eq.picl" | cmp - "$TMP/eq.picl" || fail "equal times: input order"
 # A file large enough to be read by two readers (one per half): the same as
 # GNU sort; with a definition record, header records, odd lines or a bad
 # record in the second half too.
@@ -115,6 +117,15 @@ awk -v at="$at" 'NR == 10 { print "-302 -1 0 -1 -1 0" }
 "$PT" sort -o "$TMP/two-defs.file" "$TMP/two-defs.picl"
 "$PT" sort <"$TMP/two-defs.picl" >"$TMP/two-defs.pipe"
 cmp "$TMP/two-defs.file" "$TMP/two-defs.pipe" || fail "two readers, definitions: differs"
+awk -v at="$at" 'NR == 10 { print "-302 -1 0 -1 -1 0" } NR == at { print "-301 -1 0 -1 -1 0" }
+  { print }' "$TMP/two.picl" >"$TMP/two-hdr.picl"
+"$PT" sort -o "$TMP/two-hdr.file" "$TMP/two-hdr.picl"
+"$PT" sort <"$TMP/two-hdr.picl" >"$TMP/two-hdr.pipe"
+cmp "$TMP/two-hdr.file" "$TMP/two-hdr.pipe" || fail "two readers, header records: differs"
+[ "$(head -n 2 "$TMP/two-hdr.file" | cut -d' ' -f1 | tr '\n' ' ')" = "-302 -301 " ] ||
+  fail "two readers: header records first, in input order"
+"$PT" sort -z -o "$TMP/two.zst" "$TMP/two.picl"
+zstd -q -d -c "$TMP/two.zst" | cmp - "$TMP/two.sorted" || fail "two readers, zstd output"
 awk -v at="$at" 'NR == at { print "-3 -901 0.5 7 0 \\"; print "0" } { print }' "$TMP/two.picl" \
   >"$TMP/two-cont.picl"
 "$PT" sort -o "$TMP/two-cont.file" "$TMP/two-cont.picl"
