@@ -172,7 +172,7 @@ int cmd_sort(int argc, const char **argv)
 	picltrace_progress_init(&prog, "picltrace sort: reading", input_size(inputs, ninputs),
 				cfg.quiet);
 	if (ninputs == 1 && (m = msort_open(&cfg, inputs[0]))) {
-		/* One plain file that fits: sorted in place of its mapping. */
+		/* One plain file that fits: sorted through a mapping of it. */
 		int rc = msort_read(m, &prog);
 
 		if (rc < 0)

@@ -235,6 +235,11 @@ struct msort *msort_open(const struct runs_config *cfg, const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size + ((uint64_t)st.st_size / 24 + 1) * 8 > budget) {
+		close(fd);
+		return NULL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		close(fd);
@@ -1081,9 +1086,13 @@ static int out_write(struct outq *q, char *buf, size_t len)
 	memset(buf + len, 0, pad);
 	while (done < len + pad) {
 		ssize_t k = write(q->fd, buf + done, len + pad - done);
+		int fl;
 
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0 && errno == EINVAL && (fl = fcntl(q->fd, F_GETFL)) >= 0 &&
+		    (fl & O_DIRECT) && fcntl(q->fd, F_SETFL, fl & ~O_DIRECT) == 0)
+			continue;   /* alignment the file system wants otherwise */
 		if (k <= 0) {
 			q->sys_errno = k < 0 ? errno : ENOSPC;
 			return -1;
