@@ -496,6 +496,7 @@ static int take(const struct msort *m, struct part *t, const struct picl_record 
 struct second {
 	struct msort *m;
 	int unsure;
+	double done;           /* when it finished */
 };
 
 static void *second_reader(void *arg)
@@ -526,6 +527,7 @@ static void *second_reader(void *arg)
 	if (rc != PICL_END)
 		sc->unsure = 1;
 	picl_reader_free(r);
+	sc->done = now();
 	return NULL;
 }
 
@@ -644,7 +646,7 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 	struct picl_error err = { 0 };
 	struct picl_reader *r;
 	struct picl_record rec;
-	struct second sc = { m, 0 };
+	struct second sc = { m, 0, 0 };
 	pthread_t th;
 	uint64_t count = 0;
 	int rc, st = 0, threaded = 0;
@@ -674,7 +676,12 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 							  : picl_reader_offset(r));
 	}
 	if (threaded) {
+		double t = now();
+
 		pthread_join(th, NULL);
+		if (m->times)
+			fprintf(stderr, "picltrace sort: (first reader done %.2f s, second %.2f s)\n",
+				t - m->t0, sc.done - m->t0);
 		if (rc == PICL_OK && st == 0 && sc.unsure) {
 			/* The second reader could not be trusted: go on. */
 			part_free(&m->part[1]);
