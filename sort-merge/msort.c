@@ -724,13 +724,27 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 #define TOP_BITS 11
 #define LOW_BITS 11
 
+/*
+ * How far the sorting threads are, for the output to follow them bucket by
+ * bucket (buckets are the same time ranges in both halves).
+ */
+struct progress {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t done[2];          /* buckets sorted in each half */
+	int failed;              /* out of memory: done is then meaningless */
+};
+
 struct psort {
 	uint64_t *a;             /* one half of the entries, sorted in place */
 	size_t n;
 	int obits, kb;           /* key = (e >> obits) - kmin_rel: kb bits */
 	uint64_t kmin_rel;
 	int passes, width;       /* of the LSD passes inside buckets */
-	int failed;              /* out of memory for a scratch buffer */
+	size_t nb;               /* buckets of the top pass */
+	size_t *start;           /* nb + 1: where each bucket starts */
+	struct progress *pr;
+	int half;
 };
 
 static inline size_t pkey(const struct psort *s, uint64_t e)
@@ -816,22 +830,33 @@ static void sort_bucket(const struct psort *s, uint64_t *buf, uint64_t *scratch,
 	}
 }
 
+static void report(struct psort *s, size_t done, int failed)
+{
+	pthread_mutex_lock(&s->pr->mu);
+	s->pr->done[s->half] = done;
+	if (failed)
+		s->pr->failed = 1;
+	pthread_cond_broadcast(&s->pr->cv);
+	pthread_mutex_unlock(&s->pr->mu);
+}
+
 /* Sort s->a in place: an American flag pass on the top bits of the keys,
- * then every bucket. */
+ * then every bucket, telling s->pr as buckets are done. s->start is
+ * allocated by the caller (nb + 1). */
 static void sort_half(struct psort *s)
 {
-	static const size_t nb = (size_t)1 << TOP_BITS;
-	size_t *start = calloc(2 * nb + 1, sizeof(*start)), *next, b, i, most = 0;
+	const size_t nb = s->nb;
+	size_t *start = s->start, *next = calloc(nb, sizeof(*next)), b, i, most = 0;
 	uint64_t *a = s->a, *scratch = NULL;
 	int sh = s->kb - TOP_BITS;
 
-	if (!start) {
-		s->failed = 1;
+	if (!next) {
+		report(s, 0, 1);
 		return;
 	}
-	next = start + nb + 1;
 	for (i = 0; i < s->n; i++)
 		next[pkey(s, a[i]) >> sh]++;
+	start[0] = 0;
 	for (b = 0; b < nb; b++) {
 		start[b + 1] = start[b] + next[b];
 		next[b] = start[b];
@@ -854,18 +879,20 @@ static void sort_half(struct psort *s)
 		}
 		next[b] = end;
 	}
+	free(next);
 	for (b = 0; b < nb; b++)
 		if (start[b + 1] - start[b] > most)
 			most = start[b + 1] - start[b];
 	if (most >= 48 && s->passes > 0 && !(scratch = big_alloc(most * sizeof(*scratch)))) {
-		s->failed = 1;
-		free(start);
+		report(s, 0, 1);
 		return;
 	}
-	for (b = 0; b < nb; b++)
+	for (b = 0; b < nb; b++) {
 		sort_bucket(s, a + start[b], scratch, start[b + 1] - start[b]);
+		if ((b & 7) == 7 || b + 1 == nb)
+			report(s, b + 1, 0);
+	}
 	big_free(scratch, most * sizeof(*scratch));
-	free(start);
 }
 
 static void *sort_worker(void *arg)
@@ -875,52 +902,87 @@ static void *sort_worker(void *arg)
 }
 
 /*
- * Sort the packed entries, part[0]'s and part[1]'s (when the input was
- * read in two parts; otherwise the two halves of part[0]'s), each in
- * place, on two threads. The output merges them. 0, or -1 when out of
- * memory.
+ * Sorting the packed entries, part[0]'s and part[1]'s (when the input was
+ * read in two parts; otherwise the two halves of part[0]'s), each in place
+ * on its own thread, while the output follows them (struct progress).
  */
-static int sort_packed(struct msort *m, uint64_t **half, size_t *nhalf)
+struct psorts {
+	struct psort s[2];
+	struct progress pr;
+	pthread_t th[2];
+	int threaded[2];
+	uint64_t *h[2];
+	size_t nh[2];
+};
+
+static void sort_packed_start(struct msort *m, struct psorts *ps)
 {
 	struct part *a = &m->part[0], *b = &m->part[1];
-	struct psort s[2];
 	int64_t span = a->kmax - a->kmin;
 	int kb = span > 0 ? 64 - __builtin_clzll((unsigned long long)span) : 0, k;
-	pthread_t th;
 
 	if (b->n) {
-		half[0] = a->ents;
-		nhalf[0] = a->n;
-		half[1] = b->ents;
-		nhalf[1] = b->n;
+		ps->h[0] = a->ents;
+		ps->nh[0] = a->n;
+		ps->h[1] = b->ents;
+		ps->nh[1] = b->n;
 	} else {
-		half[0] = a->ents;
-		nhalf[0] = a->n / 2;
-		half[1] = a->ents + a->n / 2;
-		nhalf[1] = a->n - a->n / 2;
+		ps->h[0] = a->ents;
+		ps->nh[0] = a->n / 2;
+		ps->h[1] = a->ents + a->n / 2;
+		ps->nh[1] = a->n - a->n / 2;
 	}
-	if (kb == 0)
-		return 0;   /* all times equal: in input order already */
-	if (kb < TOP_BITS)
-		kb = TOP_BITS;  /* the top pass then does it all */
-	memset(s, 0, sizeof(s));
+	pthread_mutex_init(&ps->pr.mu, NULL);
+	pthread_cond_init(&ps->pr.cv, NULL);
 	for (k = 0; k < 2; k++) {
-		s[k].a = half[k];
-		s[k].n = nhalf[k];
-		s[k].obits = m->obits;
-		s[k].kmin_rel = (uint64_t)a->kmin - (uint64_t)a->base;
-		s[k].kb = kb;
-		s[k].passes = (kb - TOP_BITS + LOW_BITS - 1) / LOW_BITS;
-		s[k].width = s[k].passes ? (kb - TOP_BITS + s[k].passes - 1) / s[k].passes : 0;
+		struct psort *s = &ps->s[k];
+
+		s->a = ps->h[k];
+		s->n = ps->nh[k];
+		s->obits = m->obits;
+		s->kmin_rel = (uint64_t)a->kmin - (uint64_t)a->base;
+		s->pr = &ps->pr;
+		s->half = k;
+		if (kb == 0) {
+			/* All times equal: each half is in input order, one
+			 * bucket. */
+			s->nb = 1;
+		} else {
+			int kbt = kb < TOP_BITS ? TOP_BITS : kb;  /* the top pass does it all */
+
+			s->kb = kbt;
+			s->nb = (size_t)1 << TOP_BITS;
+			s->passes = (kbt - TOP_BITS + LOW_BITS - 1) / LOW_BITS;
+			s->width = s->passes ? (kbt - TOP_BITS + s->passes - 1) / s->passes : 0;
+		}
+		s->start = calloc(s->nb + 1, sizeof(*s->start));
+		if (!s->start) {
+			ps->pr.failed = 1;
+			continue;
+		}
+		if (kb == 0) {
+			s->start[1] = s->n;
+			ps->pr.done[k] = 1;
+			continue;
+		}
+		ps->threaded[k] = pthread_create(&ps->th[k], NULL, sort_worker, s) == 0;
+		if (!ps->threaded[k])
+			sort_half(s);
 	}
-	if (nhalf[1] >= 4096 && pthread_create(&th, NULL, sort_worker, &s[1]) == 0) {
-		sort_half(&s[0]);
-		pthread_join(th, NULL);
-	} else {
-		sort_half(&s[0]);
-		sort_half(&s[1]);
+}
+
+/* Wait for the sorting threads and free what they used. */
+static void sort_packed_end(struct psorts *ps)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (ps->threaded[k])
+			pthread_join(ps->th[k], NULL);
+		free(ps->s[k].start);
 	}
-	return s[0].failed || s[1].failed ? -1 : 0;
+	pthread_cond_destroy(&ps->pr.cv);
+	pthread_mutex_destroy(&ps->pr.mu);
 }
 
 /* Stable LSD radix sort of the wide entries by key, 11 bits a pass, passes
@@ -1182,20 +1244,60 @@ static inline int out_put(struct outq *q, const char *p, size_t len)
 	return 0;
 }
 
+/* Merge two sorted runs of packed entries into the output: 0, or -1 when
+ * writing failed. Equal times: a's first (the smaller offsets). */
+static int merge_out(const struct msort *m, struct outq *q, const uint64_t *a, size_t na,
+		     const uint64_t *b, size_t nb)
+{
+	size_t ia = 0, ib = 0, k;
+	uint64_t mask = m->omask;
+
+	for (k = 0; k < PREFETCH && k < na; k++)
+		__builtin_prefetch(m->map + (a[k] & mask));
+	for (k = 0; k < PREFETCH && k < nb; k++)
+		__builtin_prefetch(m->map + (b[k] & mask));
+	while (ia < na || ib < nb) {
+		const char *p;
+		size_t l;
+		uint64_t e;
+
+		if (ib == nb || (ia < na && a[ia] < b[ib])) {
+			e = a[ia++];
+			if (ia + PREFETCH < na)
+				__builtin_prefetch(m->map + (a[ia + PREFETCH] & mask));
+		} else {
+			e = b[ib++];
+			if (ib + PREFETCH < nb)
+				__builtin_prefetch(m->map + (b[ib + PREFETCH] & mask));
+		}
+		if (OUT_BUF - q->fill >= 64 &&
+		    (l = short_line(m, e & mask, q->buf[q->cur] + q->fill)) != 0) {
+			q->fill += l;
+			if (q->fill == OUT_BUF && out_submit(q) < 0)
+				return -1;
+			continue;
+		}
+		l = line_at(m, e & mask, &p);
+		if (out_put(q, p, l) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Write the header lines, then the records: either at the offsets v[0],
- * v[stride], ... in that order (wide entries), or in the order of merging
- * the two sorted halves of packed entries h[0], h[1] (v NULL). This thread
- * gathers them into buffers, another writes. 0, or -1 after reporting.
+ * v[stride], ... in that order (wide entries), or (v NULL) in the order of
+ * merging the two halves of packed entries ps is sorting, bucket by bucket
+ * as both halves have sorted it. This thread gathers the lines into
+ * buffers, another writes them. 0, or -1 after reporting.
  */
-static int gather(struct msort *m, const uint64_t *v, size_t stride,
-		  uint64_t *const *h, const size_t *nh,
+static int gather(struct msort *m, const uint64_t *v, size_t stride, struct psorts *ps,
 		  struct picl_writer *w, const char *direct)
 {
 	const char *tmp = direct ? picl_writer_temp_path(w) : NULL;
 	struct outq q;
 	pthread_t th;
-	int rc = 0, failed;
+	int rc = 0, failed, nomem = 0;
 	size_t i, k, n = m->part[0].n;
 	char *mem;
 
@@ -1234,39 +1336,26 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride,
 				goto finish;
 		}
 	} else {
-		const uint64_t *a = h[0], *b = h[1];
-		size_t ia = 0, ib = 0, na = nh[0], nb = nh[1];
-		uint64_t mask = m->omask;
+		size_t bk = 0, upto = 0, nbk = ps->s[0].nb;
 
-		for (k = 0; k < PREFETCH && k < na; k++)
-			__builtin_prefetch(m->map + (a[k] & mask));
-		for (k = 0; k < PREFETCH && k < nb; k++)
-			__builtin_prefetch(m->map + (b[k] & mask));
-		while (ia < na || ib < nb) {
-			const char *p;
-			size_t l;
-			uint64_t e;
+		while (bk < nbk) {
+			const size_t *s0 = ps->s[0].start, *s1 = ps->s[1].start;
 
-			/* Equal times: the first half's first (smaller offset). */
-			if (ib == nb || (ia < na && a[ia] < b[ib])) {
-				e = a[ia++];
-				if (ia + PREFETCH < na)
-					__builtin_prefetch(m->map + (a[ia + PREFETCH] & mask));
-			} else {
-				e = b[ib++];
-				if (ib + PREFETCH < nb)
-					__builtin_prefetch(m->map + (b[ib + PREFETCH] & mask));
-			}
-			if (OUT_BUF - q.fill >= 64 &&
-			    (l = short_line(m, e & mask, q.buf[q.cur] + q.fill)) != 0) {
-				q.fill += l;
-				if (q.fill == OUT_BUF && out_submit(&q) < 0)
+			if (bk == upto) {
+				/* Wait until both halves have sorted bucket bk. */
+				pthread_mutex_lock(&ps->pr.mu);
+				while (!ps->pr.failed && (ps->pr.done[0] <= bk || ps->pr.done[1] <= bk))
+					pthread_cond_wait(&ps->pr.cv, &ps->pr.mu);
+				nomem = ps->pr.failed;
+				upto = ps->pr.done[0] < ps->pr.done[1] ? ps->pr.done[0] : ps->pr.done[1];
+				pthread_mutex_unlock(&ps->pr.mu);
+				if (nomem)
 					goto finish;
-				continue;
 			}
-			l = line_at(m, e & mask, &p);
-			if (out_put(&q, p, l) < 0)
+			if (merge_out(m, &q, ps->h[0] + s0[bk], s0[bk + 1] - s0[bk],
+				      ps->h[1] + s1[bk], s1[bk + 1] - s1[bk]) < 0)
 				goto finish;
+			bk++;
 		}
 	}
 	if (q.fill)
@@ -1284,7 +1373,10 @@ finish:
 		q.sys_errno = errno;
 		failed = 1;
 	}
-	if (failed) {
+	if (nomem) {
+		picltrace_error(m->cfg.cmd, "out of memory (try a smaller --memory)");
+		rc = -1;
+	} else if (failed) {
 		if (q.fd >= 0)
 			picltrace_error(m->cfg.cmd, "%s: cannot write: %s", q.name,
 					strerror(q.sys_errno));
@@ -1318,15 +1410,18 @@ int msort_finish(struct msort *m, struct picl_writer *w, const char *direct)
 			a->cap = a->n;
 		}
 		phase(m, "sort");
-		rc = gather(m, (const uint64_t *)(const void *)res + 1, 2, NULL, NULL, w, direct);
+		rc = gather(m, (const uint64_t *)(const void *)res + 1, 2, NULL, w, direct);
 	} else {
-		uint64_t *h[2];
-		size_t nh[2];
+		struct psorts *ps = calloc(1, sizeof(*ps));
 
-		if (sort_packed(m, h, nh) < 0)
+		if (!ps)
 			goto nomem;
-		phase(m, "sort");
-		rc = gather(m, NULL, 0, h, nh, w, direct);
+		sort_packed_start(m, ps);
+		rc = gather(m, NULL, 0, ps, w, direct);
+		sort_packed_end(ps);
+		free(ps);
+		phase(m, "sort and write");
+		return rc;
 	}
 	phase(m, "write");
 	return rc;
