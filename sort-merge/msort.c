@@ -10,7 +10,7 @@
  * taken in input order, increasing in offset, so sorting them as integers
  * sorts by time and keeps equal times in input order, whatever the sort.
  *
- * Two threads share every phase. Reading: a second reader starts at a
+ * The machine has two cores; every phase uses both. Reading: a second reader starts at a
  * record boundary near the middle; it stops at the first definition record
  * (-6, -201..-203: the first reader's definitions would be missing) or
  * anything unusual, and the first reader then reads the second half itself,
@@ -19,11 +19,13 @@
  * flag pass on the top 11 bits of the times, then, inside each bucket (in
  * cache), LSD passes on the rest of the time and runs of equal times by
  * offset; no second array of entries is needed (on a virtual machine fresh
- * pages cost more than the pass saves). Output: one thread merges the two
- * halves, gathering the lines from the mapping (prefetched) into 4 MiB
- * buffers, the other writes them: with O_DIRECT into the writer's temporary
- * file when the output is a plain named file (the page cache is bypassed),
- * through the picl_writer otherwise (standard output, zstd).
+ * pages cost more than the pass saves). Output, while the halves are being
+ * sorted: as soon as both have sorted a bucket (the same time range in
+ * both), the main thread merges the two, gathering the lines from the
+ * mapping (prefetched) into 4 MiB buffers, and a writer thread writes them:
+ * with O_DIRECT into the writer's temporary file when the output is a plain
+ * named file (the page cache is bypassed), through the picl_writer
+ * otherwise (standard output, zstd).
  *
  * When a new time falls outside the window of times packed entries can
  * hold, the window is moved (all entries rewritten; rare, the window is
