@@ -118,6 +118,7 @@ int cmd_sort(int argc, const char **argv)
 	const char *const *inputs;
 	struct picl_writer *w = NULL;
 	struct sorter *s = NULL;
+	struct msort *m = NULL;
 	uint64_t done = 0;
 	int ninputs, c, i, check = 0, in_place = 0, compress = 0, level = 0, status = 2;
 
@@ -170,6 +171,22 @@ int cmd_sort(int argc, const char **argv)
 	}
 	picltrace_progress_init(&prog, "picltrace sort: reading", input_size(inputs, ninputs),
 				cfg.quiet);
+	if (ninputs == 1 && (m = msort_open(&cfg, inputs[0]))) {
+		/* One plain file that fits: sorted through a mapping of it. */
+		int rc = msort_read(m, &prog);
+
+		if (rc < 0)
+			goto out;
+		if (rc == 0) {
+			picltrace_progress_done(&prog);
+			w = picltrace_open_output("sort", output, compress, level);
+			if (!w || msort_finish(m, w, compress ? NULL : output) < 0)
+				goto out;
+			goto close;
+		}
+		msort_free(m);
+		m = NULL;
+	}
 	if (prog.total)
 		sorter_reserve(s, prog.total);
 	for (i = 0; i < ninputs; i++) {
@@ -204,6 +221,7 @@ int cmd_sort(int argc, const char **argv)
 		goto out;
 	if (sorter_finish(s, w) < 0)
 		goto out;
+close:
 	{
 		struct picl_error err = { 0 };
 		struct picl_writer *tmp = w;
@@ -219,5 +237,6 @@ out:
 	if (w)
 		picl_writer_abort(w);
 	sorter_free(s);
+	msort_free(m);
 	return status;
 }

@@ -112,7 +112,7 @@ int runs_tempfile(const struct runs_config *cfg)
  * written or read back (a few MiB), the program itself. --memory bounds the
  * whole process, so the runs get the rest.
  */
-#define FIXED_OVERHEAD (24u << 20)
+#define FIXED_OVERHEAD RUNS_FIXED_OVERHEAD
 
 struct sorter *sorter_new(const struct runs_config *cfg)
 {

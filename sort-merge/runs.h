@@ -50,6 +50,28 @@ int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t
 		  int check, struct picl_writer *w,
 		  void (*seen)(void *ctx, int32_t processor), void *ctx);
 
+/* What the process uses beside the sorted data (buffers, zstd contexts,
+ * the program): taken off --memory first. */
+#define RUNS_FIXED_OVERHEAD (24u << 20)
+
+/*
+ * Sorting one plain-text file through a read-only mapping (msort.c): the
+ * fast path of `picltrace sort` for a regular file that fits the budget.
+ * msort_open returns NULL (nothing reported) when it does not apply;
+ * msort_read returns 0, -1 after reporting an error, or 1 when the caller
+ * must sort another way (compressed input, times too far apart, the budget):
+ * msort_free it and use a sorter. msort_finish writes the header records,
+ * then the rest sorted, to w; `direct` (the output's name, for messages)
+ * when w does not compress: a named output is then written around w, into
+ * its temporary file, with O_DIRECT. 0, or -1 after reporting.
+ */
+struct msort;
+struct picltrace_progress;
+struct msort *msort_open(const struct runs_config *cfg, const char *path);
+int msort_read(struct msort *m, struct picltrace_progress *prog);
+int msort_finish(struct msort *m, struct picl_writer *w, const char *direct);
+void msort_free(struct msort *m);
+
 /* The default in-memory budget: a quarter of physical memory, at least
  * 64 MiB. */
 uint64_t runs_default_memory(void);

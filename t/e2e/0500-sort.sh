@@ -73,6 +73,73 @@ else
   echo "note: /usr/bin/time absent; memory bound not measured"
 fi
 
+# A single plain file is sorted through a mapping (lines not copied); the
+# same bytes as standard input, which goes through the copying sorter.
+# Lines that do not read as themselves: CRLF, continued, no final newline.
+{
+  printf '%s\r\n' '-3 -901 0.5 1 0 0'
+  printf '%s\n' '# a comment' '' '   -3 -901 0.25 0 0 0' '-3 -21 0.5000 2 0 3 \' '2 8 1 0'
+  printf '%s\n' '-301 -1 9 -1 -1 5 0 hello' '-4 -901 1e-1 1 0 0'
+  printf '%s' '-4 -901 0.0625 3 0 0'
+} >"$TMP/odd.picl"
+"$PT" sort -o "$TMP/odd.file" "$TMP/odd.picl"
+"$PT" sort <"$TMP/odd.picl" >"$TMP/odd.pipe"
+cmp "$TMP/odd.file" "$TMP/odd.pipe" || fail "odd lines: mapped sort differs"
+[ "$(head -n 1 "$TMP/odd.file")" = "-301 -1 9 -1 -1 5 0 hello" ] || fail "odd lines: header"
+# Finer scales met late, times too far apart for 8-byte entries, and times
+# that do not fit 64 bits at the finest scale (the copying sorter's exact
+# comparison then).
+printf '%s\n' '-3 -1 1 0 0 0' '-3 -1 0.5 1 0 0' '-3 -1 0.000000001 2 0 0' \
+  '-3 -1 1000000000 3 0 0' '-3 -1 -7.25 4 0 0' '-3 -1 0.5000 5 0 0' >"$TMP/wide.picl"
+printf '%s\n' '-3 -1 1 0 0 0' '-3 -1 1e-18 1 0 0' '-3 -1 100 2 0 0' '-3 -1 -1 3 0 0' \
+  '-3 -1 1.0 4 0 0' >"$TMP/huge.picl"
+for f in wide huge; do
+  "$PT" sort -o "$TMP/$f.file" "$TMP/$f.picl"
+  "$PT" sort <"$TMP/$f.picl" >"$TMP/$f.pipe"
+  cmp "$TMP/$f.file" "$TMP/$f.pipe" || fail "$f: mapped sort differs"
+done
+[ "$(cut -d' ' -f4 "$TMP/wide.file" | tr -d '\n')" = "421503" ] || fail "wide: order"
+printf '%s\n' '-3 -1 2.5 0 0 0' '-4 -1 2.50 1 0 0' '-3 -1 2.500 2 0 0' >"$TMP/eq.picl"
+"$PT" sort "$TMP/eq.picl" | cmp - "$TMP/eq.picl" || fail "equal times: input order"
+# A file large enough to be read by two readers (one per half): the same as
+# GNU sort; with a definition record, header records, odd lines or a bad
+# record in the second half too.
+"$GEN" --seed 8 --procs 8 --records 400000 --unsorted -o "$TMP/two.picl"
+"$PT" sort -o "$TMP/two.sorted" "$TMP/two.picl"
+LC_ALL=C sort -s -t' ' -k3,3g "$TMP/two.picl" | cmp - "$TMP/two.sorted" ||
+  fail "two readers: differs from GNU sort"
+lines=$(wc -l <"$TMP/two.picl")
+at=$((lines * 3 / 4))
+awk -v at="$at" 'NR == 10 { print "-302 -1 0 -1 -1 0" }
+  NR == at { print "-301 -1 0 -1 -1 0"; print "-6 -1 0.5 -1 -1 1 \"%d%s\" 7 \"%d\""
+             printf "%s\r\n", "-3 -901 0.5 7 0 0"; print "-3 -901 0.5 6 0 \\"; print "0" }
+  { print }' "$TMP/two.picl" >"$TMP/two-defs.picl"
+"$PT" sort -o "$TMP/two-defs.file" "$TMP/two-defs.picl"
+"$PT" sort <"$TMP/two-defs.picl" >"$TMP/two-defs.pipe"
+cmp "$TMP/two-defs.file" "$TMP/two-defs.pipe" || fail "two readers, definitions: differs"
+awk -v at="$at" 'NR == 10 { print "-302 -1 0 -1 -1 0" } NR == at { print "-301 -1 0 -1 -1 0" }
+  { print }' "$TMP/two.picl" >"$TMP/two-hdr.picl"
+"$PT" sort -o "$TMP/two-hdr.file" "$TMP/two-hdr.picl"
+"$PT" sort <"$TMP/two-hdr.picl" >"$TMP/two-hdr.pipe"
+cmp "$TMP/two-hdr.file" "$TMP/two-hdr.pipe" || fail "two readers, header records: differs"
+[ "$(head -n 2 "$TMP/two-hdr.file" | cut -d' ' -f1 | tr '\n' ' ')" = "-302 -301 " ] ||
+  fail "two readers: header records first, in input order"
+"$PT" sort -z -o "$TMP/two.zst" "$TMP/two.picl"
+zstd -q -d -c "$TMP/two.zst" | cmp - "$TMP/two.sorted" || fail "two readers, zstd output"
+awk -v at="$at" 'NR == at { print "-3 -901 0.5 7 0 \\"; print "0" } { print }' "$TMP/two.picl" \
+  >"$TMP/two-cont.picl"
+"$PT" sort -o "$TMP/two-cont.file" "$TMP/two-cont.picl"
+"$PT" sort <"$TMP/two-cont.picl" >"$TMP/two-cont.pipe"
+cmp "$TMP/two-cont.file" "$TMP/two-cont.pipe" || fail "two readers, continued line: differs"
+awk -v at="$at" 'NR == at { print "-3 -901 0.5 x7 0 0" } { print }' "$TMP/two.picl" \
+  >"$TMP/two-bad.picl"
+run "$PT" sort -o "$TMP/never.picl" "$TMP/two-bad.picl"
+expect_rc 2
+grep -q "^picltrace sort: $TMP/two-bad.picl:$at:13: .*x7" "$TMP/err" ||
+  fail "two readers: the bad record's place"
+[ ! -e "$TMP/never.picl" ] || fail "two readers: output left behind"
+rm -f "$TMP"/two*
+
 # --in-place replaces the input only once sorted; otherwise never touched.
 cp "$TMP/in.picl" "$TMP/inplace.picl"
 run "$PT" sort --in-place "$TMP/inplace.picl"
@@ -105,6 +172,16 @@ if mount -t tmpfs -o size=128k tmpfs "$TMP/small" 2>/dev/null; then
   expect_rc 2
   grep -q 'No space left on device' "$TMP/err" || fail "full tmpdir not reported"
   [ ! -e "$TMP/never.picl" ] || fail "output left behind after a full tmpdir"
+  # The mapped sort writing its output there.
+  mount -t tmpfs -o size=128k tmpfs "$TMP/small"
+  run "$PT" sort -o "$TMP/small/never.picl" "$TMP/big.picl"
+  n=$(ls -A "$TMP/small" | wc -l)
+  umount "$TMP/small"
+  expect_rc 2
+  expect_err <<T
+picltrace sort: $TMP/small/never.picl: cannot write: No space left on device
+T
+  [ "$n" -eq 0 ] || fail "output left behind on a full device"
 else
   echo "note: cannot mount a tmpfs here; full-tmpdir case not run"
 fi
