@@ -109,6 +109,10 @@ void picltrace_remember_temp(const char *path)
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
 		signal(SIGHUP, on_signal);
+		/* a closed pipe on stderr or stdout kills as well, unless the
+		 * caller chose to ignore it */
+		if (signal(SIGPIPE, on_signal) == SIG_IGN)
+			signal(SIGPIPE, SIG_IGN);
 		installed = 1;
 	}
 	for (i = 0; i < ntemps; i++)   /* reuse a forgotten slot */
