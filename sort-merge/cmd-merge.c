@@ -114,7 +114,7 @@ static int close_temp(struct picl_writer *w)
 /* Sort one input into a temporary run (for --unsorted). Returns its fd. */
 static int sort_input(const struct runs_config *cfg, const char *path)
 {
-	struct picl_reader *r = runs_open("merge", path);
+	struct picl_reader *r = runs_open("merge", path, 0);
 	struct sorter *s = NULL;
 	struct picl_writer *w = NULL;
 	struct picl_record rec;
@@ -175,7 +175,7 @@ static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t 
 	}
 	for (i = 0; i < n; i++) {
 		r[i] = in[i].fd >= 0 ? runs_reopen("merge", in[i].fd, in[i].name) :
-				      runs_open("merge", in[i].name);
+				      runs_open("merge", in[i].name, 0);
 		if (!r[i])
 			goto out;
 	}

@@ -57,7 +57,7 @@ static int check_sorted(const char *const *inputs, int n)
 	int i, started = 0, rc;
 
 	for (i = 0; i < n; i++) {
-		struct picl_reader *r = runs_open("sort", inputs[i]);
+		struct picl_reader *r = runs_open("sort", inputs[i], PICL_READ_PARALLEL);
 		struct picl_record rec;
 
 		if (!r)
@@ -190,7 +190,7 @@ int cmd_sort(int argc, const char **argv)
 	if (prog.total)
 		sorter_reserve(s, prog.total);
 	for (i = 0; i < ninputs; i++) {
-		struct picl_reader *r = runs_open("sort", inputs[i]);
+		struct picl_reader *r = runs_open("sort", inputs[i], PICL_READ_PARALLEL);
 		struct picl_record rec;
 		uint64_t n = 0;
 		int rc;

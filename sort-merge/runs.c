@@ -423,14 +423,14 @@ int sorter_add(struct sorter *s, const struct picl_record *rec)
 	return 0;
 }
 
-struct picl_reader *runs_open(const char *cmd, const char *path)
+struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags)
 {
 	struct picl_reader_options o = { 0 };
 	struct picl_error err = { 0 };
 	struct picl_reader *r;
 	int rc;
 
-	o.flags = PICL_READ_RAW;
+	o.flags = PICL_READ_RAW | flags;
 	r = picl_reader_open(path, &o, &rc, &err);
 	if (!r)
 		picltrace_report(cmd, &err);
