@@ -514,6 +514,107 @@ static void mpi_release(void)
 	drop_served();
 }
 
+static void mpi_wait(void);
+
+/*
+ * The next message of type want straight into the caller's buffer: each
+ * message is probed (any source, any tag: the order poll() sees) and one
+ * that matches, fits and travels with its type as the tag is received with
+ * MPI_Mrecv into buf itself, so MPI's single copy (or its rendezvous
+ * straight from the sender's buffer) is the only one. The others are
+ * received as poll() would and handed to other(), or copied once when they
+ * match (escaped or queued ones).
+ */
+static int mpi_recv_into(void *buf, size_t cap, int want, int block,
+			 int *src, int *mtype, size_t *len,
+			 void (*other)(int, int, const void *, size_t))
+{
+	MPI_Message msg;
+	MPI_Status st;
+	int flag, count, err, type;
+	size_t n;
+	unsigned char *p;
+
+	drop_served();
+	while (mb.head) {
+		struct queued *q = mb.head;
+		mb.head = q->next;
+		if (!mb.head)
+			mb.tail = NULL;
+		mb.idle = 0;
+		if (!picl_backend_wants(want, q->type)) {
+			other(q->src, q->type, q->data, q->len);
+			free(q);
+			continue;
+		}
+		*src = q->src;
+		*mtype = q->type;
+		*len = n = q->len;
+		if (n <= cap && n)
+			memcpy(buf, q->data, n);
+		free(q);
+		return n <= cap ? 1 : 2;
+	}
+	for (;;) {
+		flag = 0;
+		if (mb.probed) {
+			mb.probed = 0;
+			msg = mb.msg;
+			st = mb.st;
+			flag = 1;
+		} else {
+			err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm,
+					  &flag, &msg, &st);
+			if (err != MPI_SUCCESS) {
+				mpi_problem("MPI_Improbe", err);
+				return -1;
+			}
+		}
+		if (!flag) {
+			if (!block)
+				return 0;
+			mpi_wait();
+			continue;
+		}
+		mb.idle = 0;
+		MPI_Get_count(&st, MPI_BYTE, &count);
+		if (st.MPI_TAG != mb.tag_ub &&
+		    picl_backend_wants(want, st.MPI_TAG) &&
+		    (size_t)count <= cap) {
+			err = MPI_Mrecv(buf, count, MPI_BYTE, &msg,
+					MPI_STATUS_IGNORE);
+			if (err != MPI_SUCCESS) {
+				mpi_problem("MPI_Mrecv", err);
+				return -1;
+			}
+			*src = node_of(st.MPI_SOURCE);
+			*mtype = st.MPI_TAG;
+			*len = (size_t)count;
+			return 1;
+		}
+		if (reserve(&mb.rbuf, &mb.rcap, (size_t)count) < 0) {
+			fprintf(stderr, "libpicl-mpi: out of memory receiving "
+				"%d bytes\n", count);
+			return -1;
+		}
+		p = receive(&msg, &st, mb.rbuf, count, &type, &n);
+		if (!p)
+			return -1;
+		if (!picl_backend_wants(want, type)) {
+			other(node_of(st.MPI_SOURCE), type, p, n);
+			continue;
+		}
+		*src = node_of(st.MPI_SOURCE);
+		*mtype = type;
+		*len = n;
+		if (n > cap)
+			return 2;
+		if (n)
+			memcpy(buf, p, n);
+		return 1;
+	}
+}
+
 /*
  * Spin on MPI's progress engine (a probe drives it), as MPI's own blocking
  * calls do. With more ranks on this machine than processors (mpirun
@@ -572,6 +673,7 @@ const struct picl_backend picl_backend_impl = {
 	.send = mpi_send,
 	.poll = mpi_poll,
 	.release = mpi_release,
+	.recv_into = mpi_recv_into,
 	.wait = mpi_wait,
 	.clock = mpi_clock,
 	.abort = mpi_abort,
