@@ -73,8 +73,15 @@ struct outdst {                 /* per outgoing ring */
 	uint64_t cma_seq;       /* CMA messages sent */
 };
 
-/* Messages from this size up go by CMA (PICL_CMA_MIN; PICL_CMA=0: never). */
+/* With PICL_CMA=1, messages from this size up (PICL_CMA_MIN) go by CMA. */
 #define CMA_MIN_DEFAULT (32u << 10)
+
+/* Messages up to this size go in one frame; larger ones in chunks of a
+ * quarter of the message, between CHUNK_MIN and CHUNK_MAX bytes, so that
+ * the receiver copies a chunk out while the sender copies the next one in. */
+#define ONE_FRAME_MAX (16u << 10)
+#define CHUNK_MIN (8u << 10)
+#define CHUNK_MAX (32u << 10)
 
 static struct {
 	char *base;
@@ -93,8 +100,9 @@ static struct {
 	void *pend_free;
 	int broken;             /* a peer died, or all are gone */
 	size_t cma_min;         /* smallest message sent by CMA */
-	size_t cma_max;         /* largest */
-	size_t chunk;           /* largest frame's payload */
+	size_t maxchunk;        /* largest frame's payload */
+	size_t chunk;           /* PICL_CHUNK: every frame's payload, or 0 */
+	int cma_broken;         /* tests: act as if CMA were refused */
 } L = { .pend_src = -1 };
 
 static inline uint64_t pad16(uint64_t n)
@@ -219,17 +227,20 @@ static int local_init(int *nprocs, int *me, int *host)
 		return -1;
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	L.spin = ncpu >= (long)L.nslots;
-	L.cma_min = CMA_MIN_DEFAULT;
-	if (env_int("PICL_CMA_MIN", &v) == 0 && v >= 0)
-		L.cma_min = (size_t)v;
-	L.cma_max = (size_t)-1;
-	if (env_int("PICL_CMA_MAX", &v) == 0 && v >= 0)
-		L.cma_max = (size_t)v;
-	L.chunk = L.rsize / 4 - sizeof(struct picl_frame);
-	if (env_int("PICL_CHUNK", &v) == 0 && v >= 64 && (uint64_t)v <= L.chunk)
+	/* CMA only when asked for (PICL_CMA=1): streaming through the ring
+	 * was faster on every size measured (bench/README.md). */
+	L.cma_min = (size_t)-1;
+	if (env_int("PICL_CMA", &v) == 0 && v == 1) {
+		L.cma_min = CMA_MIN_DEFAULT;
+		if (env_int("PICL_CMA_MIN", &v) == 0 && v >= 0)
+			L.cma_min = (size_t)v;
+	}
+	L.cma_broken = env_int("PICL_CMA_BROKEN", &v) == 0 && v == 1;
+	L.maxchunk = L.rsize / 4 - sizeof(struct picl_frame);
+	L.chunk = 0;
+	if (env_int("PICL_CHUNK", &v) == 0 && v >= 64 &&
+	    (uint64_t)v <= L.maxchunk)
 		L.chunk = (size_t)v & ~(size_t)15;
-	if (env_int("PICL_CMA", &v) == 0 && v == 0)
-		L.cma_min = (size_t)-1;
 	atomic_store(&slot(L.me)->pid, (int32_t)getpid());
 	atomic_store(&slot(L.me)->state, PICL_ST_RUNNING);
 	*nprocs = n;
@@ -385,7 +396,9 @@ static int cma_take(uint32_t s, struct picl_ring_ctl *r, struct insrc *in,
 	int ok = 1;
 
 	memcpy(&d, f + 1, sizeof d);
-	if (dst && total)
+	if (L.cma_broken)
+		ok = 0;
+	else if (dst && total)
 		ok = cma_read((pid_t)atomic_load(&slot(s)->pid), dst, d.addr,
 			      (size_t)total) == 0;
 	consume(r, in, sizeof *f + pad16(sizeof d));
@@ -928,10 +941,25 @@ static int send_cma(struct picl_ring_ctl *r, struct outdst *o, uint32_t d,
 			sleep_for_ack(r, desc.seq, d);
 		}
 		drain_to_queue();
-		if (peer_gone(d) || atomic_load(&L.h->stop))
-			return -1;
+		if ((peer_gone(d) || atomic_load(&L.h->stop)) &&
+		    atomic_load(&r->cma_ack) != desc.seq)
+			return -1;      /* (it may have read it, then gone) */
 	}
 	return atomic_load(&r->cma_fail) ? 1 : 0;
+}
+
+/* The payload of each frame of a message of len bytes. */
+static size_t chunk_for(size_t len)
+{
+	size_t c;
+
+	if (L.chunk)
+		return L.chunk;
+	if (len <= ONE_FRAME_MAX)
+		return L.maxchunk;
+	c = (len / 4 + 15) & ~(size_t)15;
+	c = c < CHUNK_MIN ? CHUNK_MIN : c > CHUNK_MAX ? CHUNK_MAX : c;
+	return c < L.maxchunk ? c : L.maxchunk;
 }
 
 static int local_send(const void *buf, size_t len, int type, int dst)
@@ -939,14 +967,14 @@ static int local_send(const void *buf, size_t len, int type, int dst)
 	uint32_t d = (uint32_t)slot_of(dst);
 	struct picl_ring_ctl *r;
 	struct outdst *o;
-	size_t off = 0, maxchunk = L.chunk;
+	size_t off = 0, maxchunk = chunk_for(len);
 
 	if (L.single || d >= L.nslots || d == L.me)
 		return -1;
 	r = picl_shm_ring(L.base, L.me, d);
 	o = &L.out[d];
 	do_release();
-	if (len && len >= L.cma_min && len <= L.cma_max &&
+	if (len && len >= L.cma_min &&
 	    !atomic_load_explicit(&r->cma_fail, memory_order_relaxed)) {
 		int rc = send_cma(r, o, d, buf, len, type);
 		if (rc < 0)
