@@ -4,14 +4,31 @@
  *
  * Each ordered pair of processes has a single-producer single-consumer byte
  * ring. send() copies frames into the ring (memcpy, then a release store of
- * head; no system call unless the receiver sleeps), streaming a message
- * larger than a quarter of the ring in chunks. While it waits for room it
- * keeps draining its own incoming rings into a private queue, so two
- * processes sending big messages to each other cannot deadlock. poll()
- * serves that queue first, then scans the incoming rings round robin; a
- * one-frame message is handed out in place (no copy) and consumed at
- * release(); a chunked one is reassembled in a per-source buffer, kept
- * for the next one (no page faults per big message).
+ * head; no system call unless the receiver sleeps): a message up to 16 KiB
+ * in one frame, a larger one in chunks of a quarter of it (8 to 32 KiB, at
+ * most a quarter of the ring). While it waits for room it keeps draining
+ * its own incoming rings into a private queue, so two processes sending big
+ * messages to each other cannot deadlock. poll() serves that queue first,
+ * then scans the incoming rings round robin; a one-frame message is handed
+ * out in place (no copy) and consumed at release(); a chunked one is
+ * reassembled in a per-source buffer, kept for the next one (no page faults
+ * per big message).
+ *
+ * recv_into() (recv0's path) goes the same way, but copies a message of the
+ * type asked for straight into the caller's buffer: a chunked one chunk by
+ * chunk as the sender writes them, so that the sender's copy of chunk i+1
+ * overlaps ours of chunk i and the ring stays in cache; the messages met
+ * before it go to the caller's callback as poll() would have returned them.
+ *
+ * CMA (PICL_CMA=1; PICL_CMA_MIN bytes and up, default 32 KiB): the sender
+ * puts a descriptor of its buffer in the ring and waits (draining, as for
+ * room) until the receiver has copied the message with process_vm_readv
+ * and acknowledged it in the ring's cma_ack. Off by default: streaming
+ * through the ring measured faster at every size (bench/README.md). A
+ * receiver that cannot read the sender's memory sets cma_fail and the
+ * message, and every later one on that ring, goes through the ring
+ * (PICL_CMA_BROKEN=1 pretends so, for the tests; PICL_CHUNK=N forces
+ * frames of N bytes).
  *
  * wait() spins briefly (only when there are more CPUs than processes),
  * then yields, then sleeps on a futex in the process's slot with a 20 ms

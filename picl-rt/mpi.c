@@ -29,7 +29,10 @@
  *   owned by the backend that grows as needed and is reused; the layer above
  *   copies it once into the user's buffer. A probe with MPI_ANY_TAG returns
  *   each source's messages in the order they were sent (MPI's non-overtaking
- *   rule), which is the order backend.h promises.
+ *   rule), which is the order backend.h promises. recv_into() (recv0's
+ *   path) probes the same way but receives a message of the type asked for
+ *   that fits with MPI_Mrecv straight into the caller's buffer: no copy of
+ *   ours, and a large message goes by MPI's single copy.
  *
  * - Sending never deadlocks: send() posts MPI_Isend and, until MPI_Test says
  *   the buffer may be reused, receives whatever arrives into a queue owned
