@@ -287,4 +287,56 @@ expect_rc 0
 MPIRUN=$plain_mpirun
 unset PICL_MPI_HOST
 
+# ---- recv0's two ways of receiving, and a message too long ------------
+# recv0 receives straight into the caller's buffer: a message already
+# there with a probe and MPI_Mrecv, one still to come with a receive posted
+# into the buffer (MPI_Irecv), which PICL_MPI_POSTED=0 turns off. The ring
+# again without it; then a message longer than the buffer, arriving before
+# recv0 (argument "late": the receiver sleeps first) or after it (the
+# sender sleeps first): both fail with PICL's error.
+dir="$TMP/ring2p"
+mkdir "$dir"
+PICL_MPI_POSTED=0
+export PICL_MPI_POSTED
+plain_mpirun=$MPIRUN
+MPIRUN="$MPIRUN -x PICL_MPI_POSTED"
+mpirun_in "$dir" 2 "$TMP/ring"
+expect_rc 0
+MPIRUN=$plain_mpirun
+unset PICL_MPI_POSTED
+cat >"$TMP/toolong.c" <<'EOF'
+#include <string.h>
+#include <unistd.h>
+#include "picl.h"
+int main(int argc, char **argv)
+{
+	int np, me, host, late = argc > 1 && strcmp(argv[1], "late") == 0;
+	static char big[100000], small[1000];
+	open0(&np, &me, &host);
+	if (me == 0) {
+		if (!late)
+			usleep(300000);
+		send0(big, sizeof big, 5, 1);
+	} else if (me == 1) {
+		if (late)
+			usleep(300000);
+		recv0(small, sizeof small, 5);
+	}
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/toolong" "$TMP/toolong.c"
+for when in late early; do
+  ntest=$((ntest + 1))
+  set +e
+  (cd "$TMP" && timeout -k 10 60 $MPIRUN -np 2 "$TMP/toolong" $when) \
+    >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  set -e
+  [ "$rc" -ne 0 ] || fail "toolong $when: exit status 0"
+  grep -q "process 1: recv0: message longer than the receive buffer" "$TMP/err" ||
+    fail "toolong $when: $(cat "$TMP/err")"
+done
+
 echo "ok: $ntest checks"
