@@ -608,7 +608,7 @@ static void sleep_on_futex(long ns)
 
 static void local_wait(void)
 {
-	int i;
+	int i, blocked;
 
 	if (L.single) {
 		sched_yield();
@@ -628,9 +628,10 @@ static void local_wait(void)
 	}
 	if (any_incoming())
 		return;
+	blocked = atomic_load(&slot(L.me)->blocked);
 	atomic_store(&slot(L.me)->blocked, PICL_BL_RECV);
 	sleep_on_futex(20 * 1000 * 1000L);
-	atomic_store(&slot(L.me)->blocked, PICL_BL_NONE);
+	atomic_store(&slot(L.me)->blocked, blocked);
 	check_peers();
 }
 
@@ -770,12 +771,15 @@ static int ring_into(uint32_t s, char *buf, size_t cap, int want, int block,
 	}
 }
 
+static int recv_rings(void *buf, size_t cap, int want, int block,
+		      int *src, int *mtype, size_t *len,
+		      void (*other)(int, int, const void *, size_t));
+
 static int local_recv_into(void *buf, size_t cap, int want, int block,
 			   int *src, int *mtype, size_t *len,
 			   void (*other)(int, int, const void *, size_t))
 {
-	uint32_t i, s;
-	int pass, r;
+	int r;
 
 	if (L.single)
 		return -2;
@@ -799,6 +803,24 @@ static int local_recv_into(void *buf, size_t cap, int want, int block,
 		free(q);
 		return r;
 	}
+	if (block)      /* for piclrun --timeout's report */
+		atomic_store_explicit(&slot(L.me)->blocked, PICL_BL_RECV,
+				      memory_order_relaxed);
+	r = recv_rings(buf, cap, want, block, src, mtype, len, other);
+	if (block)
+		atomic_store_explicit(&slot(L.me)->blocked, PICL_BL_NONE,
+				      memory_order_relaxed);
+	return r;
+}
+
+/* recv_into()'s scan of the rings, waiting if block is set. */
+static int recv_rings(void *buf, size_t cap, int want, int block,
+		      int *src, int *mtype, size_t *len,
+		      void (*other)(int, int, const void *, size_t))
+{
+	uint32_t i, s;
+	int pass, r;
+
 	for (;;) {
 		/* The rings round robin, one message at a time, as poll()
 		 * goes; a second pass after seeing `broken` catches the last
