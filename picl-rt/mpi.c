@@ -34,7 +34,8 @@
  *   that fits with MPI_Mrecv straight into the caller's buffer: no copy of
  *   ours, and a large message goes by MPI's single copy.
  *
- * - Sending never deadlocks: send() posts MPI_Isend and, until MPI_Test says
+ * - Sending never deadlocks: send() (beyond SEND_NOW's small messages,
+ *   which MPI_Send buffers) posts MPI_Isend and, until MPI_Test says
  *   the buffer may be reused, receives whatever arrives into a queue owned
  *   by the backend, which poll() serves before asking MPI again. Two ranks
  *   sending each other megabytes thus each receive the other's message while
@@ -99,6 +100,18 @@ struct escape_header {
 #define SPIN_OWN 2048
 #define IDLE_BUDGET 640000u
 
+/*
+ * Sends of a message whose type is its tag and of at most this many bytes
+ * (PICL_MPI_SEND_NOW overrides; 0: none) use MPI_Send: Open MPI sends such
+ * a message inline, without the request MPI_Isend needs (1 KiB ping-pong:
+ * 0.72 us against 0.80). A message this small goes by MPI's eager protocol
+ * (Open MPI's shared memory: up to 4 KiB), which buffers it: MPI_Send
+ * returns without waiting for the receiver, and while it waits for a free
+ * buffer MPI's progress still takes in what peers send us, so the
+ * no-deadlock promise below still holds.
+ */
+#define SEND_NOW 1024
+
 /* A message received while our own send was waiting. */
 struct queued {
 	struct queued *next;
@@ -131,6 +144,7 @@ static struct {
 	unsigned idle;		/* wait() calls since something arrived */
 	unsigned spin;		/* probes per wait() before yielding */
 	int posted;		/* recv_into may post its receive */
+	size_t send_now;	/* sends up to this size: MPI_Send */
 } mb = { .host_rank = -1, .spin = SPIN_SHARED };
 
 static void mpi_problem(const char *what, int err)
@@ -253,6 +267,8 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	mb.spin = ranks_per_cpu_ok() ? SPIN_OWN : SPIN_SHARED;
 	h = getenv("PICL_MPI_POSTED");
 	mb.posted = !(h && strcmp(h, "0") == 0);
+	h = getenv("PICL_MPI_SEND_NOW");
+	mb.send_now = h && atol(h) >= 0 ? (size_t)atol(h) : SEND_NOW;
 	mb.ready = 1;
 	*nprocs = mb.host_rank < 0 ? mb.size : mb.size - 1;
 	*me = node_of(mb.rank);
@@ -434,6 +450,14 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 		fprintf(stderr, "libpicl-mpi: send of %zu bytes: too long for "
 			"MPI\n", len);
 		return -1;
+	}
+	if (fits_tag(type) && len <= mb.send_now) {
+		err = MPI_Send(buf, (int)len, MPI_BYTE, rank, type, mb.comm);
+		if (err != MPI_SUCCESS) {
+			mpi_problem("MPI_Send", err);
+			return -1;
+		}
+		return 0;
 	}
 	if (fits_tag(type))
 		err = MPI_Isend(buf, (int)len, MPI_BYTE, rank, type, mb.comm,

@@ -304,6 +304,39 @@ mpirun_in "$dir" 2 "$TMP/ring"
 expect_rc 0
 MPIRUN=$plain_mpirun
 unset PICL_MPI_POSTED
+# Both ranks send each other 20000 small messages (MPI_Send's size: see
+# SEND_NOW in mpi.c) before receiving any: no deadlock, and each source's
+# messages come in the order they were sent.
+cat >"$TMP/flood.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include "picl.h"
+#define N 20000
+int main(void)
+{
+	int np, me, host, i, k;
+	static int msg[256];
+	open0(&np, &me, &host);
+	for (i = 0; i < N; i++) {
+		for (k = 0; k < 256; k++)
+			msg[k] = i;
+		send0((char *)msg, 1000, 9, 1 - me);
+	}
+	for (i = 0; i < N; i++) {
+		recv0((char *)msg, sizeof msg, 9);
+		if (msg[0] != i || msg[249] != i) {
+			fprintf(stderr, "flood: node %d: message %d is %d\n",
+				me, i, msg[0]);
+			return 1;
+		}
+	}
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/flood" "$TMP/flood.c"
+mpirun_in "$TMP" 2 "$TMP/flood"
+expect_rc 0
 cat >"$TMP/toolong.c" <<'EOF'
 #include <string.h>
 #include <unistd.h>
