@@ -581,24 +581,16 @@ static int posted_pending(void)
 
 /* What BE.recv_into returned, for recv0: 1 (received) or 0 (nothing yet,
  * when not blocking); fails on the others. */
-static int recv_into_result(int r, int event, int type, size_t len,
-			    int bytes)
+static int recv_into_result(int r, int event, int type, size_t len)
 {
-	char what[100];
-
 	if (r == -1)
 		fatal("recv0", "no message can arrive any more (a process "
 		      "ended or died, or piclrun stopped the run)", LONG_MIN);
 	if (r == 2) {
 		if (event)      /* as if the message had been taken: -51 */
 			tr1(1, event, type);
-		if (len != (size_t)-1)
-			fatal("recv0", "message longer than the receive buffer",
-			      (long)len);
-		/* (a receive posted into the buffer: MPI only says "more") */
-		snprintf(what, sizeof what, "message longer than the receive "
-			 "buffer (more than %d bytes)", bytes);
-		fatal("recv0", what, LONG_MIN);
+		fatal("recv0", "message longer than the receive buffer",
+		      (long)len);
 	}
 	return r;
 }
@@ -621,7 +613,7 @@ static int recv_direct(char *buf, int bytes, int type, struct got *g)
 			 aside);
 	if (r == -2)
 		return 0;
-	if (recv_into_result(r, -51, type, len, bytes) == 1) {
+	if (recv_into_result(r, -51, type, len) == 1) {
 		tr1(1, -51, type);
 	} else {
 		event = -52;
@@ -630,7 +622,7 @@ static int recv_direct(char *buf, int bytes, int type, struct got *g)
 			r = BE.recv_into(buf, (size_t)bytes, type, 1, &src,
 					 &mtype, &len, aside);
 		while (r == 0);
-		recv_into_result(r, 0, type, len, bytes);
+		recv_into_result(r, 0, type, len);
 	}
 	g->len = len;
 	g->type = mtype;

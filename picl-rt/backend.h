@@ -61,8 +61,8 @@ struct picl_backend {
 	 * block = 0: only a message that has wholly arrived counts, returns 0
 	 * when there is none; block = 1: waits for one (as wait() would).
 	 * Returns 1 with *src, *mtype and *len set; 2 when the matching message
-	 * is longer than cap (*src, *mtype, *len set, (size_t)-1 if the
-	 * backend cannot tell; buf's contents undefined: the caller fails); -1 when every peer is gone and nothing can arrive any
+	 * is longer than cap (*src, *mtype, *len set, nothing written to buf:
+	 * the caller fails); -1 when every peer is gone and nothing can arrive any
 	 * more; -2, when block = 0 only, when the backend cannot (the caller
 	 * uses poll() instead).
 	 * May be NULL.
