@@ -588,6 +588,8 @@ static int mpi_recv_into(void *buf, size_t cap, int want, int block,
 		free(q);
 		return n <= cap ? 1 : 2;
 	}
+	if (block)      /* recv0 has just probed (block = 0): wait first */
+		mpi_wait();
 	for (;;) {
 		flag = 0;
 		if (mb.probed) {
