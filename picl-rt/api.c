@@ -599,29 +599,30 @@ static int recv_into_result(int r, int event, int type, size_t len)
  * recv0 without a detour: the message goes from the backend straight into
  * buf (BE.recv_into) when nothing queued matches and no recvbegin0 is
  * pending (an arriving message would go to it first). Traced as the general
- * path: -51 when the message had already arrived, else -52. Returns 0 when
- * the backend cannot do it.
+ * path: -51 when the message had already arrived, else -52 (when nothing is
+ * recorded, the backend is asked to wait at once: no probe first). Returns
+ * 0 when the backend cannot do it.
  */
 static int recv_direct(char *buf, int bytes, int type, struct got *g)
 {
 	int r, event = -51, src = 0, mtype = 0;
+	int look = pt_on(PT_PICL);      /* untraced, -51 or -52 is unseen */
 	size_t len = 0;
 
 	if (!BE.recv_into || dequeue(type, -1, 1) || posted_pending())
 		return 0;
-	r = BE.recv_into(buf, (size_t)bytes, type, 0, &src, &mtype, &len,
+	r = BE.recv_into(buf, (size_t)bytes, type, !look, &src, &mtype, &len,
 			 aside);
 	if (r == -2)
 		return 0;
-	if (recv_into_result(r, -51, type, len) == 1) {
+	if (look && recv_into_result(r, -51, type, len) == 1) {
 		tr1(1, -51, type);
 	} else {
 		event = -52;
 		tr1(1, -52, type);
-		do
+		while (r == 0)
 			r = BE.recv_into(buf, (size_t)bytes, type, 1, &src,
 					 &mtype, &len, aside);
-		while (r == 0);
 		recv_into_result(r, 0, type, len);
 	}
 	g->len = len;
