@@ -66,8 +66,8 @@
 #define T_BARRIER_OUT  900000002
 #define T_CLOCK_PING   900000011
 #define T_CLOCK_PONG   900000012
-#define T_RESERVED_LO  900000000
-#define T_RESERVED_HI  1073741823
+#define T_RESERVED_LO  PICL_TYPE_RESERVED_LO
+#define T_RESERVED_HI  PICL_TYPE_RESERVED_HI
 
 #define CLOCKSYNC_ROUNDS 16
 
@@ -558,12 +558,88 @@ void send0(char *buf, int bytes, int type, int node)
 	tr0(0, -21);
 }
 
+/* A message met by BE.recv_into before the one it looks for: what pump()
+ * does with a message nobody is waiting for. */
+static void aside(int src, int type, const void *data, size_t len)
+{
+	if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
+	    to_posted(src, type, data, len))
+		return;
+	enqueue(src, type, data, len);
+}
+
+/* 1 if some recvbegin0 is still waiting for its message. */
+static int posted_pending(void)
+{
+	size_t i;
+
+	for (i = 0; i < S.nreq; i++)
+		if (!S.req[i].done)
+			return 1;
+	return 0;
+}
+
+/* What BE.recv_into returned, for recv0: 1 (received) or 0 (nothing yet,
+ * when not blocking); fails on the others. */
+static int recv_into_result(int r, int event, int type, size_t len)
+{
+	if (r == -1)
+		fatal("recv0", "no message can arrive any more (a process "
+		      "ended or died, or piclrun stopped the run)", LONG_MIN);
+	if (r == 2) {
+		if (event)      /* as if the message had been taken: -51 */
+			tr1(1, event, type);
+		fatal("recv0", "message longer than the receive buffer",
+		      (long)len);
+	}
+	return r;
+}
+
+/*
+ * recv0 without a detour: the message goes from the backend straight into
+ * buf (BE.recv_into) when nothing queued matches and no recvbegin0 is
+ * pending (an arriving message would go to it first). Traced as the general
+ * path: -51 when the message had already arrived, else -52 (when nothing is
+ * recorded, the backend is asked to wait at once: no probe first). Returns
+ * 0 when the backend cannot do it.
+ */
+static int recv_direct(char *buf, int bytes, int type, struct got *g)
+{
+	int r, event = -51, src = 0, mtype = 0;
+	int look = pt_on(PT_PICL);      /* untraced, -51 or -52 is unseen */
+	size_t len = 0;
+
+	if (!BE.recv_into || dequeue(type, -1, 1) || posted_pending())
+		return 0;
+	r = BE.recv_into(buf, (size_t)bytes, type, !look, &src, &mtype, &len,
+			 aside);
+	if (r == -2)
+		return 0;
+	if (look && recv_into_result(r, -51, type, len) == 1) {
+		tr1(1, -51, type);
+	} else {
+		event = -52;
+		tr1(1, -52, type);
+		while (r == 0)
+			r = BE.recv_into(buf, (size_t)bytes, type, 1, &src,
+					 &mtype, &len, aside);
+		recv_into_result(r, 0, type, len);
+	}
+	g->len = len;
+	g->type = mtype;
+	g->src = src;
+	tr3(0, event, (int)len, mtype, src);
+	return 1;
+}
+
 void recv0(char *buf, int bytes, int type)
 {
 	struct got g = { NULL, 0, 0, 0 };
 
 	check_recv("recv0", bytes, type);
-	if (dequeue(type, -1, 1)) {                     /* queued: -51 */
+	if (recv_direct(buf, bytes, type, &g)) {
+		/* done, traced */
+	} else if (dequeue(type, -1, 1)) {              /* queued: -51 */
 		tr1(1, -51, type);
 		from_queue("recv0", buf, bytes, type, -1, &g);
 		tr3(0, -51, (int)g.len, g.type, g.src);

@@ -51,6 +51,28 @@ struct picl_backend {
 	void (*release)(void);
 
 	/*
+	 * Receive the next message of type `type` (-1: any type outside PICL's
+	 * reserved range, see picl_backend_wants) straight into the caller's
+	 * buffer buf of cap bytes, so that a message is copied once on the way
+	 * in instead of into the backend's buffer and again. Each message met
+	 * before it that does not match is handed to other(), in the order
+	 * poll() would have returned them (the caller queues it or completes a
+	 * posted receive with it; the payload is valid during the call only).
+	 * block = 0: only a message that has wholly arrived counts, returns 0
+	 * when there is none; block = 1: waits for one (as wait() would).
+	 * Returns 1 with *src, *mtype and *len set; 2 when the matching message
+	 * is longer than cap (*src, *mtype, *len set, nothing written to buf:
+	 * the caller fails); -1 when every peer is gone and nothing can arrive any
+	 * more; -2, when block = 0 only, when the backend cannot (the caller
+	 * uses poll() instead).
+	 * May be NULL.
+	 */
+	int (*recv_into)(void *buf, size_t cap, int type, int block, int *src,
+			 int *mtype, size_t *len,
+			 void (*other)(int src, int type, const void *payload,
+				       size_t len));
+
+	/*
 	 * Wait until something may have arrived (or a short time passed): lets
 	 * a backend sleep or spin politely instead of the caller busy-polling.
 	 */
@@ -62,6 +84,19 @@ struct picl_backend {
 	/* Node process `node` died or the run must stop: end everything. */
 	void (*abort)(int code);
 };
+
+/* PICL's reserved message types (the internal protocol of api.c). */
+#define PICL_TYPE_RESERVED_LO 900000000
+#define PICL_TYPE_RESERVED_HI 1073741823
+
+/* Does a receive of type `want` (-1: any user type) take type `type`? */
+static inline int picl_backend_wants(int want, int type)
+{
+	if (want == -1)
+		return !(type >= PICL_TYPE_RESERVED_LO &&
+			 type <= PICL_TYPE_RESERVED_HI);
+	return want == type;
+}
 
 /* The backend linked into this library (libpicl: local; libpicl-mpi: mpi). */
 extern const struct picl_backend picl_backend_impl;

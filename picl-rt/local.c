@@ -4,14 +4,31 @@
  *
  * Each ordered pair of processes has a single-producer single-consumer byte
  * ring. send() copies frames into the ring (memcpy, then a release store of
- * head; no system call unless the receiver sleeps), streaming a message
- * larger than a quarter of the ring in chunks. While it waits for room it
- * keeps draining its own incoming rings into a private queue, so two
- * processes sending big messages to each other cannot deadlock. poll()
- * serves that queue first, then scans the incoming rings round robin; a
- * one-frame message is handed out in place (no copy) and consumed at
- * release(); a chunked one is reassembled in a per-source buffer, kept
- * for the next one (no page faults per big message).
+ * head; no system call unless the receiver sleeps): a message up to 16 KiB
+ * in one frame, a larger one in chunks of a quarter of it (8 to 32 KiB, at
+ * most a quarter of the ring). While it waits for room it keeps draining
+ * its own incoming rings into a private queue, so two processes sending big
+ * messages to each other cannot deadlock. poll() serves that queue first,
+ * then scans the incoming rings round robin; a one-frame message is handed
+ * out in place (no copy) and consumed at release(); a chunked one is
+ * reassembled in a per-source buffer, kept for the next one (no page faults
+ * per big message).
+ *
+ * recv_into() (recv0's path) goes the same way, but copies a message of the
+ * type asked for straight into the caller's buffer: a chunked one chunk by
+ * chunk as the sender writes them, so that the sender's copy of chunk i+1
+ * overlaps ours of chunk i and the ring stays in cache; the messages met
+ * before it go to the caller's callback as poll() would have returned them.
+ *
+ * CMA (PICL_CMA=1; PICL_CMA_MIN bytes and up, default 32 KiB): the sender
+ * puts a descriptor of its buffer in the ring and waits (draining, as for
+ * room) until the receiver has copied the message with process_vm_readv
+ * and acknowledged it in the ring's cma_ack. Off by default: streaming
+ * through the ring measured faster at every size (bench/README.md). A
+ * receiver that cannot read the sender's memory sets cma_fail and the
+ * message, and every later one on that ring, goes through the ring
+ * (PICL_CMA_BROKEN=1 pretends so, for the tests; PICL_CHUNK=N forces
+ * frames of N bytes).
  *
  * wait() spins briefly (only when there are more CPUs than processes),
  * then yields, then sleeps on a futex in the process's slot with a 20 ms
@@ -25,6 +42,9 @@
  * (0..N-1, or 32767 for the host), PICL_NPROCS, PICL_HOSTID (32767 or -1).
  * Without PICL_SHM the program runs alone: one node, no host.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* process_vm_readv */
+#endif
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -43,6 +63,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,7 +87,18 @@ struct insrc {                  /* per incoming ring */
 
 struct outdst {                 /* per outgoing ring */
 	uint64_t head, tail_seen;
+	uint64_t cma_seq;       /* CMA messages sent */
 };
+
+/* With PICL_CMA=1, messages from this size up (PICL_CMA_MIN) go by CMA. */
+#define CMA_MIN_DEFAULT (32u << 10)
+
+/* Messages up to this size go in one frame; larger ones in chunks of a
+ * quarter of the message, between CHUNK_MIN and CHUNK_MAX bytes, so that
+ * the receiver copies a chunk out while the sender copies the next one in. */
+#define ONE_FRAME_MAX (16u << 10)
+#define CHUNK_MIN (8u << 10)
+#define CHUNK_MAX (32u << 10)
 
 static struct {
 	char *base;
@@ -84,6 +116,10 @@ static struct {
 	uint64_t pend_tail;
 	void *pend_free;
 	int broken;             /* a peer died, or all are gone */
+	size_t cma_min;         /* smallest message sent by CMA */
+	size_t maxchunk;        /* largest frame's payload */
+	size_t chunk;           /* PICL_CHUNK: every frame's payload, or 0 */
+	int cma_broken;         /* tests: act as if CMA were refused */
 } L = { .pend_src = -1 };
 
 static inline uint64_t pad16(uint64_t n)
@@ -151,7 +187,7 @@ static int local_init(int *nprocs, int *me, int *host)
 {
 	const char *path = getenv("PICL_SHM");
 	struct stat st;
-	int fd, rank, n, hostid = -1;
+	int fd, rank, n, v, hostid = -1;
 	long ncpu;
 
 	if (!path || !*path) {
@@ -208,6 +244,20 @@ static int local_init(int *nprocs, int *me, int *host)
 		return -1;
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	L.spin = ncpu >= (long)L.nslots;
+	/* CMA only when asked for (PICL_CMA=1): streaming through the ring
+	 * was faster on every size measured (bench/README.md). */
+	L.cma_min = (size_t)-1;
+	if (env_int("PICL_CMA", &v) == 0 && v == 1) {
+		L.cma_min = CMA_MIN_DEFAULT;
+		if (env_int("PICL_CMA_MIN", &v) == 0 && v >= 0)
+			L.cma_min = (size_t)v;
+	}
+	L.cma_broken = env_int("PICL_CMA_BROKEN", &v) == 0 && v == 1;
+	L.maxchunk = L.rsize / 4 - sizeof(struct picl_frame);
+	L.chunk = 0;
+	if (env_int("PICL_CHUNK", &v) == 0 && v >= 64 &&
+	    (uint64_t)v <= L.maxchunk)
+		L.chunk = (size_t)v & ~(size_t)15;
 	atomic_store(&slot(L.me)->pid, (int32_t)getpid());
 	atomic_store(&slot(L.me)->state, PICL_ST_RUNNING);
 	*nprocs = n;
@@ -316,6 +366,66 @@ static void consume(struct picl_ring_ctl *r, struct insrc *in, uint64_t n)
 	atomic_store_explicit(&r->tail, in->tail, memory_order_release);
 }
 
+/* Room for a message of total bytes in s's reassembly buffer. */
+static void asm_reserve(struct insrc *in, uint64_t total)
+{
+	if (in->asm_cap >= total && in->asm_buf)
+		return;
+	free(in->asm_buf);
+	in->asm_buf = malloc(total ? total : 1);
+	in->asm_cap = in->asm_buf ? total : 0;
+	if (!in->asm_buf) {
+		fprintf(stderr, "picl: out of memory receiving %llu bytes\n",
+			(unsigned long long)total);
+		local_abort(1);
+	}
+}
+
+/* Copy n bytes at addr in process pid into dst: 0, or -1 (CMA refused). */
+static int cma_read(pid_t pid, void *dst, uint64_t addr, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		struct iovec l = { (char *)dst + done, n - done };
+		struct iovec r = { (void *)(uintptr_t)(addr + done), n - done };
+		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		done += (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * The CMA message whose frame f is next in ring r from slot s: copied into
+ * dst (when dst is not NULL), the frame consumed, the sender told. 0, or -1
+ * when it could not be read: the sender then sends it through the ring.
+ */
+static int cma_take(uint32_t s, struct picl_ring_ctl *r, struct insrc *in,
+		    const struct picl_frame *f, void *dst)
+{
+	struct picl_cma_desc d;
+	uint64_t total = f->total;
+	int ok = 1;
+
+	memcpy(&d, f + 1, sizeof d);
+	if (L.cma_broken)
+		ok = 0;
+	else if (dst && total)
+		ok = cma_read((pid_t)atomic_load(&slot(s)->pid), dst, d.addr,
+			      (size_t)total) == 0;
+	consume(r, in, sizeof *f + pad16(sizeof d));
+	if (!ok)
+		atomic_store(&r->cma_fail, 1);
+	atomic_store_explicit(&r->cma_ack, d.seq, memory_order_release);
+	wake_sender(s);
+	return ok ? 0 : -1;
+}
+
 /*
  * The next whole message from slot s, if there is one: 1 with the out
  * parameters set (and what release() must do noted), else 0.
@@ -339,6 +449,21 @@ static int read_ring(uint32_t s, int *type, size_t *len, const void **payload)
 			consume(r, in, L.rsize - pos);
 			continue;
 		}
+		if (f->chunk == PICL_FRAME_CMA) {
+			uint64_t total = f->total;
+			*type = f->type;
+			asm_reserve(in, total);
+			if (cma_take(s, r, in, f, in->asm_buf) < 0)
+				continue;       /* it comes through the ring */
+			*len = total;
+			*payload = in->asm_buf;
+			if (in->asm_cap > ASM_KEEP) {
+				L.pend_free = in->asm_buf;
+				in->asm_buf = NULL;
+				in->asm_cap = 0;
+			}
+			return 1;
+		}
 		if (!in->asm_active && f->chunk == f->total) {
 			*type = f->type;
 			*len = f->total;
@@ -348,17 +473,7 @@ static int read_ring(uint32_t s, int *type, size_t *len, const void **payload)
 			return 1;
 		}
 		if (!in->asm_active) {
-			if (in->asm_cap < f->total) {
-				free(in->asm_buf);
-				in->asm_buf = malloc(f->total);
-				in->asm_cap = in->asm_buf ? f->total : 0;
-				if (!in->asm_buf) {
-					fprintf(stderr, "picl: out of memory "
-						"receiving %llu bytes\n",
-						(unsigned long long)f->total);
-					local_abort(1);
-				}
-			}
+			asm_reserve(in, f->total);
 			in->asm_active = 1;
 			in->asm_len = 0;
 			in->asm_total = f->total;
@@ -493,7 +608,7 @@ static void sleep_on_futex(long ns)
 
 static void local_wait(void)
 {
-	int i;
+	int i, blocked;
 
 	if (L.single) {
 		sched_yield();
@@ -513,10 +628,228 @@ static void local_wait(void)
 	}
 	if (any_incoming())
 		return;
+	blocked = atomic_load(&slot(L.me)->blocked);
 	atomic_store(&slot(L.me)->blocked, PICL_BL_RECV);
 	sleep_on_futex(20 * 1000 * 1000L);
-	atomic_store(&slot(L.me)->blocked, PICL_BL_NONE);
+	atomic_store(&slot(L.me)->blocked, blocked);
 	check_peers();
+}
+
+/* ---- receiving into the caller's buffer ------------------------------------ */
+
+/* Has the chunked message starting at ring r's tail wholly arrived? */
+static int arrived_whole(struct picl_ring_ctl *r, struct insrc *in,
+			 uint64_t head, uint64_t total)
+{
+	uint64_t t = in->tail, got = 0;
+
+	while (t != head) {
+		struct picl_frame *f =
+			(struct picl_frame *)(ring_data(r) + (t & L.mask));
+		if (f->chunk == PICL_FRAME_WRAP) {
+			t += L.rsize - (t & L.mask);
+			continue;
+		}
+		got += f->chunk;
+		if (got >= total)
+			return 1;
+		t += sizeof *f + pad16(f->chunk);
+	}
+	return 0;
+}
+
+/*
+ * The chunked message starting at ring r's tail, copied chunk by chunk into
+ * buf as the sender writes them: the sender fills the next chunk while we
+ * copy this one out. 1, or -1 if the sender died before it was all there.
+ */
+static int stream_into(uint32_t s, struct picl_ring_ctl *r, struct insrc *in,
+		       char *buf, uint64_t total)
+{
+	uint64_t got = 0, head;
+	unsigned rounds = 0;
+
+	for (;;) {
+		struct picl_frame *f;
+
+		head = atomic_load_explicit(&r->head, memory_order_acquire);
+		if (head == in->tail) {
+			rounds++;
+			if (L.spin && rounds < 4000) {
+				cpu_relax();
+			} else if (rounds < 4100) {
+				sched_yield();
+			} else {
+				local_wait();
+				if (L.broken && peer_gone(s))
+					return -1;
+			}
+			continue;
+		}
+		rounds = 0;
+		f = (struct picl_frame *)(ring_data(r) + (in->tail & L.mask));
+		if (f->chunk == PICL_FRAME_WRAP) {
+			consume(r, in, L.rsize - (in->tail & L.mask));
+			continue;
+		}
+		memcpy(buf + got, f + 1, f->chunk);
+		got += f->chunk;
+		consume(r, in, sizeof *f + pad16(f->chunk));
+		wake_sender(s);
+		if (got >= total)
+			return 1;
+	}
+}
+
+/*
+ * The next message in ring s: one of type want goes into buf (1), or is too
+ * long (2); another goes to other() (3). -1: its sender died in the middle
+ * of it; 0: nothing has arrived (when not blocking: wholly arrived).
+ */
+static int ring_into(uint32_t s, char *buf, size_t cap, int want, int block,
+		     int *mtype, size_t *len,
+		     void (*other)(int, int, const void *, size_t))
+{
+	struct picl_ring_ctl *r = picl_shm_ring(L.base, s, L.me);
+	struct insrc *in = &L.in[s];
+
+	for (;;) {
+		struct picl_frame *f;
+		uint64_t head, pos, total;
+		const void *p;
+		size_t n;
+		int type;
+
+		head = atomic_load_explicit(&r->head, memory_order_acquire);
+		if (head == in->tail)
+			return 0;
+		pos = in->tail & L.mask;
+		f = (struct picl_frame *)(ring_data(r) + pos);
+		if (f->chunk == PICL_FRAME_WRAP) {
+			consume(r, in, L.rsize - pos);
+			continue;
+		}
+		type = f->type;
+		total = f->total;
+		if (in->asm_active || !picl_backend_wants(want, type) ||
+		    total > cap) {
+			/* as poll() takes it */
+			if (!read_ring(s, &type, &n, &p))
+				return 0;
+			if (!picl_backend_wants(want, type)) {
+				other(id_of(s), type, p, n);
+				do_release();
+				return 3;
+			}
+			*mtype = type;
+			*len = n;
+			if (n > cap) {
+				do_release();
+				return 2;
+			}
+			if (n)
+				memcpy(buf, p, n);
+			do_release();
+			return 1;
+		}
+		*mtype = type;
+		*len = (size_t)total;
+		if (f->chunk == PICL_FRAME_CMA) {
+			if (cma_take(s, r, in, f, buf) < 0)
+				continue;       /* it comes through the ring */
+			return 1;
+		}
+		if (f->chunk == total) {
+			if (total)
+				memcpy(buf, f + 1, total);
+			consume(r, in, sizeof *f + pad16(total));
+			return 1;
+		}
+		if (!block && !arrived_whole(r, in, head, total))
+			return 0;
+		return stream_into(s, r, in, buf, total);
+	}
+}
+
+static int recv_rings(void *buf, size_t cap, int want, int block,
+		      int *src, int *mtype, size_t *len,
+		      void (*other)(int, int, const void *, size_t));
+
+static int local_recv_into(void *buf, size_t cap, int want, int block,
+			   int *src, int *mtype, size_t *len,
+			   void (*other)(int, int, const void *, size_t))
+{
+	int r;
+
+	if (L.single)
+		return -2;
+	do_release();
+	while (L.qhead) {               /* drained while we were sending */
+		struct lq *q = L.qhead;
+		L.qhead = q->next;
+		if (!L.qhead)
+			L.qtail = NULL;
+		if (!picl_backend_wants(want, q->type)) {
+			other(q->src, q->type, q->data, q->len);
+			free(q);
+			continue;
+		}
+		*src = q->src;
+		*mtype = q->type;
+		*len = q->len;
+		r = q->len <= cap ? 1 : 2;
+		if (r == 1 && q->len)
+			memcpy(buf, q->data, q->len);
+		free(q);
+		return r;
+	}
+	if (block)      /* for piclrun --timeout's report */
+		atomic_store_explicit(&slot(L.me)->blocked, PICL_BL_RECV,
+				      memory_order_relaxed);
+	r = recv_rings(buf, cap, want, block, src, mtype, len, other);
+	if (block)
+		atomic_store_explicit(&slot(L.me)->blocked, PICL_BL_NONE,
+				      memory_order_relaxed);
+	return r;
+}
+
+/* recv_into()'s scan of the rings, waiting if block is set. */
+static int recv_rings(void *buf, size_t cap, int want, int block,
+		      int *src, int *mtype, size_t *len,
+		      void (*other)(int, int, const void *, size_t))
+{
+	uint32_t i, s;
+	int pass, r;
+
+	for (;;) {
+		/* The rings round robin, one message at a time, as poll()
+		 * goes; a second pass after seeing `broken` catches the last
+		 * messages. */
+		for (pass = 0; pass < 2; pass++) {
+again:
+			for (i = 0; i < L.nslots; i++) {
+				s = (L.next_src + i) % L.nslots;
+				if (s == L.me)
+					continue;
+				r = ring_into(s, buf, cap, want, block, mtype,
+					      len, other);
+				if (!r)
+					continue;
+				L.next_src = s + 1;
+				if (r == 3)
+					goto again;
+				*src = id_of(s);
+				return r;
+			}
+			if (!L.broken)
+				break;
+		}
+		if (pass == 2)
+			return -1;
+		if (!block)
+			return 0;
+		local_wait();
+	}
 }
 
 /* ---- sending -------------------------------------------------------------- */
@@ -591,18 +924,103 @@ static int room(struct picl_ring_ctl *r, struct outdst *o, uint32_t d,
 	return 0;
 }
 
+/* Sleep until d has read our CMA message seq (it wakes us), a message
+ * comes in, or 2 ms pass; as sleep_for_room. */
+static void sleep_for_ack(struct picl_ring_ctl *r, uint64_t seq, uint32_t d)
+{
+	struct picl_shm_slot *me = slot(L.me);
+	uint32_t fseq = atomic_load(&me->futex);
+
+	atomic_store(&me->blocked_on, id_of(d));
+	atomic_store(&me->blocked, PICL_BL_SEND);
+	atomic_store(&me->sleeping, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&r->cma_ack, memory_order_acquire) != seq &&
+	    !any_incoming())
+		futex_wait(&me->futex, fseq, 2 * 1000 * 1000L);
+	atomic_store(&me->sleeping, 0);
+	atomic_store(&me->blocked, PICL_BL_NONE);
+}
+
+/*
+ * Send by CMA: a descriptor frame, then wait (taking in what arrives
+ * meanwhile) until d has copied the message out of buf. 0; 1 when d could
+ * not (send it through the ring); -1 when d is gone.
+ */
+static int send_cma(struct picl_ring_ctl *r, struct outdst *o, uint32_t d,
+		    const void *buf, size_t len, int type)
+{
+	struct picl_cma_desc desc;
+	struct picl_frame *f;
+	uint64_t need = sizeof *f + pad16(sizeof desc);
+	unsigned long rounds = 0;
+
+	if (room(r, o, d, need) < 0)
+		return -1;
+	desc.addr = (uint64_t)(uintptr_t)buf;
+	desc.seq = ++o->cma_seq;
+	f = (struct picl_frame *)(ring_data(r) + (o->head & L.mask));
+	f->chunk = PICL_FRAME_CMA;
+	f->type = type;
+	f->total = len;
+	memcpy(f + 1, &desc, sizeof desc);
+	o->head += need;
+	atomic_store_explicit(&r->head, o->head, memory_order_release);
+	notify(d);
+	while (atomic_load_explicit(&r->cma_ack, memory_order_acquire) !=
+	       desc.seq) {
+		rounds++;
+		if (L.spin && rounds < 20000) {
+			cpu_relax();
+			if (rounds % 64)
+				continue;
+		} else if (rounds < 22000) {
+			sched_yield();
+		} else {
+			sleep_for_ack(r, desc.seq, d);
+		}
+		drain_to_queue();
+		if ((peer_gone(d) || atomic_load(&L.h->stop)) &&
+		    atomic_load(&r->cma_ack) != desc.seq)
+			return -1;      /* (it may have read it, then gone) */
+	}
+	return atomic_load(&r->cma_fail) ? 1 : 0;
+}
+
+/* The payload of each frame of a message of len bytes. */
+static size_t chunk_for(size_t len)
+{
+	size_t c;
+
+	if (L.chunk)
+		return L.chunk;
+	if (len <= ONE_FRAME_MAX)
+		return L.maxchunk;
+	c = (len / 4 + 15) & ~(size_t)15;
+	c = c < CHUNK_MIN ? CHUNK_MIN : c > CHUNK_MAX ? CHUNK_MAX : c;
+	return c < L.maxchunk ? c : L.maxchunk;
+}
+
 static int local_send(const void *buf, size_t len, int type, int dst)
 {
 	uint32_t d = (uint32_t)slot_of(dst);
 	struct picl_ring_ctl *r;
 	struct outdst *o;
-	size_t off = 0, maxchunk = L.rsize / 4 - sizeof(struct picl_frame);
+	size_t off = 0, maxchunk = chunk_for(len);
 
 	if (L.single || d >= L.nslots || d == L.me)
 		return -1;
 	r = picl_shm_ring(L.base, L.me, d);
 	o = &L.out[d];
 	do_release();
+	if (len && len >= L.cma_min &&
+	    !atomic_load_explicit(&r->cma_fail, memory_order_relaxed)) {
+		int rc = send_cma(r, o, d, buf, len, type);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			goto sent;
+	}
 	do {
 		size_t chunk = len - off < maxchunk ? len - off : maxchunk;
 		uint64_t need = sizeof(struct picl_frame) + pad16(chunk);
@@ -621,6 +1039,7 @@ static int local_send(const void *buf, size_t len, int type, int dst)
 		notify(d);
 		off += chunk;
 	} while (off < len);
+sent:
 	if (atomic_load_explicit(&slot(d)->state, memory_order_relaxed) >=
 	    PICL_ST_EXITED)
 		return -1;
@@ -642,6 +1061,7 @@ const struct picl_backend picl_backend_impl = {
 	.send = local_send,
 	.poll = local_poll,
 	.release = local_release,
+	.recv_into = local_recv_into,
 	.wait = local_wait,
 	.clock = local_clock,
 	.abort = local_abort,

@@ -20,8 +20,9 @@
  *   of the payload: small ones packed into one buffer, large ones described
  *   by a struct datatype over the header and the caller's buffer, so even
  *   they are not copied. On Open MPI (MPI_TAG_UB = 2^31-1) every PICL type
- *   takes the fast path. (PICL_MPI_TAG_UB=N lowers the bound, so tests can
- *   send escaped messages under Open MPI too.)
+ *   below 2^30 - 1 takes the fast path: the tags from 2^30 up carry the
+ *   messages over 4 KiB (see SPLIT_OFF). (PICL_MPI_TAG_UB=N lowers the
+ *   bound, so tests can send escaped messages under Open MPI too.)
  *
  * - Receiving: poll() takes the first message from any source with a
  *   matched probe (MPI_Improbe, then MPI_Mrecv of exactly that message, so
@@ -29,9 +30,16 @@
  *   owned by the backend that grows as needed and is reused; the layer above
  *   copies it once into the user's buffer. A probe with MPI_ANY_TAG returns
  *   each source's messages in the order they were sent (MPI's non-overtaking
- *   rule), which is the order backend.h promises.
+ *   rule), which is the order backend.h promises. recv_into() (recv0's
+ *   path) probes the same way but receives a message of the type asked for
+ *   that fits with MPI_Mrecv straight into the caller's buffer: no copy of
+ *   ours, and a large message goes by MPI's single copy. When it has to
+ *   wait, it posts a receive for the type (see SPLIT_OFF: large messages
+ *   have tags of their own, so that the posted receive can never be
+ *   truncated) and lets MPI put the message where it belongs as it comes.
  *
- * - Sending never deadlocks: send() posts MPI_Isend and, until MPI_Test says
+ * - Sending never deadlocks: send() (beyond SEND_NOW's small messages,
+ *   which MPI_Send buffers) posts MPI_Isend and, until MPI_Test says
  *   the buffer may be reused, receives whatever arrives into a queue owned
  *   by the backend, which poll() serves before asking MPI again. Two ranks
  *   sending each other megabytes thus each receive the other's message while
@@ -96,6 +104,38 @@ struct escape_header {
 #define SPIN_OWN 2048
 #define IDLE_BUDGET 640000u
 
+/*
+ * Sends of a message whose type is its tag and of at most this many bytes
+ * (PICL_MPI_SEND_NOW overrides; 0: none) use MPI_Send: Open MPI sends such
+ * a message inline, without the request MPI_Isend needs (1 KiB ping-pong:
+ * 0.72 us against 0.80). A message this small goes by MPI's eager protocol
+ * (Open MPI's shared memory: up to 4 KiB), which buffers it: MPI_Send
+ * returns without waiting for the receiver, and while it waits for a free
+ * buffer MPI's progress still takes in what peers send us, so the
+ * no-deadlock promise below still holds.
+ */
+#define SEND_NOW 1024
+
+/*
+ * Large messages (when the tag range reaches 2^31 - 1, as Open MPI's does;
+ * PICL_MPI_SPLIT=0 turns this off): a message of type T < SPLIT_OFF - 1
+ * longer than SMALL bytes goes with tag T + SPLIT_OFF, by a synchronous
+ * send (MPI_Issend: it completes only once the receiver has matched it,
+ * which a message that large waits for anyway: rendezvous). Every message
+ * with tag T is thus at most SMALL bytes, so recv0 may wait with a receive
+ * of SMALL bytes posted for tag T (MPI_Recv's way, the fastest) without
+ * any risk of truncation (for which Open MPI 4.1 writes past the buffer);
+ * and a source's messages of type T keep their order: the sender cannot
+ * send a small one before the receiver has matched the large one before
+ * it. Types from SPLIT_OFF - 1 up are escaped (see fits_tag).
+ */
+#define SMALL 4096
+
+/* recv_posted() looks for other messages (and large ones) every this many
+ * tests of its receive. */
+#define PROBE_EVERY 4
+#define SPLIT_OFF (1 << 30)
+
 /* A message received while our own send was waiting. */
 struct queued {
 	struct queued *next;
@@ -127,6 +167,8 @@ static struct {
 
 	unsigned idle;		/* wait() calls since something arrived */
 	unsigned spin;		/* probes per wait() before yielding */
+	size_t send_now;	/* sends up to this size: MPI_Send */
+	int split;		/* split messages (SPLIT_OFF) */
 } mb = { .host_rank = -1, .spin = SPIN_SHARED };
 
 static void mpi_problem(const char *what, int err)
@@ -174,7 +216,13 @@ static int node_of(int rank)
 
 static int fits_tag(int type)
 {
-	return type >= 0 && type < mb.tag_ub;
+	return type >= 0 && type < (mb.split ? SPLIT_OFF - 1 : mb.tag_ub);
+}
+
+/* Does tag carry a large message (see SPLIT_OFF)? */
+static int is_large(int tag)
+{
+	return mb.split && tag >= SPLIT_OFF && tag != mb.tag_ub;
 }
 
 static void mpi_finalize(void);
@@ -247,6 +295,10 @@ static int mpi_init(int *nprocs, int *me, int *host)
 		mb.host_rank = mb.size - 1;
 	}
 	mb.spin = ranks_per_cpu_ok() ? SPIN_OWN : SPIN_SHARED;
+	h = getenv("PICL_MPI_SPLIT");
+	mb.split = mb.tag_ub == INT_MAX && !(h && strcmp(h, "0") == 0);
+	h = getenv("PICL_MPI_SEND_NOW");
+	mb.send_now = h && atol(h) >= 0 ? (size_t)atol(h) : SEND_NOW;
 	mb.ready = 1;
 	*nprocs = mb.host_rank < 0 ? mb.size : mb.size - 1;
 	*me = node_of(mb.rank);
@@ -328,12 +380,53 @@ static unsigned char *receive(MPI_Message *msg, MPI_Status *st,
 	return buf + HEADER_SIZE;
 }
 
+/*
+ * Receive the probed message (msg, st): one of type want (want = INT_MIN: none) that travels as its tag and fits ucap
+ * bytes into ubuf, anything else into the backend's rbuf. Sets *src,
+ * *type, *len and *payload; 0, or -1.
+ */
+static int take(MPI_Message *msg, MPI_Status *st, void *ubuf, size_t ucap,
+		int want, int *src, int *type, size_t *len,
+		unsigned char **payload)
+{
+	int count, err, tag;
+	unsigned char *p;
+
+	MPI_Get_count(st, MPI_BYTE, &count);
+	*src = node_of(st->MPI_SOURCE);
+	tag = is_large(st->MPI_TAG) ? st->MPI_TAG - SPLIT_OFF : st->MPI_TAG;
+	if (tag != mb.tag_ub && ubuf && want != INT_MIN &&
+	    picl_backend_wants(want, tag) && (size_t)count <= ucap) {
+		err = MPI_Mrecv(ubuf, count, MPI_BYTE, msg, MPI_STATUS_IGNORE);
+		if (err != MPI_SUCCESS) {
+			mpi_problem("MPI_Mrecv", err);
+			return -1;
+		}
+		*type = tag;
+		*len = (size_t)count;
+		*payload = ubuf;
+		return 0;
+	}
+	if (reserve(&mb.rbuf, &mb.rcap, (size_t)count) < 0) {
+		fprintf(stderr, "libpicl-mpi: out of memory receiving %d "
+			"bytes\n", count);
+		return -1;
+	}
+	p = receive(msg, st, mb.rbuf, count, type, len);
+	if (!p)
+		return -1;
+	if (is_large(st->MPI_TAG))
+		*type = tag;
+	*payload = p;
+	return 0;
+}
+
 /* Take one waiting message, if any, onto the queue: 1, 0 (none), -1. */
 static int enqueue_one(void)
 {
 	MPI_Message msg;
 	MPI_Status st;
-	int flag = 0, count, type, err;
+	int flag = 0, src, type, err;
 	size_t len;
 	struct queued *q;
 	unsigned char *p;
@@ -352,22 +445,18 @@ static int enqueue_one(void)
 		if (!flag)
 			return 0;
 	}
-	MPI_Get_count(&st, MPI_BYTE, &count);
-	q = malloc(sizeof *q + (size_t)count);
+	if (take(&msg, &st, NULL, 0, INT_MIN, &src, &type, &len, &p) < 0)
+		return -1;
+	q = malloc(sizeof *q + len);
 	if (!q) {
-		fprintf(stderr, "libpicl-mpi: out of memory queueing %d bytes\n",
-			count);
+		fprintf(stderr, "libpicl-mpi: out of memory queueing %zu bytes\n",
+			len);
 		return -1;
 	}
-	p = receive(&msg, &st, q->data, count, &type, &len);
-	if (!p) {
-		free(q);
-		return -1;
-	}
-	if (p != q->data)
-		memmove(q->data, p, len);
+	if (len)
+		memcpy(q->data, p, len);
 	q->next = NULL;
-	q->src = node_of(st.MPI_SOURCE);
+	q->src = src;
 	q->type = type;
 	q->len = len;
 	if (mb.tail)
@@ -429,11 +518,22 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 			"MPI\n", len);
 		return -1;
 	}
-	if (fits_tag(type))
+	if (fits_tag(type) && mb.split && len > SMALL) {
+		err = MPI_Issend(buf, (int)len, MPI_BYTE, rank,
+				 type + SPLIT_OFF, mb.comm, &req);
+	} else if (fits_tag(type) && len <= mb.send_now) {
+		err = MPI_Send(buf, (int)len, MPI_BYTE, rank, type, mb.comm);
+		if (err != MPI_SUCCESS) {
+			mpi_problem("MPI_Send", err);
+			return -1;
+		}
+		return 0;
+	} else if (fits_tag(type)) {
 		err = MPI_Isend(buf, (int)len, MPI_BYTE, rank, type, mb.comm,
 				&req);
-	else
+	} else {
 		err = isend_escaped(buf, len, type, rank, &req, &dt);
+	}
 	if (err != MPI_SUCCESS) {
 		mpi_problem("MPI_Isend", err);
 		if (dt != MPI_DATATYPE_NULL)
@@ -463,7 +563,7 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 {
 	MPI_Message msg;
 	MPI_Status st;
-	int flag = 0, count, err;
+	int flag = 0, err;
 	unsigned char *p;
 
 	drop_served();
@@ -494,16 +594,8 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 		if (!flag)
 			return 0;
 	}
-	MPI_Get_count(&st, MPI_BYTE, &count);
-	if (reserve(&mb.rbuf, &mb.rcap, (size_t)count) < 0) {
-		fprintf(stderr, "libpicl-mpi: out of memory receiving %d "
-			"bytes\n", count);
+	if (take(&msg, &st, NULL, 0, INT_MIN, src, type, len, &p) < 0)
 		return -1;
-	}
-	p = receive(&msg, &st, mb.rbuf, count, type, len);
-	if (!p)
-		return -1;
-	*src = node_of(st.MPI_SOURCE);
 	*payload = p;
 	mb.idle = 0;
 	return 1;
@@ -512,6 +604,197 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 static void mpi_release(void)
 {
 	drop_served();
+}
+
+static void mpi_wait(void);
+
+/*
+ * recv0 waiting for a message of type want, large messages apart
+ * (SPLIT_OFF): a receive of SMALL bytes posted for tag want, into buf if it
+ * is that large, else into a bounce buffer, takes a small message as it
+ * arrives. While it waits, the other messages are taken in every few tests
+ * (other()), so that their senders are not held up. A large message of
+ * type want found then is ours if the posted receive can still be
+ * cancelled; if not, the receive got an earlier message (or one from
+ * another source), and the large one is queued.
+ */
+static int recv_posted(void *buf, size_t cap, int want, int *src,
+		       int *mtype, size_t *len,
+		       void (*other)(int, int, const void *, size_t))
+{
+	static unsigned char bounce[SMALL];
+	unsigned char *t = cap >= SMALL ? buf : bounce, *p;
+	MPI_Request req;
+	MPI_Status st, ms;
+	MPI_Message m;
+	int done = 0, err, count, flag, s, ty, cancelled;
+	unsigned k = 0;
+	size_t l;
+
+	err = MPI_Irecv(t, SMALL, MPI_BYTE, MPI_ANY_SOURCE, want, mb.comm,
+			&req);
+	if (err != MPI_SUCCESS) {
+		mpi_problem("MPI_Irecv", err);
+		return -1;
+	}
+	for (;;) {
+		err = MPI_Test(&req, &done, &st);
+		if (err != MPI_SUCCESS || done)
+			break;
+		if (++k % PROBE_EVERY)
+			continue;
+		flag = 0;
+		err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm, &flag,
+				  &m, &ms);
+		if (err != MPI_SUCCESS) {
+			mpi_problem("MPI_Improbe", err);
+			return -1;
+		}
+		if (flag && is_large(ms.MPI_TAG) &&
+		    ms.MPI_TAG - SPLIT_OFF == want) {
+			MPI_Cancel(&req);
+			err = MPI_Wait(&req, &st);
+			cancelled = 0;
+			if (err == MPI_SUCCESS)
+				err = MPI_Test_cancelled(&st, &cancelled);
+			if (err != MPI_SUCCESS) {
+				mpi_problem("MPI_Cancel", err);
+				return -1;
+			}
+			if (take(&m, &ms, cancelled ? buf : NULL, cap, want,
+				 &s, &ty, &l, &p) < 0)
+				return -1;
+			mb.idle = 0;
+			if (!cancelled) {       /* ours is the earlier one */
+				other(s, ty, p, l);
+				break;
+			}
+			*src = s;
+			*mtype = ty;
+			*len = l;
+			if (l > cap)
+				return 2;
+			return 1;
+		}
+		if (flag) {
+			if (take(&m, &ms, NULL, 0, INT_MIN, &s, &ty, &l, &p) < 0)
+				return -1;
+			other(s, ty, p, l);
+			mb.idle = 0;
+			continue;
+		}
+		if (k % mb.spin == 0) {
+			if (++mb.idle >= IDLE_BUDGET / mb.spin) {
+				struct timespec ts = { 0, 20000 };
+				nanosleep(&ts, NULL);
+			} else if (mb.spin == SPIN_SHARED) {
+				sched_yield();
+			}
+		}
+	}
+	mb.idle = 0;
+	if (err != MPI_SUCCESS) {
+		mpi_problem("MPI_Irecv", err);
+		return -1;
+	}
+	MPI_Get_count(&st, MPI_BYTE, &count);
+	*src = node_of(st.MPI_SOURCE);
+	*mtype = want;
+	*len = (size_t)count;
+	if ((size_t)count > cap)
+		return 2;
+	if (t != buf && count)
+		memcpy(buf, t, (size_t)count);
+	return 1;
+}
+
+/*
+ * The next message of type want straight into the caller's buffer: each
+ * message is probed (any source, any tag: the order poll() sees) and one
+ * that matches, fits and travels with its type as the tag is received with
+ * MPI_Mrecv into buf itself, so MPI's single copy (or its rendezvous
+ * straight from the sender's buffer) is the only one. The others are
+ * received as poll() would and handed to other(), or copied once when they
+ * match (escaped or queued ones). Waiting (block), with large messages
+ * apart (SPLIT_OFF), it posts a receive instead: recv_posted().
+ *
+ * (A receive posted into buf for any message of the type would be simpler,
+ * but a message longer than buf must fail with PICL's error, and Open MPI
+ * 4.1 writes past the end of the buffer receiving a truncated large
+ * message, as AddressSanitizer showed: hence the separate tags, and the
+ * probe, which tells the length before anything is received.)
+ */
+static int mpi_recv_into(void *buf, size_t cap, int want, int block,
+			 int *src, int *mtype, size_t *len,
+			 void (*other)(int, int, const void *, size_t))
+{
+	MPI_Message msg;
+	MPI_Status st;
+	int flag, err, type;
+	size_t n;
+	unsigned char *p;
+
+	drop_served();
+	while (mb.head) {
+		struct queued *q = mb.head;
+		mb.head = q->next;
+		if (!mb.head)
+			mb.tail = NULL;
+		mb.idle = 0;
+		if (!picl_backend_wants(want, q->type)) {
+			other(q->src, q->type, q->data, q->len);
+			free(q);
+			continue;
+		}
+		*src = q->src;
+		*mtype = q->type;
+		*len = n = q->len;
+		if (n <= cap && n)
+			memcpy(buf, q->data, n);
+		free(q);
+		return n <= cap ? 1 : 2;
+	}
+	if (block && !mb.probed && mb.split && want >= 0 &&
+	    want < SPLIT_OFF - 1)
+		return recv_posted(buf, cap, want, src, mtype, len, other);
+	if (block)      /* recv0 has just probed (block = 0): wait first */
+		mpi_wait();
+	for (;;) {
+		flag = 0;
+		if (mb.probed) {
+			mb.probed = 0;
+			msg = mb.msg;
+			st = mb.st;
+			flag = 1;
+		} else {
+			err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm,
+					  &flag, &msg, &st);
+			if (err != MPI_SUCCESS) {
+				mpi_problem("MPI_Improbe", err);
+				return -1;
+			}
+		}
+		if (!flag) {
+			if (!block)
+				return 0;
+			mpi_wait();
+			continue;
+		}
+		mb.idle = 0;
+		if (take(&msg, &st, buf, cap, want, src, &type, &n, &p) < 0)
+			return -1;
+		if (!picl_backend_wants(want, type)) {
+			other(*src, type, p, n);
+			continue;
+		}
+		*mtype = type;
+		*len = n;
+		if (n > cap)
+			return 2;
+		if (n && p != buf)
+			memcpy(buf, p, n);
+		return 1;
+	}
 }
 
 /*
@@ -572,6 +855,7 @@ const struct picl_backend picl_backend_impl = {
 	.send = mpi_send,
 	.poll = mpi_poll,
 	.release = mpi_release,
+	.recv_into = mpi_recv_into,
 	.wait = mpi_wait,
 	.clock = mpi_clock,
 	.abort = mpi_abort,

@@ -16,6 +16,13 @@
  * bytes, padded to 16. Frames of one message follow each other in the ring
  * (a sender sends one message at a time). A frame whose chunk is
  * PICL_FRAME_WRAP means "continue at the start of the ring".
+ *
+ * A large message may instead be one frame whose chunk is PICL_FRAME_CMA,
+ * followed by a struct picl_cma_desc: the receiver copies the message
+ * straight from the sender's buffer (process_vm_readv), then stores the
+ * descriptor's seq in the ring's cma_ack (after setting cma_fail if it could
+ * not read it: the sender then sends the message through the ring, and
+ * never again uses CMA on that ring). The sender waits for cma_ack.
  */
 #ifndef PICL_RT_SHM_H
 #define PICL_RT_SHM_H
@@ -26,6 +33,7 @@
 #define PICL_SHM_MAGIC  0x31524c4349504cULL   /* "LPICLR1" */
 #define PICL_RING_CTL   128
 #define PICL_FRAME_WRAP 0xffffffffu
+#define PICL_FRAME_CMA  0xfffffffeu
 
 /* Process states in a slot. */
 enum {
@@ -64,7 +72,14 @@ struct picl_ring_ctl {
 	_Alignas(64) _Atomic uint64_t head;
 	char pad1[56];
 	_Alignas(64) _Atomic uint64_t tail;
-	char pad2[56];
+	_Atomic uint64_t cma_ack;       /* consumer: last CMA message read */
+	_Atomic uint32_t cma_fail;      /* consumer: CMA does not work */
+	char pad2[44];
+};
+
+struct picl_cma_desc {                  /* after a PICL_FRAME_CMA frame */
+	uint64_t addr;                  /* the message in the sender */
+	uint64_t seq;                   /* 1, 2, ... per ring */
 };
 
 struct picl_frame {

@@ -5,7 +5,8 @@
 # processor's records. master-worker sends messages larger than a ring (the
 # chunked path) and receives by any type; stencil uses sendbegin0,
 # recvbegin0, recvstatus0 and recvend0; exchange has every node send
-# 10 MiB to every other before receiving.
+# 10 MiB to every other before receiving, also with the local backend's
+# other ways of moving big messages (small frames, CMA, CMA refused).
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
@@ -49,6 +50,20 @@ done
 for n in 2 5; do
   run timeout 120 "$RUN" -n $n "$EX/exchange"
   expect_rc 0
+done
+
+# the local backend's other ways of moving a big message: frames of 64
+# bytes (PICL_CHUNK), CMA for every message (PICL_CMA=1 PICL_CMA_MIN=1),
+# and CMA refused by the receiver (PICL_CMA_BROKEN=1: the sender falls back
+# to the ring); exchange checks every byte it gets
+for e in PICL_CHUNK=64 "PICL_CMA=1 PICL_CMA_MIN=1" \
+         "PICL_CMA=1 PICL_CMA_MIN=1 PICL_CMA_BROKEN=1"; do
+  run env $e timeout 120 "$RUN" -n 3 "$EX/exchange" 3000000
+  expect_rc 0
+  run env $e timeout 60 "$RUN" -n 3 -o mwe.picl "$EX/master-worker" 50 600000
+  expect_rc 0
+  grep -q "50 tasks" "$TMP/out" || fail "master-worker ($e): $(cat "$TMP/out" "$TMP/err")"
+  check_trace mwe.picl 3
 done
 
 # pingpong (the latency benchmark) runs, small and larger than a ring

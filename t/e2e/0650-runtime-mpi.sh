@@ -287,4 +287,138 @@ expect_rc 0
 MPIRUN=$plain_mpirun
 unset PICL_MPI_HOST
 
+# ---- small sends, and recv0 straight into the caller's buffer --------
+# Both ranks send each other 20000 small messages (MPI_Send's size: see
+# SEND_NOW in mpi.c) before receiving any: no deadlock, and each source's
+# messages come in the order they were sent.
+cat >"$TMP/flood.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include "picl.h"
+#define N 20000
+int main(void)
+{
+	int np, me, host, i, k;
+	static int msg[256];
+	open0(&np, &me, &host);
+	for (i = 0; i < N; i++) {
+		for (k = 0; k < 256; k++)
+			msg[k] = i;
+		send0((char *)msg, 1000, 9, 1 - me);
+	}
+	for (i = 0; i < N; i++) {
+		recv0((char *)msg, sizeof msg, 9);
+		if (msg[0] != i || msg[249] != i) {
+			fprintf(stderr, "flood: node %d: message %d is %d\n",
+				me, i, msg[0]);
+			return 1;
+		}
+	}
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/flood" "$TMP/flood.c"
+mpirun_in "$TMP" 2 "$TMP/flood"
+expect_rc 0
+# Large and small messages of two types, from one source: recv0 of one
+# type takes them in the order they were sent, the other type's big one
+# waits in the queue. With PICL_MPI_SPLIT (the default under Open MPI), a
+# message over 4 KiB travels under a tag of its own (SPLIT_OFF in mpi.c)
+# and recv0 waits with a receive posted for its type, which a large message
+# of that type found meanwhile cancels; with the receiver late ("late")
+# everything has arrived before recv0; PICL_MPI_SPLIT=0: one tag per type,
+# probe and MPI_Mrecv only.
+cat >"$TMP/mix.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "picl.h"
+static char big[200000], got[200000];
+static const int size[5] = { 150000, 10, 50000, 4096, 4097 };
+static const int type[5] = { 2, 1, 1, 1, 1 };
+int main(int argc, char **argv)
+{
+	int np, me, host, i, k, bytes, t, node;
+	int late = argc > 1 && strcmp(argv[1], "late") == 0;
+	open0(&np, &me, &host);
+	if (me == 0) {
+		for (i = 0; i < 5; i++) {
+			memset(big, 'a' + i, sizeof big);
+			send0(big, size[i], type[i], 1);
+		}
+	} else if (me == 1) {
+		if (late)
+			usleep(300000);
+		for (k = 0; k < 5; k++) {
+			i = k < 4 ? k + 1 : 0;
+			memset(got, 0, sizeof got);
+			recv0(got, sizeof got, type[i]);
+			recvinfo0(&bytes, &t, &node);
+			if (bytes != size[i] || t != type[i] || node != 0 ||
+			    got[0] != 'a' + i || got[bytes - 1] != 'a' + i ||
+			    got[bytes] != 0) {
+				fprintf(stderr, "mix: message %d: %d bytes of "
+					"type %d from %d, '%c'\n", i, bytes, t,
+					node, got[0]);
+				return 1;
+			}
+		}
+	}
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/mix" "$TMP/mix.c"
+for split in 1 0; do
+  for when in late early; do
+    ntest=$((ntest + 1))
+    set +e
+    (cd "$TMP" && PICL_MPI_SPLIT=$split timeout -k 10 60 \
+      $MPIRUN -x PICL_MPI_SPLIT -np 2 "$TMP/mix" $when) >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    set -e
+    last="mix $when, PICL_MPI_SPLIT=$split"
+    expect_rc 0
+  done
+done
+# A message longer than recv0's buffer, arriving before recv0 (argument
+# "late": the receiver sleeps first) or while it waits (the sender sleeps
+# first): both fail with PICL's error, having written nothing past the
+# buffer (under AddressSanitizer, an overflow would fail the run anyway).
+cat >"$TMP/toolong.c" <<'EOF'
+#include <string.h>
+#include <unistd.h>
+#include "picl.h"
+int main(int argc, char **argv)
+{
+	int np, me, host, late = argc > 1 && strcmp(argv[1], "late") == 0;
+	static char big[100000], small[1000];
+	open0(&np, &me, &host);
+	if (me == 0) {
+		if (!late)
+			usleep(300000);
+		send0(big, sizeof big, 5, 1);
+	} else if (me == 1) {
+		if (late)
+			usleep(300000);
+		recv0(small, sizeof small, 5);
+	}
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/toolong" "$TMP/toolong.c"
+for when in late early; do
+  ntest=$((ntest + 1))
+  set +e
+  (cd "$TMP" && timeout -k 10 60 $MPIRUN -np 2 "$TMP/toolong" $when) \
+    >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  set -e
+  [ "$rc" -ne 0 ] || fail "toolong $when: exit status 0"
+  grep -q "process 1: recv0: message longer than the receive buffer" "$TMP/err" ||
+    fail "toolong $when: $(cat "$TMP/err")"
+done
+
 echo "ok: $ntest checks"
