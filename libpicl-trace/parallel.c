@@ -5,9 +5,12 @@
  * does not continue a record); each chunk is read by one worker thread at a
  * time, in order, and then parsed by that worker while the next worker
  * reads the next chunk. The caller (picl_reader_next) takes the chunks in
- * order and hands out their records one by one. So the records, their
- * values, marks and errors are exactly those of the serial reader; only
- * the work is spread over the cores.
+ * order and hands out their records one by one; while the chunk it needs
+ * is not ready it reads and parses the next free one itself, like a worker
+ * (so PICL_THREADS=2 is one worker thread plus the caller, and no core
+ * idles or is oversubscribed). So the records, their values, marks and
+ * errors are exactly those of the serial reader; only the work is spread
+ * over the cores.
  *
  * What a worker does to each line, and what it leaves to the caller:
  *
@@ -515,46 +518,58 @@ static struct batch *free_slot(struct pipeline *pl)
 	return NULL;
 }
 
+/*
+ * Under pl->mu: if the input and a slot are free, take the next chunk, read
+ * and parse it with the lock released, and mark it ready. Returns with the
+ * lock held: 1 if a chunk was done, 0 if there was nothing to take. Workers
+ * loop on this; the caller does it too instead of sleeping while the chunk
+ * it needs is not ready, so no core idles and none is oversubscribed.
+ */
+static int work_one(struct worker *w)
+{
+	struct pipeline *pl = w->pl;
+	struct batch *b = NULL;
+
+	if (!pl->reading && !pl->input_done)
+		b = free_slot(pl);
+	if (!b)
+		return 0;
+	b->state = B_BUSY;
+	b->seq = pl->next_seq++;
+	pl->reading = 1;
+	pthread_mutex_unlock(&pl->mu);
+
+	fill_batch(pl, b);
+
+	pthread_mutex_lock(&pl->mu);
+	pl->reading = 0;
+	if (b->eof || b->fatal || b->handoff || b->nomem)
+		pl->input_done = 1;
+	b->table = pl->table;
+	b->table->refs++;
+	pthread_cond_broadcast(&pl->work);
+	pthread_mutex_unlock(&pl->mu);
+
+	b->n = 0;
+	b->nlines = 0;
+	if (!b->handoff && !b->nomem)
+		parse_batch(w, b);
+
+	pthread_mutex_lock(&pl->mu);
+	b->state = B_READY;
+	pthread_cond_broadcast(&pl->ready);
+	return 1;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct pipeline *pl = w->pl;
 
 	pthread_mutex_lock(&pl->mu);
-	while (!pl->stop) {
-		struct batch *b = NULL;
-
-		if (!pl->reading && !pl->input_done)
-			b = free_slot(pl);
-		if (!b) {
+	while (!pl->stop)
+		if (!work_one(w))
 			pthread_cond_wait(&pl->work, &pl->mu);
-			continue;
-		}
-		b->state = B_BUSY;
-		b->seq = pl->next_seq++;
-		pl->reading = 1;
-		pthread_mutex_unlock(&pl->mu);
-
-		fill_batch(pl, b);
-
-		pthread_mutex_lock(&pl->mu);
-		pl->reading = 0;
-		if (b->eof || b->fatal || b->handoff || b->nomem)
-			pl->input_done = 1;
-		b->table = pl->table;
-		b->table->refs++;
-		pthread_cond_broadcast(&pl->work);
-		pthread_mutex_unlock(&pl->mu);
-
-		b->n = 0;
-		b->nlines = 0;
-		if (!b->handoff && !b->nomem)
-			parse_batch(w, b);
-
-		pthread_mutex_lock(&pl->mu);
-		b->state = B_READY;
-		pthread_cond_broadcast(&pl->ready);
-	}
 	pthread_mutex_unlock(&pl->mu);
 	return NULL;
 }
@@ -619,7 +634,7 @@ static void free_pipeline(struct pipeline *pl)
 			table_unref(b->table);
 	}
 	if (pl->workers)
-		for (i = 0; i < MAX_THREADS; i++)
+		for (i = 0; i <= MAX_THREADS; i++)
 			picl_defs_free(pl->workers[i].ctrl);
 	table_unref(pl->table);
 	free(pl->slots);
@@ -649,13 +664,18 @@ int pipe_start(struct picl_reader *r)
 	pl->in = r->in;
 	pl->chunk = r->chunk < PIPE_CHUNK ? r->chunk : PIPE_CHUNK;
 	pl->limit = r->cap;
+	/* n parsing threads: n - 1 workers and the caller (workers[MAX_THREADS],
+	 * which parses while the chunk it needs is not ready). Slots: one per
+	 * thread parsing, the caller's current chunk, one to spare. */
 	pl->nslots = n + 2;
 	pl->slots = zalloc_lines(pl->nslots * sizeof(*pl->slots));
-	pl->workers = zalloc_lines(MAX_THREADS * sizeof(*pl->workers));
+	pl->workers = zalloc_lines((MAX_THREADS + 1) * sizeof(*pl->workers));
 	pl->table = make_table(r);
 	if (!pl->slots || !pl->workers || !pl->table)
 		goto fail;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i <= MAX_THREADS; i++) {
+		if (i + 1 >= n && i != MAX_THREADS)
+			continue;
 		pl->workers[i].pl = pl;
 		pl->workers[i].flags = r->flags;
 		pl->workers[i].max_record = r->max_record;
@@ -666,7 +686,7 @@ int pipe_start(struct picl_reader *r)
 	/* Signals go to the caller's threads, never to ours. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i + 1 < n; i++) {
 		if (pthread_create(&pl->workers[i].tid, NULL, worker_main, &pl->workers[i]) != 0)
 			break;
 		pl->nworkers++;
@@ -733,7 +753,8 @@ static struct batch *wait_next(struct pipeline *pl)
 				b = &pl->slots[i];
 		if (b)
 			break;
-		pthread_cond_wait(&pl->ready, &pl->mu);
+		if (!work_one(&pl->workers[MAX_THREADS]))
+			pthread_cond_wait(&pl->ready, &pl->mu);
 	}
 	pthread_mutex_unlock(&pl->mu);
 	return b;

@@ -458,11 +458,12 @@ enum picl_reader_flags {
 	 * without the flag (same values, errors, marks and definitions), only
 	 * sooner on a machine with several cores. Taken only for regular
 	 * files (plain or zstd), never for pipes or memory, and only when more
-	 * than one thread is allowed: one per online CPU, at most 8, or as
+	 * than one thread may parse: one per online CPU, at most 8, or as
 	 * many as the environment variable PICL_THREADS says (1 turns it
-	 * off). Memory grows by a few MB (a handful of 256 KiB chunks and
-	 * their parsed records). The threads start at the first
-	 * picl_reader_next and stop in picl_reader_free. */
+	 * off), the calling thread included (it parses too while the records
+	 * it needs next are not ready). Memory grows by a few MB (a handful
+	 * of 256 KiB chunks and their parsed records). The threads start at
+	 * the first picl_reader_next and stop in picl_reader_free. */
 	PICL_READ_PARALLEL = 1 << 3
 };
 
