@@ -9,8 +9,10 @@
  * describing the merge (DESIGN.md point 8): -301 what made the trace, one
  * -306 per input file, -307 the processors seen, timestamped one unit of the
  * finest scale before the earliest record. Knowing the processors needs the
- * whole merge, so the merged records go to a temporary file first and are
- * copied after the header.
+ * whole input: when every input can be read twice (files, temporary runs)
+ * a first pass on every core collects them and the earliest time, and the
+ * merge then writes straight after the header; otherwise (standard input)
+ * the merged records go to a temporary file first and are copied after it.
  */
 #include "builtin.h"
 #include "runs.h"
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char merge_usage[] =
@@ -187,6 +190,55 @@ out:
 	return rc;
 }
 
+/*
+ * The header's processors and time read ahead from the inputs themselves:
+ * every processor id, and the earliest first event record (ties: the
+ * earlier input, as the merge orders them) minus one unit of its scale.
+ * 1 if done, 0 if some input cannot be read twice (standard input, a pipe),
+ * -1 after reporting an error.
+ */
+static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_time *t)
+{
+	struct picl_record rec;
+	struct stat st;
+	size_t i;
+	int have = 0, rc;
+
+	for (i = 0; i < n; i++)
+		if (in[i].fd < 0 && (strcmp(in[i].name, "-") == 0 ||
+				     stat(in[i].name, &st) < 0 || !S_ISREG(st.st_mode)))
+			return 0;
+	t->mant = 0;
+	t->scale = 0;
+	for (i = 0; i < n; i++) {
+		struct picl_reader *r = in[i].fd >= 0 ?
+			runs_reopen("merge", in[i].fd, in[i].name) :
+			runs_open("merge", in[i].name, PICL_READ_PARALLEL);
+		int first = 1;
+
+		if (!r)
+			return -1;
+		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+			saw(ps, rec.processor);
+			if (first && !picl_is_header_type(rec.type)) {
+				first = 0;
+				if (!have || picl_time_cmp(rec.time, *t) < 0)
+					*t = rec.time;
+				have = 1;
+			}
+		}
+		if (rc != PICL_END) {
+			picltrace_report("merge", picl_reader_error(r));
+			picl_reader_free(r);
+			return -1;
+		}
+		picl_reader_free(r);
+	}
+	if (have && t->mant > INT64_MIN)
+		t->mant--;
+	return 1;
+}
+
 /* Header records: -301, one -306 per input, -307. */
 static int write_header(struct picl_writer *w, const char *const *names, size_t n,
 			const struct procs *ps, struct picl_time t)
@@ -323,6 +375,8 @@ int cmd_merge(int argc, const char **argv)
 	const char *const *names;
 	size_t n, i, fan = runs_fan_in();
 	int c, unsorted = 0, header = 1, compress = 0, level = 0, status = 2, body_fd = -1;
+	int scanned = 0;
+	struct picl_time t = { 0, 0 };
 
 	optind = 1;
 	while ((c = getopt_long(argc, (char *const *)argv, "o:um:T:zqh", longopts, NULL)) != -1) {
@@ -400,9 +454,14 @@ int cmd_merge(int argc, const char **argv)
 		memmove(in + 1, in + fan, (n - fan) * sizeof(*in));
 		n -= fan - 1;
 	}
-	if (header) {
-		struct picl_time t;
-
+	if (header && (scanned = prescan(in, n, &ps, &t)) < 0)
+		goto out;
+	if (header && scanned) {
+		w = picltrace_open_output("merge", output, compress, level);
+		if (!w || write_header(w, names, (size_t)(argc - optind), &ps, t) < 0 ||
+		    merge_inputs(&cfg, in, n, w, NULL) < 0)
+			goto out;
+	} else if (header) {
 		body = temp_writer(&cfg, &body_fd, 0);
 		if (!body)
 			goto out;

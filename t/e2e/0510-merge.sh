@@ -27,6 +27,14 @@ expect_out <<T
 -4 -901 0.75 0 0 0
 -4 -901 0.8 1 0 0
 T
+# The same from standard input (read once: the merged body goes through a
+# temporary file before the header): the same records and header, the
+# input named "-".
+cp "$TMP/out" "$TMP/files.out"
+run sh -c "\"$PT\" merge - \"$TMP/n1.picl\" <\"$TMP/n0.picl\""
+expect_rc 0
+sed '2s/.*/-306 -1 -0.26 -1 -1 1 0 -/' "$TMP/files.out" | diff - "$TMP/out" >&2 ||
+  fail "merge with standard input: header or body differs"
 # Argument order decides ties: the other way round.
 run "$PT" merge --no-header "$TMP/n1.picl" "$TMP/n0.picl"
 expect_rc 0
@@ -68,6 +76,15 @@ run sh -c "ulimit -n 64 && \"$PT\" merge --no-header -o \"$TMP/merged.picl\" \"$
 expect_rc 0
 LC_ALL=C sort -m -s -t' ' -k3,3g "$TMP"/parts/*.picl | cmp - "$TMP/merged.picl" || fail "300-way merge"
 "$PT" sort --check "$TMP/merged.picl" || fail "merged output not sorted"
+# ... and with the header: the same body after it; -307 lists every
+# processor (0..299; p0000 holds the records of processor -1), -306 every
+# input.
+run sh -c "ulimit -n 64 && \"$PT\" merge -o \"$TMP/merged-h.picl\" \"$TMP\"/parts/*.picl"
+expect_rc 0
+grep -v '^-30[0-9] ' "$TMP/merged-h.picl" | cmp - "$TMP/merged.picl" || fail "300-way merge with header: body"
+[ "$(grep -c '^-306 ' "$TMP/merged-h.picl")" -eq "$n" ] || fail "300-way merge: -306 records"
+awk '$1 == -307 { ok = ($6 == 300 && $8 == 0 && $NF == 299) } END { exit !ok }' \
+  "$TMP/merged-h.picl" || fail "300-way merge: -307 $(grep '^-307' "$TMP/merged-h.picl" | cut -c1-60)"
 
 # zstd inputs and output; bad option; help.
 zstd -q -c "$TMP/n0.picl" >"$TMP/n0.zst"
