@@ -158,29 +158,38 @@ static void check_recv(const char *call, int bytes, int type)
 
 /* ---- tracing helpers ----------------------------------------------------- */
 
-static void tr3(int entry, int event, int64_t a, int64_t b, int64_t c)
+/* Each records an entry or exit, and remembers the open call for fatal()
+ * to close; with tracing off only the latter (no call into trace.c: the
+ * 8-byte ping-pong of libpicl-mpi pays for every instruction here). */
+static inline void tr3(int entry, int event, int64_t a, int64_t b, int64_t c)
 {
 	int64_t v[3] = { a, b, c };
 
 	S.cur_event = entry ? event : 0;
+	if (!pt_picl_maybe)
+		return;
 	if (entry)
 		pt_entry(PT_PICL, event, 3, v);
 	else
 		pt_exit(PT_PICL, event, 3, v);
 }
 
-static void tr1(int entry, int event, int64_t a)
+static inline void tr1(int entry, int event, int64_t a)
 {
 	S.cur_event = entry ? event : 0;
+	if (!pt_picl_maybe)
+		return;
 	if (entry)
 		pt_entry(PT_PICL, event, 1, &a);
 	else
 		pt_exit(PT_PICL, event, 1, &a);
 }
 
-static void tr0(int entry, int event)
+static inline void tr0(int entry, int event)
 {
 	S.cur_event = entry ? event : 0;
+	if (!pt_picl_maybe)
+		return;
 	if (entry)
 		pt_entry(PT_PICL, event, 0, NULL);
 	else
@@ -606,7 +615,7 @@ static int recv_into_result(int r, int event, int type, size_t len)
 static int recv_direct(char *buf, int bytes, int type, struct got *g)
 {
 	int r, event = -51, src = 0, mtype = 0;
-	int look = pt_on(PT_PICL);      /* untraced, -51 or -52 is unseen */
+	int look = pt_picl_maybe && pt_on(PT_PICL); /* untraced, -51 or -52 is unseen */
 	size_t len = 0;
 
 	if (!BE.recv_into || dequeue(type, -1, 1) || posted_pending())

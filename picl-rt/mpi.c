@@ -308,8 +308,10 @@ static int mpi_init(int *nprocs, int *me, int *host)
 
 static void drop_served(void)
 {
-	free(mb.served);
-	mb.served = NULL;
+	if (mb.served) {
+		free(mb.served);
+		mb.served = NULL;
+	}
 }
 
 static void mpi_finalize(void)

@@ -375,12 +375,15 @@ static struct picl_time written_time(int64_t st)
 /* Levels                                                                    */
 /* ------------------------------------------------------------------------ */
 
+unsigned char pt_picl_maybe;
+
 static void update_on(void)
 {
 	int k;
 
 	for (k = 0; k < 3; k++)
 		pt.on[k] = (uint8_t)(pt.tracing && pt.level[k] >= 1);
+	pt_picl_maybe = pt.on[PT_PICL];
 }
 
 int pt_collective_depth = 0;

@@ -35,6 +35,11 @@ extern int pt_collective_depth;
 /* 1 if an event of this class is being recorded now. */
 int pt_on(enum pt_class cls);
 
+/* Nonzero when PICL events may be recorded at all (tracing on and the
+ * PICL level 1 or more): a cheap test for the communication calls to skip
+ * their tracing hooks when tracing is off. pt_on(PT_PICL) says the rest. */
+extern unsigned char pt_picl_maybe;
+
 /* Event records with integer data ("%d"; n <= PT_MAXVALS values). */
 void pt_entry(enum pt_class cls, int event, int n, const int64_t *vals);
 void pt_exit(enum pt_class cls, int event, int n, const int64_t *vals);
