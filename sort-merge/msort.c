@@ -146,40 +146,6 @@ static void phase(struct msort *m, const char *what)
 	m->s0 = s;
 }
 
-/* Anonymous memory with transparent huge pages asked for (see runs.c). */
-static void *big_alloc(size_t bytes)
-{
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	return p;
-}
-
-static void big_free(void *p, size_t bytes)
-{
-	if (p && bytes)
-		munmap(p, bytes);
-}
-
-static void *big_grow(void *p, size_t old, size_t bytes)
-{
-	void *q;
-
-	if (!p)
-		return big_alloc(bytes);
-	q = mremap(p, old, bytes, MREMAP_MAYMOVE);
-	if (q == MAP_FAILED)
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(q, bytes, MADV_HUGEPAGE);
-#endif
-	return q;
-}
-
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
 	if (*len + n + 1 > *cap) {
@@ -272,9 +238,9 @@ struct msort *msort_open(const struct runs_config *cfg, const char *path)
 static void part_free(struct part *t)
 {
 	if (t->wide)
-		big_free(t->wents, t->cap * sizeof(*t->wents));
+		runs_big_free(t->wents, t->cap * sizeof(*t->wents));
 	else
-		big_free(t->ents, t->cap * sizeof(*t->ents));
+		runs_big_free(t->ents, t->cap * sizeof(*t->ents));
 	free(t->side);
 	free(t->x);
 	free(t->hdr);
@@ -326,7 +292,7 @@ static int to_wide(const struct msort *m, struct part *t)
 		return 0;
 	if (in_use(m, t, t->n) + (uint64_t)t->n * sizeof(*w) * 2 > m->budget)
 		return 1;
-	w = big_alloc(cap * sizeof(*w));
+	w = runs_big_alloc(cap * sizeof(*w));
 	if (!w)
 		return -1;
 	for (i = 0; i < t->n; i++) {
@@ -335,7 +301,7 @@ static int to_wide(const struct msort *m, struct part *t)
 		w[i].key = (uint64_t)k ^ (1ULL << 63);
 		w[i].off = t->ents[i] & m->omask;
 	}
-	big_free(t->ents, t->cap * sizeof(*t->ents));
+	runs_big_free(t->ents, t->cap * sizeof(*t->ents));
 	t->ents = NULL;
 	t->wents = w;
 	t->cap = cap;
@@ -460,7 +426,7 @@ static int add_event(const struct msort *m, struct part *t, const struct picl_re
 		size_t elem = t->wide ? sizeof(struct wide) : sizeof(uint64_t);
 		void *q;
 
-		q = big_grow(t->wide ? (void *)t->wents : (void *)t->ents, t->cap * elem, ncap * elem);
+		q = runs_big_grow(t->wide ? (void *)t->wents : (void *)t->ents, t->cap * elem, ncap * elem);
 		if (!q)
 			return -1;
 		if (t->wide)
@@ -625,7 +591,7 @@ static int join_parts(struct msort *m)
 	if ((rc = to_wide(m, a)) != 0 || (rc = to_wide(m, b)) != 0)
 		return rc;
 	if (a->cap < a->n + b->n) {
-		struct wide *q = big_grow(a->wents, a->cap * sizeof(*q), (a->n + b->n) * sizeof(*q));
+		struct wide *q = runs_big_grow(a->wents, a->cap * sizeof(*q), (a->n + b->n) * sizeof(*q));
 
 		if (!q)
 			return -1;
@@ -885,7 +851,7 @@ static void sort_half(struct psort *s)
 	for (b = 0; b < nb; b++)
 		if (start[b + 1] - start[b] > most)
 			most = start[b + 1] - start[b];
-	if (most >= 48 && s->passes > 0 && !(scratch = big_alloc(most * sizeof(*scratch)))) {
+	if (most >= 48 && s->passes > 0 && !(scratch = runs_big_alloc(most * sizeof(*scratch)))) {
 		report(s, 0, 1);
 		return;
 	}
@@ -894,7 +860,7 @@ static void sort_half(struct psort *s)
 		if ((b & 7) == 7 || b + 1 == nb)
 			report(s, b + 1, 0);
 	}
-	big_free(scratch, most * sizeof(*scratch));
+	runs_big_free(scratch, most * sizeof(*scratch));
 }
 
 static void *sort_worker(void *arg)
@@ -1003,10 +969,10 @@ static struct wide *sort_wide(struct msort *m, struct wide **other)
 	*other = NULL;
 	if (a->n < 2 || kb == 0)
 		return src;
-	dst = big_alloc(a->n * sizeof(*dst));
+	dst = runs_big_alloc(a->n * sizeof(*dst));
 	cnt = calloc((size_t)1 << width, sizeof(*cnt));
 	if (!dst || !cnt) {
-		big_free(dst, a->n * sizeof(*dst));
+		runs_big_free(dst, a->n * sizeof(*dst));
 		free(cnt);
 		return NULL;
 	}
@@ -1312,7 +1278,7 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride, struct psor
 		if (q.fd < 0)
 			q.fd = open(tmp, O_WRONLY | O_CLOEXEC);
 	}
-	mem = big_alloc((size_t)NBUF * OUT_BUF);
+	mem = runs_big_alloc((size_t)NBUF * OUT_BUF);
 	if (!mem) {
 		if (q.fd >= 0)
 			close(q.fd);
@@ -1388,7 +1354,7 @@ finish:
 	}
 	pthread_cond_destroy(&q.cv);
 	pthread_mutex_destroy(&q.mu);
-	big_free(mem, (size_t)NBUF * OUT_BUF);
+	runs_big_free(mem, (size_t)NBUF * OUT_BUF);
 	return rc;
 }
 
@@ -1405,7 +1371,7 @@ int msort_finish(struct msort *m, struct picl_writer *w, const char *direct)
 			goto nomem;
 		/* The other array is not needed any more. */
 		if (other)
-			big_free(other, other == a->wents ? a->cap * sizeof(*other)
+			runs_big_free(other, other == a->wents ? a->cap * sizeof(*other)
 							  : a->n * sizeof(*other));
 		if (other == a->wents) {
 			a->wents = res;

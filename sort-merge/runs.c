@@ -140,7 +140,7 @@ size_t sorter_spilled(const struct sorter *s)
  * the random-order output) than in sorting. mremap grows them without
  * copying.
  */
-static void *big_alloc(size_t bytes)
+void *runs_big_alloc(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -152,7 +152,7 @@ static void *big_alloc(size_t bytes)
 	return p;
 }
 
-static void big_free(void *p, size_t bytes)
+void runs_big_free(void *p, size_t bytes)
 {
 	if (p)
 		munmap(p, bytes);
@@ -173,7 +173,22 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* Grow *p (a big_alloc'd array of *cap elements) to at least need. */
+void *runs_big_grow(void *p, size_t old, size_t bytes)
+{
+	void *q;
+
+	if (!p)
+		return runs_big_alloc(bytes);
+	q = mremap(p, old, bytes, MREMAP_MAYMOVE);
+	if (q == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(q, bytes, MADV_HUGEPAGE);
+#endif
+	return q;
+}
+
+/* Grow *p (a runs_big_alloc'd array of *cap elements) to at least need. */
 static int grow_big(void **p, size_t *cap, size_t need, size_t elem)
 {
 	size_t ncap = *cap ? *cap : (1u << 21) / elem;
@@ -189,7 +204,7 @@ static int grow_big(void **p, size_t *cap, size_t need, size_t elem)
 		madvise(q, ncap * elem, MADV_HUGEPAGE);
 #endif
 	} else {
-		q = big_alloc(ncap * elem);
+		q = runs_big_alloc(ncap * elem);
 		if (!q)
 			return -1;
 	}
@@ -232,11 +247,11 @@ static struct pair *sort_entries(struct sorter *s)
 	size_t i;
 	int exact = 1;
 
-	a = big_alloc((s->n ? s->n : 1) * sizeof(*a));
-	tmp = big_alloc((s->n ? s->n : 1) * sizeof(*tmp));
+	a = runs_big_alloc((s->n ? s->n : 1) * sizeof(*a));
+	tmp = runs_big_alloc((s->n ? s->n : 1) * sizeof(*tmp));
 	if (!a || !tmp) {
-		big_free(a, (s->n ? s->n : 1) * sizeof(*a));
-		big_free(tmp, (s->n ? s->n : 1) * sizeof(*tmp));
+		runs_big_free(a, (s->n ? s->n : 1) * sizeof(*a));
+		runs_big_free(tmp, (s->n ? s->n : 1) * sizeof(*tmp));
 		return NULL;
 	}
 	for (i = 0; i < s->n; i++)
@@ -280,7 +295,7 @@ static struct pair *sort_entries(struct sorter *s)
 			src = dst;
 			dst = t;
 		}
-		big_free(dst, s->n * sizeof(*dst));
+		runs_big_free(dst, s->n * sizeof(*dst));
 		return src;
 	}
 	if (!exact) {
@@ -288,7 +303,7 @@ static struct pair *sort_entries(struct sorter *s)
 			a[i].idx = i;
 		qsort_r(a, s->n, sizeof(*a), cmp_exact, s);
 	}
-	big_free(tmp, (s->n ? s->n : 1) * sizeof(*tmp));
+	runs_big_free(tmp, (s->n ? s->n : 1) * sizeof(*tmp));
 	return a;
 }
 
@@ -330,11 +345,11 @@ static int write_sorted(struct sorter *s, struct picl_writer *w)
 
 		if (write_stored_line(w, s->arena + e->off, e->len) < 0) {
 			picltrace_report(s->cfg.cmd, picl_writer_error(w));
-			big_free(order, order_bytes);
+			runs_big_free(order, order_bytes);
 			return -1;
 		}
 	}
-	big_free(order, order_bytes);
+	runs_big_free(order, order_bytes);
 	return 0;
 }
 
@@ -524,8 +539,8 @@ int sorter_finish(struct sorter *s, struct picl_writer *w)
 		return write_sorted(s, w);
 	if (spill(s) < 0)
 		return -1;
-	big_free(s->arena, s->acap);
-	big_free(s->ents, s->cap * sizeof(*s->ents));
+	runs_big_free(s->arena, s->acap);
+	runs_big_free(s->ents, s->cap * sizeof(*s->ents));
 	s->arena = NULL;
 	s->ents = NULL;
 	s->acap = s->cap = 0;
@@ -544,8 +559,8 @@ void sorter_free(struct sorter *s)
 	for (i = 0; i < s->nruns; i++)
 		close(s->runs[i]);
 	free(s->runs);
-	big_free(s->arena, s->acap);
-	big_free(s->ents, s->cap * sizeof(*s->ents));
+	runs_big_free(s->arena, s->acap);
+	runs_big_free(s->ents, s->cap * sizeof(*s->ents));
 	free(s->hdr);
 	free(s);
 }

@@ -72,6 +72,13 @@ int msort_read(struct msort *m, struct picltrace_progress *prog);
 int msort_finish(struct msort *m, struct picl_writer *w, const char *direct);
 void msort_free(struct msort *m);
 
+/* Large arrays: anonymous mappings with transparent huge pages asked for
+ * (runs.c says why); grow moves them with mremap, without copying. NULL
+ * when out of memory. */
+void *runs_big_alloc(size_t bytes);
+void runs_big_free(void *p, size_t bytes);
+void *runs_big_grow(void *p, size_t old, size_t bytes);
+
 /* The default in-memory budget: a quarter of physical memory, at least
  * 64 MiB. */
 uint64_t runs_default_memory(void);
