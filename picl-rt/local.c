@@ -427,6 +427,28 @@ static int cma_take(uint32_t s, struct picl_ring_ctl *r, struct insrc *in,
 }
 
 /*
+ * The frame at the reader's position in ring r (past a wrap marker), with
+ * *head the writer's position read; NULL when the ring is empty.
+ */
+static struct picl_frame *next_frame(struct picl_ring_ctl *r, struct insrc *in,
+				     uint64_t *head)
+{
+	for (;;) {
+		uint64_t pos;
+		struct picl_frame *f;
+
+		*head = atomic_load_explicit(&r->head, memory_order_acquire);
+		if (*head == in->tail)
+			return NULL;
+		pos = in->tail & L.mask;
+		f = (struct picl_frame *)(ring_data(r) + pos);
+		if (f->chunk != PICL_FRAME_WRAP)
+			return f;
+		consume(r, in, L.rsize - pos);
+	}
+}
+
+/*
  * The next whole message from slot s, if there is one: 1 with the out
  * parameters set (and what release() must do noted), else 0.
  */
@@ -437,18 +459,10 @@ static int read_ring(uint32_t s, int *type, size_t *len, const void **payload)
 	uint64_t head;
 
 	for (;;) {
-		struct picl_frame *f;
-		uint64_t pos;
+		struct picl_frame *f = next_frame(r, in, &head);
 
-		head = atomic_load_explicit(&r->head, memory_order_acquire);
-		if (head == in->tail)
+		if (!f)
 			return 0;
-		pos = in->tail & L.mask;
-		f = (struct picl_frame *)(ring_data(r) + pos);
-		if (f->chunk == PICL_FRAME_WRAP) {
-			consume(r, in, L.rsize - pos);
-			continue;
-		}
 		if (f->chunk == PICL_FRAME_CMA) {
 			uint64_t total = f->total;
 			*type = f->type;
@@ -715,20 +729,14 @@ static int ring_into(uint32_t s, char *buf, size_t cap, int want, int block,
 
 	for (;;) {
 		struct picl_frame *f;
-		uint64_t head, pos, total;
+		uint64_t head, total;
 		const void *p;
 		size_t n;
 		int type;
 
-		head = atomic_load_explicit(&r->head, memory_order_acquire);
-		if (head == in->tail)
+		f = next_frame(r, in, &head);
+		if (!f)
 			return 0;
-		pos = in->tail & L.mask;
-		f = (struct picl_frame *)(ring_data(r) + pos);
-		if (f->chunk == PICL_FRAME_WRAP) {
-			consume(r, in, L.rsize - pos);
-			continue;
-		}
 		type = f->type;
 		total = f->total;
 		if (in->asm_active || !picl_backend_wants(want, type) ||
