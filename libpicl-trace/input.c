@@ -168,17 +168,22 @@ static ssize_t zstd_read(struct picl_input *in, void *buf, size_t cap,
 			in->zib.size = (size_t)n;
 			in->zib.pos = 0;
 		}
-		if (in->zib.pos == in->zib.size && in->raw_eof) {
-			if (in->zret != 0)
-				return picl_set_error(err, PICL_ERR_COMPRESS,
-						      "compressed input is truncated");
+		if (in->zib.pos == in->zib.size && in->raw_eof && in->zret == 0)
 			return 0;
-		}
+		/* With the input all read, this still flushes what the decoder
+		 * holds (more than a small buffer could take last time); only
+		 * when nothing comes out is a frame left unfinished. */
 		in->zret = ZSTD_decompressStream(in->zds, &out, &in->zib);
 		if (ZSTD_isError(in->zret))
 			return picl_set_error(err, PICL_ERR_COMPRESS,
 					      "corrupt compressed input: %s",
 					      ZSTD_getErrorName(in->zret));
+		if (out.pos == 0 && in->zib.pos == in->zib.size && in->raw_eof) {
+			if (in->zret != 0)
+				return picl_set_error(err, PICL_ERR_COMPRESS,
+						      "compressed input is truncated");
+			return 0;
+		}
 	}
 	return (ssize_t)out.pos;
 }
