@@ -34,6 +34,13 @@ struct picl_input {
 	size_t zin_cap;
 	ZSTD_inBuffer zib;
 	size_t zret;              /* last ZSTD_decompressStream result */
+	/* Decoded bytes not handed out yet. The decoder always writes into
+	 * this block-sized buffer, so what comes out before an error (and
+	 * which error) never depends on how much the caller asks for. */
+	unsigned char *zout;
+	size_t zout_cap, zout_len, zout_pos;
+	int zfail;                /* 0, or the error to report once zout is empty */
+	const char *zfail_why;    /* ZSTD_getErrorName's text for corruption */
 	int compressed;
 };
 
@@ -87,7 +94,9 @@ static int detect(struct picl_input *in, struct picl_error *err)
 		in->zds = ZSTD_createDStream();
 		in->zin_cap = ZSTD_DStreamInSize();
 		in->zin = malloc(in->zin_cap);
-		if (!in->zds || !in->zin)
+		in->zout_cap = ZSTD_DStreamOutSize();
+		in->zout = malloc(in->zout_cap);
+		if (!in->zds || !in->zin || !in->zout)
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 		ZSTD_initDStream(in->zds);
 		in->compressed = 1;
@@ -147,11 +156,14 @@ int picl_input_is_compressed(const struct picl_input *in)
 	return in->compressed;
 }
 
-static ssize_t zstd_read(struct picl_input *in, void *buf, size_t cap,
-			 struct picl_error *err)
+/* Decode the next block of output into in->zout. 1 with zout_len > 0, 0 at
+ * the clean end, < 0 on a read error; a decoding error is kept in zfail
+ * (after whatever the failing call still produced). */
+static int zstd_refill(struct picl_input *in, struct picl_error *err)
 {
-	ZSTD_outBuffer out = { buf, cap, 0 };
+	ZSTD_outBuffer out = { in->zout, in->zout_cap, 0 };
 
+	in->zout_pos = in->zout_len = 0;
 	while (out.pos == 0) {
 		if (in->zib.pos == in->zib.size && !in->raw_eof) {
 			ssize_t n = raw_read(in, in->zin, in->zin_cap);
@@ -171,21 +183,49 @@ static ssize_t zstd_read(struct picl_input *in, void *buf, size_t cap,
 		if (in->zib.pos == in->zib.size && in->raw_eof && in->zret == 0)
 			return 0;
 		/* With the input all read, this still flushes what the decoder
-		 * holds (more than a small buffer could take last time); only
-		 * when nothing comes out is a frame left unfinished. */
+		 * holds; only when nothing comes out is a frame unfinished. */
 		in->zret = ZSTD_decompressStream(in->zds, &out, &in->zib);
-		if (ZSTD_isError(in->zret))
-			return picl_set_error(err, PICL_ERR_COMPRESS,
-					      "corrupt compressed input: %s",
-					      ZSTD_getErrorName(in->zret));
+		if (ZSTD_isError(in->zret)) {
+			in->zfail = PICL_ERR_COMPRESS;
+			in->zfail_why = ZSTD_getErrorName(in->zret);
+			break;
+		}
 		if (out.pos == 0 && in->zib.pos == in->zib.size && in->raw_eof) {
-			if (in->zret != 0)
-				return picl_set_error(err, PICL_ERR_COMPRESS,
-						      "compressed input is truncated");
-			return 0;
+			if (in->zret == 0)
+				return 0;
+			in->zfail = PICL_ERR_COMPRESS;
+			in->zfail_why = NULL;
+			break;
 		}
 	}
-	return (ssize_t)out.pos;
+	in->zout_len = out.pos;
+	return 1;
+}
+
+static ssize_t zstd_read(struct picl_input *in, void *buf, size_t cap,
+			 struct picl_error *err)
+{
+	for (;;) {
+		size_t n = in->zout_len - in->zout_pos;
+		int rc;
+
+		if (n > 0) {
+			if (n > cap)
+				n = cap;
+			memcpy(buf, in->zout + in->zout_pos, n);
+			in->zout_pos += n;
+			return (ssize_t)n;
+		}
+		if (in->zfail) {
+			if (in->zfail_why)
+				return picl_set_error(err, in->zfail, "corrupt compressed input: %s",
+						      in->zfail_why);
+			return picl_set_error(err, in->zfail, "compressed input is truncated");
+		}
+		rc = zstd_refill(in, err);
+		if (rc <= 0)
+			return rc;
+	}
 }
 
 ssize_t picl_input_read(struct picl_input *in, void *buf, size_t cap,
@@ -212,6 +252,7 @@ void picl_input_free(struct picl_input *in)
 		close(in->fd);
 	ZSTD_freeDStream(in->zds);
 	free(in->zin);
+	free(in->zout);
 	free(in);
 }
 

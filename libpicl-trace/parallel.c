@@ -250,8 +250,16 @@ static void fill_batch(struct pipeline *pl, struct batch *b)
 			cut = b->len;
 			break;
 		}
+		if (b->fatal) {
+			/* the serial reader reads on to the last whole line,
+			 * into a continued record if need be (parse_batch) */
+			const char *nl = memrchr(b->buf, '\n', b->len);
+
+			cut = nl ? (size_t)(nl + 1 - b->buf) : 0;
+			break;
+		}
 		cut = find_cut(b->buf, b->len);
-		if (cut > 0 || b->fatal)
+		if (cut > 0)
 			break;
 		/* No record ends in what we have: read on, up to what the
 		 * serial reader could hold, then let it take over. */
@@ -476,6 +484,13 @@ static void parse_batch(struct worker *w, struct batch *b)
 					joined += continues(p, n) ? n - 1 : n;
 					over = joined > w->max_record;
 				}
+			}
+			if (!long_line && continues(p, n) && b->fatal) {
+				/* the input fails inside it: the serial reader
+				 * reports that, not the record */
+				b->n--;
+				p = next;
+				continue;
 			}
 			if (long_line && !over) {
 				it->kind = IT_TOOLONG;
