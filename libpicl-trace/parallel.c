@@ -192,14 +192,18 @@ static size_t find_cut(const char *buf, size_t len)
 	while (e > buf) {
 		const char *nl = memrchr(buf, '\n', (size_t)(e - buf));
 		const char *le;
+		size_t k;
 
 		if (!nl)
 			return 0;
 		le = nl;
 		if (le > buf && le[-1] == '\r')
 			le--;
-		if (!(le > buf && le[-1] == '\\' &&
-		      (le - 1 == buf || le[-2] == '\n' || picl_is_blank((unsigned char)le[-2]))))
+		if (le == buf)
+			return (size_t)(nl + 1 - buf);
+		/* the line's last two bytes (or its only one) decide */
+		k = le - 1 > buf && le[-2] != '\n' ? 2 : 1;
+		if (!reader_continues(le - k, k))
 			return (size_t)(nl + 1 - buf);
 		e = nl;
 	}
@@ -302,12 +306,6 @@ nomem:
 /* ------------------------------------------------------------------------ */
 /* Parsing a chunk (any worker)                                             */
 /* ------------------------------------------------------------------------ */
-
-static int continues(const char *line, size_t len)
-{
-	return len > 0 && line[len - 1] == '\\' &&
-	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
-}
 
 static struct item *new_item(struct batch *b)
 {
@@ -458,7 +456,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 		it->eol = (uint8_t)(next - (p + n));
 		if (n > w->max_record) {
 			it->kind = IT_TOOLONG;
-		} else if (continues(p, n)) {
+		} else if (reader_continues(p, n)) {
 			/* A continued record, ended as the serial reader ends it:
 			 * a line over max_record is reported at that line; a
 			 * joined text over it, at the first line, after skipping
@@ -467,7 +465,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 			size_t joined = n - 1;
 			int over = 0, long_line = 0;
 
-			while (continues(p, n) && next < e) {
+			while (reader_continues(p, n) && next < e) {
 				p = next;
 				nl = memchr(p, '\n', (size_t)(e - p));
 				le = nl ? nl : e;
@@ -481,11 +479,11 @@ static void parse_batch(struct worker *w, struct batch *b)
 					break;
 				}
 				if (!over) {
-					joined += continues(p, n) ? n - 1 : n;
+					joined += reader_continues(p, n) ? n - 1 : n;
 					over = joined > w->max_record;
 				}
 			}
-			if (!long_line && continues(p, n) && b->fatal) {
+			if (!long_line && reader_continues(p, n) && b->fatal) {
 				/* the input fails inside it: the serial reader
 				 * reports that, not the record */
 				b->n--;

@@ -60,6 +60,15 @@ struct picl_reader {
 };
 
 
+/* 1 if the physical line line[0..len) (no newline, no trailing '\r')
+ * continues on the next one: its last byte is '\' after a blank, or alone.
+ * The serial reader and the parsing threads both decide with this. */
+static inline int reader_continues(const char *line, size_t len)
+{
+	return len > 0 && line[len - 1] == '\\' &&
+	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
+}
+
 /* reader.c: the rest of the record once its text is known. r->text,
  * r->text_line, r->text_offset and r->joined must describe `text`. */
 int reader_parse_text(struct picl_reader *r, const char *text, size_t len,

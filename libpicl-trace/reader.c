@@ -194,13 +194,6 @@ int reader_too_long(struct picl_reader *r, uint64_t line, uint64_t offset)
 	return PICL_ERR_TOOLONG;
 }
 
-/* 1 if the physical line continues on the next one. */
-static int continues(const char *line, size_t len)
-{
-	return len > 0 && line[len - 1] == '\\' &&
-	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
-}
-
 static int join_append(struct picl_reader *r, const char *s, size_t n,
 		       uint64_t line, uint64_t offset)
 {
@@ -243,7 +236,7 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 	r->joined = 0;
 	r->text_line = r->lineno;
 	r->text_offset = off;
-	if (PICL_LIKELY(!continues(line, n))) {
+	if (PICL_LIKELY(!reader_continues(line, n))) {
 		*text = line;
 		*len = n;
 		return 1;
@@ -252,7 +245,7 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 	r->join_len = 0;
 	r->nsegs = 0;
 	for (;;) {
-		int more = continues(line, n);
+		int more = reader_continues(line, n);
 
 		if (join_append(r, line, more ? n - 1 : n, r->lineno, off) < 0) {
 			r->err.code = PICL_ERR_NOMEM;
@@ -269,7 +262,7 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 				 r->max_record);
 			/* Skip the rest of the continued record. */
 			while (more && (rc = next_line(r, &line, &n, &off)) > 0)
-				more = continues(line, n);
+				more = reader_continues(line, n);
 			return rc < 0 && rc != PICL_ERR_TOOLONG ? rc : PICL_ERR_TOOLONG;
 		}
 		if (!more)
@@ -303,7 +296,7 @@ int reader_join_span(struct picl_reader *r, const char *span, size_t len,
 
 		if (n > 0 && le[-1] == '\r')
 			n--;
-		more = continues(p, n);
+		more = reader_continues(p, n);
 		if (join_append(r, p, more ? n - 1 : n, line, offset + (uint64_t)(p - span)) < 0) {
 			r->err.code = PICL_ERR_NOMEM;
 			snprintf(r->err.problem, sizeof(r->err.problem), "out of memory");
