@@ -423,30 +423,41 @@ static int take(MPI_Message *msg, MPI_Status *st, void *ubuf, size_t ucap,
 	return 0;
 }
 
+/*
+ * The next message MPI has for us: the one mpi_wait() kept matched, else a
+ * fresh probe (any source, any tag: the order poll() sees). 1 with *msg
+ * and *st set, 0 when nothing has arrived, -1 after reporting an error.
+ */
+static int next_message(MPI_Message *msg, MPI_Status *st)
+{
+	int flag = 0, err;
+
+	if (mb.probed) {
+		mb.probed = 0;
+		*msg = mb.msg;
+		*st = mb.st;
+		return 1;
+	}
+	err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm, &flag, msg, st);
+	if (err != MPI_SUCCESS) {
+		mpi_problem("MPI_Improbe", err);
+		return -1;
+	}
+	return flag;
+}
+
 /* Take one waiting message, if any, onto the queue: 1, 0 (none), -1. */
 static int enqueue_one(void)
 {
 	MPI_Message msg;
 	MPI_Status st;
-	int flag = 0, src, type, err;
+	int got, src, type;
 	size_t len;
 	struct queued *q;
 	unsigned char *p;
 
-	if (mb.probed) {
-		mb.probed = 0;
-		msg = mb.msg;
-		st = mb.st;
-	} else {
-		err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm, &flag,
-				  &msg, &st);
-		if (err != MPI_SUCCESS) {
-			mpi_problem("MPI_Improbe", err);
-			return -1;
-		}
-		if (!flag)
-			return 0;
-	}
+	if ((got = next_message(&msg, &st)) <= 0)
+		return got;
 	if (take(&msg, &st, NULL, 0, INT_MIN, &src, &type, &len, &p) < 0)
 		return -1;
 	q = malloc(sizeof *q + len);
@@ -565,7 +576,7 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 {
 	MPI_Message msg;
 	MPI_Status st;
-	int flag = 0, err;
+	int got;
 	unsigned char *p;
 
 	drop_served();
@@ -582,20 +593,8 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 		mb.idle = 0;
 		return 1;
 	}
-	if (mb.probed) {
-		mb.probed = 0;
-		msg = mb.msg;
-		st = mb.st;
-	} else {
-		err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm, &flag,
-				  &msg, &st);
-		if (err != MPI_SUCCESS) {
-			mpi_problem("MPI_Improbe", err);
-			return -1;
-		}
-		if (!flag)
-			return 0;
-	}
+	if ((got = next_message(&msg, &st)) <= 0)
+		return got;
 	if (take(&msg, &st, NULL, 0, INT_MIN, src, type, len, &p) < 0)
 		return -1;
 	*payload = p;
@@ -732,7 +731,7 @@ static int mpi_recv_into(void *buf, size_t cap, int want, int block,
 {
 	MPI_Message msg;
 	MPI_Status st;
-	int flag, err, type;
+	int flag, type;
 	size_t n;
 	unsigned char *p;
 
@@ -762,20 +761,9 @@ static int mpi_recv_into(void *buf, size_t cap, int want, int block,
 	if (block)      /* recv0 has just probed (block = 0): wait first */
 		mpi_wait();
 	for (;;) {
-		flag = 0;
-		if (mb.probed) {
-			mb.probed = 0;
-			msg = mb.msg;
-			st = mb.st;
-			flag = 1;
-		} else {
-			err = MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.comm,
-					  &flag, &msg, &st);
-			if (err != MPI_SUCCESS) {
-				mpi_problem("MPI_Improbe", err);
-				return -1;
-			}
-		}
+		flag = next_message(&msg, &st);
+		if (flag < 0)
+			return -1;
 		if (!flag) {
 			if (!block)
 				return 0;
