@@ -383,6 +383,20 @@ static void isend(const void *buf, size_t len, int type, int dst)
 		fatal("send", "the destination process has ended or died", dst);
 }
 
+/* To node, or to every other node when node is -1 (send0, sendbegin0). */
+static void send_to(const void *buf, int bytes, int type, int node)
+{
+	int i;
+
+	if (node != -1) {
+		isend(buf, (size_t)bytes, type, node);
+		return;
+	}
+	for (i = 0; i < S.nprocs; i++)
+		if (i != S.me)
+			isend(buf, (size_t)bytes, type, i);
+}
+
 static void irecv(void *buf, int bytes, int type, int src)
 {
 	struct got g = { NULL, 0, 0, 0 };
@@ -553,17 +567,9 @@ void clocksync0(void)
 
 void send0(char *buf, int bytes, int type, int node)
 {
-	int i;
-
 	check_send("send0", bytes, type, node);
 	tr3(1, -21, bytes, type, node);
-	if (node == -1) {
-		for (i = 0; i < S.nprocs; i++)
-			if (i != S.me)
-				isend(buf, (size_t)bytes, type, i);
-	} else {
-		isend(buf, (size_t)bytes, type, node);
-	}
+	send_to(buf, bytes, type, node);
 	tr0(0, -21);
 }
 
@@ -717,17 +723,9 @@ void wait0(int type)
 
 void sendbegin0(char *buf, int bytes, int type, int node)
 {
-	int i;
-
 	check_send("sendbegin0", bytes, type, node);
 	tr3(1, -27, bytes, type, node);
-	if (node == -1) {
-		for (i = 0; i < S.nprocs; i++)
-			if (i != S.me)
-				isend(buf, (size_t)bytes, type, i);
-	} else {
-		isend(buf, (size_t)bytes, type, node);
-	}
+	send_to(buf, bytes, type, node);
 	tr1(0, -27, type);
 }
 
