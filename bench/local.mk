@@ -24,7 +24,7 @@ bench_picl2otf_LDADD = libpicl-trace/libpicl-trace.la $(OTF_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run-read.sh bench/run-sort-merge.sh bench/README.md \
 	bench/run-event-cost.sh bench/event-cost.c bench/lttng-tp.c bench/lttng-tp.h \
-	bench/run-pingpong.sh bench/mpi-pingpong.c
+	bench/run-pingpong.sh bench/mpi-pingpong.c bench/mpi-interleaved.c
 
 BENCH_TARGETS = bench/gen-trace$(EXEEXT) bench/baseline-fgets$(EXEEXT) bench/read-bench$(EXEEXT)
 if HAVE_OTF

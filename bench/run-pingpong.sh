@@ -7,6 +7,10 @@
 #             mpirun -np 2
 #   picl-mpi  examples/pingpong.c linked with the build's libpicl-mpi,
 #             under mpirun -np 2 (tracing off)
+# and then, for the sizes in ISIZES (default 8, 1 KiB, 64 KiB),
+#   interleaved  bench/mpi-interleaved.c: raw MPI and libpicl-mpi in the
+#             same two processes, in alternating blocks; the ratio of their
+#             median blocks is steadier than that of separate runs.
 #
 #   BUILD=/tmp/b3 bench/run-pingpong.sh
 #
@@ -31,6 +35,8 @@ MPIRUN="mpirun -np 2"
 set -x
 mpicc -O2 -o mpi-pingpong "$SRC/bench/mpi-pingpong.c"
 mpicc -O2 -I"$SRC/picl-rt" -o pingpong-mpi "$SRC/examples/pingpong.c" \
+  -L"$RT" -lpicl-mpi -Wl,-rpath,"$LIBS"
+mpicc -O2 -I"$SRC/picl-rt" -o mpi-interleaved "$SRC/bench/mpi-interleaved.c" \
   -L"$RT" -lpicl-mpi -Wl,-rpath,"$LIBS"
 set +x
 LOCAL="$BUILD/picl-rt/piclrun -n 2 -o $WORK/trace.picl $BUILD/examples/pingpong"
@@ -71,6 +77,12 @@ for s in $SIZES; do
   awk -v s="$s" -v ll="$1" -v lb="$2" -v ml="$3" -v mb="$4" -v pl="$5" -v pb="$6" 'BEGIN{
     printf "| %s | %.3f | %.3f | %.2f | %.1f | %.1f | %.2f | %.3f | %.1f | %.3f | %.3f |\n",
       s, ll, ml, ll/ml, lb, mb, lb/mb, pl, pb, pl/ml, pb/mb }'
+done
+echo
+ISIZES=${ISIZES:-"8 1024 65536"}
+for s in $ISIZES; do
+  case $s in 8|1024) n=50000 ;; *) n=$(( $(iters "$s") / 10 )) ;; esac
+  $MPIRUN ./mpi-interleaved "$s" "$n" 20
 done
 echo
 echo "goals: local/MPI lat <= 1.5, local/MPI bw >= 0.80; picl-mpi/MPI lat <= 1.05 and bw >= 0.95"
