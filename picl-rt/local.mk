@@ -28,26 +28,42 @@ bin_PROGRAMS += picl-rt/piclrun
 picl_rt_piclrun_SOURCES = picl-rt/piclrun.c picl-rt/shm.h picl-rt/picl.h
 
 # picl-cc and the pkg-config files: generated here (not by configure) so
-# the paths follow `make prefix=...` as well.
-bin_SCRIPTS = picl-rt/picl-cc
+# the paths follow `make prefix=...` as well. picl-rt/picl-cc is the build
+# tree's (headers from the source tree, libraries from the build tree: it
+# works before `make install`); picl-rt/picl-cc.inst is installed as picl-cc.
+noinst_SCRIPTS = picl-rt/picl-cc picl-rt/picl-cc.inst
 pkgconfig_DATA += picl-rt/picl.pc
 PICL_RT_SUBST = sed \
 	-e 's|@prefix[@]|$(prefix)|g' \
 	-e 's|@exec_prefix[@]|$(exec_prefix)|g' \
-	-e 's|@libdir[@]|$(libdir)|g' \
-	-e 's|@includedir[@]|$(includedir)|g' \
 	-e 's|@CC[@]|$(CC)|g' \
 	-e 's|@MPICC[@]|$(MPICC)|g' \
 	-e 's|@ZSTD_LIBS[@]|$(ZSTD_LIBS)|g' \
 	-e 's|@YAML_LIBS[@]|$(YAML_LIBS)|g' \
 	-e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
+PICL_RT_INSTALLED = \
+	-e 's|@libdir[@]|$(libdir)|g' \
+	-e 's|@tracelibdir[@]|$(libdir)|g' \
+	-e 's|@includedir[@]|$(includedir)|g'
 picl-rt/picl-cc: picl-rt/picl-cc.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(srcdir)/picl-rt/picl-cc.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) \
+	  -e 's|@libdir[@]|$(abs_top_builddir)/picl-rt/.libs|g' \
+	  -e 's|@tracelibdir[@]|$(abs_top_builddir)/libpicl-trace/.libs|g' \
+	  -e 's|@includedir[@]|$(abs_top_srcdir)/picl-rt|g' \
+	  $(srcdir)/picl-rt/picl-cc.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+picl-rt/picl-cc.inst: picl-rt/picl-cc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(PICL_RT_INSTALLED) \
+	  $(srcdir)/picl-rt/picl-cc.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+install-exec-local: picl-rt/picl-cc.inst
+	$(MKDIR_P) '$(DESTDIR)$(bindir)'
+	$(INSTALL_SCRIPT) picl-rt/picl-cc.inst '$(DESTDIR)$(bindir)/picl-cc'
+uninstall-local:
+	rm -f '$(DESTDIR)$(bindir)/picl-cc'
 picl-rt/picl.pc: picl-rt/picl.pc.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(srcdir)/picl-rt/picl.pc.in >$@
+	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(PICL_RT_INSTALLED) $(srcdir)/picl-rt/picl.pc.in >$@
 picl-rt/picl-mpi.pc: picl-rt/picl-mpi.pc.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(srcdir)/picl-rt/picl-mpi.pc.in >$@
-CLEANFILES += picl-rt/picl-cc picl-rt/picl.pc picl-rt/picl-mpi.pc
+	$(AM_V_GEN)$(MKDIR_P) picl-rt && $(PICL_RT_SUBST) $(PICL_RT_INSTALLED) $(srcdir)/picl-rt/picl-mpi.pc.in >$@
+CLEANFILES += picl-rt/picl-cc picl-rt/picl-cc.inst picl-rt/picl.pc picl-rt/picl-mpi.pc
 EXTRA_DIST += picl-rt/picl-cc.in picl-rt/picl.pc.in picl-rt/picl-mpi.pc.in
 
 dist_man_MANS += man/piclrun.1 man/picl-cc.1 man/picl.3

@@ -50,6 +50,17 @@ expect_rc 0
 grep -q -- ' prog.c -o prog -L.* -lpicl -lpicl-trace' "$TMP/out" || fail "picl-cc: $(cat "$TMP/out")"
 run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme -c prog.c
 grep -q -- '-lpicl' "$TMP/out" && fail "picl-cc -c links: $(cat "$TMP/out")"
+# picl-cc of the build tree compiles and links for real before `make
+# install` (the build's own CFLAGS/LDFLAGS: sanitizers, in that build)
+cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
+ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
+run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags \
+  "$PICL_SRCDIR/examples/ring.c" -o ring
+expect_rc 0
+run timeout 60 "$RUN" -n 3 -o ring.picl ./ring
+expect_rc 0
+validate_ok ring.picl
+grep -q '^-3 -21 ' ring.picl || fail "ring.picl: no send0 record"
 if grep -q '^MPICC = .*mpicc' "$PICL_BUILDDIR/Makefile"; then
   run "$PICL_BUILDDIR/picl-rt/picl-cc" --mpi --showme prog.c -o prog
   grep -q -- 'mpicc .* -lpicl-mpi ' "$TMP/out" || fail "picl-cc --mpi: $(cat "$TMP/out")"
