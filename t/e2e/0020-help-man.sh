@@ -1,0 +1,36 @@
+#!/bin/sh
+# 0020-help-man.sh - every option a command's --help lists is documented in
+# its man page (man/picltrace-CMD.1, piclrun.1, picl-cc.1), and --help
+# exits 0 with the usage on standard output.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+# options COMMAND...: the long options in COMMAND --help, one a line
+options() {
+  run "$@" --help
+  expect_rc 0
+  grep -q -i 'usage' "$TMP/out" || fail "$*: --help prints no usage"
+  grep -o -- '--[a-z][a-z0-9-]*' "$TMP/out" | sort -u
+}
+
+# documented MAN OPTION...: each OPTION (--name) appears in the man page,
+# where roff writes it \-\-name (and a dash inside it \-)
+documented() {
+  page=$1; shift
+  [ -f "$page" ] || fail "no man page $page"
+  sed 's/\\-/-/g' "$page" > "$TMP/page"
+  for o in "$@"; do
+    grep -q -e "$o\\([^a-z0-9-]\\|\$\\)" "$TMP/page" ||
+      fail "$page does not document $o (listed by --help)"
+  done
+}
+
+n=0
+for cmd in cat validate sort merge filter sync stat plot; do
+  documented "$PICL_SRCDIR/man/picltrace-$cmd.1" $(options "$PT" "$cmd")
+  n=$((n + 1))
+done
+documented "$PICL_SRCDIR/man/picltrace.1" $(options "$PT")
+documented "$PICL_SRCDIR/man/piclrun.1" $(options "$PICL_BUILDDIR/picl-rt/piclrun")
+documented "$PICL_SRCDIR/man/picl-cc.1" $(options "$PICL_BUILDDIR/picl-rt/picl-cc")
+echo "ok: $n subcommands, picltrace, piclrun and picl-cc documented"
