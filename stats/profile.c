@@ -125,21 +125,6 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static uint64_t mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
-}
-
-static uint64_t hash_pair(int32_t a, int32_t b)
-{
-	return mix(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
-}
-
 static prof_ticks to_ticks(struct picl_time t)
 {
 	int32_t s = t.scale < 0 ? 0 : t.scale > 18 ? 18 : t.scale;
@@ -361,41 +346,11 @@ void prof_csv_field(FILE *out, const char *s)
 static struct prof_proc *proc_find(const struct profile *p, int32_t processor,
 				   int32_t process)
 {
-	size_t mask, i;
+	size_t i;
 
-	if (p->proc_index_cap == 0)
+	if (!intmap_get(&p->proc_of, intmap_key2(processor, process), &i))
 		return NULL;
-	mask = p->proc_index_cap - 1;
-	for (i = (size_t)hash_pair(processor, process) & mask;; i = (i + 1) & mask) {
-		struct prof_proc *pp;
-
-		if (!p->proc_index[i])
-			return NULL;
-		pp = p->procs[p->proc_index[i] - 1];
-		if (pp->processor == processor && pp->process == process)
-			return pp;
-	}
-}
-
-static int proc_index_rebuild(struct profile *p, size_t ncap)
-{
-	uint32_t *index = calloc(ncap, sizeof(*index));
-	size_t k, mask = ncap - 1;
-
-	if (!index)
-		return -1;
-	for (k = 0; k < p->nprocs; k++) {
-		size_t i = (size_t)hash_pair(p->procs[k]->processor,
-					     p->procs[k]->process) & mask;
-
-		while (index[i])
-			i = (i + 1) & mask;
-		index[i] = (uint32_t)(k + 1);
-	}
-	free(p->proc_index);
-	p->proc_index = index;
-	p->proc_index_cap = ncap;
-	return 0;
+	return p->procs[i];
 }
 
 /* Remember a processor (sorted set): broadcasts reach every other one. */
@@ -450,21 +405,11 @@ static struct prof_proc *proc_get(struct profile *p, int32_t processor, int32_t 
 	pp->processor = processor;
 	pp->process = process;
 	pp->index = (uint32_t)p->nprocs;
-	p->procs[p->nprocs++] = pp;
-	if (p->nprocs * 2 > p->proc_index_cap) {
-		if (proc_index_rebuild(p, p->proc_index_cap ? p->proc_index_cap * 2 : 16)) {
-			p->nprocs--;
-			free(pp);
-			return NULL;
-		}
-	} else {
-		size_t mask = p->proc_index_cap - 1;
-		size_t i = (size_t)hash_pair(processor, process) & mask;
-
-		while (p->proc_index[i])
-			i = (i + 1) & mask;
-		p->proc_index[i] = (uint32_t)p->nprocs;
+	if (intmap_put(&p->proc_of, intmap_key2(processor, process), p->nprocs) < 0) {
+		free(pp);
+		return NULL;
 	}
+	p->procs[p->nprocs++] = pp;
 	if (p->opt.timeline && p->binned) {
 		pp->bins = calloc(p->opt.bins * PROF_NCAT, sizeof(double));
 		if (!pp->bins)
@@ -630,41 +575,19 @@ static void msgstat_add(struct prof_msgstat *m, int64_t bytes, prof_ticks lat)
 
 static struct prof_msgstat *pair_get(struct profile *p, int32_t src, int32_t dst)
 {
-	size_t mask, i;
+	struct prof_msgstat *m;
+	size_t i;
 
-	if ((p->npairs + 1) * 2 > p->pairs_cap) {
-		size_t ncap = p->pairs_cap ? p->pairs_cap * 2 : 64, k;
-		struct prof_msgstat *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (k = 0; k < p->pairs_cap; k++) {
-			struct prof_msgstat *o = &p->pairs[k];
-
-			if (!o->count)
-				continue;
-			for (i = (size_t)hash_pair(o->src, o->dst) & (ncap - 1); n[i].count;
-			     i = (i + 1) & (ncap - 1))
-				;
-			n[i] = *o;
-		}
-		free(p->pairs);
-		p->pairs = n;
-		p->pairs_cap = ncap;
-	}
-	mask = p->pairs_cap - 1;
-	for (i = (size_t)hash_pair(src, dst) & mask;; i = (i + 1) & mask) {
-		struct prof_msgstat *m = &p->pairs[i];
-
-		if (!m->count) {
-			m->src = src;
-			m->dst = dst;
-			p->npairs++;
-			return m;
-		}
-		if (m->src == src && m->dst == dst)
-			return m;
-	}
+	if (intmap_get(&p->pair_of, intmap_key2(src, dst), &i))
+		return &p->pairs[i];
+	if (grow((void **)&p->pairs, &p->pairs_cap, p->npairs + 1, sizeof(*m)) ||
+	    intmap_put(&p->pair_of, intmap_key2(src, dst), p->npairs) < 0)
+		return NULL;
+	m = &p->pairs[p->npairs++];
+	memset(m, 0, sizeof(*m));
+	m->src = src;
+	m->dst = dst;
+	return m;
 }
 
 static int cmp_pairs(const void *a, const void *b)
@@ -684,9 +607,8 @@ struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n)
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (k = 0; k < p->pairs_cap; k++)
-		if (p->pairs[k].count)
-			v[m++] = p->pairs[k];
+	for (k = 0; k < p->npairs; k++)
+		v[m++] = p->pairs[k];
 	qsort(v, m, sizeof(*v), cmp_pairs);
 	*n = m;
 	return v;
@@ -701,7 +623,7 @@ static struct prof_sendcp *sendcp_find(struct profile *p, uint64_t key)
 	if (!p->sendcp_cap)
 		return NULL;
 	mask = p->sendcp_cap - 1;
-	for (i = (size_t)mix(key) & mask;; i = (i + 1) & mask) {
+	for (i = (size_t)intmap_hash(key) & mask;; i = (i + 1) & mask) {
 		if (!p->sendcp[i].used)
 			return NULL;
 		if (p->sendcp[i].key == key)
@@ -722,7 +644,7 @@ static int sendcp_put(struct profile *p, uint64_t key, prof_ticks cp)
 		for (k = 0; k < p->sendcp_cap; k++) {
 			if (!p->sendcp[k].used)
 				continue;
-			for (i = (size_t)mix(p->sendcp[k].key) & (ncap - 1); n[i].used;
+			for (i = (size_t)intmap_hash(p->sendcp[k].key) & (ncap - 1); n[i].used;
 			     i = (i + 1) & (ncap - 1))
 				;
 			n[i] = p->sendcp[k];
@@ -732,7 +654,7 @@ static int sendcp_put(struct profile *p, uint64_t key, prof_ticks cp)
 		p->sendcp_cap = ncap;
 	}
 	mask = p->sendcp_cap - 1;
-	for (i = (size_t)mix(key) & mask; p->sendcp[i].used && p->sendcp[i].key != key;
+	for (i = (size_t)intmap_hash(key) & mask; p->sendcp[i].used && p->sendcp[i].key != key;
 	     i = (i + 1) & mask)
 		;
 	if (!p->sendcp[i].used)
@@ -754,7 +676,7 @@ static void sendcp_delete(struct profile *p, struct prof_sendcp *e)
 		j = (j + 1) & mask;
 		if (!p->sendcp[j].used)
 			break;
-		home = (size_t)mix(p->sendcp[j].key) & mask;
+		home = (size_t)intmap_hash(p->sendcp[j].key) & mask;
 		/* Move j back to i unless its home lies cyclically in (i, j]. */
 		if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
 			p->sendcp[i] = p->sendcp[j];
@@ -1875,9 +1797,10 @@ void profile_free(struct profile *p)
 	for (k = 0; k < p->nprocs; k++)
 		proc_free(p->procs[k]);
 	free(p->procs);
-	free(p->proc_index);
+	intmap_free(&p->proc_of);
 	free(p->fast);
 	free(p->pairs);
+	intmap_free(&p->pair_of);
 	free(p->sendcp);
 	free(p->processors);
 	for (k = 0; k < p->nlabels; k++)
