@@ -1783,6 +1783,33 @@ struct profile *profile_new(const struct prof_options *opts,
 	return p;
 }
 
+struct profile *profile_of_inputs(const struct prof_options *opts,
+				  const char *const *inputs, int n, int names)
+{
+	struct picl_error serr = { 0 };
+	struct profile *p = profile_new(opts, &serr);
+	int i;
+
+	if (!p) {
+		picltrace_error(opts->cmd, "out of memory");
+		return NULL;
+	}
+	if (!p->schema && !opts->quiet && names)
+		picltrace_error(opts->cmd, "warning: %s: %s; event names are left out",
+				serr.path ? serr.path : picl_schema_default_path(),
+				serr.problem);
+	for (i = 0; i < n; i++)
+		if (profile_read(p, inputs[i]) != 0) {
+			profile_free(p);
+			return NULL;
+		}
+	if (profile_finish(p) != 0) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
+}
+
 void profile_free(struct profile *p)
 {
 	size_t k;

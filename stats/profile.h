@@ -229,6 +229,15 @@ int profile_read(struct profile *p, const char *path);
  */
 int profile_finish(struct profile *p);
 
+/*
+ * What picltrace stat and plot do first: a new model of inputs[0..n), read
+ * one after another as one trace, and finished. names: the command shows
+ * event names, so say (unless opts->quiet) that they are left out when the
+ * schema could not be loaded. NULL after reporting why.
+ */
+struct profile *profile_of_inputs(const struct prof_options *opts,
+				  const char *const *inputs, int n, int names);
+
 /* Exact conversions. ticks -> seconds as a double; ticks -> decimal text
  * with `scale` decimals, rounded half away from zero (buf holds at least
  * PROF_TICKS_BUFSIZE bytes); returns buf. */
