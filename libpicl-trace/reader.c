@@ -373,6 +373,19 @@ static int int_field(struct picl_reader *r, const char **pp, const char *e,
 	return PICL_OK;
 }
 
+/* A field of 32 bits: the record and event types, the processor and process. */
+static int int32_field(struct picl_reader *r, const char **pp, const char *e,
+		       int32_t *out, const char *what)
+{
+	int64_t v;
+	int rc = int_field(r, pp, e, INT32_MIN, INT32_MAX, &v, what);
+
+	if (rc < 0)
+		return rc;
+	*out = (int32_t)v;
+	return rc;
+}
+
 static int time_field(struct picl_reader *r, const char **pp, const char *e,
 		      struct picl_time *t)
 {
@@ -519,20 +532,12 @@ static int parse_fields(struct picl_reader *r, const char *text, size_t len,
 	int64_t v;
 	int rc;
 
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer record type")) < 0)
+	if ((rc = int32_field(r, &p, e, &rec->type, "an integer record type")) < 0 ||
+	    (rc = int32_field(r, &p, e, &rec->event, "an integer event type")) < 0 ||
+	    (rc = time_field(r, &p, e, &rec->time)) < 0 ||
+	    (rc = int32_field(r, &p, e, &rec->processor, "an integer processor id")) < 0 ||
+	    (rc = int32_field(r, &p, e, &rec->process, "an integer process id")) < 0)
 		return rc;
-	rec->type = (int32_t)v;
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer event type")) < 0)
-		return rc;
-	rec->event = (int32_t)v;
-	if ((rc = time_field(r, &p, e, &rec->time)) < 0)
-		return rc;
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer processor id")) < 0)
-		return rc;
-	rec->processor = (int32_t)v;
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer process id")) < 0)
-		return rc;
-	rec->process = (int32_t)v;
 	if ((rc = int_field(r, &p, e, 0, INT64_MAX, &v,
 			    "the number of data fields (an integer, 0 or more)")) < 0)
 		return rc;
