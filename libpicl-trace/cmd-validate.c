@@ -53,6 +53,7 @@
  * (a receiver may first appear late). Nothing is kept per record.
  */
 #include "builtin.h"
+#include "grow.h"
 #include "intmap.h"
 
 #include <getopt.h>
@@ -112,28 +113,6 @@ struct options {
 	int sorted, partial, quiet, json;
 	uint64_t max_errors;    /* 0: unlimited */
 };
-
-/* Make room for `need` elements of `size` bytes in a growable array. */
-static int grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 8;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return -1;
-		ncap *= 2;
-	}
-	p = realloc(*ptr, ncap * size);
-	if (!p)
-		return -1;
-	*ptr = p;
-	*cap = ncap;
-	return 0;
-}
 
 /* ------------------------------------------------------------------------ */
 /* State                                                                     */

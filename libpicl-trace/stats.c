@@ -61,6 +61,7 @@
  * (-11, -21, ... -904), then user events ascending.
  */
 #include "internal.h"
+#include "grow.h"
 #include "intmap.h"
 
 #include <math.h>
@@ -206,28 +207,6 @@ struct picl_stats {
 
 static const char control_time[] = "%d%lf";
 static const char control_count[] = "%d%d";
-
-/* Make room for `need` elements of `size` bytes in a growable array. */
-static int grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return PICL_OK;
-	ncap = *cap ? *cap : 8;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return PICL_ERR_NOMEM;
-		ncap *= 2;
-	}
-	p = realloc(*ptr, ncap * size);
-	if (!p)
-		return PICL_ERR_NOMEM;
-	*ptr = p;
-	*cap = ncap;
-	return PICL_OK;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Cells                                                                     */

@@ -58,6 +58,7 @@
  */
 #include "profile.h"
 #include "builtin.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -103,27 +104,6 @@ static const int64_t pow10_tab[19] = {
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
 /* ------------------------------------------------------------------------ */
-
-static int grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 16;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return -1;
-		ncap *= 2;
-	}
-	q = realloc(*ptr, ncap * size);
-	if (!q)
-		return -1;
-	*ptr = q;
-	*cap = ncap;
-	return 0;
-}
 
 static prof_ticks to_ticks(struct picl_time t)
 {
