@@ -214,40 +214,6 @@ const char *prof_processor_name(int32_t processor, char *buf)
 /* Text for the output formats                                               */
 /* ------------------------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 void prof_json_string(FILE *out, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -264,7 +230,7 @@ void prof_json_string(FILE *out, const char *s)
 		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
 			i++;
-		} else if ((len = utf8_len(u + i, n - i)) > 0) {
+		} else if ((len = picltrace_utf8_len(u + i, n - i)) > 0) {
 			fwrite(u + i, 1, len, out);
 			i += len;
 		} else {
@@ -286,7 +252,7 @@ char *prof_clean_text(const char *s, const char *bad, char *buf, size_t size)
 		if (c < 0x20 || c == 0x7f || (c < 0x80 && bad && strchr(bad, (int)c))) {
 			buf[o++] = '?';
 			i++;
-		} else if ((len = utf8_len(u + i, n - i)) > 0) {
+		} else if ((len = picltrace_utf8_len(u + i, n - i)) > 0) {
 			memcpy(buf + o, u + i, len);
 			o += len;
 			i += len;
