@@ -25,6 +25,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "runs.h"
 #include "builtin.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -59,14 +60,6 @@ struct sorter {
 
 /* Memory an entry costs while sorting: the entry and two radix pairs. */
 #define ENT_COST (sizeof(struct ent) + 2 * sizeof(struct pair))
-
-static const int64_t pow10_tab[19] = {
-	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
-	1000000000000LL, 10000000000000LL, 100000000000000LL,
-	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
-	1000000000000000000LL
-};
 
 uint64_t runs_default_memory(void)
 {

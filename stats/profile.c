@@ -59,6 +59,7 @@
 #include "profile.h"
 #include "builtin.h"
 #include "grow.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -92,14 +93,6 @@ static const int32_t predefined_subsets[] = {
 	-1901, -1902
 };
 #define NPREDEFINED (sizeof(predefined_subsets) / sizeof(predefined_subsets[0]))
-
-static const int64_t pow10_tab[19] = {
-	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
-	1000000000000LL, 10000000000000LL, 100000000000000LL,
-	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
-	1000000000000000000LL
-};
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
