@@ -476,6 +476,17 @@ static inline const char *fast_time(const char *p, struct picl_time *t)
 	return p;
 }
 
+/* Before the descriptor is read: no alias, control string or values. */
+static inline void no_descriptor_yet(struct picl_record *rec)
+{
+	rec->alias = -1;
+	rec->control = NULL;
+	rec->control_len = 0;
+	rec->desc = NULL;
+	rec->values = NULL;
+	rec->nvalues = 0;
+}
+
 /* 1 if the fixed fields and the descriptor were read the fast way. */
 int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 {
@@ -489,12 +500,7 @@ int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 	    !(p = fast_i32(p + 1, &rec->process)) || *p != ' ' ||
 	    !(p = fast_digits(p + 1, 10, &rec->nfields)) || p > e)
 		return 0;
-	rec->alias = -1;
-	rec->control = NULL;
-	rec->control_len = 0;
-	rec->desc = NULL;
-	rec->values = NULL;
-	rec->nvalues = 0;
+	no_descriptor_yet(rec);
 	if (rec->nfields == 0) {
 		if (p != e)
 			return 0;
@@ -543,12 +549,7 @@ static int parse_fields(struct picl_reader *r, const char *text, size_t len,
 		return rc;
 	rec->nfields = (uint64_t)v;
 	rec->has_descriptor = 0;
-	rec->alias = -1;
-	rec->control = NULL;
-	rec->control_len = 0;
-	rec->desc = NULL;
-	rec->values = NULL;
-	rec->nvalues = 0;
+	no_descriptor_yet(rec);
 	if (rec->nfields == 0) {
 		const char *q = skip_blanks(p, e);
 
