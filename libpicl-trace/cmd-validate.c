@@ -53,6 +53,8 @@
  * (a receiver may first appear late). Nothing is kept per record.
  */
 #include "builtin.h"
+#include "grow.h"
+#include "intmap.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -111,110 +113,6 @@ struct options {
 	int sorted, partial, quiet, json;
 	uint64_t max_errors;    /* 0: unlimited */
 };
-
-/* ------------------------------------------------------------------------ */
-/* A small hash map: three 32-bit integers -> pointer                        */
-/* ------------------------------------------------------------------------ */
-
-struct slot {
-	int32_t a, b, c;
-	void *val;              /* NULL: empty */
-};
-
-struct map {
-	struct slot *slots;
-	size_t cap, n;          /* cap: a power of two, or 0 */
-};
-
-static uint64_t hash3(int32_t a, int32_t b, int32_t c)
-{
-	uint64_t h = (uint64_t)(uint32_t)a * 0x9e3779b97f4a7c15ULL;
-
-	h = (h ^ (uint32_t)b) * 0xbf58476d1ce4e5b9ULL;
-	h = (h ^ (uint32_t)c) * 0x94d049bb133111ebULL;
-	return h ^ (h >> 31);
-}
-
-static void *map_get(const struct map *m, int32_t a, int32_t b, int32_t c)
-{
-	size_t mask, i;
-
-	if (m->cap == 0)
-		return NULL;
-	mask = m->cap - 1;
-	for (i = (size_t)hash3(a, b, c) & mask; m->slots[i].val; i = (i + 1) & mask)
-		if (m->slots[i].a == a && m->slots[i].b == b && m->slots[i].c == c)
-			return m->slots[i].val;
-	return NULL;
-}
-
-/* Insert a key that is not in the map yet. 0 or -1 (out of memory). */
-static int map_put(struct map *m, int32_t a, int32_t b, int32_t c, void *val)
-{
-	size_t mask, i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 16, k;
-		struct slot *s = calloc(ncap, sizeof(*s));
-
-		if (!s)
-			return -1;
-		for (k = 0; k < m->cap; k++) {
-			if (!m->slots[k].val)
-				continue;
-			i = (size_t)hash3(m->slots[k].a, m->slots[k].b, m->slots[k].c) & (ncap - 1);
-			while (s[i].val)
-				i = (i + 1) & (ncap - 1);
-			s[i] = m->slots[k];
-		}
-		free(m->slots);
-		m->slots = s;
-		m->cap = ncap;
-	}
-	mask = m->cap - 1;
-	for (i = (size_t)hash3(a, b, c) & mask; m->slots[i].val; i = (i + 1) & mask)
-		;
-	m->slots[i].a = a;
-	m->slots[i].b = b;
-	m->slots[i].c = c;
-	m->slots[i].val = val;
-	m->n++;
-	return 0;
-}
-
-static void map_release(struct map *m, void (*free_val)(void *))
-{
-	size_t k;
-
-	for (k = 0; k < m->cap; k++)
-		if (m->slots[k].val && free_val)
-			free_val(m->slots[k].val);
-	free(m->slots);
-	m->slots = NULL;
-	m->cap = m->n = 0;
-}
-
-/* Make room for `need` elements of `size` bytes in a growable array. */
-static int grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 8;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return -1;
-		ncap *= 2;
-	}
-	p = realloc(*ptr, ncap * size);
-	if (!p)
-		return -1;
-	*ptr = p;
-	*cap = ncap;
-	return 0;
-}
 
 /* ------------------------------------------------------------------------ */
 /* State                                                                     */
@@ -287,10 +185,14 @@ struct validator {
 	uint64_t records, errors, warnings, listed, unmatched;
 	int nomem;
 
-	struct map procs;       /* (processor, process, 0) -> struct proc */
+	struct proc **procs;    /* in order of first appearance */
+	size_t nprocs, procs_cap;
+	struct intmap proc_of;  /* (processor, process) -> procs index */
 	struct proc *last_proc; /* the common case: runs of one process */
-	struct map processors;  /* (processor, 0, 0) -> non-NULL */
-	struct map uses;        /* (kind, id, 0) -> struct use */
+	struct intmap processors; /* the processors seen (values unused) */
+	struct use *uses;       /* subsets used before their definition */
+	size_t nuses, uses_cap;
+	struct intmap use_of;   /* (kind, id) -> uses index */
 	int32_t a_processor;
 	struct picl_matcher *matcher;
 	struct lost_broadcast lost;
@@ -310,39 +212,6 @@ struct validator {
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
 /* ------------------------------------------------------------------------ */
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
 
 /* Write s as a JSON string: quotes, escapes, invalid UTF-8 as U+FFFD. */
 static void json_string(FILE *out, const char *str)
@@ -368,7 +237,7 @@ static void json_string(FILE *out, const char *str)
 		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
 			i++;
-		} else if ((len = utf8_len(s + i, n - i)) > 0) {
+		} else if ((len = picltrace_utf8_len(s + i, n - i)) > 0) {
 			fwrite(s + i, 1, len, out);
 			i += len;
 		} else {
@@ -645,10 +514,8 @@ static const char *format_time(struct picl_time t, char *buf)
 /* Processes, processors, subsets                                            */
 /* ------------------------------------------------------------------------ */
 
-static void proc_free(void *ptr)
+static void proc_free(struct proc *p)
 {
-	struct proc *p = ptr;
-
 	free(p->stack);
 	free(p->events);
 	free(p);
@@ -660,19 +527,21 @@ static struct proc *proc_find(struct validator *v, int32_t processor, int32_t pr
 
 	if (p && p->processor == processor && p->process == process)
 		return p;
-	p = map_get(&v->procs, processor, process, 0);
-	if (p)
-		v->last_proc = p;
-	return p;
+	size_t i;
+
+	if (!intmap_get(&v->proc_of, intmap_key2(processor, process), &i))
+		return NULL;
+	v->last_proc = v->procs[i];
+	return v->procs[i];
 }
 
 static void note_processor(struct validator *v, int32_t processor)
 {
-	static int present = 1;
+	size_t seen;
 
-	if (processor < 0 || map_get(&v->processors, processor, 0, 0))
+	if (processor < 0 || intmap_get(&v->processors, (uint32_t)processor, &seen))
 		return;
-	if (map_put(&v->processors, processor, 0, 0, &present) < 0) {
+	if (intmap_put(&v->processors, (uint32_t)processor, 0) < 0) {
 		v->nomem = 1;
 		return;
 	}
@@ -687,12 +556,17 @@ static struct proc *proc_get(struct validator *v, int32_t processor, int32_t pro
 	if (p)
 		return p;
 	note_processor(v, processor);
+	if (grow((void **)&v->procs, &v->procs_cap, v->nprocs + 1, sizeof(*v->procs)) < 0) {
+		v->nomem = 1;
+		return NULL;
+	}
 	p = calloc(1, sizeof(*p));
-	if (!p || map_put(&v->procs, processor, process, 0, p) < 0) {
+	if (!p || intmap_put(&v->proc_of, intmap_key2(processor, process), v->nprocs) < 0) {
 		free(p);
 		v->nomem = 1;
 		return NULL;
 	}
+	v->procs[v->nprocs++] = p;
 	p->processor = processor;
 	p->process = process;
 	v->last_proc = p;
@@ -727,16 +601,19 @@ static void note_event(struct validator *v, struct proc *p, int32_t e)
 static void note_use(struct validator *v, enum picl_subset_kind kind, int32_t id,
 		     uint64_t line, uint64_t column)
 {
+	uint64_t key = intmap_key2((int32_t)kind, id);
 	struct use *u;
+	size_t i;
 
-	if (map_get(&v->uses, (int32_t)kind, id, 0) || v->uses.n >= MAX_SUBSET_USES)
+	if (intmap_get(&v->use_of, key, &i) || v->nuses >= MAX_SUBSET_USES)
 		return;
-	u = calloc(1, sizeof(*u));
-	if (!u || map_put(&v->uses, (int32_t)kind, id, 0, u) < 0) {
-		free(u);
+	if (grow((void **)&v->uses, &v->uses_cap, v->nuses + 1, sizeof(*v->uses)) < 0 ||
+	    intmap_put(&v->use_of, key, v->nuses) < 0) {
 		v->nomem = 1;
 		return;
 	}
+	u = &v->uses[v->nuses++];
+	memset(u, 0, sizeof(*u));
 	u->line = line;
 	u->column = column;
 }
@@ -747,14 +624,17 @@ static void check_definition(struct validator *v, const struct picl_record *rec)
 	enum picl_subset_kind kind;
 	struct use *u;
 	int32_t id;
+	size_t i;
 
 	if (!rec->values || rec->nvalues == 0 || rec->values[0].kind != PICL_VAL_INT)
 		return;
 	kind = rec->type == PICL_REC_SUBSET_PROCESSORS ? PICL_SUBSET_PROCESSORS
 						       : PICL_SUBSET_EVENTS;
 	id = (int32_t)rec->values[0].v.i;
-	u = map_get(&v->uses, (int32_t)kind, id, 0);
-	if (!u || u->done)
+	if (!intmap_get(&v->use_of, intmap_key2((int32_t)kind, id), &i))
+		return;
+	u = &v->uses[i];
+	if (u->done)
 		return;
 	u->done = 1;
 	report(v, SEV_ERROR, R_SUBSET, u->line, u->column, rec->mark.line,
@@ -1262,11 +1142,9 @@ static void finish_processes(struct validator *v)
 {
 	size_t k, i;
 
-	for (k = 0; k < v->procs.cap; k++) {
-		struct proc *p = v->procs.slots[k].val;
+	for (k = 0; k < v->nprocs; k++) {
+		struct proc *p = v->procs[k];
 
-		if (!p)
-			continue;
 		for (i = 0; i < p->depth; i++)
 			report(v, SEV_ERROR, R_ENTRY_EXIT, p->stack[i].line, p->stack[i].column, 0,
 			       "entry of event %d is never exited", (int)p->stack[i].event);
@@ -1594,19 +1472,22 @@ static void check_record(struct validator *v, struct picl_record *rec)
 /* One file                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void use_free(void *u)
-{
-	free(u);
-}
-
 static void reset(struct validator *v)
 {
 	size_t k;
 
-	map_release(&v->procs, proc_free);
+	for (k = 0; k < v->nprocs; k++)
+		proc_free(v->procs[k]);
+	free(v->procs);
+	v->procs = NULL;
+	v->nprocs = v->procs_cap = 0;
+	intmap_free(&v->proc_of);
 	v->last_proc = NULL;
-	map_release(&v->processors, NULL);
-	map_release(&v->uses, use_free);
+	intmap_free(&v->processors);
+	free(v->uses);
+	v->uses = NULL;
+	v->nuses = v->uses_cap = 0;
+	intmap_free(&v->use_of);
 	picl_matcher_free(v->matcher);
 	v->matcher = NULL;
 	v->lost.open = 0;

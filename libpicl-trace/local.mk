@@ -6,7 +6,10 @@ dist_man_MANS += man/libpicl-trace.3
 
 libpicl_trace_libpicl_trace_la_SOURCES = \
 	libpicl-trace/internal.h \
+	libpicl-trace/grow.h \
 	libpicl-trace/input.h \
+	libpicl-trace/intmap.h \
+	libpicl-trace/pow10.h \
 	libpicl-trace/reader-int.h \
 	libpicl-trace/parallel.c \
 	libpicl-trace/status.c \

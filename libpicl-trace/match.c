@@ -18,6 +18,7 @@
  * process); marks carry the entry's fields then the exit's (§2.3.3).
  */
 #include "internal.h"
+#include "intmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,6 @@ struct openreq {
  * entries, and the requests recvstatus0 already completed (a recvbegin0
  * posting that id again forgets it). */
 struct reqstate {
-	int32_t processor, process;
-	int used;
 	struct openreq *open;
 	size_t nopen, opencap;
 	int64_t *done;
@@ -74,8 +73,9 @@ struct picl_matcher {
 	size_t nprocs, procs_cap;
 	int32_t *expected;            /* processors declared, sorted; or NULL */
 	size_t nexpected;
-	struct reqstate *req;         /* hash by (processor, process) */
+	struct reqstate *req;         /* in order of first appearance */
 	size_t reqcap, nreq;
+	struct intmap req_of;         /* (processor, process) -> req index */
 	uint64_t seq, matched, pending_recvs, pending;
 };
 
@@ -489,42 +489,28 @@ static size_t recv_entry_fields(int32_t e, size_t nvalues)
 	return 1;
 }
 
-static uint64_t phash(int32_t a, int32_t b)
-{
-	return chash(a, b, 0x5eed);
-}
-
 static struct reqstate *reqstate(struct picl_matcher *m, int32_t processor, int32_t process)
 {
+	uint64_t key = intmap_key2(processor, process);
+	struct reqstate *st;
 	size_t i;
 
-	if ((m->nreq + 1) * 2 > m->reqcap) {
-		size_t ncap = m->reqcap ? m->reqcap * 2 : 64, j, k;
-		struct reqstate *n = calloc(ncap, sizeof(*n));
+	if (intmap_get(&m->req_of, key, &i))
+		return &m->req[i];
+	if (m->nreq == m->reqcap) {
+		size_t ncap = m->reqcap ? m->reqcap * 2 : 64;
 
-		if (!n)
+		st = realloc(m->req, ncap * sizeof(*st));
+		if (!st)
 			return NULL;
-		for (j = 0; j < m->reqcap; j++) {
-			if (!m->req[j].used)
-				continue;
-			for (k = phash(m->req[j].processor, m->req[j].process) & (ncap - 1); n[k].used;
-			     k = (k + 1) & (ncap - 1))
-				;
-			n[k] = m->req[j];
-		}
-		free(m->req);
-		m->req = n;
+		m->req = st;
 		m->reqcap = ncap;
 	}
-	for (i = phash(processor, process) & (m->reqcap - 1); m->req[i].used;
-	     i = (i + 1) & (m->reqcap - 1))
-		if (m->req[i].processor == processor && m->req[i].process == process)
-			return &m->req[i];
-	m->req[i].used = 1;
-	m->req[i].processor = processor;
-	m->req[i].process = process;
-	m->nreq++;
-	return &m->req[i];
+	if (intmap_put(&m->req_of, key, m->nreq) < 0)
+		return NULL;
+	st = &m->req[m->nreq++];
+	memset(st, 0, sizeof(*st));
+	return st;
 }
 
 /* Where request req is in st's completed requests, or SIZE_MAX. */
@@ -778,11 +764,12 @@ void picl_matcher_free(struct picl_matcher *m)
 		free(c->sends.v);
 		free(c->recvs.v);
 	}
-	for (i = 0; i < m->reqcap; i++) {
+	for (i = 0; i < m->nreq; i++) {
 		free(m->req[i].open);
 		free(m->req[i].done);
 	}
 	free(m->req);
+	intmap_free(&m->req_of);
 	free(m->ch);
 	free(m->procs);
 	free(m->expected);

@@ -373,6 +373,19 @@ static int int_field(struct picl_reader *r, const char **pp, const char *e,
 	return PICL_OK;
 }
 
+/* A field of 32 bits: the record and event types, the processor and process. */
+static int int32_field(struct picl_reader *r, const char **pp, const char *e,
+		       int32_t *out, const char *what)
+{
+	int64_t v;
+	int rc = int_field(r, pp, e, INT32_MIN, INT32_MAX, &v, what);
+
+	if (rc < 0)
+		return rc;
+	*out = (int32_t)v;
+	return rc;
+}
+
 static int time_field(struct picl_reader *r, const char **pp, const char *e,
 		      struct picl_time *t)
 {
@@ -463,6 +476,17 @@ static inline const char *fast_time(const char *p, struct picl_time *t)
 	return p;
 }
 
+/* Before the descriptor is read: no alias, control string or values. */
+static inline void no_descriptor_yet(struct picl_record *rec)
+{
+	rec->alias = -1;
+	rec->control = NULL;
+	rec->control_len = 0;
+	rec->desc = NULL;
+	rec->values = NULL;
+	rec->nvalues = 0;
+}
+
 /* 1 if the fixed fields and the descriptor were read the fast way. */
 int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 {
@@ -476,12 +500,7 @@ int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 	    !(p = fast_i32(p + 1, &rec->process)) || *p != ' ' ||
 	    !(p = fast_digits(p + 1, 10, &rec->nfields)) || p > e)
 		return 0;
-	rec->alias = -1;
-	rec->control = NULL;
-	rec->control_len = 0;
-	rec->desc = NULL;
-	rec->values = NULL;
-	rec->nvalues = 0;
+	no_descriptor_yet(rec);
 	if (rec->nfields == 0) {
 		if (p != e)
 			return 0;
@@ -519,31 +538,18 @@ static int parse_fields(struct picl_reader *r, const char *text, size_t len,
 	int64_t v;
 	int rc;
 
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer record type")) < 0)
+	if ((rc = int32_field(r, &p, e, &rec->type, "an integer record type")) < 0 ||
+	    (rc = int32_field(r, &p, e, &rec->event, "an integer event type")) < 0 ||
+	    (rc = time_field(r, &p, e, &rec->time)) < 0 ||
+	    (rc = int32_field(r, &p, e, &rec->processor, "an integer processor id")) < 0 ||
+	    (rc = int32_field(r, &p, e, &rec->process, "an integer process id")) < 0)
 		return rc;
-	rec->type = (int32_t)v;
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer event type")) < 0)
-		return rc;
-	rec->event = (int32_t)v;
-	if ((rc = time_field(r, &p, e, &rec->time)) < 0)
-		return rc;
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer processor id")) < 0)
-		return rc;
-	rec->processor = (int32_t)v;
-	if ((rc = int_field(r, &p, e, INT32_MIN, INT32_MAX, &v, "an integer process id")) < 0)
-		return rc;
-	rec->process = (int32_t)v;
 	if ((rc = int_field(r, &p, e, 0, INT64_MAX, &v,
 			    "the number of data fields (an integer, 0 or more)")) < 0)
 		return rc;
 	rec->nfields = (uint64_t)v;
 	rec->has_descriptor = 0;
-	rec->alias = -1;
-	rec->control = NULL;
-	rec->control_len = 0;
-	rec->desc = NULL;
-	rec->values = NULL;
-	rec->nvalues = 0;
+	no_descriptor_yet(rec);
 	if (rec->nfields == 0) {
 		const char *q = skip_blanks(p, e);
 

@@ -1062,6 +1062,23 @@ static int parse_members(struct loader *L, struct event_def *e)
 	return PICL_OK;
 }
 
+/* The value of an event's or a record's "type" key, or of its "range" key
+ * (range != 0): the slot's bounds, and where they were given. */
+static int read_type_or_range(struct loader *L, int range, struct slot *slot)
+{
+	int64_t type = 0;
+	int rc;
+
+	if (range) {
+		set_mark(&slot->mark, &L->ev.start_mark);
+		return parse_range(L, "range", &slot->lo, &slot->hi);
+	}
+	rc = read_int(L, "type", INT32_MIN, INT32_MAX, 0, &type);
+	slot->lo = slot->hi = (int32_t)type;
+	set_mark(&slot->mark, &L->ev.start_mark);
+	return rc;
+}
+
 /* Check that exactly one of type/range was given; fill the slot. */
 static int type_or_range(struct loader *L, unsigned seen, unsigned type_bit,
 			 unsigned range_bit, const yaml_mark_t *start,
@@ -1078,6 +1095,17 @@ static int type_or_range(struct loader *L, unsigned seen, unsigned type_bit,
 	return PICL_OK;
 }
 
+/* Keep a checked event or record in its list, numbered in file order. */
+static int keep_slot(struct loader *L, struct slots *list, struct slot *slot,
+		     const void *def)
+{
+	slot->seq = L->seq++;
+	slot->def = def;
+	if (slots_push(list, slot))
+		return fail_nomem(L);
+	return PICL_OK;
+}
+
 static int parse_event(struct loader *L)
 {
 	yaml_mark_t start = L->ev.start_mark, kmark;
@@ -1087,7 +1115,6 @@ static int parse_event(struct loader *L)
 	const struct picl_schema_data *datas[3];
 	unsigned seen = 0;
 	int rc, idx, v, nvolume = 0;
-	int64_t type = 0;
 	size_t i;
 
 	if ((rc = expect_mapping(L, "an event")))
@@ -1100,13 +1127,8 @@ static int parse_event(struct loader *L)
 		marks[idx] = kmark;
 		switch (idx) {
 		case EK_TYPE:
-			rc = read_int(L, "type", INT32_MIN, INT32_MAX, 0, &type);
-			slot.lo = slot.hi = (int32_t)type;
-			set_mark(&slot.mark, &L->ev.start_mark);
-			break;
 		case EK_RANGE:
-			set_mark(&slot.mark, &L->ev.start_mark);
-			rc = parse_range(L, "range", &slot.lo, &slot.hi);
+			rc = read_type_or_range(L, idx == EK_RANGE, &slot);
 			break;
 		case EK_NAME:
 			rc = read_text(L, "name", 0, &e->pub.name);
@@ -1191,11 +1213,7 @@ static int parse_event(struct loader *L)
 		return fail(L, &marks[EK_VOLUME], PICL_ERR_SCHEMA,
 			    "an event-level \"volume\" and a volume field in one event");
 
-	slot.seq = L->seq++;
-	slot.def = e;
-	if (slots_push(&L->events, &slot))
-		return fail_nomem(L);
-	return PICL_OK;
+	return keep_slot(L, &L->events, &slot, e);
 }
 
 /* ---- records --------------------------------------------------------- */
@@ -1225,7 +1243,6 @@ static int parse_record(struct loader *L)
 	struct slot slot;
 	unsigned seen = 0;
 	size_t count = 0, nfields = 0;
-	int64_t type = 0;
 	int rc, idx, v;
 
 	if ((rc = expect_mapping(L, "a record")))
@@ -1238,13 +1255,8 @@ static int parse_record(struct loader *L)
 		marks[idx] = kmark;
 		switch (idx) {
 		case RK_TYPE:
-			rc = read_int(L, "type", INT32_MIN, INT32_MAX, 0, &type);
-			slot.lo = slot.hi = (int32_t)type;
-			set_mark(&slot.mark, &L->ev.start_mark);
-			break;
 		case RK_RANGE:
-			set_mark(&slot.mark, &L->ev.start_mark);
-			rc = parse_range(L, "range", &slot.lo, &slot.hi);
+			rc = read_type_or_range(L, idx == RK_RANGE, &slot);
 			break;
 		case RK_NAME:
 			rc = read_text(L, "name", 0, &r->name);
@@ -1291,11 +1303,7 @@ static int parse_record(struct loader *L)
 	    (rc = check_fields(L, &marks[RK_FIELDS], r->descriptor, fields, nfields, 1)))
 		return rc;
 
-	slot.seq = L->seq++;
-	slot.def = r;
-	if (slots_push(&L->records, &slot))
-		return fail_nomem(L);
-	return PICL_OK;
+	return keep_slot(L, &L->records, &slot, r);
 }
 
 /* ---- aliases ---------------------------------------------------------- */

@@ -15,16 +15,9 @@
  * exponent that leaves a negative scale is absorbed into the mantissa).
  */
 #include "internal.h"
+#include "pow10.h"
 
 #include <string.h>
-
-static const int64_t pow10_i64[19] = {
-	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
-	1000000000000LL, 10000000000000LL, 100000000000000LL,
-	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
-	1000000000000000000LL
-};
 
 int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 {
@@ -101,10 +94,10 @@ static __int128 widen(struct picl_time t, int32_t scale)
 	int32_t k = scale - t.scale;
 
 	while (k >= 18) {
-		v *= pow10_i64[18];
+		v *= pow10_tab[18];
 		k -= 18;
 	}
-	return v * pow10_i64[k];
+	return v * pow10_tab[k];
 }
 
 int picl_time_cmp(struct picl_time a, struct picl_time b)
@@ -160,7 +153,7 @@ double picl_time_to_double(struct picl_time t)
 {
 	if (t.scale <= 0)
 		return (double)t.mant;
-	return (double)t.mant / (double)pow10_i64[t.scale];
+	return (double)t.mant / (double)pow10_tab[t.scale];
 }
 
 int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
@@ -174,7 +167,7 @@ int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
 			return PICL_ERR_RANGE;
 		out->mant = (int64_t)v;
 	} else {
-		int64_t d = pow10_i64[t.scale - scale];
+		int64_t d = pow10_tab[t.scale - scale];
 
 		if (t.mant % d != 0)
 			return PICL_ERR_DATA;

@@ -58,6 +58,44 @@ void picltrace_progress_init(struct picltrace_progress *p, const char *what,
 void picltrace_progress(struct picltrace_progress *p, uint64_t done);
 void picltrace_progress_done(struct picltrace_progress *p);
 
+/*
+ * Length of the valid UTF-8 sequence at s (n bytes left, n > 0), or 0: an
+ * overlong form, a surrogate or a code point above U+10FFFF is not valid.
+ * Inline: the text cleaners of stat and validate call it for every byte.
+ */
+static inline size_t picltrace_utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
 /* Print "picltrace CMD: path:line:column: problem" on stderr. */
 void picltrace_report(const char *cmd, const struct picl_error *err);
 

@@ -108,6 +108,8 @@ enum sel_kind { SEL_PROCESSOR, SEL_PROCESS, SEL_EVENT, SEL_TYPE, SEL_NKINDS };
 static const char *const sel_option[SEL_NKINDS] = {
 	"--processor", "--process", "--event", "--type"
 };
+/* Their short options, in the same order. */
+static const char sel_short[SEL_NKINDS + 1] = "pPet";
 
 /* The subset kind the library knows for each selection (types have none). */
 static const enum picl_subset_kind sel_subset_kind[SEL_NKINDS] = {
@@ -1138,6 +1140,7 @@ int cmd_filter(int argc, const char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct filter f;
+	enum sel_kind kind;
 	struct picl_error err = { 0 };
 	const char *output = "-";
 	const char *stdin_only[] = { "-" };
@@ -1162,19 +1165,11 @@ int cmd_filter(int argc, const char **argv)
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (parse_list(SEL_PROCESSOR, optarg, &f.sel[SEL_PROCESSOR]) < 0)
-				goto out;
-			break;
 		case 'P':
-			if (parse_list(SEL_PROCESS, optarg, &f.sel[SEL_PROCESS]) < 0)
-				goto out;
-			break;
 		case 'e':
-			if (parse_list(SEL_EVENT, optarg, &f.sel[SEL_EVENT]) < 0)
-				goto out;
-			break;
 		case 't':
-			if (parse_list(SEL_TYPE, optarg, &f.sel[SEL_TYPE]) < 0)
+			kind = (enum sel_kind)(strchr(sel_short, c) - sel_short);
+			if (parse_list(kind, optarg, &f.sel[kind]) < 0)
 				goto out;
 			break;
 		case OPT_FROM:

@@ -79,6 +79,7 @@
  * pairs with the lowest-numbered participant, to stay linear).
  */
 #include "clock.h"
+#include "intmap.h"
 
 #include <float.h>
 #include <math.h>
@@ -93,90 +94,6 @@
 #define SHIFT_TOL 1e-12           /* seconds: violations below are noise */
 #define REFINE_SWEEPS 50
 #define REFINE_TOL 1e-12          /* seconds: a sweep that moves less ends them */
-
-/* ------------------------------------------------------------------------ */
-/* A map from 64-bit keys to indices (open addressing)                       */
-/* ------------------------------------------------------------------------ */
-
-struct ient {
-	uint64_t key;
-	size_t val;
-	int used;
-};
-
-struct imap {
-	struct ient *v;
-	size_t cap, n;
-};
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static int imap_get(const struct imap *m, uint64_t key, size_t *val)
-{
-	size_t i;
-
-	if (m->cap == 0)
-		return 0;
-	for (i = mix64(key) & (m->cap - 1); m->v[i].used; i = (i + 1) & (m->cap - 1))
-		if (m->v[i].key == key) {
-			*val = m->v[i].val;
-			return 1;
-		}
-	return 0;
-}
-
-static int imap_put(struct imap *m, uint64_t key, size_t val)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 64, j;
-		struct ient *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return CLOCK_ERR_NOMEM;
-		for (j = 0; j < m->cap; j++) {
-			if (!m->v[j].used)
-				continue;
-			for (i = mix64(m->v[j].key) & (ncap - 1); n[i].used; i = (i + 1) & (ncap - 1))
-				;
-			n[i] = m->v[j];
-		}
-		free(m->v);
-		m->v = n;
-		m->cap = ncap;
-	}
-	for (i = mix64(key) & (m->cap - 1); m->v[i].used; i = (i + 1) & (m->cap - 1))
-		if (m->v[i].key == key) {
-			m->v[i].val = val;
-			return 0;
-		}
-	m->v[i].used = 1;
-	m->v[i].key = key;
-	m->v[i].val = val;
-	m->n++;
-	return 0;
-}
-
-static void imap_release(struct imap *m)
-{
-	free(m->v);
-	m->v = NULL;
-	m->cap = m->n = 0;
-}
-
-static uint64_t key2(int32_t a, int32_t b)
-{
-	return (uint64_t)(uint32_t)a << 32 | (uint32_t)b;
-}
 
 /* Grow an array of `size`-byte elements to hold at least n+1. */
 static int grow(void **v, size_t *cap, size_t n, size_t size)
@@ -383,15 +300,15 @@ struct sync_call {
 struct clock_estimator {
 	struct node *nodes;
 	size_t nnodes, nodes_cap;
-	struct imap node_of;       /* processor -> node index */
+	struct intmap node_of;     /* processor -> node index */
 
 	struct pair *pairs;
 	size_t npairs, pairs_cap;
-	struct imap pair_of;       /* (a, b) -> pair index */
+	struct intmap pair_of;     /* (a, b) -> pair index */
 
 	struct stream *streams;
 	size_t nstreams, streams_cap;
-	struct imap stream_of;     /* (processor, process) -> stream index */
+	struct intmap stream_of;   /* (processor, process) -> stream index */
 	struct sync_call *calls;
 	size_t ncalls, calls_cap;
 
@@ -432,9 +349,9 @@ void clock_estimator_free(struct clock_estimator *ce)
 	free(ce->calls);
 	free(ce->adj);
 	free(ce->order);
-	imap_release(&ce->node_of);
-	imap_release(&ce->pair_of);
-	imap_release(&ce->stream_of);
+	intmap_free(&ce->node_of);
+	intmap_free(&ce->pair_of);
+	intmap_free(&ce->stream_of);
 	free(ce);
 }
 
@@ -443,10 +360,10 @@ static struct node *node_get(struct clock_estimator *ce, int32_t p)
 	size_t i;
 	struct node *n;
 
-	if (imap_get(&ce->node_of, (uint64_t)(uint32_t)p, &i))
+	if (intmap_get(&ce->node_of, (uint64_t)(uint32_t)p, &i))
 		return &ce->nodes[i];
 	if (grow((void **)&ce->nodes, &ce->nodes_cap, ce->nnodes, sizeof(*ce->nodes)) < 0 ||
-	    imap_put(&ce->node_of, (uint64_t)(uint32_t)p, ce->nnodes) < 0)
+	    intmap_put(&ce->node_of, (uint64_t)(uint32_t)p, ce->nnodes) < 0)
 		return NULL;
 	n = &ce->nodes[ce->nnodes++];
 	memset(n, 0, sizeof(*n));
@@ -461,10 +378,10 @@ static struct pair *pair_get(struct clock_estimator *ce, int32_t a, int32_t b)
 	size_t i;
 	struct pair *p;
 
-	if (imap_get(&ce->pair_of, key2(a, b), &i))
+	if (intmap_get(&ce->pair_of, intmap_key2(a, b), &i))
 		return &ce->pairs[i];
 	if (grow((void **)&ce->pairs, &ce->pairs_cap, ce->npairs, sizeof(*ce->pairs)) < 0 ||
-	    imap_put(&ce->pair_of, key2(a, b), ce->npairs) < 0)
+	    intmap_put(&ce->pair_of, intmap_key2(a, b), ce->npairs) < 0)
 		return NULL;
 	p = &ce->pairs[ce->npairs++];
 	memset(p, 0, sizeof(*p));
@@ -539,10 +456,10 @@ static struct stream *stream_get(struct clock_estimator *ce, int32_t processor,
 	size_t i;
 	struct stream *s;
 
-	if (imap_get(&ce->stream_of, key2(processor, process), &i))
+	if (intmap_get(&ce->stream_of, intmap_key2(processor, process), &i))
 		return &ce->streams[i];
 	if (grow((void **)&ce->streams, &ce->streams_cap, ce->nstreams, sizeof(*ce->streams)) < 0 ||
-	    imap_put(&ce->stream_of, key2(processor, process), ce->nstreams) < 0)
+	    intmap_put(&ce->stream_of, intmap_key2(processor, process), ce->nstreams) < 0)
 		return NULL;
 	s = &ce->streams[ce->nstreams++];
 	memset(s, 0, sizeof(*s));
@@ -588,7 +505,7 @@ int clock_estimator_sync_exit(struct clock_estimator *ce, int32_t processor,
 	if (ce->solved)
 		return CLOCK_ERR_USAGE;
 	if (processor < 0 || !isfinite(t) ||
-	    !imap_get(&ce->stream_of, key2(processor, process), &si))
+	    !intmap_get(&ce->stream_of, intmap_key2(processor, process), &si))
 		return 0;
 	s = &ce->streams[si];
 	for (i = 0; i < s->npend && !(s->pend[i].event == event && s->pend[i].active); i++)
@@ -924,7 +841,7 @@ static size_t node_index(const struct clock_estimator *ce, int32_t p)
 {
 	size_t i = 0;
 
-	imap_get(&ce->node_of, (uint64_t)(uint32_t)p, &i);
+	intmap_get(&ce->node_of, (uint64_t)(uint32_t)p, &i);
 	return i;
 }
 
@@ -935,9 +852,9 @@ static int build_graph(struct clock_estimator *ce)
 
 	if (ce->nnodes > 1)
 		qsort(ce->nodes, ce->nnodes, sizeof(*ce->nodes), cmp_node);
-	imap_release(&ce->node_of);
+	intmap_free(&ce->node_of);
 	for (i = 0; i < ce->nnodes; i++)
-		if (imap_put(&ce->node_of, (uint64_t)(uint32_t)ce->nodes[i].r.processor, i) < 0)
+		if (intmap_put(&ce->node_of, (uint64_t)(uint32_t)ce->nodes[i].r.processor, i) < 0)
 			return CLOCK_ERR_NOMEM;
 	for (i = 0; i < ce->npairs; i++) {
 		ce->nodes[node_index(ce, ce->pairs[i].a)].adj_n++;
@@ -1309,11 +1226,11 @@ int clock_estimator_solve(struct clock_estimator *ce, const struct clock_options
 	if (opt->reference >= 0) {
 		size_t k;
 
-		if (!imap_get(&ce->node_of, (uint64_t)(uint32_t)opt->reference, &k) ||
+		if (!intmap_get(&ce->node_of, (uint64_t)(uint32_t)opt->reference, &k) ||
 		    ce->nodes[k].adj_n == 0)
 			return CLOCK_ERR_REFERENCE;
 		ref = k;
-	} else if (imap_get(&ce->node_of, 0, &i) && ce->nodes[i].adj_n > 0) {
+	} else if (intmap_get(&ce->node_of, 0, &i) && ce->nodes[i].adj_n > 0) {
 		ref = i;
 	} else {
 		for (i = 0; i < ce->nnodes && ref == SIZE_MAX; i++)
@@ -1358,7 +1275,7 @@ const struct clock_result *clock_estimator_find(const struct clock_estimator *ce
 	size_t i;
 
 	if (!ce->solved || processor < 0 ||
-	    !imap_get(&ce->node_of, (uint64_t)(uint32_t)processor, &i))
+	    !intmap_get(&ce->node_of, (uint64_t)(uint32_t)processor, &i))
 		return NULL;
 	return &ce->nodes[i].r;
 }

@@ -39,6 +39,7 @@
  */
 #include "../picltrace/builtin.h"
 #include "clock.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -256,14 +257,6 @@ static struct picl_reader *input_reader(struct input *in)
 /* ------------------------------------------------------------------------ */
 /* Times                                                                     */
 /* ------------------------------------------------------------------------ */
-
-static const int64_t pow10_tab[19] = {
-	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
-	1000000000000LL, 10000000000000LL, 100000000000000LL,
-	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
-	1000000000000000000LL
-};
 
 #define MANT_LIMIT 1000000000000000000LL   /* 18 digits: what a reader takes back */
 

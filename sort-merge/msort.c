@@ -44,6 +44,7 @@
 #define _GNU_SOURCE
 #include "runs.h"
 #include "builtin.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -101,14 +102,6 @@ struct msort {
 	struct part part[2];   /* everything ends up in part[0] */
 	int times;             /* PICLTRACE_SORT_TIMES: phase times on stderr */
 	double t0, u0, s0;
-};
-
-static const int64_t pow10_tab[19] = {
-	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
-	1000000000000LL, 10000000000000LL, 100000000000000LL,
-	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
-	1000000000000000000LL
 };
 
 static double now(void)

@@ -25,6 +25,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "runs.h"
 #include "builtin.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -59,14 +60,6 @@ struct sorter {
 
 /* Memory an entry costs while sorting: the entry and two radix pairs. */
 #define ENT_COST (sizeof(struct ent) + 2 * sizeof(struct pair))
-
-static const int64_t pow10_tab[19] = {
-	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
-	1000000000000LL, 10000000000000LL, 100000000000000LL,
-	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
-	1000000000000000000LL
-};
 
 uint64_t runs_default_memory(void)
 {
@@ -353,30 +346,39 @@ static int write_sorted(struct sorter *s, struct picl_writer *w)
 	return 0;
 }
 
-/* Sort what is in memory and write it to a new temporary run. */
-static int spill(struct sorter *s)
+/*
+ * A new temporary run, compressed at level 1 (written once, read once): its
+ * writer, and its file in *fd. NULL after saying why.
+ */
+static struct picl_writer *run_create(struct sorter *s, const char *name, int *fd)
 {
 	struct picl_writer_options o = { 0 };
-	struct picl_error err = { 0 };
 	struct picl_writer *w;
-	int fd, rc;
+	int rc;
 
-	if (s->n == 0)
-		return 0;
-	if (s->nruns == s->runs_cap &&
-	    grow((void **)&s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs)) < 0)
-		return nomem(s);
-	fd = runs_tempfile(&s->cfg);
-	if (fd < 0)
-		return -1;
+	*fd = runs_tempfile(&s->cfg);
+	if (*fd < 0)
+		return NULL;
 	o.compress = 1;
 	o.level = 1;
-	w = picl_writer_open_fd(fd, s->cfg.tmpdir ? s->cfg.tmpdir : "temporary run", &o, &rc, &err);
+	w = picl_writer_open_fd(*fd, name, &o, &rc, NULL);
 	if (!w) {
-		close(fd);
-		return nomem(s);
+		close(*fd);
+		nomem(s);
 	}
-	if (write_sorted(s, w) < 0) {
+	return w;
+}
+
+/*
+ * Close the run written through w; written is what writing it returned
+ * (-1: it failed and has said why, so the run is dropped). 0, or -1 after
+ * saying why, with fd closed.
+ */
+static int run_close(struct sorter *s, struct picl_writer *w, int fd, int written)
+{
+	struct picl_error err = { 0 };
+
+	if (written < 0) {
 		picl_writer_abort(w);
 		close(fd);
 		return -1;
@@ -386,6 +388,23 @@ static int spill(struct sorter *s)
 		close(fd);
 		return -1;
 	}
+	return 0;
+}
+
+/* Sort what is in memory and write it to a new temporary run. */
+static int spill(struct sorter *s)
+{
+	struct picl_writer *w;
+	int fd;
+
+	if (s->n == 0)
+		return 0;
+	if (s->nruns == s->runs_cap &&
+	    grow((void **)&s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs)) < 0)
+		return nomem(s);
+	w = run_create(s, s->cfg.tmpdir ? s->cfg.tmpdir : "temporary run", &fd);
+	if (!w || run_close(s, w, fd, write_sorted(s, w)) < 0)
+		return -1;
 	s->runs[s->nruns++] = fd;
 	s->n = 0;
 	s->alen = 0;
@@ -493,32 +512,13 @@ out:
 /* Merge the first k runs into one new run that takes their place. */
 static int merge_round(struct sorter *s, size_t k)
 {
-	struct picl_writer_options o = { 0 };
-	struct picl_error err = { 0 };
 	struct picl_writer *w;
 	size_t i;
-	int fd, rc;
+	int fd;
 
-	fd = runs_tempfile(&s->cfg);
-	if (fd < 0)
+	w = run_create(s, "temporary run", &fd);
+	if (!w || run_close(s, w, fd, merge_runs(s, 0, k, w)) < 0)
 		return -1;
-	o.compress = 1;
-	o.level = 1;
-	w = picl_writer_open_fd(fd, "temporary run", &o, &rc, &err);
-	if (!w) {
-		close(fd);
-		return nomem(s);
-	}
-	if (merge_runs(s, 0, k, w) < 0) {
-		picl_writer_abort(w);
-		close(fd);
-		return -1;
-	}
-	if (picl_writer_close(w, &err) < 0) {
-		picltrace_report(s->cfg.cmd, &err);
-		close(fd);
-		return -1;
-	}
 	for (i = 0; i < k; i++)
 		close(s->runs[i]);
 	s->runs[0] = fd;

@@ -650,7 +650,6 @@ int cmd_plot(int argc, const char **argv)
 	};
 	struct plot_opts o;
 	struct prof_options po;
-	struct picl_error serr = { 0 };
 	struct prof_output out;
 	struct profile *p = NULL;
 	const char *stdin_only[] = { "-" };
@@ -658,7 +657,7 @@ int cmd_plot(int argc, const char **argv)
 	char *script = NULL, preamble[4400], name[1100], fbuf[2048];
 	size_t len = 0, k;
 	long v;
-	int ninputs, c, i, status = 0;
+	int ninputs, c, status = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.output = "-";
@@ -750,23 +749,9 @@ int cmd_plot(int argc, const char **argv)
 	po.bins = 2 * o.bins > 2000 ? 2 * o.bins : 2000;
 	po.quiet = o.quiet;
 	po.cmd = "plot";
-	p = profile_new(&po, &serr);
-	if (!p) {
-		picltrace_error("plot", "out of memory");
+	p = profile_of_inputs(&po, inputs, ninputs, o.kind == KIND_EVENTS);
+	if (!p)
 		return 2;
-	}
-	if (!p->schema && !o.quiet && o.kind == KIND_EVENTS)
-		picltrace_error("plot", "warning: %s: %s; event names are left out",
-				serr.path ? serr.path : picl_schema_default_path(), serr.problem);
-	for (i = 0; i < ninputs; i++)
-		if (profile_read(p, inputs[i]) != 0) {
-			status = 2;
-			goto done;
-		}
-	if (profile_finish(p) != 0) {
-		status = 2;
-		goto done;
-	}
 	if (!strcmp(inputs[0], "-")) {
 		base = "standard input";
 	} else {

@@ -989,13 +989,12 @@ int cmd_stat(int argc, const char **argv)
 	};
 	struct stat_opts o;
 	struct prof_options po;
-	struct picl_error serr = { 0 };
 	struct prof_output out;
 	struct profile *p = NULL;
 	struct prof_cell *sums = NULL;
 	const char *stdin_only[] = { "-" };
 	const char **inputs;
-	int ninputs, c, i, status = 0, format_given = 0;
+	int ninputs, c, status = 0, format_given = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.output = "-";
@@ -1068,23 +1067,9 @@ int cmd_stat(int argc, const char **argv)
 	po.message_pairs = o.messages;
 	po.quiet = o.quiet;
 	po.cmd = "stat";
-	p = profile_new(&po, &serr);
-	if (!p) {
-		picltrace_error("stat", "out of memory");
+	p = profile_of_inputs(&po, inputs, ninputs, !o.emit);
+	if (!p)
 		return 2;
-	}
-	if (!p->schema && !o.quiet && !o.emit)
-		picltrace_error("stat", "warning: %s: %s; event names are left out",
-				serr.path ? serr.path : picl_schema_default_path(), serr.problem);
-	for (i = 0; i < ninputs; i++)
-		if (profile_read(p, inputs[i]) != 0) {
-			status = 2;
-			goto done;
-		}
-	if (profile_finish(p) != 0) {
-		status = 2;
-		goto done;
-	}
 	warn_loose_ends(p, &o);
 	if (o.emit) {
 		status = run_emit(p, &o);

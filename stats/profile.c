@@ -58,6 +58,8 @@
  */
 #include "profile.h"
 #include "builtin.h"
+#include "grow.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -92,53 +94,9 @@ static const int32_t predefined_subsets[] = {
 };
 #define NPREDEFINED (sizeof(predefined_subsets) / sizeof(predefined_subsets[0]))
 
-static const int64_t pow10_tab[19] = {
-	1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-	100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
-	1000000000000LL, 10000000000000LL, 100000000000000LL,
-	1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
-	1000000000000000000LL
-};
-
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
 /* ------------------------------------------------------------------------ */
-
-static int grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 16;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return -1;
-		ncap *= 2;
-	}
-	q = realloc(*ptr, ncap * size);
-	if (!q)
-		return -1;
-	*ptr = q;
-	*cap = ncap;
-	return 0;
-}
-
-static uint64_t mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
-}
-
-static uint64_t hash_pair(int32_t a, int32_t b)
-{
-	return mix(((uint64_t)(uint32_t)a << 32) | (uint32_t)b);
-}
 
 static prof_ticks to_ticks(struct picl_time t)
 {
@@ -249,40 +207,6 @@ const char *prof_processor_name(int32_t processor, char *buf)
 /* Text for the output formats                                               */
 /* ------------------------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 void prof_json_string(FILE *out, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -299,7 +223,7 @@ void prof_json_string(FILE *out, const char *s)
 		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
 			i++;
-		} else if ((len = utf8_len(u + i, n - i)) > 0) {
+		} else if ((len = picltrace_utf8_len(u + i, n - i)) > 0) {
 			fwrite(u + i, 1, len, out);
 			i += len;
 		} else {
@@ -321,7 +245,7 @@ char *prof_clean_text(const char *s, const char *bad, char *buf, size_t size)
 		if (c < 0x20 || c == 0x7f || (c < 0x80 && bad && strchr(bad, (int)c))) {
 			buf[o++] = '?';
 			i++;
-		} else if ((len = utf8_len(u + i, n - i)) > 0) {
+		} else if ((len = picltrace_utf8_len(u + i, n - i)) > 0) {
 			memcpy(buf + o, u + i, len);
 			o += len;
 			i += len;
@@ -361,41 +285,11 @@ void prof_csv_field(FILE *out, const char *s)
 static struct prof_proc *proc_find(const struct profile *p, int32_t processor,
 				   int32_t process)
 {
-	size_t mask, i;
+	size_t i;
 
-	if (p->proc_index_cap == 0)
+	if (!intmap_get(&p->proc_of, intmap_key2(processor, process), &i))
 		return NULL;
-	mask = p->proc_index_cap - 1;
-	for (i = (size_t)hash_pair(processor, process) & mask;; i = (i + 1) & mask) {
-		struct prof_proc *pp;
-
-		if (!p->proc_index[i])
-			return NULL;
-		pp = p->procs[p->proc_index[i] - 1];
-		if (pp->processor == processor && pp->process == process)
-			return pp;
-	}
-}
-
-static int proc_index_rebuild(struct profile *p, size_t ncap)
-{
-	uint32_t *index = calloc(ncap, sizeof(*index));
-	size_t k, mask = ncap - 1;
-
-	if (!index)
-		return -1;
-	for (k = 0; k < p->nprocs; k++) {
-		size_t i = (size_t)hash_pair(p->procs[k]->processor,
-					     p->procs[k]->process) & mask;
-
-		while (index[i])
-			i = (i + 1) & mask;
-		index[i] = (uint32_t)(k + 1);
-	}
-	free(p->proc_index);
-	p->proc_index = index;
-	p->proc_index_cap = ncap;
-	return 0;
+	return p->procs[i];
 }
 
 /* Remember a processor (sorted set): broadcasts reach every other one. */
@@ -450,21 +344,11 @@ static struct prof_proc *proc_get(struct profile *p, int32_t processor, int32_t 
 	pp->processor = processor;
 	pp->process = process;
 	pp->index = (uint32_t)p->nprocs;
-	p->procs[p->nprocs++] = pp;
-	if (p->nprocs * 2 > p->proc_index_cap) {
-		if (proc_index_rebuild(p, p->proc_index_cap ? p->proc_index_cap * 2 : 16)) {
-			p->nprocs--;
-			free(pp);
-			return NULL;
-		}
-	} else {
-		size_t mask = p->proc_index_cap - 1;
-		size_t i = (size_t)hash_pair(processor, process) & mask;
-
-		while (p->proc_index[i])
-			i = (i + 1) & mask;
-		p->proc_index[i] = (uint32_t)p->nprocs;
+	if (intmap_put(&p->proc_of, intmap_key2(processor, process), p->nprocs) < 0) {
+		free(pp);
+		return NULL;
 	}
+	p->procs[p->nprocs++] = pp;
 	if (p->opt.timeline && p->binned) {
 		pp->bins = calloc(p->opt.bins * PROF_NCAT, sizeof(double));
 		if (!pp->bins)
@@ -630,41 +514,19 @@ static void msgstat_add(struct prof_msgstat *m, int64_t bytes, prof_ticks lat)
 
 static struct prof_msgstat *pair_get(struct profile *p, int32_t src, int32_t dst)
 {
-	size_t mask, i;
+	struct prof_msgstat *m;
+	size_t i;
 
-	if ((p->npairs + 1) * 2 > p->pairs_cap) {
-		size_t ncap = p->pairs_cap ? p->pairs_cap * 2 : 64, k;
-		struct prof_msgstat *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (k = 0; k < p->pairs_cap; k++) {
-			struct prof_msgstat *o = &p->pairs[k];
-
-			if (!o->count)
-				continue;
-			for (i = (size_t)hash_pair(o->src, o->dst) & (ncap - 1); n[i].count;
-			     i = (i + 1) & (ncap - 1))
-				;
-			n[i] = *o;
-		}
-		free(p->pairs);
-		p->pairs = n;
-		p->pairs_cap = ncap;
-	}
-	mask = p->pairs_cap - 1;
-	for (i = (size_t)hash_pair(src, dst) & mask;; i = (i + 1) & mask) {
-		struct prof_msgstat *m = &p->pairs[i];
-
-		if (!m->count) {
-			m->src = src;
-			m->dst = dst;
-			p->npairs++;
-			return m;
-		}
-		if (m->src == src && m->dst == dst)
-			return m;
-	}
+	if (intmap_get(&p->pair_of, intmap_key2(src, dst), &i))
+		return &p->pairs[i];
+	if (grow((void **)&p->pairs, &p->pairs_cap, p->npairs + 1, sizeof(*m)) ||
+	    intmap_put(&p->pair_of, intmap_key2(src, dst), p->npairs) < 0)
+		return NULL;
+	m = &p->pairs[p->npairs++];
+	memset(m, 0, sizeof(*m));
+	m->src = src;
+	m->dst = dst;
+	return m;
 }
 
 static int cmp_pairs(const void *a, const void *b)
@@ -684,9 +546,8 @@ struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n)
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (k = 0; k < p->pairs_cap; k++)
-		if (p->pairs[k].count)
-			v[m++] = p->pairs[k];
+	for (k = 0; k < p->npairs; k++)
+		v[m++] = p->pairs[k];
 	qsort(v, m, sizeof(*v), cmp_pairs);
 	*n = m;
 	return v;
@@ -701,7 +562,7 @@ static struct prof_sendcp *sendcp_find(struct profile *p, uint64_t key)
 	if (!p->sendcp_cap)
 		return NULL;
 	mask = p->sendcp_cap - 1;
-	for (i = (size_t)mix(key) & mask;; i = (i + 1) & mask) {
+	for (i = (size_t)intmap_hash(key) & mask;; i = (i + 1) & mask) {
 		if (!p->sendcp[i].used)
 			return NULL;
 		if (p->sendcp[i].key == key)
@@ -722,7 +583,7 @@ static int sendcp_put(struct profile *p, uint64_t key, prof_ticks cp)
 		for (k = 0; k < p->sendcp_cap; k++) {
 			if (!p->sendcp[k].used)
 				continue;
-			for (i = (size_t)mix(p->sendcp[k].key) & (ncap - 1); n[i].used;
+			for (i = (size_t)intmap_hash(p->sendcp[k].key) & (ncap - 1); n[i].used;
 			     i = (i + 1) & (ncap - 1))
 				;
 			n[i] = p->sendcp[k];
@@ -732,7 +593,7 @@ static int sendcp_put(struct profile *p, uint64_t key, prof_ticks cp)
 		p->sendcp_cap = ncap;
 	}
 	mask = p->sendcp_cap - 1;
-	for (i = (size_t)mix(key) & mask; p->sendcp[i].used && p->sendcp[i].key != key;
+	for (i = (size_t)intmap_hash(key) & mask; p->sendcp[i].used && p->sendcp[i].key != key;
 	     i = (i + 1) & mask)
 		;
 	if (!p->sendcp[i].used)
@@ -754,7 +615,7 @@ static void sendcp_delete(struct profile *p, struct prof_sendcp *e)
 		j = (j + 1) & mask;
 		if (!p->sendcp[j].used)
 			break;
-		home = (size_t)mix(p->sendcp[j].key) & mask;
+		home = (size_t)intmap_hash(p->sendcp[j].key) & mask;
 		/* Move j back to i unless its home lies cyclically in (i, j]. */
 		if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
 			p->sendcp[i] = p->sendcp[j];
@@ -1861,6 +1722,33 @@ struct profile *profile_new(const struct prof_options *opts,
 	return p;
 }
 
+struct profile *profile_of_inputs(const struct prof_options *opts,
+				  const char *const *inputs, int n, int names)
+{
+	struct picl_error serr = { 0 };
+	struct profile *p = profile_new(opts, &serr);
+	int i;
+
+	if (!p) {
+		picltrace_error(opts->cmd, "out of memory");
+		return NULL;
+	}
+	if (!p->schema && !opts->quiet && names)
+		picltrace_error(opts->cmd, "warning: %s: %s; event names are left out",
+				serr.path ? serr.path : picl_schema_default_path(),
+				serr.problem);
+	for (i = 0; i < n; i++)
+		if (profile_read(p, inputs[i]) != 0) {
+			profile_free(p);
+			return NULL;
+		}
+	if (profile_finish(p) != 0) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
+}
+
 void profile_free(struct profile *p)
 {
 	size_t k;
@@ -1875,9 +1763,10 @@ void profile_free(struct profile *p)
 	for (k = 0; k < p->nprocs; k++)
 		proc_free(p->procs[k]);
 	free(p->procs);
-	free(p->proc_index);
+	intmap_free(&p->proc_of);
 	free(p->fast);
 	free(p->pairs);
+	intmap_free(&p->pair_of);
 	free(p->sendcp);
 	free(p->processors);
 	for (k = 0; k < p->nlabels; k++)

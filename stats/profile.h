@@ -29,6 +29,7 @@
 #ifndef PICL_STATS_PROFILE_H
 #define PICL_STATS_PROFILE_H
 
+#include "intmap.h"
 #include "picl-trace.h"
 
 #include <stddef.h>
@@ -150,8 +151,7 @@ struct profile {
 
 	struct prof_proc **procs;        /* input order; sorted after finish */
 	size_t nprocs, procs_cap;
-	uint32_t *proc_index;            /* hash slots -> 1 + index */
-	size_t proc_index_cap;
+	struct intmap proc_of;           /* (processor, process) -> index */
 	struct prof_proc *last_proc;
 	struct prof_proc **fast;         /* by processor id (< 32768) */
 
@@ -165,8 +165,9 @@ struct profile {
 	struct prof_msgstat msg;
 	uint64_t unmatched_sends, unmatched_recvs, tachyons;
 	uint64_t late_edges;             /* receive read before its send */
-	struct prof_msgstat *pairs;      /* open addressing by (src, dst) */
+	struct prof_msgstat *pairs;      /* in order of first message */
 	size_t npairs, pairs_cap;
+	struct intmap pair_of;           /* (src, dst) -> pairs index */
 
 	/* Critical path: cp at each send still in flight. */
 	struct prof_sendcp *sendcp;
@@ -227,6 +228,15 @@ int profile_read(struct profile *p, const char *path);
  * memory (reported).
  */
 int profile_finish(struct profile *p);
+
+/*
+ * What picltrace stat and plot do first: a new model of inputs[0..n), read
+ * one after another as one trace, and finished. names: the command shows
+ * event names, so say (unless opts->quiet) that they are left out when the
+ * schema could not be loaded. NULL after reporting why.
+ */
+struct profile *profile_of_inputs(const struct prof_options *opts,
+				  const char *const *inputs, int n, int names);
 
 /* Exact conversions. ticks -> seconds as a double; ticks -> decimal text
  * with `scale` decimals, rounded half away from zero (buf holds at least
