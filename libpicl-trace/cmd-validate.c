@@ -75,7 +75,7 @@ static const char validate_help[] =
 	"  --schema=FILE        add the record and event types described in FILE\n"
 	"  --max-errors=N       list at most N violations per file (default 1000,\n"
 	"                       0: all); all are counted\n"
-	"  --quiet              print the summary lines only\n"
+	"  --quiet              print the summary lines only (no progress line)\n"
 	"  --format=text|json   output format (default text)\n"
 	"  -h, --help           show this help\n"
 	"\n"
@@ -180,6 +180,7 @@ struct validator {
 	/* the input being validated */
 	const char *name;
 	struct picl_reader *reader;
+	struct picltrace_progress *prog;  /* while reading: cleared before listing */
 	struct picl_defs *defs;
 	struct picl_stats *stats;
 	uint64_t records, errors, warnings, listed, unmatched;
@@ -291,6 +292,7 @@ static void print_finding(struct validator *v, const struct finding *f)
 				(unsigned long long)f->related);
 		fputc('}', v->out);
 	} else {
+		picltrace_progress_clear(v->prog);
 		fprintf(v->out, "%s:%llu:%llu: %s: %s%s\n", v->name,
 			(unsigned long long)f->line, (unsigned long long)f->column, f->rule,
 			f->sev == SEV_WARNING ? "warning: " : "", f->message);
@@ -1511,6 +1513,7 @@ static int validate_file(struct validator *v, const char *path)
 	struct picl_reader_options ro = { PICL_READ_RAW | PICL_READ_PARALLEL, 0, 0 };
 	struct picl_error err = { 0 };
 	struct picl_record rec;
+	struct picltrace_progress prog;
 	char problem[PICL_PROBLEM_MAX + 64], hint[128];
 	const char *failed = NULL;
 	int rc, status;
@@ -1537,7 +1540,13 @@ static int validate_file(struct validator *v, const char *path)
 		goto out;
 	}
 	picl_record_init(&rec);
+	picltrace_progress_init(&prog, "picltrace validate",
+				picltrace_progress_total(path, v->reader),
+				v->opt->quiet || v->opt->json);
+	v->prog = &prog;
 	for (;;) {
+		if ((v->records & 0x3ffff) == 0)
+			picltrace_progress(&prog, picl_reader_offset(v->reader));
 		rc = picl_reader_next(v->reader, &rec);
 		if (rc == PICL_END)
 			break;
@@ -1560,6 +1569,8 @@ static int validate_file(struct validator *v, const char *path)
 			break;
 		}
 	}
+	picltrace_progress_done(&prog);
+	v->prog = NULL;
 	if (!failed) {
 		v->deferring = 1;
 		finish_processes(v);

@@ -51,12 +51,19 @@ struct picltrace_progress {
 	const char *what;
 	uint64_t total;          /* bytes expected, 0 if unknown */
 	int enabled, shown;
+	int onscreen;            /* the line is on the terminal now */
 	double start, last;
 };
 void picltrace_progress_init(struct picltrace_progress *p, const char *what,
 			     uint64_t total, int quiet);
 void picltrace_progress(struct picltrace_progress *p, uint64_t done);
 void picltrace_progress_done(struct picltrace_progress *p);
+/* Erase the progress line (if shown) before printing something else on
+ * the terminal; the next update draws it again. */
+void picltrace_progress_clear(struct picltrace_progress *p);
+/* The progress total of reader r of path: the file's size when it is a
+ * plain regular file (the reader's offsets then run up to it), else 0. */
+uint64_t picltrace_progress_total(const char *path, const struct picl_reader *r);
 
 /*
  * Length of the valid UTF-8 sequence at s (n bytes left, n > 0), or 0: an

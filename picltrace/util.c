@@ -180,7 +180,7 @@ void picltrace_progress(struct picltrace_progress *p, uint64_t done)
 	if (t - p->last < 0.25)
 		return;
 	p->last = t;
-	p->shown = 1;
+	p->shown = p->onscreen = 1;
 	if (p->total)
 		fprintf(stderr, "\r%s: %5.1f%% (%llu of %llu MB, %.0f MB/s)   ", p->what,
 			100.0 * (double)done / (double)p->total,
@@ -190,6 +190,24 @@ void picltrace_progress(struct picltrace_progress *p, uint64_t done)
 		fprintf(stderr, "\r%s: %llu MB (%.0f MB/s)   ", p->what,
 			(unsigned long long)(done >> 20),
 			(double)done / 1048576.0 / (t - p->start));
+}
+
+void picltrace_progress_clear(struct picltrace_progress *p)
+{
+	if (p && p->onscreen) {
+		fprintf(stderr, "\r%78s\r", "");
+		p->onscreen = 0;
+	}
+}
+
+uint64_t picltrace_progress_total(const char *path, const struct picl_reader *r)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0 || picl_reader_is_compressed(r) ||
+	    stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return (uint64_t)st.st_size;
 }
 
 void picltrace_progress_done(struct picltrace_progress *p)

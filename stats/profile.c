@@ -1013,8 +1013,6 @@ int profile_read(struct profile *p, const char *path)
 	struct picl_reader *r;
 	struct picl_record rec;
 	const char *name;
-	struct stat st;
-	uint64_t total = 0;
 	int rc, status = 0;
 
 	if (p->finished)
@@ -1032,10 +1030,8 @@ int profile_read(struct profile *p, const char *path)
 		return 2;
 	}
 	name = p->paths[p->npaths++];
-	if (strcmp(path, "-") && !picl_reader_is_compressed(r) && stat(path, &st) == 0 &&
-	    S_ISREG(st.st_mode))
-		total = (uint64_t)st.st_size;
-	picltrace_progress_init(&prog, p->opt.cmd, total, p->opt.quiet);
+	picltrace_progress_init(&prog, p->opt.cmd, picltrace_progress_total(path, r),
+				p->opt.quiet);
 
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		p->records++;
