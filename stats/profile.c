@@ -12,7 +12,8 @@
  *     the last one cached): the time since the previous event record of the
  *     process is added to the category in force, i.e. the category of the
  *     innermost open entry that has one (prof_event_category), busy when
- *     none is open; then the record opens or closes entries on a small
+ *     none is open (idle once the process has called close0: its -12
+ *     mark); then the record opens or closes entries on a small
  *     stack, and -901 (or -1) entries and exits open and close the traced
  *     window;
  *  2. to libpicl-trace's statistics accumulator (picl_stats_add), which
@@ -751,7 +752,8 @@ static int advance(struct profile *p, struct prof_proc *pp, prof_ticks t)
 	int cat;
 
 	if (dt > 0) {
-		cat = pp->nopen ? pp->open[pp->nopen - 1].cat : PROF_BUSY;
+		cat = pp->nopen ? pp->open[pp->nopen - 1].cat :
+		      pp->closed ? PROF_IDLE : PROF_BUSY;
 		pp->cat_all[cat] += dt;
 		if (pp->window_depth > 0)
 			pp->cat_win[cat] += dt;
@@ -792,7 +794,16 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 		return PICL_ERR_NOMEM;
 	pp->last = t;
 
-	/* The process's state: window, stack of categorized entries. */
+	/* The process's state: window, stack of categorized entries, and
+	 * whether close0 (-12, a mark) has been called: from there on the
+	 * program's own work is over and, until its tracing ends, the process
+	 * waits for the others (PICL's close0 lets nobody leave while others
+	 * may still send to it) and flushes its trace: idle, not busy. An
+	 * open0 (-11) starts it over. */
+	if (rec->event == -12 && rec->type == PICL_REC_MARK)
+		pp->closed = 1;
+	else if (rec->event == -11)
+		pp->closed = 0;
 	cat = prof_event_category(rec->event);
 	if (rec->type == PICL_REC_ENTRY) {
 		if (is_window_event(rec->event)) {

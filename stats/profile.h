@@ -99,6 +99,7 @@ struct prof_proc {
 	prof_ticks first, last, prev;
 	prof_ticks win_start, win_end;
 	int started, window_seen, window_depth;
+	int closed;                  /* after its close0 (-12): idle */
 	prof_ticks cat_all[PROF_NCAT];   /* since the first event record */
 	prof_ticks cat_win[PROF_NCAT];   /* inside -901 windows */
 	uint64_t backwards;              /* records earlier than their predecessor */

@@ -9,8 +9,10 @@
 #               = 0.001213  (Table 20 records 0.001212: PICL rounded each time)
 #   overhead: -902 0.001170 + -11 0.000098 + -903 0.705633 + -401 0.008084
 #             + -21 0.000046 = 0.715031
-#   busy = 0.717018 - 0.715031 - 0.001213 = 0.000774 (= the gaps 19+14+11+12
-#          +123+302+22+271 microseconds)
+#   idle also from close0 (-12, 0.001979) to the -901 exit (0.001982):
+#        0.000003, so idle in all 0.001216
+#   busy = 0.717018 - 0.715031 - 0.001216 = 0.000771 (= the gaps 19+14+11+12
+#          +123+302+22+268 microseconds)
 #   user event 0: 0.000539-0.000016 = 0.000523; 1: 0.001724-0.000711 = 0.001013
 #   subsets relative to -1: -1001 {0,1} 0.001536, 2; -1002 all system events
 #     0.000098+0.000046+0.001213+0.008084+0.717018+0.001170+0.705633 =
@@ -19,7 +21,7 @@
 #     {-901..-904} 0.717018+0.001170+0.705633 = 1.423821, 4
 #   no message is matched (processor 0's and 7's records are not in the
 #   file): 1 send and 2 receives unmatched; the critical path is then the
-#   non-idle time, 0.717018 - 0.001213 = 0.715805 (99.83% of 0.717018)
+#   non-idle time, 0.717018 - 0.001216 = 0.715802 (99.83% of 0.717018)
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 need_shared
 set -e
@@ -35,9 +37,9 @@ trace: t20.picl
 == processor 6, process 0: traced 0.717018 s, from -0.715036 to 0.001982
 
   utilization  time (s)      %
-  busy         0.000774   0.11
+  busy         0.000771   0.11
   overhead     0.715031  99.72
-  idle         0.001213   0.17
+  idle         0.001216   0.17
 
   relative to the whole process (-1)
   event   name                    time (s)  count  volume
@@ -87,7 +89,7 @@ trace: t20.picl
 
 == messages: 0 matched, 0 bytes; unmatched: 1 send, 2 receives
 
-== critical path (estimate): 0.715805 s of a makespan of 0.717018 s (99.83%)
+== critical path (estimate): 0.715802 s of a makespan of 0.717018 s (99.83%)
 T
 expect_err </dev/null
 
@@ -179,9 +181,9 @@ cp "$TMP/out" t20.csv
 head -n 35 t20.csv >"$TMP/out"
 expect_out <<'T'
 processor,process,relative,kind,event,name,time,count,volume
-6,0,,utilization,,busy,0.000774,,
+6,0,,utilization,,busy,0.000771,,
 6,0,,utilization,,overhead,0.715031,,
-6,0,,utilization,,idle,0.001213,,
+6,0,,utilization,,idle,0.001216,,
 6,0,-1,event,-11,open0,0.000098,1,
 6,0,-1,event,-12,close0,,1,
 6,0,-1,event,-21,send0,0.000046,1,8
@@ -224,7 +226,7 @@ rows = list(csv.reader(open(sys.argv[1])))
 assert rows[0] == "processor,process,relative,kind,event,name,time,count,volume".split(","), rows[0]
 assert all(len(r) == 9 for r in rows), "ragged rows"
 total = [r for r in rows if r[0] == "-1" and r[3] == "utilization"]
-assert [r[6] for r in total] == ["0.000774", "0.715031", "0.001213"], total
+assert [r[6] for r in total] == ["0.000771", "0.715031", "0.001216"], total
 PY
 
 # JSON parses; a few values by hand.
@@ -237,7 +239,7 @@ d = json.load(open(sys.argv[1]))
 p = d["processes"][0]
 assert (p["processor"], p["process"], d["decimals"]) == (6, 0, 6)
 assert p["traced"] == 0.717018 and p["start"] == -0.715036 and p["end"] == 0.001982
-assert p["utilization"] == {"busy": 0.000774, "overhead": 0.715031, "idle": 0.001213}
+assert p["utilization"] == {"busy": 0.000771, "overhead": 0.715031, "idle": 0.001216}
 rel = {s["relative"]: s for s in p["profile"]}
 ev = {e["event"]: e for e in rel[-1]["events"]}
 assert ev[-52] == {"event": -52, "name": "recv0 blocked", "time": 0.001213, "count": 2, "volume": 16}
@@ -247,6 +249,6 @@ assert sub[-1002]["time"] == 1.433262 and sub[-1002]["count"] == 10
 assert [e["event"] for e in rel[1]["events"]] == [-21, -52]
 m = d["messages"]
 assert (m["count"], m["unmatched_sends"], m["unmatched_receives"], m["latency"]) == (0, 1, 2, None)
-assert d["critical_path"] == {"length": 0.715805, "makespan": 0.717018, "messages_left_out": 0}
+assert d["critical_path"] == {"length": 0.715802, "makespan": 0.717018, "messages_left_out": 0}
 PY
 echo "PASS: $ntest stat checks on the spec's example"

@@ -159,4 +159,20 @@ grep -q '^usage: picltrace stat' "$TMP/out" || fail "no usage from --help"
 run "$PT" help stat
 expect_rc 0
 grep -q -- '--emit-records' "$TMP/out" || fail "help stat shows no options"
-echo "PASS: $ntest stat checks on three.picl"
+# After close0 (-12) a process waits for the others (and flushes its
+# trace) until its tracing ends: idle, not busy. Processor 0 computes 1 s,
+# calls close0 and waits 2 s for processor 1, which computes 3 s.
+cat >close.picl <<'T'
+-3 -901 0.000000 0 0 0
+-3 -901 0.000000 1 0 0
+-2 -12 1.000000 0 0 0
+-2 -12 3.000000 1 0 0
+-4 -901 3.000000 0 0 0
+-4 -901 3.000000 1 0 0
+T
+run "$PT" stat --format=csv close.picl
+expect_rc 0
+grep -q '^0,0,,utilization,,busy,1.000000,,' "$TMP/out" || fail "close0: busy of 0: $(cat "$TMP/out")"
+grep -q '^0,0,,utilization,,idle,2.000000,,' "$TMP/out" || fail "close0: idle of 0: $(cat "$TMP/out")"
+grep -q '^1,0,,utilization,,busy,3.000000,,' "$TMP/out" || fail "close0: busy of 1: $(cat "$TMP/out")"
+echo "PASS: $ntest stat checks on three.picl and close.picl"
