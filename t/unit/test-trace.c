@@ -15,7 +15,8 @@
  *  - a full buffer: flush 1 (-912 entry/exit, nothing lost), 0 (-913 and
  *    detailed tracing stops, statistics keep counting), -1 (overwrite, one
  *    -914, the -901 entry kept, the newest records kept);
- *  - tracemsg is in the file before any flush; tracedata's data types;
+ *  - tracemsg is in the file before any flush; tracedata's data types,
+ *    and its data filling their buffer (flush 1 and 0, and too large);
  *    pt_count is counted and never written; levels and traceinfo; PICL
  *    events inside collectives only at level 3; zstd part files; the
  *    atexit path (a child that exits without traceexit leaves a complete
@@ -517,6 +518,69 @@ START_TEST(test_tracedata_types)
 }
 END_TEST
 
+/* tracedata's data has a buffer of its own (at least 64 KiB): when it is
+ * full, the data are flushed with the records (flush 1), or detailed
+ * tracing stops (flush 0); data larger than the whole buffer are left out. */
+static void data_blocks(int nblocks)
+{
+	static int v[2000];
+	int k, i;
+
+	for (k = 0; k < nblocks; k++) {
+		for (i = 0; i < 2000; i++)
+			v[i] = k * 10000 + i;
+		tracedata(9, 5, "int", 2000, v);   /* 8000 bytes */
+	}
+}
+
+START_TEST(test_tracedata_full_flush)
+{
+	static int big[20000];
+	char want[64];
+	int k, n = 0;
+
+	enter_tmpdir();
+	setenv("PICL_TRACE_PART", "part.picl", 1);
+	tracenode(SMALL, 1, 0);
+	pt_attach(3, 4, -1);
+	data_blocks(40);                        /* 320,000 bytes of data */
+	tracedata(10, 5, "int", 20000, big);    /* 80,000: more than the buffer */
+	traceexit();
+	read_part("part.picl");
+	ck_assert_int_ge(count_recs(-3, -912), 2);
+	ck_assert_int_eq(count_recs(5, 10), 0);
+	for (k = 0; k < nrecs; k++) {
+		if (recs[k].type != 5 || recs[k].event != 9)
+			continue;
+		ck_assert_uint_eq(recs[k].nfields, 2000);
+		snprintf(want, sizeof(want), " %d %d ", n * 10000, n * 10000 + 1);
+		ck_assert_msg(strncmp(recs[k].data, want, strlen(want)) == 0,
+			      "data block %d: %.40s", n, recs[k].data);
+		n++;
+	}
+	ck_assert_int_eq(n, 40);
+}
+END_TEST
+
+START_TEST(test_tracedata_full_stop)
+{
+	int n;
+
+	enter_tmpdir();
+	setenv("PICL_TRACE_PART", "part.picl", 1);
+	tracenode(SMALL, 0, 0);
+	pt_attach(3, 4, -1);
+	data_blocks(40);
+	traceexit();
+	read_part("part.picl");
+	n = count_recs(5, 9);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_lt(n, 40);
+	ck_assert_int_eq(count_recs(-2, -913), 1);
+	ck_assert_int_eq(count_recs(-3, -912), 0);
+}
+END_TEST
+
 START_TEST(test_count_only)
 {
 	const struct rec *r;
@@ -693,6 +757,8 @@ static Suite *trace_suite(void)
 	tc = tcase_create("calls");
 	tcase_add_test(tc, test_tracemsg_at_once);
 	tcase_add_test(tc, test_tracedata_types);
+	tcase_add_test(tc, test_tracedata_full_flush);
+	tcase_add_test(tc, test_tracedata_full_stop);
 	tcase_add_test(tc, test_count_only);
 	tcase_add_test(tc, test_levels_and_info);
 	tcase_add_test(tc, test_collective_insides);
