@@ -653,7 +653,7 @@ int cmd_plot(int argc, const char **argv)
 	struct prof_output out;
 	struct profile *p = NULL;
 	const char *stdin_only[] = { "-" };
-	const char **inputs, *base;
+	const char **inputs, *base, *env;
 	char *script = NULL, preamble[4400], name[1100], fbuf[2048];
 	size_t len = 0, k;
 	long v;
@@ -749,6 +749,20 @@ int cmd_plot(int argc, const char **argv)
 	po.bins = 2 * o.bins > 2000 ? 2 * o.bins : 2000;
 	po.quiet = o.quiet;
 	po.cmd = "plot";
+	/* How many intervals a timeline keeps exactly (see picltrace-plot(1));
+	 * small values let tests and the curious see the binned form. */
+	env = getenv("PICL_PLOT_INTERVALS");
+	if (env && *env) {
+		char *end;
+		unsigned long long n = strtoull(env, &end, 10);
+
+		if (*end || *env == '-' || n < 1 || n > SIZE_MAX / 2) {
+			picltrace_error("plot", "PICL_PLOT_INTERVALS must be a count "
+					"of 1 or more, not '%s'", env);
+			return 2;
+		}
+		po.exact_limit = (size_t)n;
+	}
 	p = profile_of_inputs(&po, inputs, ninputs, o.kind == KIND_EVENTS);
 	if (!p)
 		return 2;

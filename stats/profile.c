@@ -483,7 +483,7 @@ static int timeline_add(struct profile *p, struct prof_proc *pp, prof_ticks a,
 			return 0;
 		}
 	}
-	if (p->niv >= PROF_EXACT_LIMIT)
+	if (p->niv >= p->opt.exact_limit)
 		return timeline_bin(p) ? -1 : timeline_add(p, pp, a, b, cat);
 	if (grow((void **)&p->iv, &p->iv_cap, p->niv + 1, sizeof(*p->iv)))
 		return -1;
@@ -1713,6 +1713,8 @@ struct profile *profile_new(const struct prof_options *opts,
 		p->opt = *opts;
 	if (!p->opt.cmd)
 		p->opt.cmd = "stat";
+	if (p->opt.exact_limit == 0)
+		p->opt.exact_limit = PROF_EXACT_LIMIT;
 	if (p->opt.bins < 2)
 		p->opt.bins = 2;
 	p->opt.bins += p->opt.bins % 2;

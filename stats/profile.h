@@ -67,6 +67,8 @@ struct prof_options {
 	int message_pairs;       /* keep per (source, destination) totals */
 	int timeline;            /* keep the category timeline (plots) */
 	size_t bins;             /* time bins of a binned timeline (even) */
+	size_t exact_limit;      /* intervals kept exactly before binning
+				    (0: PROF_EXACT_LIMIT) */
 	int quiet;               /* no progress line, no warnings */
 	const char *cmd;         /* command name for messages ("stat") */
 };

@@ -146,4 +146,39 @@ grep -q '^usage: picltrace plot' "$TMP/err" || fail "no usage on a bad option"
 run "$PT" plot --help
 expect_rc 0
 grep -q '^usage: picltrace plot' "$TMP/out" || fail "no usage from --help"
+
+# A timeline past PICL_PLOT_INTERVALS intervals turns into time bins (here
+# at once): the utilization plot stays the same, and the binned Gantt
+# chart, which stacks each bin's fractions of busy, overhead and idle, has
+# the same time per processor and category as the exact one.
+run "$PT" plot --format=script --bins=5 three.picl
+cp "$TMP/out" exact-util.gp
+run env PICL_PLOT_INTERVALS=1 "$PT" plot --format=script --bins=5 three.picl
+expect_rc 0
+cmp exact-util.gp "$TMP/out" || fail "binned utilization differs: $(diff exact-util.gp "$TMP/out")"
+# gantt_totals FILE: "category processor seconds" lines, time x the box's
+# share of the row's height (0.8)
+gantt_totals() {
+  awk '/^\$(busy|overhead|idle) << EOD$/ { cat = substr($1, 2); next }
+       /^EOD$/ { cat = ""; next }
+       cat != "" { t[cat " " $3] += ($2 - $1) * ($5 - $4) / 0.8 }
+       END { for (k in t) printf "%s %.9f\n", k, t[k] }' "$1" | sort
+}
+run "$PT" plot --kind=gantt --format=script three.picl
+expect_rc 0
+cp "$TMP/out" exact-gantt.gp
+run env PICL_PLOT_INTERVALS=1 "$PT" plot --kind=gantt --format=script three.picl
+expect_rc 0
+cp "$TMP/out" binned-gantt.gp
+gantt_totals exact-gantt.gp >exact.tot
+gantt_totals binned-gantt.gp >binned.tot
+[ "$(grep -c . exact.tot)" -eq 9 ] || fail "gantt totals: $(cat exact.tot)"
+grep -qx 'busy 0 2.250000000' exact.tot || fail "busy of processor 0: $(cat exact.tot)"
+cmp exact.tot binned.tot || fail "binned gantt: $(diff exact.tot binned.tot)"
+cmp exact-gantt.gp binned-gantt.gp >/dev/null && fail "PICL_PLOT_INTERVALS=1 did not bin"
+run env PICL_PLOT_INTERVALS=0 "$PT" plot --format=script three.picl
+expect_rc 2
+expect_err <<'T'
+picltrace plot: PICL_PLOT_INTERVALS must be a count of 1 or more, not '0'
+T
 echo "PASS: $ntest plot script checks"
