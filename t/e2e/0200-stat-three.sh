@@ -175,4 +175,30 @@ expect_rc 0
 grep -q '^0,0,,utilization,,busy,1.000000,,' "$TMP/out" || fail "close0: busy of 0: $(cat "$TMP/out")"
 grep -q '^0,0,,utilization,,idle,2.000000,,' "$TMP/out" || fail "close0: idle of 0: $(cat "$TMP/out")"
 grep -q '^1,0,,utilization,,busy,3.000000,,' "$TMP/out" || fail "close0: busy of 1: $(cat "$TMP/out")"
-echo "PASS: $ntest stat checks on three.picl and close.picl"
+# A broadcast (send0 to -1) is matched by each processor's receive, and
+# its sender's critical path reaches every receiver: processor 2 receives at
+# 2.5 (latency 1.5 from the send's entry at 1.0, whose cp is 1.0 of busy
+# time) and works to 4.0, so the path is 1.0 + 1.5 + 1.5 = 4.0 of a 4.0 s
+# makespan (without the edge to 2 it would be 3.0, processor 0's own).
+cat >bcast.picl <<'T'
+-3 -901 0.0 0 0 0
+-3 -901 0.0 1 0 0
+-3 -901 0.0 2 0 0
+-3 -52 0.5 1 0 1 2 9
+-3 -52 0.5 2 0 1 2 9
+-3 -21 1.0 0 0 3 2 8 9 -1
+-4 -21 1.5 0 0 0
+-4 -52 2.0 1 0 3 2 8 9 0
+-4 -52 2.5 2 0 3 2 8 9 0
+-4 -901 3.0 0 0 0
+-4 -901 3.0 1 0 0
+-4 -901 4.0 2 0 0
+T
+run "$PT" stat --summary --messages bcast.picl
+expect_rc 0
+grep -qx '== messages: 2 matched, 16 bytes; unmatched: 0 sends, 0 receives' "$TMP/out" ||
+  fail "broadcast messages: $(cat "$TMP/out")"
+grep -Eq '^ +0 +2 +1 +8 +1\.5 +1\.5 +1\.5$' "$TMP/out" || fail "broadcast to 2: $(cat "$TMP/out")"
+grep -qx '== critical path (estimate): 4.0 s of a makespan of 4.0 s (100.00%)' "$TMP/out" ||
+  fail "broadcast critical path: $(cat "$TMP/out")"
+echo "PASS: $ntest stat checks on three.picl, close.picl and bcast.picl"

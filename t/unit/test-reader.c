@@ -506,6 +506,28 @@ START_TEST(open_errors)
 }
 END_TEST
 
+/* Every status has a text of its own; others are "unknown status". */
+START_TEST(status_texts)
+{
+	const char *seen[16];
+	int st, k, n = 0;
+
+	for (st = PICL_END; st >= PICL_ERR_UNREPRESENTABLE; st--) {
+		const char *t = picl_status_text(st);
+
+		ck_assert_ptr_nonnull(t);
+		ck_assert_str_ne(t, "unknown status");
+		for (k = 0; k < n; k++)
+			ck_assert_str_ne(t, seen[k]);
+		seen[n++] = t;
+	}
+	ck_assert_str_eq(picl_status_text(PICL_OK), "success");
+	ck_assert_str_eq(picl_status_text(PICL_ERR_IO), "input/output error");
+	ck_assert_str_eq(picl_status_text(PICL_ERR_UNREPRESENTABLE - 1), "unknown status");
+	ck_assert_str_eq(picl_status_text(1000), "unknown status");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -530,6 +552,7 @@ int main(void)
 	tcase_add_test(tc, zstd_roundtrip);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_test(tc, open_errors);
+	tcase_add_test(tc, status_texts);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
