@@ -23,7 +23,9 @@
  * the compiled descriptor into a reused value array, and not at all in raw
  * mode. Nothing is allocated per record. A record longer than max_record
  * is an error (PICL_ERR_TOOLONG), skipped to its end, so memory stays at
- * about buffer_size + max_record whatever the input.
+ * about buffer_size + max_record whatever the input (and about twice
+ * buffer_size while records are short: the rest of the buffer is only
+ * touched by long records).
  *
  * Errors: a malformed record is reported with the mark of the offending
  * field (line and column of the physical line it is on) and the reader is
@@ -104,7 +106,12 @@ static int fill(struct picl_reader *r)
 	}
 	if (keep == r->cap)
 		return 0;
-	n = picl_input_read(r->in, r->end, r->cap - keep, &r->err);
+	/* buffer_size at a time: the buffer beyond the unconsumed bytes and one
+	 * read stays untouched (and out of memory) unless a long record needs
+	 * it, so that many readers at once (a merge of many runs or files) cost
+	 * about buffer_size each. */
+	n = picl_input_read(r->in, r->end,
+			    r->cap - keep < r->chunk ? r->cap - keep : r->chunk, &r->err);
 	if (n < 0) {
 		r->fatal = 1;
 		r->err.mark.line = r->lineno + 1;

@@ -177,7 +177,7 @@ static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t 
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		r[i] = in[i].fd >= 0 ? runs_reopen("merge", in[i].fd, in[i].name) :
+		r[i] = in[i].fd >= 0 ? runs_reopen("merge", in[i].fd, in[i].name, 0) :
 				      runs_open("merge", in[i].name, 0);
 		if (!r[i])
 			goto out;
@@ -212,7 +212,7 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 	t->scale = 0;
 	for (i = 0; i < n; i++) {
 		struct picl_reader *r = in[i].fd >= 0 ?
-			runs_reopen("merge", in[i].fd, in[i].name) :
+			runs_reopen("merge", in[i].fd, in[i].name, 0) :
 			runs_open("merge", in[i].name, PICL_READ_PARALLEL);
 		int first = 1;
 
@@ -314,7 +314,7 @@ fail:
 /* The first event record's time in the merged body, minus one unit. */
 static int header_time(int fd, struct picl_time *t)
 {
-	struct picl_reader *r = runs_reopen("merge", fd, "temporary file");
+	struct picl_reader *r = runs_reopen("merge", fd, "temporary file", 0);
 	struct picl_record rec;
 	int rc;
 
@@ -367,7 +367,7 @@ int cmd_merge(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct runs_config cfg = { "merge", NULL, 0, 0 };
+	struct runs_config cfg = { "merge", NULL, 0, 0, 0 };
 	struct procs ps = { 0 };
 	struct input *in = NULL;
 	struct picl_writer *w = NULL, *body = NULL;

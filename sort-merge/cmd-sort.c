@@ -18,7 +18,7 @@
 
 static const char sort_usage[] =
 	"usage: picltrace sort [-o FILE | --in-place] [--memory=SIZE] [--tmpdir=DIR]\n"
-	"                      [-z] [--level=N] [--quiet] [FILE...]\n"
+	"                      [--batch-size=N] [-z] [--level=N] [--quiet] [FILE...]\n"
 	"       picltrace sort --check [FILE...]\n"
 	"\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
@@ -26,6 +26,8 @@ static const char sort_usage[] =
 	"  -m, --memory=SIZE  memory for in-memory runs (e.g. 512M, 4G;\n"
 	"                     default a quarter of physical memory)\n"
 	"  -T, --tmpdir=DIR   where temporary runs go (default $TMPDIR or /tmp)\n"
+	"      --batch-size=N merge at most N temporary runs at once (at least 2;\n"
+	"                     default as many as open files allow, at most 256)\n"
 	"  -c, --check        report whether the input is sorted; exit 1 if not\n"
 	"  -z, --zstd         compress the output with zstd\n"
 	"      --level=N      zstd compression level (1-19, default 3)\n"
@@ -103,6 +105,7 @@ int cmd_sort(int argc, const char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "in-place", no_argument, NULL, 'I' },
 		{ "memory", required_argument, NULL, 'm' },
+		{ "batch-size", required_argument, NULL, 'B' },
 		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "zstd", no_argument, NULL, 'z' },
@@ -111,7 +114,7 @@ int cmd_sort(int argc, const char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct runs_config cfg = { "sort", NULL, 0, 0 };
+	struct runs_config cfg = { "sort", NULL, 0, 0, 0 };
 	struct picltrace_progress prog;
 	const char *output = "-";
 	const char *stdin_only[] = { "-" };
@@ -139,6 +142,18 @@ int cmd_sort(int argc, const char **argv)
 			if (picltrace_parse_level("sort", optarg, &level) < 0)
 				return 2;
 			break;
+		case 'B': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || *optarg == '-' || n < 2 || n > 1000000) {
+				picltrace_error("sort", "--batch-size takes a count of "
+						"runs of 2 or more, not '%s'", optarg);
+				return 2;
+			}
+			cfg.batch = n;
+			break;
+		}
 		case 'h':
 			fputs(sort_usage, stdout);
 			return 0;

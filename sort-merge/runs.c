@@ -56,6 +56,7 @@ struct sorter {
 	size_t hlen, hcap;
 	int *runs;             /* descriptors of spilled runs, in input order */
 	size_t nruns, runs_cap;
+	size_t nmerged;        /* runs[0 .. nmerged-1] are merges of spills */
 };
 
 /* Memory an entry costs while sorting: the entry and two radix pairs. */
@@ -392,6 +393,45 @@ static int run_close(struct sorter *s, struct picl_writer *w, int fd, int writte
 }
 
 /* Sort what is in memory and write it to a new temporary run. */
+static int merge_round(struct sorter *s, size_t first, size_t k);
+
+/* Runs merged at once at most: --batch-size, within the open-file limit. */
+static size_t sorter_fan(const struct sorter *s)
+{
+	size_t fan = runs_fan_in();
+
+	return s->cfg.batch >= 2 && s->cfg.batch < fan ? s->cfg.batch : fan;
+}
+
+/*
+ * Every run stays open until the end, and descriptors are limited: when
+ * the open runs reach the fan-in, the spills since the last such merge
+ * become one merged run at once, behind the earlier merged runs; when
+ * only one spill follows those (they fill the fan-in themselves), all are
+ * merged into one. Each merge takes at most the fan-in, and with a fan-in
+ * of F each record is written about twice per F*F spills, however long
+ * the input. The sort's buffers are given back first, so that the merge's
+ * readers stay within --memory; the next records make them again.
+ */
+static int merge_spills(struct sorter *s)
+{
+	runs_big_free(s->arena, s->acap);
+	runs_big_free(s->ents, s->cap * sizeof(*s->ents));
+	s->arena = NULL;
+	s->ents = NULL;
+	s->acap = s->cap = 0;
+	if (s->nruns - s->nmerged < 2) {
+		if (merge_round(s, 0, s->nruns) < 0)
+			return -1;
+		s->nmerged = 1;
+		return 0;
+	}
+	if (merge_round(s, s->nmerged, s->nruns - s->nmerged) < 0)
+		return -1;
+	s->nmerged++;
+	return 0;
+}
+
 static int spill(struct sorter *s)
 {
 	struct picl_writer *w;
@@ -408,7 +448,7 @@ static int spill(struct sorter *s)
 	s->runs[s->nruns++] = fd;
 	s->n = 0;
 	s->alen = 0;
-	return 0;
+	return s->nruns >= sorter_fan(s) ? merge_spills(s) : 0;
 }
 
 void sorter_reserve(struct sorter *s, uint64_t bytes)
@@ -471,7 +511,7 @@ struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags)
 	return r;
 }
 
-struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name)
+struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name, size_t buffer)
 {
 	struct picl_reader_options o = { 0 };
 	struct picl_error err = { 0 };
@@ -483,6 +523,7 @@ struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name)
 		return NULL;
 	}
 	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;
+	o.buffer_size = buffer;
 	r = picl_reader_open_fd(fd, name, &o, &rc, &err);
 	if (!r)
 		picltrace_report(cmd, &err);
@@ -493,13 +534,18 @@ struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name)
 static int merge_runs(struct sorter *s, size_t first, size_t k, struct picl_writer *w)
 {
 	struct picl_reader **in = calloc(k, sizeof(*in));
+	/* The runs share --memory (the sort's own buffers are given back by
+	 * now): a read buffer of memory/k each, 64 KiB to 1 MiB. */
+	uint64_t each = s->cfg.memory / (k ? k : 1);
+	size_t buffer = each < (64u << 10) ? 64u << 10 : each > (1u << 20) ? 1u << 20 : (size_t)each;
 	size_t i;
 	int rc = -1;
 
 	if (!in)
 		return nomem(s);
 	for (i = 0; i < k; i++)
-		if (!(in[i] = runs_reopen(s->cfg.cmd, s->runs[first + i], "temporary run")))
+		if (!(in[i] = runs_reopen(s->cfg.cmd, s->runs[first + i], "temporary run",
+					  buffer)))
 			goto out;
 	rc = merge_readers(&s->cfg, in, k, 0, w, NULL, NULL);
 out:
@@ -509,27 +555,30 @@ out:
 	return rc;
 }
 
-/* Merge the first k runs into one new run that takes their place. */
-static int merge_round(struct sorter *s, size_t k)
+/* Merge runs first .. first+k-1 into one new run that takes their place
+ * (runs hold consecutive stretches of the input, so the merge keeps equal
+ * times in input order). */
+static int merge_round(struct sorter *s, size_t first, size_t k)
 {
 	struct picl_writer *w;
 	size_t i;
 	int fd;
 
 	w = run_create(s, "temporary run", &fd);
-	if (!w || run_close(s, w, fd, merge_runs(s, 0, k, w)) < 0)
+	if (!w || run_close(s, w, fd, merge_runs(s, first, k, w)) < 0)
 		return -1;
 	for (i = 0; i < k; i++)
-		close(s->runs[i]);
-	s->runs[0] = fd;
-	memmove(s->runs + 1, s->runs + k, (s->nruns - k) * sizeof(*s->runs));
+		close(s->runs[first + i]);
+	s->runs[first] = fd;
+	memmove(s->runs + first + 1, s->runs + first + k,
+		(s->nruns - first - k) * sizeof(*s->runs));
 	s->nruns -= k - 1;
 	return 0;
 }
 
 int sorter_finish(struct sorter *s, struct picl_writer *w)
 {
-	size_t fan = runs_fan_in();
+	size_t fan = sorter_fan(s);
 
 	if (s->hlen && picl_writer_write_raw(w, s->hdr, s->hlen) < 0) {
 		picltrace_report(s->cfg.cmd, picl_writer_error(w));
@@ -545,7 +594,7 @@ int sorter_finish(struct sorter *s, struct picl_writer *w)
 	s->ents = NULL;
 	s->acap = s->cap = 0;
 	while (s->nruns > fan)
-		if (merge_round(s, fan) < 0)
+		if (merge_round(s, 0, fan) < 0)
 			return -1;
 	return merge_runs(s, 0, s->nruns, w);
 }

@@ -16,6 +16,8 @@ struct runs_config {
 	const char *tmpdir;       /* NULL: $TMPDIR or /tmp */
 	uint64_t memory;          /* bytes for one in-memory run */
 	int quiet;
+	size_t batch;             /* runs merged at once at most; 0: as many
+				     as the open-file limit allows (runs_fan_in) */
 };
 
 /*
@@ -92,9 +94,10 @@ size_t runs_fan_in(void);
 struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags);
 
 /* Rewind the temporary file fd (written by this program) and read it back
- * raw, without applying definitions again; `name` ("temporary run") is for
- * messages. NULL after reporting a failure. */
-struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name);
+ * raw, without applying definitions again, `buffer` bytes at a time (0:
+ * the reader's default, 1 MiB); `name` ("temporary run") is for messages.
+ * NULL after reporting a failure. */
+struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name, size_t buffer);
 
 /*
  * A temporary file in cfg->tmpdir, already unlinked: it disappears when

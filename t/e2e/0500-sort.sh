@@ -56,6 +56,26 @@ LC_ALL=C sort -s -t' ' -k3,3g "$TMP/big.picl" | cmp - "$TMP/big.mem" || fail "di
 [ "$(wc -l <"$TMP/big.mem")" -eq "$(wc -l <"$TMP/big.picl")" ] || fail "records lost"
 ls "$TMP" | grep -q picltrace-sort && fail "temporary runs left behind"
 
+# Runs are merged as they pile up, at most --batch-size at once (2 and 3:
+# the spills since the last merge, then the merged runs themselves), and
+# within the open-file limit: 36 runs under `ulimit -n 40` (16 at once).
+for b in 2 3; do
+  "$PT" sort --memory=1M --batch-size=$b --tmpdir="$TMP" -q -o "$TMP/big.b$b" "$TMP/big.picl"
+  cmp "$TMP/big.mem" "$TMP/big.b$b" || fail "--batch-size=$b differs from the in-memory sort"
+done
+"$GEN" --seed 6 --procs 16 --records 400000 --unsorted -o "$TMP/many.picl"
+"$PT" sort -o "$TMP/many.mem" "$TMP/many.picl"
+run sh -c "ulimit -n 40 && \"$PT\" sort --memory=1M --tmpdir=\"$TMP\" -q -o \"$TMP/many.ext\" \"$TMP/many.picl\""
+expect_rc 0
+cmp "$TMP/many.mem" "$TMP/many.ext" || fail "sort under ulimit -n 40 differs"
+rm -f "$TMP/many.picl" "$TMP/many.mem" "$TMP/many.ext"
+ls "$TMP" | grep -q picltrace-sort && fail "temporary runs left behind"
+run "$PT" sort --batch-size=1 "$TMP/big.picl"
+expect_rc 2
+expect_err <<'T'
+picltrace sort: --batch-size takes a count of runs of 2 or more, not '1'
+T
+
 # A trace three times larger than --memory sorts within it (the whole
 # process, as /usr/bin/time sees its peak).
 if [ -n "${ASAN_OPTIONS:-}" ]; then
