@@ -35,13 +35,15 @@ expect_err </dev/null
 run "$PT" validate descriptor.picl
 expect_rc 1
 expect_out <<'T'
-descriptor.picl:9:28: descriptor-data: expected an integer, found the end of the data (data field 3 of 3)
-descriptor.picl:11:26: descriptor-data: %n is not allowed in a data descriptor
-descriptor.picl:13:24: descriptor-data: the entry of event -902 (traceevents) should have "%d" data, not "%lf" (value 1 is a floating-point number)
-descriptor.picl:15:24: descriptor-data: warning: the mark of event -904 (tracelevel) has 4 data values, the schema lists at most 3
-descriptor.picl:16:23: descriptor-data: warning: the entry of event -11 (open0) has 1 data value, the schema lists none
-descriptor.picl:18:21: descriptor-data: record type -5 (event label) should have character data ("%c"), not "%d"
-descriptor.picl: 12 records, 4 errors, 2 warnings
+descriptor.picl:13:28: descriptor-data: expected an integer, found the end of the data (data field 3 of 3)
+descriptor.picl:15:26: descriptor-data: %n is not allowed in a data descriptor
+descriptor.picl:17:24: descriptor-data: the entry of event -902 (traceevents) should have "%d" data, not "%lf" (value 1 is a floating-point number)
+descriptor.picl:19:24: descriptor-data: warning: the mark of event -904 (tracelevel) has 4 data values, the schema lists at most 3
+descriptor.picl:20:23: descriptor-data: warning: the entry of event -11 (open0) has 1 data value, the schema lists none
+descriptor.picl:22:21: descriptor-data: record type -5 (event label) should have character data ("%c"), not "%d"
+descriptor.picl:23:24: descriptor-data: warning: the mark of event -902 (traceevents) has 2 data values, the schema lists at most 1
+descriptor.picl:24:24: descriptor-data: the mark of event -902 (traceevents) should have "%d" data, not "%lf" (value 1 is a floating-point number)
+descriptor.picl: 14 records, 5 errors, 3 warnings
 T
 
 # alias-undefined: alias 9 is defined for event -21 only.
