@@ -392,7 +392,6 @@ static int run_close(struct sorter *s, struct picl_writer *w, int fd, int writte
 	return 0;
 }
 
-/* Sort what is in memory and write it to a new temporary run. */
 static int merge_round(struct sorter *s, size_t first, size_t k);
 
 /* Runs merged at once at most: --batch-size, within the open-file limit. */
@@ -408,10 +407,12 @@ static size_t sorter_fan(const struct sorter *s)
  * the open runs reach the fan-in, the spills since the last such merge
  * become one merged run at once, behind the earlier merged runs; when
  * only one spill follows those (they fill the fan-in themselves), all are
- * merged into one. Each merge takes at most the fan-in, and with a fan-in
- * of F each record is written about twice per F*F spills, however long
- * the input. The sort's buffers are given back first, so that the merge's
- * readers stay within --memory; the next records make them again.
+ * merged into one. Each merge takes at most the fan-in F, whatever the
+ * length of the input; a record is written when it is spilled, again when
+ * its batch of spills is merged, and again each time the merged runs fill
+ * the fan-in (once every F - 1 batches). The sort's buffers are given back
+ * first, so that the merge's readers stay within --memory; the next
+ * records make them again.
  */
 static int merge_spills(struct sorter *s)
 {
@@ -432,6 +433,7 @@ static int merge_spills(struct sorter *s)
 	return 0;
 }
 
+/* Sort what is in memory and write it to a new temporary run. */
 static int spill(struct sorter *s)
 {
 	struct picl_writer *w;
