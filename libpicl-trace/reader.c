@@ -175,8 +175,11 @@ static int next_line(struct picl_reader *r, const char **line, size_t *len,
 
 		r->start = r->end;
 		rc = fill(r);
-		if (rc < 0)
+		if (rc < 0) {
+			/* inside the line being skipped, which lineno counts */
+			r->err.mark.line = r->lineno;
 			return rc;
+		}
 		nl = memchr(r->start, '\n', (size_t)(r->end - r->start));
 		if (nl) {
 			r->start = nl + 1;
