@@ -134,16 +134,21 @@ size_t sorter_spilled(const struct sorter *s)
  * the random-order output) than in sorting. mremap grows them without
  * copying.
  */
-void *runs_big_alloc(size_t bytes)
+/* p (an mmap result) with huge pages asked for, or NULL if it failed. */
+static void *huge_pages(void *p, size_t bytes)
 {
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
 	if (p == MAP_FAILED)
 		return NULL;
 #ifdef MADV_HUGEPAGE
 	madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 	return p;
+}
+
+void *runs_big_alloc(size_t bytes)
+{
+	return huge_pages(mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), bytes);
 }
 
 void runs_big_free(void *p, size_t bytes)
@@ -169,17 +174,9 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 
 void *runs_big_grow(void *p, size_t old, size_t bytes)
 {
-	void *q;
-
 	if (!p)
 		return runs_big_alloc(bytes);
-	q = mremap(p, old, bytes, MREMAP_MAYMOVE);
-	if (q == MAP_FAILED)
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(q, bytes, MADV_HUGEPAGE);
-#endif
-	return q;
+	return huge_pages(mremap(p, old, bytes, MREMAP_MAYMOVE), bytes);
 }
 
 /* Grow *p (a runs_big_alloc'd array of *cap elements) to at least need. */
@@ -190,18 +187,9 @@ static int grow_big(void **p, size_t *cap, size_t need, size_t elem)
 
 	while (ncap < need)
 		ncap *= 2;
-	if (*p) {
-		q = mremap(*p, *cap * elem, ncap * elem, MREMAP_MAYMOVE);
-		if (q == MAP_FAILED)
-			return -1;
-#ifdef MADV_HUGEPAGE
-		madvise(q, ncap * elem, MADV_HUGEPAGE);
-#endif
-	} else {
-		q = runs_big_alloc(ncap * elem);
-		if (!q)
-			return -1;
-	}
+	q = runs_big_grow(*p, *cap * elem, ncap * elem);
+	if (!q)
+		return -1;
 	*p = q;
 	*cap = ncap;
 	return 0;
@@ -394,6 +382,17 @@ static int run_close(struct sorter *s, struct picl_writer *w, int fd, int writte
 
 static int merge_round(struct sorter *s, size_t first, size_t k);
 
+/* Give back the in-memory run's buffers (empty by now); sorter_add makes
+ * them again if more records come. */
+static void drop_buffers(struct sorter *s)
+{
+	runs_big_free(s->arena, s->acap);
+	runs_big_free(s->ents, s->cap * sizeof(*s->ents));
+	s->arena = NULL;
+	s->ents = NULL;
+	s->acap = s->cap = 0;
+}
+
 /* Runs merged at once at most: --batch-size, within the open-file limit. */
 static size_t sorter_fan(const struct sorter *s)
 {
@@ -416,11 +415,7 @@ static size_t sorter_fan(const struct sorter *s)
  */
 static int merge_spills(struct sorter *s)
 {
-	runs_big_free(s->arena, s->acap);
-	runs_big_free(s->ents, s->cap * sizeof(*s->ents));
-	s->arena = NULL;
-	s->ents = NULL;
-	s->acap = s->cap = 0;
+	drop_buffers(s);
 	if (s->nruns - s->nmerged < 2) {
 		if (merge_round(s, 0, s->nruns) < 0)
 			return -1;
@@ -590,11 +585,7 @@ int sorter_finish(struct sorter *s, struct picl_writer *w)
 		return write_sorted(s, w);
 	if (spill(s) < 0)
 		return -1;
-	runs_big_free(s->arena, s->acap);
-	runs_big_free(s->ents, s->cap * sizeof(*s->ents));
-	s->arena = NULL;
-	s->ents = NULL;
-	s->acap = s->cap = 0;
+	drop_buffers(s);
 	while (s->nruns > fan)
 		if (merge_round(s, 0, fan) < 0)
 			return -1;
