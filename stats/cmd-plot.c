@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -753,15 +754,12 @@ int cmd_plot(int argc, const char **argv)
 	 * small values let tests and the curious see the binned form. */
 	env = getenv("PICL_PLOT_INTERVALS");
 	if (env && *env) {
-		char *end;
-		unsigned long long n = strtoull(env, &end, 10);
-
-		if (*end || *env == '-' || n < 1 || n > SIZE_MAX / 2) {
+		if (parse_long(env, 1, LONG_MAX, &v) < 0 || env[strspn(env, "0123456789")]) {
 			picltrace_error("plot", "PICL_PLOT_INTERVALS must be a count "
 					"of 1 or more, not '%s'", env);
 			return 2;
 		}
-		po.exact_limit = (size_t)n;
+		po.exact_limit = (size_t)v;
 	}
 	p = profile_of_inputs(&po, inputs, ninputs, o.kind == KIND_EVENTS);
 	if (!p)
