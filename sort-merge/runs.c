@@ -575,8 +575,6 @@ static int merge_round(struct sorter *s, size_t first, size_t k)
 
 int sorter_finish(struct sorter *s, struct picl_writer *w)
 {
-	size_t fan = sorter_fan(s);
-
 	if (s->hlen && picl_writer_write_raw(w, s->hdr, s->hlen) < 0) {
 		picltrace_report(s->cfg.cmd, picl_writer_error(w));
 		return -1;
@@ -586,10 +584,7 @@ int sorter_finish(struct sorter *s, struct picl_writer *w)
 	if (spill(s) < 0)
 		return -1;
 	drop_buffers(s);
-	while (s->nruns > fan)
-		if (merge_round(s, 0, fan) < 0)
-			return -1;
-	return merge_runs(s, 0, s->nruns, w);
+	return merge_runs(s, 0, s->nruns, w);   /* spill keeps them below the fan-in */
 }
 
 void sorter_free(struct sorter *s)
