@@ -132,6 +132,44 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 	return &m->ch[i];
 }
 
+/*
+ * Forget channel c (src, dst, type) once nothing in it waits and it holds
+ * nothing a later record needs: a trace has a channel per (source,
+ * destination, type), and one that makes up types as it goes (a step
+ * number in the type) has millions of them; kept, they make a table far
+ * larger than the caches, and every look-up a miss (`picltrace stat` spent
+ * an eighth of its time there). A channel made again starts as this one
+ * ends: empty, no broadcast counted beyond those all its receivers had
+ * (bcast_done <= the broadcast channel's base), and still listed in
+ * dsts, where it keeps its place (channel_get). Broadcast channels stay.
+ * Entries after c in its run move back (linear probing's deletion), so no
+ * pointer into the table may be used after this.
+ */
+static void drop_idle(struct picl_matcher *m, struct channel *c)
+{
+	size_t mask = m->ncap - 1, i, j, k;
+
+	if (c->dst == BCAST_DST || c->sends.n || c->recvs.n)
+		return;
+	if (c->bcast_done) {
+		const struct channel *b = find(m, c->src, BCAST_DST, c->type, 0);
+
+		if (!b || c->bcast_done > b->bcast_base)
+			return;
+	}
+	i = (size_t)(c - m->ch);
+	for (j = (i + 1) & mask; m->ch[j].used; j = (j + 1) & mask) {
+		k = chash(m->ch[j].src, m->ch[j].dst, m->ch[j].type) & mask;
+		/* j may move to i unless its home k lies cyclically in (i, j] */
+		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+			m->ch[i] = m->ch[j];
+			i = j;
+		}
+	}
+	memset(&m->ch[i], 0, sizeof(m->ch[i]));
+	m->nused--;
+}
+
 /* The channel, made if new; a new (src, dst, type) channel is listed in
  * (src, BCAST_DST, type), whose broadcasts it may receive. */
 static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t dst,
@@ -142,9 +180,15 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 	if (c)
 		return c;
 	if (dst != BCAST_DST) {
+		size_t i;
+
 		b = find(m, src, BCAST_DST, type, 1);
 		if (!b)
 			return NULL;
+		/* Made again after drop_idle: already listed, in its place. */
+		for (i = b->ndsts; i > 0; i--)
+			if (b->dsts[i - 1] == dst)
+				return find(m, src, dst, type, 1);
 		if (b->ndsts == b->dstcap) {
 			size_t ncap = b->dstcap ? b->dstcap * 2 : 4;
 			int32_t *v = realloc(b->dsts, ncap * sizeof(*v));
@@ -345,7 +389,9 @@ static int add_send(struct picl_matcher *m, struct item *it)
 			pop(&c->recvs);
 			m->pending_recvs--;
 			m->pending--;
-			return emit(m, it, &r);
+			rc = emit(m, it, &r);
+			drop_idle(m, c);
+			return rc;
 		}
 		m->pending++;
 		return push(&c->sends, it);
@@ -404,6 +450,7 @@ static int add_recv(struct picl_matcher *m, struct item *it)
 		count_receiver(m, bc, src, dst);
 		rc = emit(m, bc, it);
 		trim_broadcasts(m, b);
+		drop_idle(m, c);
 		return rc;
 	}
 	if (uni) {
@@ -411,7 +458,9 @@ static int add_recv(struct picl_matcher *m, struct item *it)
 
 		pop(&c->sends);
 		m->pending--;
-		return emit(m, &s, it);
+		rc = emit(m, &s, it);
+		drop_idle(m, c);
+		return rc;
 	}
 	m->pending_recvs++;
 	m->pending++;
