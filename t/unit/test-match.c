@@ -305,6 +305,110 @@ START_TEST(broadcast_declared_processors)
 }
 END_TEST
 
+/*
+ * Churn: thousands of channels made, emptied (and so dropped by the
+ * matcher) and made again, in one table that grows and wraps around.
+ * Every match must be the one a plain FIFO per (source, destination,
+ * type) gives, in the same order; checked against such a FIFO here.
+ */
+struct pairs {
+	uint64_t (*v)[2];
+	size_t n, cap;
+};
+
+static int record_pair(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
+{
+	struct pairs *p = ctx;
+
+	ck_assert_int_eq(kind, PICL_MATCH_OK);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 1024;
+		p->v = realloc(p->v, p->cap * sizeof(*p->v));
+		ck_assert_ptr_nonnull(p->v);
+	}
+	p->v[p->n][0] = m->send_mark.line;
+	p->v[p->n][1] = m->recv_mark.line;
+	p->n++;
+	return 0;
+}
+
+#define CH_PROCS 6
+#define CH_TYPES 700
+#define CH_RECORDS 60000
+
+START_TEST(channels_dropped_and_made_again)
+{
+	/* The reference: per channel, a queue of unmatched lines (positive:
+	 * sends, negative: receives), at most CH_RECORDS of them. */
+	static int64_t q[CH_PROCS][CH_PROCS][CH_TYPES][8];
+	static int qn[CH_PROCS][CH_PROCS][CH_TYPES];
+	static uint64_t want[CH_RECORDS][2];
+	size_t nwant = 0, len = 0, cap = (size_t)CH_RECORDS * 48, i;
+	char *trace = malloc(cap);
+	struct pairs got = { NULL, 0, 0 };
+	struct picl_reader *r;
+	struct picl_matcher *m;
+	struct picl_record rec;
+	uint64_t x = 88172645463325252ULL;
+	int rc;
+
+	ck_assert_ptr_nonnull(trace);
+	memset(qn, 0, sizeof(qn));
+	for (i = 1; i <= CH_RECORDS; i++) {
+		int s, d, t, send, k;
+		int *n;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		s = (int)(x % CH_PROCS);
+		d = (int)((x >> 8) % CH_PROCS);
+		/* mostly a few types, now and then one of many */
+		t = (x >> 20) % 4 ? (int)((x >> 24) % 3) : (int)((x >> 24) % CH_TYPES);
+		send = (int)((x >> 40) & 1);
+		n = &qn[s][d][t];
+		if (*n && (q[s][d][t][0] > 0) != send) {   /* matches the head */
+			int64_t h = q[s][d][t][0];
+
+			want[nwant][0] = send ? i : (uint64_t)h;
+			want[nwant][1] = send ? (uint64_t)-h : i;
+			nwant++;
+			for (k = 1; k < *n; k++)
+				q[s][d][t][k - 1] = q[s][d][t][k];
+			(*n)--;
+		} else if (*n < 8) {
+			q[s][d][t][(*n)++] = send ? (int64_t)i : -(int64_t)i;
+		} else {
+			send = !send;   /* queue full: the other side instead */
+			want[nwant][0] = send ? i : (uint64_t)q[s][d][t][0];
+			want[nwant][1] = send ? (uint64_t)-q[s][d][t][0] : i;
+			nwant++;
+			for (k = 1; k < *n; k++)
+				q[s][d][t][k - 1] = q[s][d][t][k];
+			(*n)--;
+		}
+		len += (size_t)snprintf(trace + len, cap - len,
+					send ? "-3 -21 %zu %d 0 3 2 8 %d %d\n" :
+					       "-4 -52 %zu %d 0 3 2 8 %d %d\n",
+					i, send ? s : d, t, send ? d : s);
+		ck_assert_uint_lt(len, cap);
+	}
+	r = picl_reader_open_memory(trace, len, "churn", NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(r);
+	m = picl_matcher_new(record_pair, &got);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
+		ck_assert_int_eq(picl_matcher_add(m, &rec), PICL_OK);
+	ck_assert_int_eq(rc, PICL_END);
+	picl_matcher_free(m);   /* the unmatched ones are not looked at */
+	picl_reader_free(r);
+	ck_assert_uint_eq(got.n, nwant);
+	for (i = 0; i < nwant; i++) {
+		ck_assert_uint_eq(got.v[i][0], want[i][0]);
+		ck_assert_uint_eq(got.v[i][1], want[i][1]);
+	}
+	free(got.v);
+	free(trace);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("match");
@@ -325,6 +429,7 @@ int main(void)
 	tcase_add_test(tc, fields_not_a_message);
 	tcase_add_test(tc, own_broadcast);
 	tcase_add_test(tc, broadcast_declared_processors);
+	tcase_add_test(tc, channels_dropped_and_made_again);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
