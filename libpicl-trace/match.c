@@ -681,8 +681,8 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 		return PICL_OK; /* not an event of one processor */
 	if (repeated_receive(m, rec, &rc) || rc < 0)
 		return rc;
-	memset(&it, 0, sizeof(it));
 	if (is_send(rec->event) && rec->type != PICL_REC_EXIT) {
+		memset(&it, 0, sizeof(it));
 		if (!message_fields(rec, 0, PICL_WILDCARD, &it.msg.send_length, &it.msg.type,
 				    &it.msg.dst_processor))
 			return PICL_OK;
@@ -697,6 +697,7 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 		return add_send(m, &it);
 	}
 	if (is_recv(rec->event) && rec->type != PICL_REC_ENTRY) {
+		memset(&it, 0, sizeof(it));
 		base = rec->type == PICL_REC_MARK ? recv_entry_fields(rec->event, rec->nvalues) : 0;
 		/* A source of -1 (unknown) leaves nothing to match. */
 		if (!message_fields(rec, base, 0, &it.msg.recv_length, &it.msg.type,
