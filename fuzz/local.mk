@@ -1,12 +1,13 @@
-# fuzz/: libFuzzer targets, one per parser, and a replay driver.
+# fuzz/: libFuzzer targets, one per parser and one for the message matcher
+# (fed by the reader), and a replay driver.
 #
-#   make fuzz            build fuzz/fuzz-reader and fuzz/fuzz-descriptor with
+#   make fuzz            build fuzz/fuzz-{reader,descriptor,schema,match} with
 #                        clang -fsanitize=fuzzer,address,undefined
 #   fuzz/fuzz-reader -max_total_time=600 fuzz/corpus/reader
 #
 # `make check` runs each target over its committed corpus with the normal
 # compiler (fuzz/replay.c), so a fixed crash stays fixed without clang.
-FUZZ_TARGETS = reader descriptor schema
+FUZZ_TARGETS = reader descriptor schema match
 FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
 CLANG ?= clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/libpicl-trace -I$(builddir)
@@ -22,7 +23,11 @@ check_PROGRAMS += fuzz/replay-schema
 fuzz_replay_schema_SOURCES = fuzz/replay.c fuzz/fuzz-schema.c
 fuzz_replay_schema_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/schema"'
 fuzz_replay_schema_LDADD = libpicl-trace/libpicl-trace.la
-TESTS += fuzz/replay-reader fuzz/replay-descriptor fuzz/replay-schema
+check_PROGRAMS += fuzz/replay-match
+fuzz_replay_match_SOURCES = fuzz/replay.c fuzz/fuzz-match.c
+fuzz_replay_match_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/match"'
+fuzz_replay_match_LDADD = libpicl-trace/libpicl-trace.la
+TESTS += fuzz/replay-reader fuzz/replay-descriptor fuzz/replay-schema fuzz/replay-match
 EXTRA_DIST += fuzz/corpus
 
 fuzz: $(FUZZ_TARGETS:%=fuzz/fuzz-%)
