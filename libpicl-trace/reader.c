@@ -270,10 +270,20 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 			snprintf(r->err.problem, sizeof(r->err.problem),
 				 "record longer than %zu bytes (the reader's limit)",
 				 r->max_record);
-			/* Skip the rest of the continued record. */
-			while (more && (rc = next_line(r, &line, &n, &off)) > 0)
-				more = reader_continues(line, n);
-			return rc < 0 && rc != PICL_ERR_TOOLONG ? rc : PICL_ERR_TOOLONG;
+			/* Skip the rest of the continued record, up to a line
+			 * over the limit (whose own report must not replace
+			 * this one: the parsing threads report the record at
+			 * its first line too, as fuzz-parallel found). */
+			{
+				struct picl_error keep = r->err;
+
+				while (more && (rc = next_line(r, &line, &n, &off)) > 0)
+					more = reader_continues(line, n);
+				if (rc < 0 && rc != PICL_ERR_TOOLONG)
+					return rc;
+				r->err = keep;
+			}
+			return PICL_ERR_TOOLONG;
 		}
 		if (!more)
 			break;

@@ -231,6 +231,36 @@ START_TEST(huge_line)
 }
 END_TEST
 
+/* A continued record over max_record is reported at its first line, even
+ * when skipping its rest stops at a line over the limit (whose own report
+ * once replaced it; the parsing threads always said the first line). */
+START_TEST(joined_over_limit_then_long_line)
+{
+	static const char s[] =
+		"-102 -1 1 0 0 4 \"%d%d\" -11 1 \\\n"        /* 1: 32 bytes kept */
+		"-12 1 -12 1 \\\n"                          /* 2: 43 > 40 */
+		"-21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 \\\n"
+		"-3 -901 2 0 0 0\n";
+	struct picl_reader_options o = { 0 };
+	struct picl_reader *r;
+	struct picl_record rec;
+	int st;
+
+	o.max_record = 40;
+	r = picl_reader_open_memory(s, strlen(s), "mem.picl", &o, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_TOOLONG);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.line, 1);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.column, 1);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.offset, 0);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_int_eq(rec.event, -901);
+	ck_assert_uint_eq(rec.mark.line, 4);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	picl_reader_free(r);
+}
+END_TEST
+
 START_TEST(skip_and_go_on)
 {
 	struct picl_reader *r = open_str("-3 -901 0 0 0 0\nbad record\n-3 -21 1 0 0 1 2 x\n"
@@ -537,6 +567,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_fields);
+	tcase_add_test(tc, joined_over_limit_then_long_line);
 	tcase_add_test(tc, continuation_and_user_record);
 	tcase_add_test(tc, comments_blank_crlf);
 	tcase_add_test(tc, empty_input);
