@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Optional in a target, as with libFuzzer: called once before the inputs. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int run_file(const char *path)
 {
@@ -75,6 +77,8 @@ int main(int argc, char **argv)
 {
 	int i, rc = 0, count = 0;
 
+	if (LLVMFuzzerInitialize)
+		LLVMFuzzerInitialize(&argc, &argv);
 	if (argc < 2)
 		rc = run_path(CORPUS_DIR, &count);
 	for (i = 1; i < argc; i++)
