@@ -108,6 +108,7 @@ struct batch {
 	uint64_t nlines;         /* physical lines in the chunk */
 	int eof;                 /* the input ends after this chunk */
 	int fatal;               /* ... or fails after it (err) */
+	uint64_t fatal_at;       /* input offset the failing read was at */
 	int handoff;             /* no record boundary: the serial reader takes over */
 	int nomem;               /* a worker ran out of memory parsing it */
 	struct picl_error err;
@@ -256,9 +257,12 @@ static void fill_batch(struct pipeline *pl, struct batch *b)
 		}
 		if (b->fatal) {
 			/* the serial reader reads on to the last whole line,
-			 * into a continued record if need be (parse_batch) */
+			 * into a continued record if need be (parse_batch),
+			 * and reports the failure after the bytes it had read,
+			 * a partial last line included */
 			const char *nl = memrchr(b->buf, '\n', b->len);
 
+			b->fatal_at = b->base + b->len;
 			cut = nl ? (size_t)(nl + 1 - b->buf) : 0;
 			break;
 		}
@@ -820,7 +824,7 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 				r->err.path = r->path;
 				r->err.mark.line = pl->c.line_base + b->nlines + 1;
 				r->err.mark.column = 0;
-				r->err.mark.offset = b->base + b->len;
+				r->err.mark.offset = b->fatal_at;
 				r->fatal = 1;
 				return r->err.code;
 			}
