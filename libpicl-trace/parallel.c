@@ -826,6 +826,9 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 				r->err.mark.column = 0;
 				r->err.mark.offset = b->fatal_at;
 				r->fatal = 1;
+				/* consumed: every whole line, the skipped ones
+				 * after the last record included */
+				r->pipe_offset = b->base + b->len;
 				return r->err.code;
 			}
 			if (b->eof) {
