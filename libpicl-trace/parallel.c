@@ -827,8 +827,12 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 				r->err.mark.offset = b->fatal_at;
 				r->fatal = 1;
 				/* consumed: every whole line, the skipped ones
-				 * after the last record included */
+				 * after the last record included, and a last
+				 * partial line too if it was over max_record
+				 * (the serial reader was skipping it) */
 				r->pipe_offset = b->base + b->len;
+				if (b->fatal_at - r->pipe_offset > r->max_record)
+					r->pipe_offset = b->fatal_at;
 				return r->err.code;
 			}
 			if (b->eof) {
