@@ -261,6 +261,39 @@ START_TEST(joined_over_limit_then_long_line)
 }
 END_TEST
 
+/* A record of exactly max_record bytes whose "\r\n" (or final "\r") comes
+ * after a read that ends on the '\r' is not too long. */
+START_TEST(record_at_limit_then_cr)
+{
+	static const char *const inputs[] = {
+		"-3 -9 1 0 0 0\r",                    /* the end: no newline */
+		"-3 -9 1 0 0 0\r\n-3 -9 2 0 0 0\r\n", /* the 14th byte, a read apart */
+	};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct picl_reader_options o = { 0 };
+		struct picl_reader *r;
+		struct picl_record rec;
+		int st;
+
+		o.max_record = 13;
+		o.buffer_size = 14;
+		r = picl_reader_open_memory(inputs[i], strlen(inputs[i]), "mem.picl", &o, &st,
+					    NULL);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+		ck_assert_uint_eq(rec.line_len, 13);
+		if (i == 1) {
+			ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+			ck_assert_uint_eq(rec.mark.line, 2);
+		}
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+		picl_reader_free(r);
+	}
+}
+END_TEST
+
 START_TEST(skip_and_go_on)
 {
 	struct picl_reader *r = open_str("-3 -901 0 0 0 0\nbad record\n-3 -21 1 0 0 1 2 x\n"
@@ -568,6 +601,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_fields);
 	tcase_add_test(tc, joined_over_limit_then_long_line);
+	tcase_add_test(tc, record_at_limit_then_cr);
 	tcase_add_test(tc, continuation_and_user_record);
 	tcase_add_test(tc, comments_blank_crlf);
 	tcase_add_test(tc, empty_input);
