@@ -109,6 +109,7 @@ struct batch {
 	int eof;                 /* the input ends after this chunk */
 	int fatal;               /* ... or fails after it (err) */
 	uint64_t fatal_at;       /* input offset the failing read was at */
+	size_t fatal_tail;       /* text of the partial line before it */
 	int handoff;             /* no record boundary: the serial reader takes over */
 	int nomem;               /* a worker ran out of memory parsing it */
 	struct picl_error err;
@@ -264,6 +265,7 @@ static void fill_batch(struct pipeline *pl, struct batch *b)
 
 			b->fatal_at = b->base + b->len;
 			cut = nl ? (size_t)(nl + 1 - b->buf) : 0;
+			b->fatal_tail = reader_partial_len(b->buf + cut, b->len - cut);
 			break;
 		}
 		cut = find_cut(b->buf, b->len);
@@ -830,9 +832,8 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 				 * after the last record included, and a last
 				 * partial line too if it was over max_record
 				 * (the serial reader was skipping it) */
-				r->pipe_offset = b->base + b->len;
-				if (b->fatal_at - r->pipe_offset > r->max_record)
-					r->pipe_offset = b->fatal_at;
+				r->pipe_offset = b->fatal_tail > r->max_record ?
+						 b->fatal_at : b->base + b->len;
 				return r->err.code;
 			}
 			if (b->eof) {

@@ -69,6 +69,15 @@ static inline int reader_continues(const char *line, size_t len)
 	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
 }
 
+/* The text bytes among the first n bytes of a line whose newline has not
+ * been read yet: all but a last '\r', which a newline may still make part
+ * of the line's end. Over max_record, the serial reader skips the line as
+ * it reads it; the parsing threads decide with this too. */
+static inline size_t reader_partial_len(const char *s, size_t n)
+{
+	return n - (n > 0 && s[n - 1] == '\r');
+}
+
 /* reader.c: the rest of the record once its text is known. r->text,
  * r->text_line, r->text_offset and r->joined must describe `text`. */
 int reader_parse_text(struct picl_reader *r, const char *text, size_t len,

@@ -157,13 +157,9 @@ static int next_line(struct picl_reader *r, const char **line, size_t *len,
 		}
 		if (r->eof)
 			return 0;
-		/* Over the limit without its newline: unless the one byte
-		 * over is a '\r', which a newline (or the end) may yet make
-		 * part of the line's end, not of the record. */
-		if ((size_t)(r->end - r->start) > r->max_record &&
-		    !((size_t)(r->end - r->start) == r->max_record + 1 &&
-		      r->end[-1] == '\r'))
-			break;
+		if (reader_partial_len(r->start, (size_t)(r->end - r->start)) >
+		    r->max_record)
+			break;  /* over the limit without its newline */
 		{
 			int rc = fill(r);
 
