@@ -6,7 +6,10 @@
  * field, value and mark of each record, and the place and text of each
  * error. The first two bytes choose the read size (so that the input
  * spans many chunks and records straddle them), the longest record (so
- * that the serial reader takes over in the middle) and the flags.
+ * that the serial reader takes over in the middle) and the flags. In raw
+ * mode the parallel reader may also decode ahead (PICL_READ_DECODE_AHEAD):
+ * a record it hands out decoded must then be what picl_reader_decode makes
+ * of the serial one.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -83,6 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o1.flags = flag_sets[(data[1] >> 7) | ((data[0] & 1) << 1)];
 	o2 = o1;
 	o2.flags |= PICL_READ_PARALLEL;
+	if ((o1.flags & PICL_READ_RAW) && (data[0] & 2))
+		o2.flags |= PICL_READ_DECODE_AHEAD;
 	fd = memfd_create("trace", 0);
 	if (fd < 0 || write(fd, data + 2, size - 2) != (ssize_t)(size - 2) ||
 	    lseek(fd, 0, SEEK_SET) != 0)
@@ -123,6 +128,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					break;
 				continue;
 			}
+			if (rb.desc && !ra.desc &&
+			    (!(o2.flags & PICL_READ_DECODE_AHEAD) ||
+			     picl_reader_decode(a, &ra) != PICL_OK))
+				abort();
 			compare(&ra, &rb);
 		}
 		picl_reader_free(b);

@@ -20,7 +20,9 @@
  *     wherever it is used (predefined, or only ever defined for every
  *     event, processor and process): IT_DONE;
  *   - aliases it cannot resolve alone (scoped ones, large numbers):
- *     IT_FIELDS, decoded by the caller with the reader's definitions;
+ *     IT_FIELDS, decoded by the caller with the reader's definitions
+ *     (with PICL_READ_RAW | PICL_READ_DECODE_AHEAD they stay raw:
+ *     IT_DONE without values);
  *   - anything unusual (a line the fast path refuses, a definition record,
  *     data that fail to decode): IT_CAREFUL, read again by the caller with
  *     the serial code, which also produces the error message;
@@ -387,21 +389,23 @@ static int classify(struct worker *w, struct batch *b, struct picl_record *rec,
 {
 	const struct picl_descriptor *d = NULL;
 
-	if (reader_is_definition(rec->type) &&
-	    (w->flags & (PICL_READ_RAW | PICL_READ_NO_DEFS)) != (PICL_READ_RAW | PICL_READ_NO_DEFS))
-		return IT_CAREFUL;
-	if ((w->flags & PICL_READ_RAW) || rec->nfields == 0)
+	if (reader_is_definition(rec->type))
+		return (w->flags & (PICL_READ_RAW | PICL_READ_NO_DEFS)) !=
+		       (PICL_READ_RAW | PICL_READ_NO_DEFS) ? IT_CAREFUL : IT_DONE;
+	if (rec->nfields == 0 ||
+	    (w->flags & (PICL_READ_RAW | PICL_READ_DECODE_AHEAD)) == PICL_READ_RAW)
 		return IT_DONE;
+	/* Raw records decoded ahead: what needs the caller stays raw. */
 	if (rec->alias >= 0) {
 		if (rec->alias < TABLE_N)
 			d = b->table->d[rec->alias];
 		if (!d)
-			return IT_FIELDS;
+			return (w->flags & PICL_READ_RAW) ? IT_DONE : IT_FIELDS;
 		it->by_table = 1;
 	} else if (picl_defs_control(w->ctrl, rec->control, rec->control_len, &d, NULL) < 0) {
 		return IT_CAREFUL;
 	} else if (picl_defs_is_scratch(w->ctrl, d)) {
-		return IT_FIELDS;
+		return (w->flags & PICL_READ_RAW) ? IT_DONE : IT_FIELDS;
 	}
 	return decode_item(b, rec, d) < 0 ? IT_CAREFUL : IT_DONE;
 }
@@ -906,7 +910,11 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 		     picl_defs_lookup_alias(r->defs, rec->alias, rec->event, rec->processor,
 					    rec->process) != rec->desc)) {
 			rec->desc = NULL;
-			return reader_decode(r, rec);
+			if (!(r->flags & PICL_READ_RAW))
+				return reader_decode(r, rec);
+			/* decoded ahead with an alias redefined since: raw */
+			rec->values = NULL;
+			rec->nvalues = 0;
 		}
 		return PICL_OK;
 	}

@@ -464,7 +464,20 @@ enum picl_reader_flags {
 	 * it needs next are not ready). Memory grows by a few MB (a handful
 	 * of 256 KiB chunks and their parsed records). The threads start at
 	 * the first picl_reader_next and stop in picl_reader_free. */
-	PICL_READ_PARALLEL = 1 << 3
+	PICL_READ_PARALLEL = 1 << 3,
+	/* With PICL_READ_RAW and PICL_READ_PARALLEL: the parsing threads
+	 * decode the data as well wherever they can do it alone (the
+	 * descriptor is a control string, or an alias defined the same for
+	 * every event, processor and process, and the data match it). Those
+	 * records come back with values and desc set, exactly as
+	 * picl_reader_decode would make them; the others come back raw
+	 * (values NULL). Errors and definitions stay those of raw mode: a
+	 * record whose data are wrong is not an error here, only one that
+	 * picl_reader_decode reports when asked. For tools that want most
+	 * records' values but decide themselves what bad data mean (decode
+	 * only when rec->values is NULL): the decoding then happens on the
+	 * other cores. Ignored without both flags. */
+	PICL_READ_DECODE_AHEAD = 1 << 4
 };
 
 struct picl_reader_options {

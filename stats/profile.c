@@ -3,11 +3,16 @@
  * stat` prints and `picltrace plot` draws (the model is described in
  * profile.h).
  *
- * How it works. Records are read raw (PICL_READ_RAW) and decoded only when
- * their values are needed: the entries, exits and marks that carry a
+ * How it works. Records are read raw (PICL_READ_RAW) and their values are
+ * used only when needed: the entries, exits and marks that carry a
  * message or i/o length (sends, receives, file i/o, tracemsg, traceflush),
  * labels, subset definitions, and statistics records when they are to be
- * compared. Every event record (-2, -3, -4) then goes
+ * compared. The parsing threads decode ahead (PICL_READ_DECODE_AHEAD), so
+ * those records mostly come decoded already and the reading thread, the
+ * busy one, decodes only the rest; the values of the other records are
+ * dropped, so that an event record means the same whoever decoded it
+ * (definition records come decoded by the reader in any case). Every
+ * event record (-2, -3, -4) then goes
  *  1. to the process's own state (found through an open-addressing table,
  *     the last one cached): the time since the previous event record of the
  *     process is added to the category in force, i.e. the category of the
@@ -1028,7 +1033,7 @@ int profile_read(struct profile *p, const char *path)
 
 	if (p->finished)
 		return 2;
-	ropts.flags = PICL_READ_RAW | PICL_READ_PARALLEL;
+	ropts.flags = PICL_READ_RAW | PICL_READ_PARALLEL | PICL_READ_DECODE_AHEAD;
 	r = picl_reader_open(path, &ropts, &rc, &err);
 	if (!r) {
 		report(p, &err);
@@ -1046,8 +1051,14 @@ int profile_read(struct profile *p, const char *path)
 
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		p->records++;
-		if (needs_values(p, &rec) && (rc = picl_reader_decode(r, &rec)) < 0)
-			break;
+		if (needs_values(p, &rec)) {
+			if (!rec.values && (rc = picl_reader_decode(r, &rec)) < 0)
+				break;
+		} else if (rec.type >= PICL_REC_EXIT && rec.type <= PICL_REC_MARK) {
+			/* event records decoded ahead: as if raw */
+			rec.values = NULL;
+			rec.nvalues = 0;
+		}
 		switch (rec.type) {
 		case PICL_REC_MARK: case PICL_REC_ENTRY: case PICL_REC_EXIT:
 			rc = add_event(p, &rec, name);

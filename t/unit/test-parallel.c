@@ -166,9 +166,13 @@ static void compare_records(const struct picl_record *a, const struct picl_recor
 	}
 }
 
-/* Read path both ways with these options; returns the number of records. */
-static unsigned long differential(const char *path, unsigned flags, size_t buffer,
-				  size_t max_record, unsigned long *errors)
+static unsigned long ahead;  /* records decoded ahead (PICL_READ_DECODE_AHEAD) */
+
+/* Read path both ways with these options, the parallel reader with `extra`
+ * flags too; returns the number of records. A record the parallel reader
+ * decoded ahead must be what picl_reader_decode makes of the serial one. */
+static unsigned long differential_with(const char *path, unsigned flags, unsigned extra,
+				       size_t buffer, size_t max_record, unsigned long *errors)
 {
 	struct picl_reader_options o1 = { 0 }, o2;
 	struct picl_reader *a, *b;
@@ -180,7 +184,8 @@ static unsigned long differential(const char *path, unsigned flags, size_t buffe
 	o1.buffer_size = buffer;
 	o1.max_record = max_record;
 	o2 = o1;
-	o2.flags |= PICL_READ_PARALLEL;
+	o2.flags |= PICL_READ_PARALLEL | extra;
+	ahead = 0;
 	a = picl_reader_open(path, &o1, &st, NULL);
 	b = picl_reader_open(path, &o2, &st, NULL);
 	ck_assert_ptr_nonnull(a);
@@ -217,6 +222,12 @@ static unsigned long differential(const char *path, unsigned flags, size_t buffe
 				break;
 			continue;
 		}
+		if (rb.desc && !ra.desc) {
+			ck_assert_msg(extra & PICL_READ_DECODE_AHEAD,
+				      "call %lu: decoded in parallel only", call);
+			ck_assert_int_eq(picl_reader_decode(a, &ra), PICL_OK);
+			ahead++;
+		}
 		compare_records(&ra, &rb, call);
 		records++;
 	}
@@ -225,6 +236,12 @@ static unsigned long differential(const char *path, unsigned flags, size_t buffe
 	picl_reader_free(a);
 	picl_reader_free(b);
 	return records;
+}
+
+static unsigned long differential(const char *path, unsigned flags, size_t buffer,
+				  size_t max_record, unsigned long *errors)
+{
+	return differential_with(path, flags, 0, buffer, max_record, errors);
 }
 
 START_TEST(same_as_serial)
@@ -266,6 +283,39 @@ START_TEST(many_chunks)
 }
 END_TEST
 
+/*
+ * Raw records decoded ahead: the same records, errors and offsets as the
+ * serial raw reader; most records with data come decoded (as the serial
+ * reader decodes them on demand), the rest raw: bad data, scoped aliases,
+ * records read by the caller. Without PICL_READ_RAW the flag changes
+ * nothing.
+ */
+START_TEST(decode_ahead)
+{
+	static const size_t buffers[] = { 0, 61, 5000 };
+	char *path = make_trace(77, 20000);
+	unsigned long errors, n;
+	size_t i;
+
+	setenv("PICL_THREADS", "3", 1);
+	for (i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++) {
+		n = differential_with(path, PICL_READ_RAW, PICL_READ_DECODE_AHEAD, buffers[i], 0,
+				      &errors);
+		/* 70% of the records have data, a few bad, some with
+		 * scoped aliases */
+		ck_assert_uint_gt(n, 15000);
+		ck_assert_uint_gt(ahead, n / 2);
+		ck_assert_uint_lt(ahead, n);
+		n = differential_with(path, PICL_READ_RAW | PICL_READ_NO_DEFS,
+				      PICL_READ_DECODE_AHEAD, buffers[i], 0, &errors);
+		ck_assert_uint_gt(ahead, 0);
+		differential_with(path, 0, PICL_READ_DECODE_AHEAD, buffers[i], 0, &errors);
+		ck_assert_uint_eq(ahead, 0);
+	}
+	unlink(path);
+}
+END_TEST
+
 /* One thread allowed: the flag is accepted and reading is serial. */
 START_TEST(one_thread)
 {
@@ -288,6 +338,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, same_as_serial, 0, 4);
 	tcase_add_test(tc, many_chunks);
+	tcase_add_test(tc, decode_ahead);
 	tcase_add_test(tc, one_thread);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
