@@ -193,6 +193,8 @@ struct validator {
 	size_t nprocs, procs_cap;
 	struct intmap proc_of;  /* (processor, process) -> procs index */
 	struct proc *last_proc; /* the common case: runs of one process */
+	struct proc **fast;     /* by processor < FAST_PROCESSORS (sorted traces
+				   interleave the processes): its first process */
 	struct intmap processors; /* the processors seen (values unused) */
 	struct use *uses;       /* subsets used before their definition */
 	size_t nuses, uses_cap;
@@ -526,13 +528,20 @@ static void proc_free(struct proc *p)
 	free(p);
 }
 
+#define FAST_PROCESSORS 4096
+
 static struct proc *proc_find(struct validator *v, int32_t processor, int32_t process)
 {
 	struct proc *p = v->last_proc;
+	size_t i;
 
 	if (p && p->processor == processor && p->process == process)
 		return p;
-	size_t i;
+	if (processor >= 0 && processor < FAST_PROCESSORS && v->fast &&
+	    (p = v->fast[processor]) && p->process == process) {
+		v->last_proc = p;
+		return p;
+	}
 
 	if (!intmap_get(&v->proc_of, intmap_key2(processor, process), &i))
 		return NULL;
@@ -575,6 +584,13 @@ static struct proc *proc_get(struct validator *v, int32_t processor, int32_t pro
 	p->processor = processor;
 	p->process = process;
 	v->last_proc = p;
+	if (processor >= 0 && processor < FAST_PROCESSORS) {
+		/* without the table, look-ups only take longer */
+		if (!v->fast)
+			v->fast = calloc(FAST_PROCESSORS, sizeof(*v->fast));
+		if (v->fast && !v->fast[processor])
+			v->fast[processor] = p;
+	}
 	return p;
 }
 
@@ -1489,6 +1505,8 @@ static void reset(struct validator *v)
 	v->nprocs = v->procs_cap = 0;
 	intmap_free(&v->proc_of);
 	v->last_proc = NULL;
+	free(v->fast);
+	v->fast = NULL;
 	intmap_free(&v->processors);
 	free(v->uses);
 	v->uses = NULL;

@@ -251,12 +251,21 @@ static void slots_release(struct slots *s)
 	s->n = s->cap = 0;
 }
 
+/* Types in [DIRECT_LO, DIRECT_LO + DIRECT_N) are looked up in a direct
+ * table, filled from the slots after each load: validate asks for every
+ * record's types, and a binary search over the event types was 6% of its
+ * time. Every type PICL defines and the usual user types fall in it. */
+#define DIRECT_LO (-1024)
+#define DIRECT_N 2048
+
 struct picl_schema {
 	struct arena arena;
 	struct slots events;           /* exact types, sorted by type */
 	struct slots event_ranges;     /* ranges, in order of definition */
 	struct slots records;
 	struct slots record_ranges;
+	const void *event_direct[DIRECT_N];   /* what table_find gives */
+	const void *record_direct[DIRECT_N];
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1587,6 +1596,8 @@ static int commit(struct loader *L, struct picl_schema *s)
 /* Public functions                                                          */
 /* ------------------------------------------------------------------------ */
 
+static void fill_direct(struct picl_schema *s);
+
 int picl_schema_extend(struct picl_schema *s, const char *path,
 		       struct picl_error *err)
 {
@@ -1628,6 +1639,8 @@ int picl_schema_extend(struct picl_schema *s, const char *path,
 	}
 	if (rc == PICL_OK)
 		rc = commit(&L, s);
+	if (rc == PICL_OK)
+		fill_direct(s);
 
 	if (L.have_ev)
 		yaml_event_delete(&L.ev);
@@ -1708,6 +1721,22 @@ static const void *table_find(const struct slots *exact, const struct slots *ran
 	return NULL;
 }
 
+static int is_direct(int32_t type)
+{
+	return type >= DIRECT_LO && type < DIRECT_LO + DIRECT_N;
+}
+
+/* After a load: the direct tables say what table_find says. */
+static void fill_direct(struct picl_schema *s)
+{
+	int32_t k;
+
+	for (k = 0; k < DIRECT_N; k++) {
+		s->event_direct[k] = table_find(&s->events, &s->event_ranges, DIRECT_LO + k);
+		s->record_direct[k] = table_find(&s->records, &s->record_ranges, DIRECT_LO + k);
+	}
+}
+
 const struct picl_schema_event *picl_schema_event(const struct picl_schema *s,
 						  int32_t event_type)
 {
@@ -1715,7 +1744,8 @@ const struct picl_schema_event *picl_schema_event(const struct picl_schema *s,
 
 	if (!s)
 		return NULL;
-	e = table_find(&s->events, &s->event_ranges, event_type);
+	e = is_direct(event_type) ? s->event_direct[event_type - DIRECT_LO] :
+	    table_find(&s->events, &s->event_ranges, event_type);
 	return e ? &e->pub : NULL;
 }
 
@@ -1724,5 +1754,7 @@ const struct picl_schema_record *picl_schema_record(const struct picl_schema *s,
 {
 	if (!s)
 		return NULL;
+	if (is_direct(record_type))
+		return s->record_direct[record_type - DIRECT_LO];
 	return table_find(&s->records, &s->record_ranges, record_type);
 }

@@ -414,6 +414,38 @@ START_TEST(test_extend_user_event)
 }
 END_TEST
 
+/* Types near -1024 and 1024 are found through two different tables (a
+ * direct one, a search): a range across the border reads the same on
+ * both sides, and a later exact type inside it wins on both. */
+START_TEST(test_extend_across_direct_border)
+{
+	struct picl_error err;
+	char *path = temp_schema(
+		"events:\n"
+		"  - {range: [1000, 1100], name: band, category: user, produces: mark}\n"
+		"  - {range: [-1030, -1015], name: low band, category: user, produces: mark}\n"
+		"  - {type: 1024, name: edge, category: user, produces: mark}\n"
+		"  - {type: 1023, name: inside, category: user, produces: mark}\n");
+	int32_t t;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
+	for (t = 1000; t <= 1100; t++)
+		if (t != 1023 && t != 1024)
+			ck_assert_str_eq(event(t)->name, "band");
+	ck_assert_str_eq(event(1023)->name, "inside");
+	ck_assert_str_eq(event(1024)->name, "edge");
+	ck_assert_str_eq(event(999)->name, "user event");
+	ck_assert_str_eq(event(1101)->name, "user event");
+	for (t = -1030; t <= -1015; t++)
+		ck_assert_str_eq(event(t)->name, "low band");
+	ck_assert_ptr_null(picl_schema_event(schema, -1031));
+	ck_assert_int_eq(event(-1014)->type, -1014);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
 	struct picl_error err;
@@ -673,6 +705,7 @@ static Suite *schema_suite(void)
 
 	tcase_add_checked_fixture(tl, setup, teardown);
 	tcase_add_test(tl, test_extend_user_event);
+	tcase_add_test(tl, test_extend_across_direct_border);
 	tcase_add_test(tl, test_missing_file);
 	tcase_add_test(tl, test_default_path);
 	tcase_add_test(tl, test_malformed_yaml);
