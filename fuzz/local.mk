@@ -17,9 +17,13 @@ check_PROGRAMS += fuzz/replay-reader fuzz/replay-descriptor
 fuzz_replay_reader_SOURCES = fuzz/replay.c fuzz/fuzz-reader.c
 fuzz_replay_reader_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/reader"'
 fuzz_replay_reader_LDADD = libpicl-trace/libpicl-trace.la
-fuzz_replay_descriptor_SOURCES = fuzz/replay.c fuzz/fuzz-descriptor.c
+# (with the library's sources: it calls picl_descriptor_decode_quick, which
+# the shared library keeps to itself)
+fuzz_replay_descriptor_SOURCES = fuzz/replay.c fuzz/fuzz-descriptor.c \
+	$(libpicl_trace_libpicl_trace_la_SOURCES)
 fuzz_replay_descriptor_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/descriptor"'
-fuzz_replay_descriptor_LDADD = libpicl-trace/libpicl-trace.la
+fuzz_replay_descriptor_CFLAGS = $(libpicl_trace_libpicl_trace_la_CFLAGS)
+fuzz_replay_descriptor_LDADD = $(libpicl_trace_libpicl_trace_la_LIBADD)
 check_PROGRAMS += fuzz/replay-schema
 fuzz_replay_schema_SOURCES = fuzz/replay.c fuzz/fuzz-schema.c
 fuzz_replay_schema_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/schema"'

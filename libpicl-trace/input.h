@@ -9,6 +9,10 @@
 
 #include <sys/types.h>
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)   /* the library's own (internal.h) */
+#endif
+
 struct picl_input;
 
 /* Wrap fd (closed by picl_input_free when own is 1). Reads the first bytes to
@@ -27,5 +31,9 @@ int picl_input_is_compressed(const struct picl_input *in);
 /* 1 if the input is a regular file (reads never wait for a writer). */
 int picl_input_is_regular(const struct picl_input *in);
 void picl_input_free(struct picl_input *in);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

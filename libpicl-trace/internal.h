@@ -23,6 +23,12 @@
 #define PICL_UNLIKELY(x) (x)
 #endif
 
+/* Everything declared here is the library's own: hidden from its users
+ * (not exported, and called without the PLT). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /*
  * Set err (if not NULL) to code and a formatted problem text; the mark and
  * path are left as they are. Returns code, so callers can write
@@ -82,5 +88,9 @@ static inline int picl_is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
 }
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif /* PICL_INTERNAL_H */

@@ -8,6 +8,10 @@
 
 #include "input.h"
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)   /* the library's own (internal.h) */
+#endif
+
 enum reader_pipe_state {
 	PIPE_OFF,      /* serial reading only */
 	PIPE_WANTED,   /* PICL_READ_PARALLEL: start at the first record */
@@ -106,5 +110,9 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec);
 void pipe_free(struct picl_reader *r);
 /* pipe_next's answer when the serial reader must take over */
 #define PIPE_SERIAL 1000
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif /* PICL_READER_INT_H */
