@@ -46,6 +46,7 @@ struct channel {
 	uint64_t bcast_base;          /* number of the broadcast at sends' head */
 	int32_t *dsts;                /* destinations of the (src, type) channels, */
 	size_t ndsts, dstcap;         /* in the order they were made */
+	uint64_t dst_bits;            /* bit d: destination d (0..63) is in dsts */
 };
 
 /* An open -58/-60/-61 entry and its request id. */
@@ -185,10 +186,17 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 		b = find(m, src, BCAST_DST, type, 1);
 		if (!b)
 			return NULL;
-		/* Made again after drop_idle: already listed, in its place. */
-		for (i = b->ndsts; i > 0; i--)
-			if (b->dsts[i - 1] == dst)
+		/* Made again after drop_idle: already listed, in its place.
+		 * (Every message remakes its channel: the bits spare the
+		 * scan of up to a processor count of destinations.) */
+		if (dst >= 0 && dst < 64) {
+			if (b->dst_bits >> dst & 1)
 				return find(m, src, dst, type, 1);
+		} else {
+			for (i = b->ndsts; i > 0; i--)
+				if (b->dsts[i - 1] == dst)
+					return find(m, src, dst, type, 1);
+		}
 		if (b->ndsts == b->dstcap) {
 			size_t ncap = b->dstcap ? b->dstcap * 2 : 4;
 			int32_t *v = realloc(b->dsts, ncap * sizeof(*v));
@@ -199,6 +207,8 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 			b->dstcap = ncap;
 		}
 		b->dsts[b->ndsts++] = dst;
+		if (dst >= 0 && dst < 64)
+			b->dst_bits |= (uint64_t)1 << dst;
 	}
 	return find(m, src, dst, type, 1);
 }
