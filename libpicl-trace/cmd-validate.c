@@ -128,6 +128,12 @@ struct frame {
 };
 
 /* One (processor, process): its timeline. */
+/* Event types whose presence a process records in a bitmap, besides its
+ * sorted list: every type PICL defines (but the subsets) and the usual
+ * user types. 256 bytes a process. */
+#define EVENT_BITS_LO (-1024)
+#define EVENT_BITS 2048
+
 struct proc {
 	int32_t processor, process;
 	struct frame *stack;
@@ -141,6 +147,7 @@ struct proc {
 	uint64_t last_ev_line, last_ev_column;
 	int32_t *events;        /* event types seen, sorted (statistics subsets) */
 	size_t nevents, events_cap;
+	uint64_t events_bits[EVENT_BITS / 64];  /* those in [EVENT_BITS_LO, +EVENT_BITS) */
 };
 
 /* A broadcast never received: the matcher reports it once per missing
@@ -594,10 +601,16 @@ static struct proc *proc_get(struct validator *v, int32_t processor, int32_t pro
 	return p;
 }
 
-/* Add e to the sorted set of event types of p. */
+/* Add e to the sorted set of event types of p. Every event record comes
+ * here: the usual types are found in the bitmap, without a search. */
 static void note_event(struct validator *v, struct proc *p, int32_t e)
 {
 	size_t lo = 0, hi = p->nevents;
+	int in_bits = e >= EVENT_BITS_LO && e < EVENT_BITS_LO + EVENT_BITS;
+	unsigned bit = in_bits ? (unsigned)(e - EVENT_BITS_LO) : 0;
+
+	if (in_bits && (p->events_bits[bit / 64] >> (bit % 64) & 1))
+		return;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -616,6 +629,8 @@ static void note_event(struct validator *v, struct proc *p, int32_t e)
 	memmove(p->events + lo + 1, p->events + lo, (p->nevents - lo) * sizeof(*p->events));
 	p->events[lo] = e;
 	p->nevents++;
+	if (in_bits)
+		p->events_bits[bit / 64] |= (uint64_t)1 << (bit % 64);
 }
 
 /* Remember that subset `id` of `kind` was used undefined at line:column. */
@@ -909,7 +924,7 @@ static void check_schema_data(struct validator *v, const struct picl_record *rec
 	struct expect e;
 	uint64_t line, column;
 	int rec_chars;
-	size_t k;
+	size_t k, j;
 
 	if (!rec->desc || rec->type == PICL_REC_DESCRIPTOR)
 		return;
@@ -950,7 +965,7 @@ static void check_schema_data(struct validator *v, const struct picl_record *rec
 				    what, e.descriptor);
 		return;
 	}
-	for (k = 0; k < rec->nvalues; k++) {
+	for (k = 0, j = 0; k < rec->nvalues; k++) {
 		enum vclass got = value_class(rec->values[k].kind), want;
 
 		if (k >= e.max) {
@@ -966,7 +981,9 @@ static void check_schema_data(struct validator *v, const struct picl_record *rec
 					    plural(rec->nvalues), (unsigned long long)e.max);
 			return;
 		}
-		want = (enum vclass)e.cls[k % e.ncls];
+		want = (enum vclass)e.cls[j];   /* k % e.ncls, without a division */
+		if (++j == e.ncls)
+			j = 0;
 		if (got != want) {
 			DATA_REPORT(SEV_ERROR,
 				    "%s should have \"%s\" data, not \"%s\" (value %llu is %s)",
