@@ -24,6 +24,7 @@
 #include <string.h>
 
 #define BCAST_DST INT32_MIN
+#define PROC_BITS 4096
 
 struct item {
 	uint64_t seq;                 /* input order */
@@ -72,6 +73,7 @@ struct picl_matcher {
 	size_t ncap, nused;
 	int32_t *procs;               /* processors seen, sorted */
 	size_t nprocs, procs_cap;
+	uint64_t procs_bits[PROC_BITS / 64];  /* those below PROC_BITS, again */
 	int32_t *expected;            /* processors declared, sorted; or NULL */
 	size_t nexpected;
 	struct reqstate *req;         /* in order of first appearance */
@@ -264,11 +266,15 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 	return m;
 }
 
+/* Every record comes here; a processor is usually known already, and if
+ * it is below PROC_BITS the bitmap says so without a search. */
 static int saw_processor(struct picl_matcher *m, int32_t p)
 {
 	size_t lo = 0, hi = m->nprocs;
 
 	if (p < 0)
+		return PICL_OK;
+	if (p < PROC_BITS && (m->procs_bits[p / 64] >> (p % 64) & 1))
 		return PICL_OK;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -292,6 +298,8 @@ static int saw_processor(struct picl_matcher *m, int32_t p)
 	memmove(m->procs + lo + 1, m->procs + lo, (m->nprocs - lo) * sizeof(*m->procs));
 	m->procs[lo] = p;
 	m->nprocs++;
+	if (p < PROC_BITS)
+		m->procs_bits[p / 64] |= (uint64_t)1 << (p % 64);
 	return PICL_OK;
 }
 
