@@ -236,8 +236,11 @@ static int input_open(struct input *in, const char *path, const char *tmpdir)
 	return 0;
 }
 
+/* Each pass reads the input from its start, parsing on the other cores
+ * (PICL_READ_PARALLEL gives the serial reader's records exactly). */
 static struct picl_reader *input_reader(struct input *in)
 {
+	static const struct picl_reader_options opts = { PICL_READ_PARALLEL, 0, 0 };
 	struct picl_error err = { 0 };
 	struct picl_reader *r;
 	int rc;
@@ -246,7 +249,7 @@ static struct picl_reader *input_reader(struct input *in)
 		picltrace_error(CMD, "%s: cannot rewind: %s", in->name, strerror(errno));
 		return NULL;
 	}
-	r = picl_reader_open_fd(in->fd, in->name, NULL, &rc, &err);
+	r = picl_reader_open_fd(in->fd, in->name, &opts, &rc, &err);
 	if (!r)
 		picltrace_report(CMD, &err);
 	else
@@ -393,10 +396,15 @@ out:
 /* The rewrite                                                               */
 /* ------------------------------------------------------------------------ */
 
+/* procs is sorted by processor; processors numbered 0, 1, 2, ... (the
+ * usual case) are found at their own index, without the search that
+ * every record would otherwise go through. */
 static struct proc *proc_find(struct syncer *s, int32_t p)
 {
 	size_t lo = 0, hi = s->nprocs;
 
+	if (p >= 0 && (size_t)p < s->nprocs && s->procs[p].processor == p)
+		return &s->procs[p];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
