@@ -1384,6 +1384,18 @@ static int text_reads_back(const struct op *op, const char *text, size_t n,
 
 	if (n == 0 || (op->width && n > op->width))
 		return 0;
+	if (op->conv == CONV_DEC && n <= 19) {
+		/* The usual case, a %d value with the text it was read from:
+		 * [-]digits, checked without the general scanner (which gives
+		 * the same answer, "-0" being 0). */
+		size_t i = p[0] == '-', j;
+		uint64_t mag = 0;
+
+		for (j = i; j < n && (unsigned)(p[j] - '0') < 10; j++)
+			mag = mag * 10 + (unsigned)(p[j] - '0');
+		if (j == n && j > i)
+			return (int)(i && mag) == (int)want_int->neg && mag == want_int->mag;
+	}
 	tok = scan_token(op, p, n, -1, &iv);
 	if (tok != n)
 		return 0;

@@ -133,17 +133,39 @@ int picl_parse_i64(const char *s, size_t len, int64_t *v)
 	return PICL_OK;
 }
 
+/* "00" "01" ... "99": two digits per division (the writer formats several
+ * numbers per record, and one digit per division was most of its time). */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 size_t picl_format_u64(uint64_t v, char *buf)
 {
-	char tmp[24];
-	size_t n = 0, i;
+	uint64_t t = 10;
+	size_t n = 1;
+	char *p;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	/* the number of digits first, then the digits from the last one */
+	while (n < 20 && v >= t) {
+		n++;
+		t *= 10;
+	}
+	p = buf + n;
+	while (v >= 100) {
+		uint64_t q = v / 100;
+		unsigned r = (unsigned)(v - q * 100);
+
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * r, 2);
+		v = q;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return n;
 }
 
@@ -186,26 +208,23 @@ size_t picl_format_double(double d, char *buf)
 	return (size_t)n;
 }
 
-int picl_buf_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+int picl_buf_grow(char **buf, size_t *cap, size_t need)
 {
-	if (*len + n + 1 > *cap) {
-		size_t ncap = *cap ? *cap : 256;
-		char *p;
+	size_t ncap = *cap ? *cap : 256;
+	char *p;
 
-		while (ncap < *len + n + 1) {
-			if (ncap > SIZE_MAX / 2)
-				return PICL_ERR_NOMEM;
-			ncap *= 2;
-		}
-		p = realloc(*buf, ncap);
-		if (!p)
+	if (need <= *cap)
+		return PICL_OK;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
 			return PICL_ERR_NOMEM;
-		*buf = p;
-		*cap = ncap;
+		ncap *= 2;
 	}
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[*len] = '\0';
+	p = realloc(*buf, ncap);
+	if (!p)
+		return PICL_ERR_NOMEM;
+	*buf = p;
+	*cap = ncap;
 	return PICL_OK;
 }
 

@@ -4,6 +4,8 @@
  * subtraction and rescaling.
  */
 #include <check.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +122,47 @@ START_TEST(format_roundtrip)
 }
 END_TEST
 
+/* Every digit count, and the numbers around each power of ten, format as
+ * printf formats them (scale 0: the mantissa itself; the library's
+ * integer formatter is under it). */
+START_TEST(format_integers)
+{
+	char want[32];
+	int64_t p10 = 1;
+	int k, d;
+
+	for (k = 0; k <= 18; k++) {
+		for (d = -2; d <= 2; d++) {
+			struct picl_time pos = { p10 + d, 0 }, neg = { -(p10 + d), 0 };
+
+			snprintf(want, sizeof(want), "%lld", (long long)pos.mant);
+			ck_assert_str_eq(F(pos), want);
+			snprintf(want, sizeof(want), "%lld", (long long)neg.mant);
+			ck_assert_str_eq(F(neg), want);
+		}
+		if (k < 18)
+			p10 *= 10;
+	}
+	{
+		struct picl_time hi = { INT64_MAX, 0 }, lo = { INT64_MIN, 0 };
+		unsigned long long x = 1;
+
+		ck_assert_str_eq(F(hi), "9223372036854775807");
+		ck_assert_str_eq(F(lo), "-9223372036854775808");
+		/* and a spread of values of every length */
+		for (k = 0; k < 2000; k++) {
+			struct picl_time t;
+
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			t.mant = (int64_t)(x >> (k % 64));
+			t.scale = 0;
+			snprintf(want, sizeof(want), "%lld", (long long)t.mant);
+			ck_assert_str_eq(F(t), want);
+		}
+	}
+}
+END_TEST
+
 START_TEST(arithmetic)
 {
 	struct picl_time d;
@@ -152,6 +195,7 @@ int main(void)
 	tcase_add_test(tc, parse_errors);
 	tcase_add_test(tc, compare_exact);
 	tcase_add_test(tc, format_roundtrip);
+	tcase_add_test(tc, format_integers);
 	tcase_add_test(tc, arithmetic);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
