@@ -1342,7 +1342,7 @@ static int encode_error(struct encoder *ec, int code, const char *problem)
 	return picl_set_error(ec->err, code, "value %zu: %s", ec->index + 1, problem);
 }
 
-static int append(struct encoder *ec, const char *s, size_t n)
+static PICL_INLINE int append(struct encoder *ec, const char *s, size_t n)
 {
 	int rc = picl_buf_append(ec->buf, ec->len, ec->cap, s, n);
 
@@ -1375,7 +1375,7 @@ static int same_double(double a, double b)
  * 1 if text reads back, by itself and whole, as a number equal to the one
  * given (integers as sign and magnitude, doubles bit for bit up to NaN).
  */
-static int text_reads_back(const struct op *op, const char *text, size_t n,
+static PICL_INLINE int text_reads_back(const struct op *op, const char *text, size_t n,
 			   const struct scanned *want_int, double want_d)
 {
 	const unsigned char *p = (const unsigned char *)text;

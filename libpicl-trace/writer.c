@@ -273,9 +273,11 @@ struct picl_writer *picl_writer_open(const char *path,
 /* The descriptor field and the data of rec, as canonical text, in scratch. */
 static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 {
-	struct picl_error e2 = { 0 };
+	struct picl_error e2;   /* read only when encoding fails: not cleared
+				   (300 bytes) for every record */
 	int rc;
 
+	e2.problem[0] = '\0';
 	w->scratch_len = 0;
 	if (rec->type == PICL_REC_DESCRIPTOR && rec->nvalues == 2 &&
 	    rec->values[0].kind == PICL_VAL_INT) {
