@@ -127,13 +127,13 @@ struct frame {
 	uint64_t line, column;
 };
 
-/* One (processor, process): its timeline. */
 /* Event types whose presence a process records in a bitmap, besides its
  * sorted list: every type PICL defines (but the subsets) and the usual
  * user types. 256 bytes a process. */
 #define EVENT_BITS_LO (-1024)
 #define EVENT_BITS 2048
 
+/* One (processor, process): its timeline. */
 struct proc {
 	int32_t processor, process;
 	struct frame *stack;
@@ -200,8 +200,8 @@ struct validator {
 	size_t nprocs, procs_cap;
 	struct intmap proc_of;  /* (processor, process) -> procs index */
 	struct proc *last_proc; /* the common case: runs of one process */
-	struct proc **fast;     /* by processor < FAST_PROCESSORS (sorted traces
-				   interleave the processes): its first process */
+	void **fast;            /* proc_table (intmap.h): sorted traces
+				   interleave the processes */
 	struct intmap processors; /* the processors seen (values unused) */
 	struct use *uses;       /* subsets used before their definition */
 	size_t nuses, uses_cap;
@@ -535,8 +535,6 @@ static void proc_free(struct proc *p)
 	free(p);
 }
 
-#define FAST_PROCESSORS 4096
-
 static struct proc *proc_find(struct validator *v, int32_t processor, int32_t process)
 {
 	struct proc *p = v->last_proc;
@@ -544,8 +542,7 @@ static struct proc *proc_find(struct validator *v, int32_t processor, int32_t pr
 
 	if (p && p->processor == processor && p->process == process)
 		return p;
-	if (processor >= 0 && processor < FAST_PROCESSORS && v->fast &&
-	    (p = v->fast[processor]) && p->process == process) {
+	if ((p = proc_table_get(v->fast, processor)) && p->process == process) {
 		v->last_proc = p;
 		return p;
 	}
@@ -591,13 +588,7 @@ static struct proc *proc_get(struct validator *v, int32_t processor, int32_t pro
 	p->processor = processor;
 	p->process = process;
 	v->last_proc = p;
-	if (processor >= 0 && processor < FAST_PROCESSORS) {
-		/* without the table, look-ups only take longer */
-		if (!v->fast)
-			v->fast = calloc(FAST_PROCESSORS, sizeof(*v->fast));
-		if (v->fast && !v->fast[processor])
-			v->fast[processor] = p;
-	}
+	(void)proc_table_note(&v->fast, processor, p);  /* without it: slower look-ups */
 	return p;
 }
 

@@ -14,7 +14,9 @@
  * directory has -I libpicl-trace, as for reader-int.h.
  *
  * A zeroed struct intmap is an empty map. Values are stored plus one so that
- * a zero slot is an empty one; SIZE_MAX cannot be stored.
+ * a zero slot is an empty one; SIZE_MAX cannot be stored. Beside it, a
+ * direct table by processor id (proc_table_*) for the one key that the
+ * per-record paths look up on every record.
  */
 #ifndef PICL_INTMAP_H
 #define PICL_INTMAP_H
@@ -103,6 +105,35 @@ static inline int intmap_put(struct intmap *m, uint64_t key, size_t val)
 	m->slots[i].key = key;
 	m->slots[i].val = val + 1;
 	m->n++;
+	return 0;
+}
+
+/*
+ * A direct table by processor id (0 .. PROC_TABLE_N - 1, the host 32767
+ * included) holding the first process seen on each: sorted traces
+ * interleave the processes, so a one-entry cache misses on most records,
+ * and the (processor, process) look-ups on per-record paths (stat's
+ * profile and accumulator, validate) find them here without hashing; the
+ * caller checks the process and falls back to its map. A NULL table is an
+ * empty one, made by the first proc_table_note.
+ */
+#define PROC_TABLE_N 32768
+
+static inline void *proc_table_get(void *const *t, int32_t processor)
+{
+	return t && processor >= 0 && processor < PROC_TABLE_N ? t[processor] : NULL;
+}
+
+/* Note p as processor's, unless it has one already. 0, or -1 when the
+ * table cannot be made (nothing is noted then). */
+static inline int proc_table_note(void ***t, int32_t processor, void *p)
+{
+	if (processor < 0 || processor >= PROC_TABLE_N)
+		return 0;
+	if (!*t && !(*t = (void **)calloc(PROC_TABLE_N, sizeof(**t))))
+		return -1;
+	if (!(*t)[processor])
+		(*t)[processor] = p;
 	return 0;
 }
 

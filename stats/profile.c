@@ -75,7 +75,6 @@
 #include <unistd.h>
 
 #define PROF_EXACT_LIMIT ((size_t)1 << 20)
-#define PROF_FAST_PROCESSORS 32768
 
 /* The cp at a send still waiting for its receive(s). */
 struct prof_sendcp {
@@ -331,8 +330,7 @@ static struct prof_proc *proc_get(struct profile *p, int32_t processor, int32_t 
 		return pp;
 	/* Sorted traces interleave the processes: a direct table by
 	 * processor (its first process) saves most hash look-ups. */
-	if (processor >= 0 && processor < PROF_FAST_PROCESSORS && p->fast &&
-	    (pp = p->fast[processor]) && pp->process == process) {
+	if ((pp = proc_table_get(p->fast, processor)) && pp->process == process) {
 		p->last_proc = pp;
 		return pp;
 	}
@@ -362,12 +360,8 @@ static struct prof_proc *proc_get(struct profile *p, int32_t processor, int32_t 
 	}
 	if (saw_processor(p, processor))
 		return NULL;
-	if (processor >= 0 && processor < PROF_FAST_PROCESSORS) {
-		if (!p->fast && !(p->fast = calloc(PROF_FAST_PROCESSORS, sizeof(*p->fast))))
-			return NULL;
-		if (!p->fast[processor])
-			p->fast[processor] = pp;
-	}
+	if (proc_table_note(&p->fast, processor, pp) < 0)
+		return NULL;
 	pp->is_new = 1;
 	p->last_proc = pp;
 	return pp;

@@ -156,7 +156,7 @@ struct profile {
 	size_t nprocs, procs_cap;
 	struct intmap proc_of;           /* (processor, process) -> index */
 	struct prof_proc *last_proc;
-	struct prof_proc **fast;         /* by processor id (< 32768) */
+	void **fast;                     /* proc_table (intmap.h) of struct prof_proc */
 
 	int32_t max_scale;               /* finest timestamp decimals seen */
 	uint64_t records, event_records;
