@@ -93,6 +93,11 @@ int picl_defs_is_scratch(const struct picl_defs *defs, const struct picl_descrip
 int picl_descriptor_decode_quick(const struct picl_descriptor *d, uint64_t nfields,
 				 const char *text, size_t len, struct picl_value *values,
 				 size_t cap, size_t *nvalues);
+/* descriptor.c: the values per data field when every conversion of d is a
+ * plain signed decimal ("%d", "%d%ld"), which the parsing threads decode
+ * in their one-pass parser (parallel.c, parse_quick) as decode_quick
+ * would; 0 for any other descriptor. */
+size_t picl_descriptor_int_ops(const struct picl_descriptor *d);
 
 static inline int picl_is_blank(unsigned char c)
 {

@@ -97,6 +97,7 @@ struct table {
 	uint64_t gen;            /* picl_defs_generation it was made at */
 	int refs;
 	const struct picl_descriptor *d[TABLE_N];
+	uint8_t nint[TABLE_N];   /* picl_descriptor_int_ops(d[i]) if < 256, or 0 */
 };
 
 enum batch_state { B_FREE, B_BUSY, B_READY };
@@ -172,8 +173,13 @@ static struct table *make_table(struct picl_reader *r)
 		return NULL;
 	t->gen = picl_defs_generation(r->defs);
 	t->refs = 1;
-	for (a = 0; a < TABLE_N; a++)
+	for (a = 0; a < TABLE_N; a++) {
+		size_t n;
+
 		t->d[a] = picl_defs_alias_everywhere(r->defs, a);
+		n = picl_descriptor_int_ops(t->d[a]);
+		t->nint[a] = (uint8_t)(n < 256 ? n : 0);
+	}
 	return t;
 }
 
@@ -315,7 +321,8 @@ nomem:
 /* Parsing a chunk (any worker)                                             */
 /* ------------------------------------------------------------------------ */
 
-static struct item *new_item(struct batch *b)
+/* The next item's room (b->n not advanced), or NULL. */
+static struct item *item_room(struct batch *b)
 {
 	if (b->n == b->ncap) {
 		size_t ncap = b->ncap ? b->ncap * 2 : 1024;
@@ -326,7 +333,16 @@ static struct item *new_item(struct batch *b)
 		b->items = p;
 		b->ncap = ncap;
 	}
-	return &b->items[b->n++];
+	return &b->items[b->n];
+}
+
+static struct item *new_item(struct batch *b)
+{
+	struct item *it = item_room(b);
+
+	if (it)
+		b->n++;
+	return it;
 }
 
 /* Decode rec's data with d into b->vals. 0, or -1 (the caller will). */
@@ -428,20 +444,139 @@ static void pack(struct item *it, const struct picl_record *rec, const char *lin
 	it->nvalues = (uint32_t)rec->nvalues;
 }
 
+#define QUICK_VALUES 16
+
+/* An integer of 1-9 digits (more: NULL, the general path reads it), so
+ * no overflow to check. */
+static inline const char *quick_int(const char *p, int32_t *out)
+{
+	uint64_t u;
+	int neg = *p == '-';
+
+	if (!(p = fast_digits(p + neg, 9, &u)))
+		return NULL;
+	*out = neg ? -(int32_t)u : (int32_t)u;
+	return p;
+}
+
+/*
+ * The commonest line in one pass: the fixed fields in the fast path's
+ * canonical shape (reader_fields_fast), with integers of at most 9 digits,
+ * then either no data or an alias whose descriptor in the table has
+ * integer conversions only, each value one blank and a decimal of 1-18
+ * digits, maybe negative (raw readers that do not decode ahead: any alias,
+ * and the data unread up to the newline); then the line's end: '\n', or
+ * the chunk's end (its NUL pad). It makes of such a line what the general
+ * path in parse_batch makes of it (fast path, classify, decode_quick,
+ * pack; the fuzz target fuzz-parallel and test-parallel compare the
+ * records with the serial reader's), without finding the newline first
+ * (when decoding), filling a struct picl_record or calling the decoder.
+ * Returns where the next line starts, with *it and b->vals filled, or NULL
+ * when the line is anything else (b->n and b->nv untouched).
+ */
+static const char *parse_quick(const struct worker *w, struct batch *b, const char *s,
+			       const char *e, int decode, struct item *it)
+{
+	struct picl_time t;
+	struct picl_value *v;
+	const char *p, *data;
+	uint64_t nf, alias = 0;
+	size_t n = 0, i;
+
+	if (!(p = quick_int(s, &it->type)) || *p != ' ' ||
+	    !(p = quick_int(p + 1, &it->event)) || *p != ' ' ||
+	    !(p = fast_time(p + 1, &t)) || *p != ' ' ||
+	    !(p = quick_int(p + 1, &it->processor)) || *p != ' ' ||
+	    !(p = quick_int(p + 1, &it->process)) || *p != ' ' ||
+	    !(p = fast_digits(p + 1, 9, &nf)) || reader_is_definition(it->type))
+		return NULL;
+	data = p;
+	if (nf > 0 && !decode) {
+		/* raw: the alias, then anything up to the newline */
+		const char *nl;
+
+		if (*p != ' ' || !(p = fast_digits(p + 1, 9, &alias)) || (*p != ' ' && *p != '\n' && p != e))
+			return NULL;
+		data = p;
+		nl = memchr(p, '\n', (size_t)(e - p));
+		p = nl ? nl : e;
+		if (p[-1] == '\r' || reader_continues(s, (size_t)(p - s)))
+			return NULL;
+	} else if (nf > 0) {
+		unsigned k;
+
+		if (*p != ' ' || !(p = fast_digits(p + 1, 9, &alias)) || alias >= TABLE_N ||
+		    !(k = b->table->nint[alias]) || nf > QUICK_VALUES ||
+		    (n = (size_t)nf * k) > QUICK_VALUES || b->vcap - b->nv < n)
+			return NULL;
+		data = p;
+		v = b->vals + b->nv;
+		for (i = 0; i < n; i++, v++) {
+			const char *vs, *q;
+			uint64_t acc = 0;
+			unsigned dv;
+			int neg;
+
+			if (*p != ' ')
+				return NULL;
+			vs = ++p;
+			neg = *p == '-';
+			for (q = p += neg; (dv = (unsigned)(unsigned char)*p - '0') < 10; p++)
+				acc = acc * 10 + dv;
+			if ((size_t)(p - q) - 1 >= 18)
+				return NULL;
+			v->kind = PICL_VAL_INT;
+			v->v.i = neg ? -(int64_t)acc : (int64_t)acc;
+			v->text = vs;
+			v->text_len = (size_t)(p - vs);
+		}
+	}
+	if ((p != e && *p != '\n') || (size_t)(p - s) > w->max_record)
+		return NULL;
+	it->mant = t.mant;
+	it->scale = (uint8_t)t.scale;
+	it->nfields = (uint32_t)nf;
+	it->has_descriptor = nf > 0;
+	it->by_table = n > 0;
+	it->alias = nf > 0 ? (int64_t)alias : -1;
+	it->desc = n > 0 ? b->table->d[alias] : NULL;
+	it->nvalues = (uint32_t)n;
+	it->line_off = (uint32_t)(s - b->buf);
+	it->line_len = (uint32_t)(p - s);
+	it->data_off = (uint32_t)(data - s);
+	it->ctrl_len = 0;
+	it->eol = p != e;
+	it->kind = IT_DONE;
+	b->nv += n;
+	return p + (p != e);
+}
+
 static void parse_batch(struct worker *w, struct batch *b)
 {
 	const char *p = b->buf, *e = b->buf + b->len;
 	uint64_t line = 0;
+	int quick = (w->flags & PICL_READ_NO_FAST_PATH) == 0;
+	int decode = (w->flags & (PICL_READ_RAW | PICL_READ_DECODE_AHEAD)) != PICL_READ_RAW;
 
 	b->n = 0;
 	b->nv = 0;
 	while (p < e) {
-		const char *nl = memchr(p, '\n', (size_t)(e - p));
-		const char *le = nl ? nl : e, *next = nl ? nl + 1 : e, *q;
-		size_t n = (size_t)(le - p);
+		const char *nl, *le, *next, *q;
+		size_t n;
 		struct picl_record rec;
 		struct item *it;
 
+		if (quick && (it = item_room(b)) != NULL &&
+		    (next = parse_quick(w, b, p, e, decode, it)) != NULL) {
+			it->line = (uint32_t)++line;
+			b->n++;
+			p = next;
+			continue;
+		}
+		nl = memchr(p, '\n', (size_t)(e - p));
+		le = nl ? nl : e;
+		next = nl ? nl + 1 : e;
+		n = (size_t)(le - p);
 		line++;
 		if (n > 0 && le[-1] == '\r')
 			n--;

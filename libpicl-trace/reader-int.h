@@ -64,6 +64,65 @@ struct picl_reader {
 };
 
 
+/*
+ * The fast path's field readers (reader_fields_fast, and parallel.c's
+ * parse_quick): each returns where its field ends, or NULL when the field
+ * is not in the canonical shape. Digit runs are not bounded: the byte
+ * after the text must be readable and not a digit (see reader.c).
+ */
+static inline const char *fast_digits(const char *p, unsigned max, uint64_t *out)
+{
+	const char *start = p;
+	uint64_t acc = 0;
+	unsigned d;
+
+	while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
+		acc = acc * 10 + d;
+		p++;
+	}
+	if ((size_t)(p - start) - 1 >= max)   /* no digit, or more than max */
+		return NULL;
+	*out = acc;
+	return p;
+}
+
+static inline const char *fast_i32(const char *p, int32_t *out)
+{
+	uint64_t u;
+	int neg = *p == '-';
+
+	p = fast_digits(p + neg, 10, &u);
+	if (!p || u > (uint64_t)INT32_MAX + (uint64_t)neg)
+		return NULL;
+	*out = neg ? (int32_t)(0 - (int64_t)u) : (int32_t)u;
+	return p;
+}
+
+static inline const char *fast_time(const char *p, struct picl_time *t)
+{
+	int neg = *p == '-';
+	const char *start;
+	uint64_t mant = 0;   /* unsigned: may wrap before the digit count is checked */
+	unsigned d;
+	int digits, scale = 0;
+
+	p += neg;
+	for (start = p; (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
+		mant = mant * 10 + d;
+	digits = (int)(p - start);
+	if (*p == '.') {
+		for (start = ++p; (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
+			mant = mant * 10 + d;
+		scale = (int)(p - start);
+	}
+	digits += scale;
+	if (digits == 0 || digits > 18)
+		return NULL;
+	t->mant = neg ? -(int64_t)mant : (int64_t)mant;
+	t->scale = scale;
+	return p;
+}
+
 /* 1 if the physical line line[0..len) (no newline, no trailing '\r')
  * continues on the next one: its last byte is '\' after a blank, or alone.
  * The serial reader and the parsing threads both decide with this. */
@@ -90,7 +149,12 @@ int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
 int reader_fields_fast(const char *text, size_t len, struct picl_record *rec);
 /* reader.c: decode rec's data with r's definitions (rec->desc may be NULL). */
 int reader_decode(struct picl_reader *r, struct picl_record *rec);
-int reader_is_definition(int32_t type);
+/* 1 for the record types that define something (-6, -201, -202, -203). */
+static inline int reader_is_definition(int32_t type)
+{
+	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
+	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
+}
 /* reader.c: join the physical lines of a continued record held in
  * span[0..len) (newlines included; the first line is `line`, at input
  * offset `offset`) into r->join, and point r->text at it. 1, or < 0 with

@@ -431,72 +431,6 @@ static int time_field(struct picl_reader *r, const char **pp, const char *e,
 	return PICL_OK;
 }
 
-/*
- * The fast path, for records in the canonical shape that writers produce:
- * single blanks between fields, integers of at most 10 digits, a time with
- * at most 18 digits and no exponent. Each helper returns where its field
- * ends, or NULL when the field is anything else; then parse_fields reads
- * the record again carefully and reports what is wrong. Both paths give
- * the same record for every line the fast one accepts.
- *
- * The byte after the text (text[len]) must be readable and must not be a
- * digit, a blank, '.' or '"': the reader's buffers end every line with
- * '\n' or '\r' and the input with a '\n' or NUL sentinel, so digit runs
- * need no bound check.
- */
-static inline const char *fast_digits(const char *p, unsigned max, uint64_t *out)
-{
-	const char *start = p;
-	uint64_t acc = 0;
-	unsigned d;
-
-	while ((d = (unsigned)(unsigned char)*p - '0') < 10) {
-		acc = acc * 10 + d;
-		p++;
-	}
-	if (p == start || (size_t)(p - start) > max)
-		return NULL;
-	*out = acc;
-	return p;
-}
-
-static inline const char *fast_i32(const char *p, int32_t *out)
-{
-	uint64_t u;
-	int neg = *p == '-';
-
-	p = fast_digits(p + neg, 10, &u);
-	if (!p || u > (uint64_t)INT32_MAX + (uint64_t)neg)
-		return NULL;
-	*out = neg ? (int32_t)(0 - (int64_t)u) : (int32_t)u;
-	return p;
-}
-
-static inline const char *fast_time(const char *p, struct picl_time *t)
-{
-	int neg = *p == '-';
-	const char *start;
-	uint64_t mant = 0;   /* unsigned: may wrap before the digit count is checked */
-	unsigned d;
-	int digits, scale = 0;
-
-	p += neg;
-	for (start = p; (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
-		mant = mant * 10 + d;
-	digits = (int)(p - start);
-	if (*p == '.') {
-		for (start = ++p; (d = (unsigned)(unsigned char)*p - '0') < 10; p++)
-			mant = mant * 10 + d;
-		scale = (int)(p - start);
-	}
-	digits += scale;
-	if (digits == 0 || digits > 18)
-		return NULL;
-	t->mant = neg ? -(int64_t)mant : (int64_t)mant;
-	t->scale = scale;
-	return p;
-}
-
 /* Before the descriptor is read: no alias, control string or values. */
 static inline void no_descriptor_yet(struct picl_record *rec)
 {
@@ -508,7 +442,21 @@ static inline void no_descriptor_yet(struct picl_record *rec)
 	rec->nvalues = 0;
 }
 
-/* 1 if the fixed fields and the descriptor were read the fast way. */
+/*
+ * The fast path, for records in the canonical shape that writers produce:
+ * single blanks between fields, integers of at most 10 digits, a time with
+ * at most 18 digits and no exponent. Each helper (reader-int.h) returns
+ * where its field ends, or NULL when the field is anything else; then
+ * parse_fields reads the record again carefully and reports what is wrong.
+ * Both paths give the same record for every line the fast one accepts.
+ *
+ * The byte after the text (text[len]) must be readable and must not be a
+ * digit, a blank, '.' or '"': the reader's buffers end every line with
+ * '\n' or '\r' and the input with a '\n' or NUL sentinel, so digit runs
+ * need no bound check.
+ *
+ * 1 if the fixed fields and the descriptor were read the fast way.
+ */
 int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 {
 	const char *p = text, *e = text + len;
@@ -769,12 +717,6 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 	rec->values = r->values;
 	rec->nvalues = nv;
 	return PICL_OK;
-}
-
-int reader_is_definition(int32_t type)
-{
-	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
-	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
 }
 
 /* ------------------------------------------------------------------------ */
