@@ -444,21 +444,6 @@ static void pack(struct item *it, const struct picl_record *rec, const char *lin
 	it->nvalues = (uint32_t)rec->nvalues;
 }
 
-#define QUICK_VALUES 16
-
-/* An integer of 1-9 digits (more: NULL, the general path reads it), so
- * no overflow to check. */
-static inline const char *quick_int(const char *p, int32_t *out)
-{
-	uint64_t u;
-	int neg = *p == '-';
-
-	if (!(p = fast_digits(p + neg, 9, &u)))
-		return NULL;
-	*out = neg ? -(int32_t)u : (int32_t)u;
-	return p;
-}
-
 /*
  * The commonest line in one pass: the fixed fields in the fast path's
  * canonical shape (reader_fields_fast), with integers of at most 9 digits,
@@ -478,17 +463,12 @@ static const char *parse_quick(const struct worker *w, struct batch *b, const ch
 			       const char *e, int decode, struct item *it)
 {
 	struct picl_time t;
-	struct picl_value *v;
 	const char *p, *data;
 	uint64_t nf, alias = 0;
-	size_t n = 0, i;
+	size_t n = 0;
 
-	if (!(p = quick_int(s, &it->type)) || *p != ' ' ||
-	    !(p = quick_int(p + 1, &it->event)) || *p != ' ' ||
-	    !(p = fast_time(p + 1, &t)) || *p != ' ' ||
-	    !(p = quick_int(p + 1, &it->processor)) || *p != ' ' ||
-	    !(p = quick_int(p + 1, &it->process)) || *p != ' ' ||
-	    !(p = fast_digits(p + 1, 9, &nf)) || reader_is_definition(it->type))
+	if (!(p = quick_fixed(s, &it->type, &it->event, &t, &it->processor, &it->process, &nf)) ||
+	    reader_is_definition(it->type))
 		return NULL;
 	data = p;
 	if (nf > 0 && !decode) {
@@ -510,26 +490,8 @@ static const char *parse_quick(const struct worker *w, struct batch *b, const ch
 		    (n = (size_t)nf * k) > QUICK_VALUES || b->vcap - b->nv < n)
 			return NULL;
 		data = p;
-		v = b->vals + b->nv;
-		for (i = 0; i < n; i++, v++) {
-			const char *vs, *q;
-			uint64_t acc = 0;
-			unsigned dv;
-			int neg;
-
-			if (*p != ' ')
-				return NULL;
-			vs = ++p;
-			neg = *p == '-';
-			for (q = p += neg; (dv = (unsigned)(unsigned char)*p - '0') < 10; p++)
-				acc = acc * 10 + dv;
-			if ((size_t)(p - q) - 1 >= 18)
-				return NULL;
-			v->kind = PICL_VAL_INT;
-			v->v.i = neg ? -(int64_t)acc : (int64_t)acc;
-			v->text = vs;
-			v->text_len = (size_t)(p - vs);
-		}
+		if (!(p = quick_values(p, n, b->vals + b->nv)))
+			return NULL;
 	}
 	if ((p != e && *p != '\n') || (size_t)(p - s) > w->max_record)
 		return NULL;

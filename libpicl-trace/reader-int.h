@@ -21,6 +21,8 @@ enum reader_pipe_state {
 
 struct pipeline;
 
+#define QUICK_ALIASES 64   /* the aliases quick_record resolves by table */
+
 /* Where a physical line starts inside a joined (continued) record. */
 struct segment {
 	size_t at;           /* offset in the logical record text */
@@ -57,6 +59,13 @@ struct picl_reader {
 	uint64_t text_line, text_offset;
 	int joined;
 
+	/* quick_record's aliases below QUICK_ALIASES: each descriptor if the
+	 * alias is defined everywhere, and its values per field if they are
+	 * all integers, as of the definitions' generation qgen - 1 */
+	uint64_t qgen[QUICK_ALIASES];
+	const struct picl_descriptor *qdesc[QUICK_ALIASES];
+	uint8_t qnint[QUICK_ALIASES];
+
 	/* parsing threads (parallel.c), with PICL_READ_PARALLEL */
 	int pipe_state;           /* enum reader_pipe_state */
 	struct pipeline *pipe;
@@ -86,18 +95,6 @@ static inline const char *fast_digits(const char *p, unsigned max, uint64_t *out
 	return p;
 }
 
-static inline const char *fast_i32(const char *p, int32_t *out)
-{
-	uint64_t u;
-	int neg = *p == '-';
-
-	p = fast_digits(p + neg, 10, &u);
-	if (!p || u > (uint64_t)INT32_MAX + (uint64_t)neg)
-		return NULL;
-	*out = neg ? (int32_t)(0 - (int64_t)u) : (int32_t)u;
-	return p;
-}
-
 static inline const char *fast_time(const char *p, struct picl_time *t)
 {
 	int neg = *p == '-';
@@ -120,6 +117,73 @@ static inline const char *fast_time(const char *p, struct picl_time *t)
 		return NULL;
 	t->mant = neg ? -(int64_t)mant : (int64_t)mant;
 	t->scale = scale;
+	return p;
+}
+
+/* The most values the one-pass parsers (parse_quick, quick_record) decode. */
+#define QUICK_VALUES 16
+
+/* An integer of 1-9 digits (more: NULL, the general path reads it), so
+ * no overflow to check. */
+static inline const char *quick_int(const char *p, int32_t *out)
+{
+	uint64_t u;
+	int neg = *p == '-';
+
+	if (!(p = fast_digits(p + neg, 9, &u)))
+		return NULL;
+	*out = neg ? -(int32_t)u : (int32_t)u;
+	return p;
+}
+
+/*
+ * The fixed fields in the fast paths' shape: record type, event type,
+ * time, processor and process, then the number of data fields, integers
+ * of 1-9 digits (the time as fast_time reads it) each followed by one
+ * blank but the last. Returns where the last ends, or NULL.
+ */
+static inline const char *quick_fixed(const char *p, int32_t *type, int32_t *event,
+				      struct picl_time *time, int32_t *processor,
+				      int32_t *process, uint64_t *nfields)
+{
+	if (!(p = quick_int(p, type)) || *p != ' ' ||
+	    !(p = quick_int(p + 1, event)) || *p != ' ' ||
+	    !(p = fast_time(p + 1, time)) || *p != ' ' ||
+	    !(p = quick_int(p + 1, processor)) || *p != ' ' ||
+	    !(p = quick_int(p + 1, process)) || *p != ' ')
+		return NULL;
+	return fast_digits(p + 1, 9, nfields);
+}
+
+/*
+ * n integer values (a descriptor whose conversions are all %d or %ld),
+ * each one blank and a decimal of 1-18 digits, maybe negative, into v:
+ * what picl_descriptor_decode_quick makes of them. Returns where they end,
+ * or NULL for anything else (the caller then decodes the general way).
+ */
+static inline const char *quick_values(const char *p, size_t n, struct picl_value *v)
+{
+	struct picl_value *end = v + n;
+
+	for (; v < end; v++) {
+		const char *vs, *q;
+		uint64_t acc = 0;
+		unsigned dv;
+		int neg;
+
+		if (*p != ' ')
+			return NULL;
+		vs = ++p;
+		neg = *p == '-';
+		for (q = p += neg; (dv = (unsigned)(unsigned char)*p - '0') < 10; p++)
+			acc = acc * 10 + dv;
+		if ((size_t)(p - q) - 1 >= 18)
+			return NULL;
+		v->kind = PICL_VAL_INT;
+		v->v.i = neg ? -(int64_t)acc : (int64_t)acc;
+		v->text = vs;
+		v->text_len = (size_t)(p - vs);
+	}
 	return p;
 }
 

@@ -444,7 +444,7 @@ static inline void no_descriptor_yet(struct picl_record *rec)
 
 /*
  * The fast path, for records in the canonical shape that writers produce:
- * single blanks between fields, integers of at most 10 digits, a time with
+ * single blanks between fields, integers of at most 9 digits, a time with
  * at most 18 digits and no exponent. Each helper (reader-int.h) returns
  * where its field ends, or NULL when the field is anything else; then
  * parse_fields reads the record again carefully and reports what is wrong.
@@ -462,12 +462,8 @@ int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 	const char *p = text, *e = text + len;
 	uint64_t u;
 
-	if (!(p = fast_i32(p, &rec->type)) || *p != ' ' ||
-	    !(p = fast_i32(p + 1, &rec->event)) || *p != ' ' ||
-	    !(p = fast_time(p + 1, &rec->time)) || *p != ' ' ||
-	    !(p = fast_i32(p + 1, &rec->processor)) || *p != ' ' ||
-	    !(p = fast_i32(p + 1, &rec->process)) || *p != ' ' ||
-	    !(p = fast_digits(p + 1, 10, &rec->nfields)) || p > e)
+	if (!(p = quick_fixed(p, &rec->type, &rec->event, &rec->time, &rec->processor,
+			      &rec->process, &rec->nfields)) || p > e)
 		return 0;
 	no_descriptor_yet(rec);
 	if (rec->nfields == 0) {
@@ -719,6 +715,39 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 	return PICL_OK;
 }
 
+/*
+ * The serial reader's commonest data, as parallel.c's parse_quick decodes
+ * them: an alias below QUICK_ALIASES defined everywhere whose descriptor
+ * is integers only, and its values up to the line's end. rec's text must
+ * end at a byte that is not a digit or a blank (a line of the reader's
+ * buffer, not a joined record). 1 with rec's values filled as decode
+ * fills them, or 0 (r->values is then scratch) for anything else.
+ */
+static int quick_decode(struct picl_reader *r, struct picl_record *rec)
+{
+	uint64_t alias = (uint64_t)rec->alias, stamp;
+	size_t n, k;
+
+	if (!rec->has_descriptor || rec->alias < 0 || alias >= QUICK_ALIASES ||
+	    rec->nfields > QUICK_VALUES)
+		return 0;
+	stamp = picl_defs_generation(r->defs) + 1;
+	if (r->qgen[alias] != stamp) {
+		r->qdesc[alias] = picl_defs_alias_everywhere(r->defs, rec->alias);
+		k = picl_descriptor_int_ops(r->qdesc[alias]);
+		r->qnint[alias] = (uint8_t)(k < 256 ? k : 0);
+		r->qgen[alias] = stamp;
+	}
+	if (!(k = r->qnint[alias]) || (n = (size_t)rec->nfields * k) > QUICK_VALUES ||
+	    (r->values_cap < QUICK_VALUES && grow_values(r, QUICK_VALUES) < 0) ||
+	    quick_values(rec->data, n, r->values) != rec->data + rec->data_len)
+		return 0;
+	rec->desc = r->qdesc[alias];
+	rec->values = r->values;
+	rec->nvalues = n;
+	return 1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Public                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -751,6 +780,8 @@ int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
 		return PICL_OK;
 	}
 	if (r->flags & PICL_READ_RAW)
+		return PICL_OK;
+	if (!(r->flags & PICL_READ_NO_FAST_PATH) && !r->joined && quick_decode(r, rec))
 		return PICL_OK;
 	return decode(r, rec);
 }

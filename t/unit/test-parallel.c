@@ -188,6 +188,7 @@ static void compare_records(const struct picl_record *a, const struct picl_recor
 }
 
 static unsigned long ahead;  /* records decoded ahead (PICL_READ_DECODE_AHEAD) */
+static unsigned serial_extra; /* flags for the serial reader only */
 
 /* Read path both ways with these options, the parallel reader with `extra`
  * flags too; returns the number of records. A record the parallel reader
@@ -206,6 +207,7 @@ static unsigned long differential_with(const char *path, unsigned flags, unsigne
 	o1.max_record = max_record;
 	o2 = o1;
 	o2.flags |= PICL_READ_PARALLEL | extra;
+	o1.flags |= serial_extra;
 	ahead = 0;
 	a = picl_reader_open(path, &o1, &st, NULL);
 	b = picl_reader_open(path, &o2, &st, NULL);
@@ -337,6 +339,33 @@ START_TEST(decode_ahead)
 }
 END_TEST
 
+/*
+ * The one-pass parsers against the careful one: the serial reader without
+ * its fast paths, against the serial reader with them (quick_record; one
+ * thread) and against the parsing threads (parse_quick); the same records,
+ * values, marks and errors, raw and decoded.
+ */
+START_TEST(fast_as_careful)
+{
+	static const char *const threads[] = { "1", "3" };
+	static const unsigned flags[] = { 0, PICL_READ_RAW };
+	char *path = make_trace(4242, 20000);
+	unsigned long errors, n;
+	size_t i, k;
+
+	serial_extra = PICL_READ_NO_FAST_PATH;
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < 2; k++) {
+			setenv("PICL_THREADS", threads[i], 1);
+			n = differential(path, flags[k], 0, 0, &errors);
+			ck_assert_uint_gt(n, 15000);
+			ck_assert_uint_gt(errors, 100);
+		}
+	serial_extra = 0;
+	unlink(path);
+}
+END_TEST
+
 /* One thread allowed: the flag is accepted and reading is serial. */
 START_TEST(one_thread)
 {
@@ -360,6 +389,7 @@ int main(void)
 	tcase_add_loop_test(tc, same_as_serial, 0, 4);
 	tcase_add_test(tc, many_chunks);
 	tcase_add_test(tc, decode_ahead);
+	tcase_add_test(tc, fast_as_careful);
 	tcase_add_test(tc, one_thread);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
