@@ -451,8 +451,9 @@ enum picl_reader_flags {
 	 * PICL_READ_RAW too, definition records are not even decoded (for
 	 * tools that only move records, e.g. reading back sorted runs). */
 	PICL_READ_NO_DEFS = 1 << 1,
-	/* Always use the careful field parser, never the fast path for
-	 * canonical lines (for tests that compare the two). */
+	/* Always use the careful field parser and the general decoder, never
+	 * the one-pass shortcuts for canonical lines; the same records, more
+	 * slowly (for tests that compare the two). */
 	PICL_READ_NO_FAST_PATH = 1 << 2,
 	/* Parse ahead on other threads, in order: records come out exactly as
 	 * without the flag (same values, errors, marks and definitions), only
