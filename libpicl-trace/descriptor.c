@@ -150,7 +150,7 @@ struct picl_descriptor {
 	int has_suppressed;
 	int is_simple;         /* numeric conversions only: decode_simple */
 	int is_decfloat;       /* ... and only %d %ld %f %lf %e %g: decode_quick */
-	int is_dec;            /* ... and only %d %ld: decode_quick's integer loop */
+	int is_dec;            /* ... and only %d %ld: picl_descriptor_int_ops */
 	const enum picl_value_kind *kinds;
 	const char *lits;
 	const char *control;
@@ -1166,50 +1166,6 @@ static int decode_char_data(struct decoder *dc, struct picl_value *values, size_
 	return PICL_OK;
 }
 
-/* 1 if [p, e) is blanks only (what may follow the last value). */
-static inline int only_blanks(const unsigned char *p, const unsigned char *e)
-{
-	while (p < e && picl_is_blank(*p))
-		p++;
-	return p == e;
-}
-
-/*
- * decode_quick for integers only ("%d", "%d%d"): n values, each a blank-
- * separated decimal of 1 to 18 digits with an optional sign. What the
- * general loop below does for CONV_DEC, with less to decide per value.
- */
-static int decode_quick_dec(uint64_t n, const unsigned char *p, const unsigned char *e,
-			    struct picl_value *values, size_t *nvalues)
-{
-	struct picl_value *out = values, *end = values + n;
-
-	for (; out < end; out++) {
-		const unsigned char *s, *q;
-		uint64_t acc = 0;
-		unsigned dv;
-		int neg;
-
-		while (p < e && is_space(*p))
-			p++;
-		s = p;
-		neg = p < e && *p == '-';
-		p += p < e && (*p == '-' || *p == '+');
-		for (q = p; p < e && (dv = (unsigned)*p - '0') < 10; p++)
-			acc = acc * 10 + dv;
-		if ((size_t)(p - q) - 1 >= 18 || (p < e && !is_space(*p)))
-			return 0;
-		out->kind = PICL_VAL_INT;
-		out->v.i = neg ? -(int64_t)acc : (int64_t)acc;
-		out->text = (const char *)s;
-		out->text_len = (size_t)(p - s);
-	}
-	if (!only_blanks(p, e))
-		return 0;
-	*nvalues = (size_t)n;
-	return 1;
-}
-
 /*
  * The reader's shortcut for the commonest descriptors ("%d", "%lf",
  * "%d%lf": decimal integers, and decimals without an exponent): one loop
@@ -1235,8 +1191,6 @@ int picl_descriptor_decode_quick(const struct picl_descriptor *d, uint64_t nfiel
 
 	if (!d->is_decfloat || nfields == 0 || nfields > cap / nops)
 		return 0;
-	if (d->is_dec)
-		return decode_quick_dec(nfields * nops, p, e, values, nvalues);
 	for (f = 0; f < nfields; f++) {
 		for (k = 0; k < nops; k++, out++) {
 			const struct op *op = &d->ops[k];
@@ -1279,7 +1233,9 @@ int picl_descriptor_decode_quick(const struct picl_descriptor *d, uint64_t nfiel
 			out->text_len = (size_t)(p - s);
 		}
 	}
-	if (!only_blanks(p, e))
+	while (p < e && picl_is_blank(*p))
+		p++;
+	if (p != e)
 		return 0;
 	*nvalues = (size_t)(out - values);
 	return 1;
