@@ -97,7 +97,7 @@ struct table {
 	uint64_t gen;            /* picl_defs_generation it was made at */
 	int refs;
 	const struct picl_descriptor *d[TABLE_N];
-	uint8_t nint[TABLE_N];   /* picl_descriptor_int_ops(d[i]) if < 256, or 0 */
+	uint8_t nint[TABLE_N];   /* quick_int_ops(d[i]) */
 };
 
 enum batch_state { B_FREE, B_BUSY, B_READY };
@@ -174,11 +174,8 @@ static struct table *make_table(struct picl_reader *r)
 	t->gen = picl_defs_generation(r->defs);
 	t->refs = 1;
 	for (a = 0; a < TABLE_N; a++) {
-		size_t n;
-
 		t->d[a] = picl_defs_alias_everywhere(r->defs, a);
-		n = picl_descriptor_int_ops(t->d[a]);
-		t->nint[a] = (uint8_t)(n < 256 ? n : 0);
+		t->nint[a] = quick_int_ops(t->d[a]);
 	}
 	return t;
 }

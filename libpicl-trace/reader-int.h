@@ -21,7 +21,7 @@ enum reader_pipe_state {
 
 struct pipeline;
 
-#define QUICK_ALIASES 64   /* the aliases quick_record resolves by table */
+#define QUICK_ALIASES 64   /* the aliases quick_decode resolves by table */
 
 /* Where a physical line starts inside a joined (continued) record. */
 struct segment {
@@ -59,9 +59,9 @@ struct picl_reader {
 	uint64_t text_line, text_offset;
 	int joined;
 
-	/* quick_record's aliases below QUICK_ALIASES: each descriptor if the
-	 * alias is defined everywhere, and its values per field if they are
-	 * all integers, as of the definitions' generation qgen - 1 */
+	/* quick_decode's aliases below QUICK_ALIASES: each descriptor if the
+	 * alias is defined everywhere, and quick_int_ops of it, as of the
+	 * definitions' generation qgen - 1 */
 	uint64_t qgen[QUICK_ALIASES];
 	const struct picl_descriptor *qdesc[QUICK_ALIASES];
 	uint8_t qnint[QUICK_ALIASES];
@@ -120,7 +120,7 @@ static inline const char *fast_time(const char *p, struct picl_time *t)
 	return p;
 }
 
-/* The most values the one-pass parsers (parse_quick, quick_record) decode. */
+/* The most values the one-pass parsers (parse_quick, quick_decode) decode. */
 #define QUICK_VALUES 16
 
 /* An integer of 1-9 digits (more: NULL, the general path reads it), so
@@ -153,6 +153,16 @@ static inline const char *quick_fixed(const char *p, int32_t *type, int32_t *eve
 	    !(p = quick_int(p + 1, process)) || *p != ' ')
 		return NULL;
 	return fast_digits(p + 1, 9, nfields);
+}
+
+/* The values per data field the one-pass parsers decode with d: its
+ * picl_descriptor_int_ops, or 0 when that is over QUICK_VALUES (no record
+ * of it would be theirs), so their alias tables keep it in a byte. */
+static inline uint8_t quick_int_ops(const struct picl_descriptor *d)
+{
+	size_t n = picl_descriptor_int_ops(d);
+
+	return (uint8_t)(n <= QUICK_VALUES ? n : 0);
 }
 
 /*

@@ -734,8 +734,7 @@ static int quick_decode(struct picl_reader *r, struct picl_record *rec)
 	stamp = picl_defs_generation(r->defs) + 1;
 	if (r->qgen[alias] != stamp) {
 		r->qdesc[alias] = picl_defs_alias_everywhere(r->defs, rec->alias);
-		k = picl_descriptor_int_ops(r->qdesc[alias]);
-		r->qnint[alias] = (uint8_t)(k < 256 ? k : 0);
+		r->qnint[alias] = quick_int_ops(r->qdesc[alias]);
 		r->qgen[alias] = stamp;
 	}
 	if (!(k = r->qnint[alias]) || (n = (size_t)rec->nfields * k) > QUICK_VALUES ||

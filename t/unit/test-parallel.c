@@ -341,7 +341,7 @@ END_TEST
 
 /*
  * The one-pass parsers against the careful one: the serial reader without
- * its fast paths, against the serial reader with them (quick_record; one
+ * its fast paths, against the serial reader with them (quick_decode; one
  * thread) and against the parsing threads (parse_quick); the same records,
  * values, marks and errors, raw and decoded.
  */
