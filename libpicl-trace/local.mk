@@ -11,6 +11,8 @@ libpicl_trace_libpicl_trace_la_SOURCES = \
 	libpicl-trace/intmap.h \
 	libpicl-trace/pow10.h \
 	libpicl-trace/reader-int.h \
+	libpicl-trace/linevec.h \
+	libpicl-trace/linevec.c \
 	libpicl-trace/parallel.c \
 	libpicl-trace/status.c \
 	libpicl-trace/time.c \

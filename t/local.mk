@@ -26,6 +26,14 @@ t_unit_test_parallel_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_parallel_LDADD = $(UNIT_LDADD)
 TESTS += t/unit/test-parallel
 
+# the AVX-512 line reader against its byte-by-byte reference (compiled in:
+# the library keeps it to itself)
+check_PROGRAMS += t/unit/test-linevec
+t_unit_test_linevec_SOURCES = t/unit/test-linevec.c libpicl-trace/linevec.c fuzz/linevec-ref.h
+t_unit_test_linevec_CFLAGS = $(UNIT_CFLAGS) -I$(srcdir)/libpicl-trace
+t_unit_test_linevec_LDADD = $(CHECK_LIBS)
+TESTS += t/unit/test-linevec
+
 # descriptor compiler
 check_PROGRAMS += t/unit/test-descriptor
 t_unit_test_descriptor_SOURCES = t/unit/test-descriptor.c
