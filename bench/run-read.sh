@@ -11,6 +11,9 @@
 #   read-bench --raw          libpicl-trace, six fixed fields only
 #   read-bench --parallel     the same on every core (PICL_READ_PARALLEL)
 #   read-bench --raw --parallel
+#   PICL_SIMD=0 read-bench [--parallel]
+#                             without the AVX-512 line reader (the same as
+#                             above where the CPU has no AVX-512 VBMI2)
 #   zstd -dc | wc -l          the speed of light for the compressed copy
 #   read-bench FILE.zst       libpicl-trace decompressing and decoding
 #   read-bench --parallel FILE.zst
@@ -137,6 +140,8 @@ run rb "read-bench" "$bytes_big" "$BENCH_BIN/read-bench" "$big"
 run raw "read-bench --raw" "$bytes_big" "$BENCH_BIN/read-bench" --raw "$big"
 run prb "read-bench --parallel" "$bytes_big" "$BENCH_BIN/read-bench" --parallel "$big"
 run praw "... --raw --parallel" "$bytes_big" "$BENCH_BIN/read-bench" --raw --parallel "$big"
+run nsrb "PICL_SIMD=0 read-bench" "$bytes_big" env PICL_SIMD=0 "$BENCH_BIN/read-bench" "$big"
+run nsprb "... --parallel" "$bytes_big" env PICL_SIMD=0 "$BENCH_BIN/read-bench" --parallel "$big"
 run zwc "zstd -dc | wc -l" "$bytes_big" sh -c 'zstd -dc "$1" | wc -l' sh "$zst"
 run zrb "read-bench FILE.zst" "$bytes_big" "$BENCH_BIN/read-bench" "$zst"
 run pzrb "... --parallel FILE.zst" "$bytes_big" "$BENCH_BIN/read-bench" --parallel "$zst"
@@ -149,9 +154,9 @@ records=$(awk '{print $2}' "$out.rb")
 [ "$lines" = "$records" ] || echo "WARNING: wc -l says $lines lines, read-bench $records records" >&2
 cmp -s "$out.rb" "$out.zrb" ||
 	echo "WARNING: read-bench differs on the plain and the zstd copy" >&2
-for k in prb pzrb; do
+for k in prb pzrb nsrb nsprb; do
 	cmp -s "$out.rb" "$out.$k" ||
-		echo "WARNING: read-bench --parallel ($k) differs from the serial reader" >&2
+		echo "WARNING: read-bench ($k) differs from the serial reader" >&2
 done
 
 wc_sec=$(echo "${ROWS[0]}" | cut -f2)

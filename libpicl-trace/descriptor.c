@@ -555,6 +555,23 @@ size_t picl_descriptor_int_ops(const struct picl_descriptor *d)
 	return d && d->is_dec ? d->nops : 0;
 }
 
+size_t picl_descriptor_decfloat_ops(const struct picl_descriptor *d, uint8_t *kinds,
+				    size_t max)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+	size_t i;
+
+	if (!d || !d->is_decfloat || d->nops > max)
+		return 0;
+	for (i = 0; i < d->nops; i++)
+		kinds[i] = (uint8_t)d->ops[i].kind;
+	return d->nops;
+#else
+	(void)d, (void)kinds, (void)max;
+	return 0;   /* decode_quick reads no decimals either */
+#endif
+}
+
 void picl_descriptor_free(struct picl_descriptor *d)
 {
 	free(d);

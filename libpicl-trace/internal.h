@@ -98,6 +98,13 @@ int picl_descriptor_decode_quick(const struct picl_descriptor *d, uint64_t nfiel
  * in their one-pass parser (parallel.c, parse_quick) as decode_quick
  * would; 0 for any other descriptor. */
 size_t picl_descriptor_int_ops(const struct picl_descriptor *d);
+/* descriptor.c: the values per data field when decode_quick reads d
+ * ("%d", "%lf", "%d%lf": signed decimals and decimals without exponent)
+ * and there are at most max of them, with each one's kind in kinds[]
+ * (vec_decode in reader-int.h decodes those records as decode_quick
+ * would); 0 for any other descriptor. */
+size_t picl_descriptor_decfloat_ops(const struct picl_descriptor *d, uint8_t *kinds,
+				    size_t max);
 
 static inline int picl_is_blank(unsigned char c)
 {

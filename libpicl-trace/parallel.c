@@ -57,7 +57,7 @@
 
 #define PIPE_CHUNK (256u << 10)
 #define PIPE_PAD 64
-#define TABLE_N 64
+#define TABLE_N QUICK_ALIASES   /* vec_decode reads the table */
 #define MAX_THREADS 8
 
 /* What one thread writes often lives on its own cache lines, so that the
@@ -98,6 +98,8 @@ struct table {
 	int refs;
 	const struct picl_descriptor *d[TABLE_N];
 	uint8_t nint[TABLE_N];   /* quick_int_ops(d[i]) */
+	uint8_t nops[TABLE_N];   /* picl_descriptor_decfloat_ops(d[i]) ... */
+	uint8_t kind[TABLE_N][QUICK_VALUES];   /* ... and their kinds (vec_decode) */
 };
 
 enum batch_state { B_FREE, B_BUSY, B_READY };
@@ -128,6 +130,7 @@ struct worker {
 	pthread_t tid;
 	struct picl_defs *ctrl;  /* its own control-string cache */
 	unsigned flags;          /* the reader's, copied: read on every line */
+	int vec;                 /* linevec_available() */
 	size_t max_record;
 } LINE_ALIGNED;
 
@@ -176,6 +179,8 @@ static struct table *make_table(struct picl_reader *r)
 	for (a = 0; a < TABLE_N; a++) {
 		t->d[a] = picl_defs_alias_everywhere(r->defs, a);
 		t->nint[a] = quick_int_ops(t->d[a]);
+		t->nops[a] = (uint8_t)picl_descriptor_decfloat_ops(t->d[a], t->kind[a],
+								   QUICK_VALUES);
 	}
 	return t;
 }
@@ -510,12 +515,42 @@ static const char *parse_quick(const struct worker *w, struct batch *b, const ch
 	return p + (p != e);
 }
 
+/*
+ * The commonest line of all, read by linevec_scan and vec_decode (through
+ * the chunk's alias table): what the general path or parse_quick makes
+ * of it when decoding. Returns where the next line starts, or NULL
+ * (nothing written but *it and b->vals past b->nv).
+ */
+static const char *parse_vec(const struct worker *w, struct batch *b, const char *s,
+			     struct item *it)
+{
+	struct linevec lv;
+	struct picl_record rec;
+	int n;
+
+	if (b->vcap - b->nv < QUICK_VALUES || !linevec_scan(s, &lv) || lv.len > w->max_record ||
+	    (n = vec_decode(&lv, s, b->table->nops, b->table->kind, &rec, b->vals + b->nv)) < 0)
+		return NULL;
+	rec.desc = n > 0 ? b->table->d[rec.alias] : NULL;
+	rec.nvalues = (size_t)n;
+	rec.control_len = 0;
+	pack(it, &rec, s);
+	it->by_table = n > 0;
+	it->line_off = (uint32_t)(s - b->buf);
+	it->line_len = lv.len;
+	it->eol = 1;
+	it->kind = IT_DONE;
+	b->nv += (size_t)n;
+	return s + lv.len + 1;
+}
+
 static void parse_batch(struct worker *w, struct batch *b)
 {
 	const char *p = b->buf, *e = b->buf + b->len;
 	uint64_t line = 0;
 	int quick = (w->flags & PICL_READ_NO_FAST_PATH) == 0;
 	int decode = (w->flags & (PICL_READ_RAW | PICL_READ_DECODE_AHEAD)) != PICL_READ_RAW;
+	int vec = quick && decode && w->vec;
 
 	b->n = 0;
 	b->nv = 0;
@@ -526,7 +561,8 @@ static void parse_batch(struct worker *w, struct batch *b)
 		struct item *it;
 
 		if (quick && (it = item_room(b)) != NULL &&
-		    (next = parse_quick(w, b, p, e, decode, it)) != NULL) {
+		    ((vec && (next = parse_vec(w, b, p, it)) != NULL) ||
+		     (next = parse_quick(w, b, p, e, decode, it)) != NULL)) {
 			it->line = (uint32_t)++line;
 			b->n++;
 			p = next;
@@ -795,6 +831,7 @@ int pipe_start(struct picl_reader *r)
 			continue;
 		pl->workers[i].pl = pl;
 		pl->workers[i].flags = r->flags;
+		pl->workers[i].vec = linevec_available();
 		pl->workers[i].max_record = r->max_record;
 		pl->workers[i].ctrl = picl_defs_new();
 		if (!pl->workers[i].ctrl)

@@ -462,7 +462,9 @@ enum picl_reader_flags {
 	 * than one thread may parse: one per online CPU, at most 8, or as
 	 * many as the environment variable PICL_THREADS says (1 turns it
 	 * off), the calling thread included (it parses too while the records
-	 * it needs next are not ready). Memory grows by a few MB (a handful
+	 * it needs next are not ready); on processors with AVX-512 VBMI2
+	 * they read canonical lines with vector instructions unless
+	 * PICL_SIMD is "0". Memory grows by a few MB (a handful
 	 * of 256 KiB chunks and their parsed records). The threads start at
 	 * the first picl_reader_next and stop in picl_reader_free. */
 	PICL_READ_PARALLEL = 1 << 3,

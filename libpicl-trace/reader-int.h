@@ -7,6 +7,8 @@
 #define PICL_READER_INT_H
 
 #include "input.h"
+#include "linevec.h"
+#include "pow10.h"
 
 #if defined(__GNUC__)
 #pragma GCC visibility push(hidden)   /* the library's own (internal.h) */
@@ -22,6 +24,9 @@ enum reader_pipe_state {
 struct pipeline;
 
 #define QUICK_ALIASES 64   /* the aliases quick_decode resolves by table */
+/* The most values the one-pass parsers (parse_quick, quick_decode,
+ * vec_decode) decode. */
+#define QUICK_VALUES 16
 
 /* Where a physical line starts inside a joined (continued) record. */
 struct segment {
@@ -59,12 +64,16 @@ struct picl_reader {
 	uint64_t text_line, text_offset;
 	int joined;
 
-	/* quick_decode's aliases below QUICK_ALIASES: each descriptor if the
-	 * alias is defined everywhere, and quick_int_ops of it, as of the
-	 * definitions' generation qgen - 1 */
+	/* quick_decode's and vec_line's aliases below QUICK_ALIASES
+	 * (quick_alias): each descriptor if the alias is defined everywhere,
+	 * and quick_int_ops of it, as of the definitions' generation
+	 * qgen - 1 */
 	uint64_t qgen[QUICK_ALIASES];
 	const struct picl_descriptor *qdesc[QUICK_ALIASES];
 	uint8_t qnint[QUICK_ALIASES];
+	uint8_t qnops[QUICK_ALIASES];   /* ... and picl_descriptor_decfloat_ops */
+	uint8_t qkind[QUICK_ALIASES][QUICK_VALUES];   /* of it (vec_decode) */
+	int vec;                  /* linevec_available(), and not NO_FAST_PATH */
 
 	/* parsing threads (parallel.c), with PICL_READ_PARALLEL */
 	int pipe_state;           /* enum reader_pipe_state */
@@ -120,8 +129,6 @@ static inline const char *fast_time(const char *p, struct picl_time *t)
 	return p;
 }
 
-/* The most values the one-pass parsers (parse_quick, quick_decode) decode. */
-#define QUICK_VALUES 16
 
 /* An integer of 1-9 digits (more: NULL, the general path reads it), so
  * no overflow to check. */
@@ -229,6 +236,98 @@ static inline int reader_is_definition(int32_t type)
 	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
 	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
 }
+/*
+ * A line linevec_scan read (lv, for the text at s), as the fast paths make
+ * of it when decoding (t/unit/test-parallel and fuzz-parallel compare them
+ * with the careful path): the fixed fields, with a time that has decimals,
+ * then no data, or an alias below QUICK_ALIASES whose descriptor, by the
+ * caller's table (nops[alias] values per data field, of kinds
+ * kind[alias][]; 0 for an alias decode_quick does not read or that is not
+ * the same everywhere), takes exactly the values that follow: integers,
+ * and decimals converted with decode_quick's arithmetic. The scan's fields
+ * 2 and 3 are the time's integer part and decimals; then come processor,
+ * process, number of data fields, alias, and the values (one field each,
+ * two for a value with decimals). Fills rec's fixed fields, nfields,
+ * has_descriptor, alias and data (not desc, values, line or mark) and
+ * v[0..n) (v has room for QUICK_VALUES), and returns n; or -1 for any
+ * other line (rec and v then hold scratch). The record types that define
+ * something are left to the caller's careful path too.
+ */
+static inline int vec_decode(const struct linevec *lv, const char *s, const uint8_t *nops,
+			     const uint8_t (*kinds)[QUICK_VALUES], struct picl_record *rec,
+			     struct picl_value *v)
+{
+	static const double dpow10[9] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8 };
+	const uint8_t *kind;
+	uint64_t nf, alias, mant;
+	unsigned n, i, f, op, k;
+	int bad;
+
+	/* a dot after the time's integer part only, among the fixed fields;
+	 * no '-' on its decimals, the number of data fields or the alias */
+	if (lv->nfields < 7 || lv->nfields == 8 || (lv->dots & 0xff) != 0x04 || (lv->neg & 0xc8))
+		return -1;
+	/*
+	 * The numbers come out of the vector unit late; a branch on them
+	 * that the processor guesses wrong throws away all the work after
+	 * it. So the control flow follows the masks (known early), and
+	 * whether the numbers agree with them is one test, which is as good
+	 * as never taken.
+	 */
+	n = lv->nfields > 8 ? lv->nfields - 8 - (lv->ndots - 1) : 0;   /* the time's dot aside */
+	nf = lv->v[6];
+	alias = n ? lv->v[7] : 0;
+	k = alias < QUICK_ALIASES ? nops[alias] : 0;
+	bad = n ? (alias >= QUICK_ALIASES) | (nf > QUICK_VALUES) | (nf * k != n) : nf != 0;
+#define SIGNED(f) ((lv->neg >> (f)) & 1 ? -(int64_t)lv->v[f] : (int64_t)lv->v[f])
+	rec->type = (int32_t)SIGNED(0);
+	if (bad || n > QUICK_VALUES || reader_is_definition(rec->type))
+		return -1;
+	kind = kinds[alias];
+	for (i = 0, op = 0, f = 8; i < n; i++, v++) {
+		unsigned neg = (lv->neg >> f) & 1, dot = (lv->dots >> f) & 1, last = f + dot;
+
+		v->kind = (enum picl_value_kind)kind[op];
+		v->text = s + lv->start[f] - neg;
+		v->text_len = (size_t)(lv->end[last] - lv->start[f] + neg);
+		if (kind[op] == PICL_VAL_INT) {
+			if (dot)
+				return -1;
+			v->v.i = SIGNED(f);
+		} else {
+			/* decode_quick's arithmetic, to the bit */
+			unsigned frac = dot ? (unsigned)(lv->end[last] - lv->start[last]) : 0;
+			uint64_t acc = dot ? lv->v[f] * (uint64_t)pow10_tab[frac] + lv->v[last] :
+				       lv->v[f];
+			double x;
+
+			if (acc > (UINT64_C(1) << 53))
+				return -1;
+			x = (double)acc;
+			if (frac)
+				x /= dpow10[frac];
+			v->v.d = neg ? -x : x;
+		}
+		f = last + 1;
+		op = op + 1 == k ? 0 : op + 1;
+	}
+	if (f != lv->nfields && n)
+		return -1;   /* a value with two dots ("1.2.3") */
+	rec->event = (int32_t)SIGNED(1);
+	rec->processor = (int32_t)SIGNED(4);
+	rec->process = (int32_t)SIGNED(5);
+	rec->time.scale = lv->end[3] - lv->start[3];
+	mant = lv->v[2] * (uint64_t)pow10_tab[rec->time.scale] + lv->v[3];
+	rec->time.mant = lv->neg & 4 ? -(int64_t)mant : (int64_t)mant;
+#undef SIGNED
+	rec->nfields = nf;
+	rec->has_descriptor = n > 0;
+	rec->alias = n > 0 ? (int64_t)alias : -1;
+	rec->data = s + lv->end[n > 0 ? 7 : 6];
+	rec->data_len = (size_t)(s + lv->len - rec->data);
+	return (int)n;
+}
+
 /* reader.c: join the physical lines of a continued record held in
  * span[0..len) (newlines included; the first line is `line`, at input
  * offset `offset`) into r->join, and point r->text at it. 1, or < 0 with

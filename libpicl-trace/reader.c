@@ -715,6 +715,22 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 	return PICL_OK;
 }
 
+/* Bring the per-alias cache of quick_decode and vec_line up to date for
+ * alias (< QUICK_ALIASES). */
+static void quick_alias(struct picl_reader *r, uint64_t alias)
+{
+	uint64_t stamp = picl_defs_generation(r->defs) + 1;
+
+	if (r->qgen[alias] != stamp) {
+		r->qdesc[alias] = picl_defs_alias_everywhere(r->defs, (int64_t)alias);
+		r->qnint[alias] = quick_int_ops(r->qdesc[alias]);
+		r->qnops[alias] = (uint8_t)picl_descriptor_decfloat_ops(r->qdesc[alias],
+									r->qkind[alias],
+									QUICK_VALUES);
+		r->qgen[alias] = stamp;
+	}
+}
+
 /*
  * The serial reader's commonest data, as parallel.c's parse_quick decodes
  * them: an alias below QUICK_ALIASES defined everywhere whose descriptor
@@ -725,18 +741,13 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
  */
 static int quick_decode(struct picl_reader *r, struct picl_record *rec)
 {
-	uint64_t alias = (uint64_t)rec->alias, stamp;
+	uint64_t alias = (uint64_t)rec->alias;
 	size_t n, k;
 
 	if (!rec->has_descriptor || rec->alias < 0 || alias >= QUICK_ALIASES ||
 	    rec->nfields > QUICK_VALUES)
 		return 0;
-	stamp = picl_defs_generation(r->defs) + 1;
-	if (r->qgen[alias] != stamp) {
-		r->qdesc[alias] = picl_defs_alias_everywhere(r->defs, rec->alias);
-		r->qnint[alias] = quick_int_ops(r->qdesc[alias]);
-		r->qgen[alias] = stamp;
-	}
+	quick_alias(r, alias);
 	if (!(k = r->qnint[alias]) || (n = (size_t)rec->nfields * k) > QUICK_VALUES ||
 	    (r->values_cap < QUICK_VALUES && grow_values(r, QUICK_VALUES) < 0) ||
 	    quick_values(rec->data, n, r->values) != rec->data + rec->data_len)
@@ -744,6 +755,33 @@ static int quick_decode(struct picl_reader *r, struct picl_record *rec)
 	rec->desc = r->qdesc[alias];
 	rec->values = r->values;
 	rec->nvalues = n;
+	return 1;
+}
+
+/*
+ * The whole record at once, where the processor has AVX-512 VBMI2: a line
+ * of the reader's buffer (text[len] is its '\n') that linevec_scan reads,
+ * decoded by vec_decode through the per-alias cache. 1 with rec filled as
+ * the other paths fill it (line and mark aside), or 0.
+ */
+static int vec_line(struct picl_reader *r, const char *text, size_t len,
+		    struct picl_record *rec)
+{
+	struct linevec lv;
+	int n;
+
+	if (!linevec_scan(text, &lv) || lv.len != len)
+		return 0;
+	if (lv.nfields > 8 && lv.v[7] < QUICK_ALIASES)
+		quick_alias(r, lv.v[7]);
+	if ((r->values_cap < QUICK_VALUES && grow_values(r, QUICK_VALUES) < 0) ||
+	    (n = vec_decode(&lv, text, r->qnops, r->qkind, rec, r->values)) < 0)
+		return 0;
+	rec->control = NULL;
+	rec->control_len = 0;
+	rec->desc = n > 0 ? r->qdesc[rec->alias] : NULL;
+	rec->values = n > 0 ? r->values : NULL;
+	rec->nvalues = (size_t)n;
 	return 1;
 }
 
@@ -761,6 +799,8 @@ int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
 	rec->mark.line = r->text_line;
 	rec->mark.column = 1;
 	rec->mark.offset = r->text_offset;
+	if (r->vec && !r->joined && !(r->flags & PICL_READ_RAW) && vec_line(r, text, len, rec))
+		return PICL_OK;
 	if (((r->flags & PICL_READ_NO_FAST_PATH) || r->joined ||
 	     !reader_fields_fast(text, len, rec)) &&
 	    (rc = parse_fields(r, text, len, rec)) < 0)
@@ -865,6 +905,7 @@ static struct picl_reader *reader_new(struct picl_input *in, const char *name,
 		goto nomem;
 	r->start = r->end = r->buf;
 	r->err.path = r->path;
+	r->vec = !(r->flags & PICL_READ_NO_FAST_PATH) && linevec_available();
 	if ((r->flags & PICL_READ_PARALLEL) && picl_input_is_regular(in))
 		r->pipe_state = PIPE_WANTED;
 	if (status)
