@@ -20,10 +20,12 @@
  *  5. the signs are the '-' mask gathered at the field starts, the dots
  *     the '.' mask gathered at the field ends (pext).
  *
- * About 70 instructions for a whole line, and no loop over its bytes.
+ * About 70 instructions for a whole line, and no loop over its bytes;
+ * ~50 cycles on the machine of bench/README.md (session 7), bound by the
+ * chain of dependent vector operations rather than by their number.
  * Everything else (a line this does not take, a processor without
- * AVX-512 VBMI2, a compiler that cannot target it) goes to the byte-by-byte
- * parsers, which read every line this one reads the same way.
+ * AVX-512 VBMI2, a build for another architecture) goes to the
+ * byte-by-byte parsers, which read every line this one reads the same way.
  */
 #include "linevec.h"
 
