@@ -462,9 +462,7 @@ enum picl_reader_flags {
 	 * than one thread may parse: one per online CPU, at most 8, or as
 	 * many as the environment variable PICL_THREADS says (1 turns it
 	 * off), the calling thread included (it parses too while the records
-	 * it needs next are not ready); on processors with AVX-512 VBMI2
-	 * they read canonical lines with vector instructions unless
-	 * PICL_SIMD is "0". Memory grows by a few MB (a handful
+	 * it needs next are not ready). Memory grows by a few MB (a handful
 	 * of 256 KiB chunks and their parsed records). The threads start at
 	 * the first picl_reader_next and stop in picl_reader_free. */
 	PICL_READ_PARALLEL = 1 << 3,
@@ -492,7 +490,9 @@ struct picl_reader_options {
 /*
  * Open a trace for reading. `path` "-" reads standard input. The input may be
  * plain text or a zstd stream (recognised by its magic bytes). opts may be
- * NULL for the defaults. Returns a reader, or NULL with *status set (if
+ * NULL for the defaults. On processors with AVX-512 VBMI2 the reader decodes
+ * canonical lines with vector instructions, the same records either way
+ * (the environment variable PICL_SIMD=0 turns that off: libpicl-trace(3)). Returns a reader, or NULL with *status set (if
  * status is not NULL) and, if err is not NULL, *err describing why (err->path
  * then points to storage that lives until the next call with the same err).
  */
