@@ -34,8 +34,10 @@ static int linevec_ref(const char *s, struct linevec *lv)
 		}
 		for (st = i; i < len && s[i] >= '0' && s[i] <= '9'; i++)
 			v = v * 10 + (unsigned)(s[i] - '0');
-		if (i == st || i - st > 8)
+		if (i == st || i - st > 16)
 			return 0;
+		if (i - st > 8)
+			lv->over8 |= (uint32_t)1 << nf;
 		lv->v[nf] = v;
 		lv->start[nf] = (uint8_t)st;
 		lv->end[nf] = (uint8_t)i;
@@ -63,7 +65,7 @@ static int linevec_differ(const struct linevec *a, const struct linevec *b)
 	unsigned i;
 
 	if (a->nfields != b->nfields || a->len != b->len || a->ndots != b->ndots ||
-	    a->neg != b->neg || a->dots != b->dots)
+	    a->neg != b->neg || a->dots != b->dots || a->over8 != b->over8)
 		return 1;
 	for (i = 0; i < a->nfields; i++)
 		if (a->v[i] != b->v[i] || a->start[i] != b->start[i] || a->end[i] != b->end[i])

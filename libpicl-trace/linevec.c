@@ -11,12 +11,13 @@
  *  2. compress the iota vector (0, 1, ... 63) by the mask of field ends,
  *     and by the mask of first digits, which gives every field's end and
  *     start offsets as bytes, in order (vpcompressb);
- *  3. for 8 fields at a time, give each an 8-byte lane holding its digits
- *     right-aligned, zeros before: lane i, byte j takes line byte
- *     end[i] - 8 + j if that is not before start[i] (vpermb with a zero
- *     mask);
+ *  3. for 8 fields at a time, give each an 8-byte lane holding its (last
+ *     8) digits right-aligned, zeros before: lane i, byte j takes line
+ *     byte end[i] - 8 + j if that is not before start[i] (vpermb with a
+ *     zero mask);
  *  4. turn the 8 digit bytes of every lane into their number with three
- *     multiply-adds (pairs, quads, the two halves);
+ *     multiply-adds (pairs, quads, the two halves); the digits before
+ *     the last 8 of a longer field are added one by one;
  *  5. the signs are the '-' mask gathered at the field starts, the dots
  *     the '.' mask gathered at the field ends (pext).
  *
@@ -85,6 +86,7 @@ TARGET int linevec_scan(const char *s, struct linevec *lv)
 	uint64_t nl = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8('\n'));
 	uint64_t lm, S, M, P, D, SP, St, E, Ds;
 	__m512i ep, sp;
+	uint32_t over8;
 	unsigned len, nf, r;
 
 	if (!nl)
@@ -113,14 +115,16 @@ TARGET int linevec_scan(const char *s, struct linevec *lv)
 	Ds = (St & ~M) | (M << 1);        /* first digits */
 	ep = _mm512_maskz_compress_epi8(E, _mm512_loadu_si512((const void *)iota));
 	sp = _mm512_maskz_compress_epi8(Ds, _mm512_loadu_si512((const void *)iota));
-	/* 1-8 digits per field (the lanes past nf are 0 - 0) */
-	if (_mm512_cmpgt_epu8_mask(_mm512_sub_epi8(ep, sp), _mm512_set1_epi8(8)))
+	/* 1-16 digits per field (the lanes past nf are 0 - 0) */
+	if (_mm512_cmpgt_epu8_mask(_mm512_sub_epi8(ep, sp), _mm512_set1_epi8(16)))
 		return 0;
+	over8 = (uint32_t)_mm512_cmpgt_epu8_mask(_mm512_sub_epi8(ep, sp), _mm512_set1_epi8(8));
 	_mm_storeu_si128((__m128i *)(void *)lv->start, _mm512_castsi512_si128(sp));
 	_mm_storeu_si128((__m128i *)(void *)lv->end, _mm512_castsi512_si128(ep));
 	lv->neg = (uint32_t)_pext_u64(M, St);
 	lv->dots = (uint32_t)_pext_u64(P, E);
 	lv->ndots = (unsigned)_mm_popcnt_u64(P);
+	lv->over8 = over8;
 	lv->nfields = nf;
 	lv->len = len;
 	for (r = 0; r < nf; r += 8) {
@@ -150,6 +154,18 @@ TARGET int linevec_scan(const char *s, struct linevec *lv)
 			_mm_storeu_si128((__m128i *)(void *)(lv->v + r + 4 * h + 2),
 					 _mm256_extracti128_si256(q, 1));
 		}
+	}
+	/* A lane holds a field's last 8 digits; the digits before them (of
+	 * message types, lengths: a few fields a line at most) one by one. */
+	while (over8) {
+		unsigned i = (unsigned)_tzcnt_u32(over8);
+		const char *p = s + lv->start[i], *e = s + lv->end[i] - 8;
+		uint64_t hi = 0;
+
+		for (; p < e; p++)
+			hi = hi * 10 + (unsigned)(*p - '0');
+		lv->v[i] += hi * 100000000u;
+		over8 &= over8 - 1;
 	}
 	return 1;
 }

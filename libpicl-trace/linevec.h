@@ -14,7 +14,7 @@
  *     end, none next to another;
  *   - a '-' stands only at the start of a field and is followed by a
  *     digit; not after a dot;
- *   - at most LINEVEC_FIELDS fields, each of 1-8 digits after its sign.
+ *   - at most LINEVEC_FIELDS fields, each of 1-16 digits after its sign.
  *
  * Which fields are which (the time has decimals, a value has none) is the
  * caller's to check, with `dots` and `neg`.
@@ -41,6 +41,7 @@ struct linevec {
 	uint8_t end[LINEVEC_FIELDS];   /* offset of the byte after it */
 	uint32_t neg;                  /* bit i: field i starts with '-' */
 	uint32_t dots;                 /* bit i: field i ends with '.' */
+	uint32_t over8;                /* bit i: field i has over 8 digits */
 	unsigned ndots;                /* bits set in dots */
 	unsigned nfields;              /* fields (the time's two parts counted apart) */
 	unsigned len;                  /* the line's length, newline excluded */

@@ -236,6 +236,7 @@ static inline int reader_is_definition(int32_t type)
 	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
 	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
 }
+
 /*
  * A line linevec_scan read (lv, for the text at s), as the fast paths make
  * of it when decoding (t/unit/test-parallel and fuzz-parallel compare them
@@ -257,15 +258,23 @@ static inline int vec_decode(const struct linevec *lv, const char *s, const uint
 			     const uint8_t (*kinds)[QUICK_VALUES], struct picl_record *rec,
 			     struct picl_value *v)
 {
-	static const double dpow10[9] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8 };
+	static const double dpow10[17] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+		1e14, 1e15, 1e16
+	};
 	const uint8_t *kind;
 	uint64_t nf, alias, mant;
 	unsigned n, i, f, op, k;
 	int bad;
 
 	/* a dot after the time's integer part only, among the fixed fields;
-	 * no '-' on its decimals, the number of data fields or the alias */
-	if (lv->nfields < 7 || lv->nfields == 8 || (lv->dots & 0xff) != 0x04 || (lv->neg & 0xc8))
+	 * no '-' on its decimals, the number of data fields or the alias;
+	 * its integers of at most 8 digits (parse_quick reads 9 and more),
+	 * the time of at most 18; values of up to 16 (the scan's limit) */
+	if (lv->nfields < 7 || lv->nfields == 8 || (lv->dots & 0xff) != 0x04 ||
+	    (lv->neg & 0xc8) || (lv->over8 & 0xf3) ||
+	    ((lv->over8 & 0x0c) &&
+	     lv->end[2] - lv->start[2] + lv->end[3] - lv->start[3] > 18))
 		return -1;
 	/*
 	 * The numbers come out of the vector unit late; a branch on them
@@ -295,12 +304,15 @@ static inline int vec_decode(const struct linevec *lv, const char *s, const uint
 				return -1;
 			v->v.i = SIGNED(f);
 		} else {
-			/* decode_quick's arithmetic, to the bit */
+			/* decode_quick's arithmetic, to the bit (it takes at
+			 * most 19 digits, then at most 2^53) */
 			unsigned frac = dot ? (unsigned)(lv->end[last] - lv->start[last]) : 0;
-			uint64_t acc = dot ? lv->v[f] * (uint64_t)pow10_tab[frac] + lv->v[last] :
-				       lv->v[f];
+			uint64_t acc;
 			double x;
 
+			if (dot && lv->end[f] - lv->start[f] + frac > 19)
+				return -1;
+			acc = dot ? lv->v[f] * (uint64_t)pow10_tab[frac] + lv->v[last] : lv->v[f];
 			if (acc > (UINT64_C(1) << 53))
 				return -1;
 			x = (double)acc;

@@ -59,6 +59,15 @@ START_TEST(canonical_lines)
 	ck_assert_uint_eq(lv.ndots, 1);
 	ck_assert_uint_eq(lv.start[3], 10);
 	ck_assert_uint_eq(lv.end[3], 16);
+	ck_assert_uint_eq(lv.over8, 0);
+	/* a message type of 9 digits, and a value of 16 */
+	memset(buf, 0, sizeof(buf));
+	strcpy(buf, "-3 -21 0.016291 39 0 3 2 16 900000019 -1234567890123456\n");
+	ck_assert_int_eq(linevec_scan(buf, &lv), 1);
+	ck_assert_uint_eq(lv.v[9], 900000019);
+	ck_assert_uint_eq(lv.v[10], 1234567890123456ULL);
+	ck_assert_uint_eq(lv.over8, (1u << 9) | (1u << 10));
+	ck_assert_uint_eq(lv.neg, 0x3 | (1u << 10));
 }
 END_TEST
 
@@ -67,12 +76,14 @@ START_TEST(each_rule)
 	static const char *const no[] = {
 		"\n", "1", " 1\n", "1 \n", "1  2\n", ".5\n", "5.\n", "1..2\n", "1 .2\n",
 		"-\n", "1 -\n", "--1\n", "1-2\n", "1.-2\n", "+1\n", "1\t2\n", "1 2\r\n",
-		"123456789\n", "-123456789 1\n", "1 2.123456789\n", "1 a\n", "1,2\n",
+		"12345678901234567\n", "-12345678901234567 1\n", "1 2.12345678901234567\n",
+		"1 a\n", "1,2\n",
 		"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n", "1 2 3 4 5 6 7 8.1 2 3 4 5 6 7 8 9\n"
 	};
 	static const char *const yes[] = {
 		"1\n", "-1\n", "0\n", "-0\n", "12345678\n", "-12345678 -87654321\n", "1.2\n",
-		"1.2.3\n", "-1.2 -3.4\n", "00000000.00000001\n",
+		"1.2.3\n", "-1.2 -3.4\n", "00000000.00000001\n", "123456789\n",
+		"-1234567890123456 1\n", "1 2.1234567890123456\n", "9999999999999999.9999999999999999\n",
 		"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", "1 2 3 4 5 6 7 8.1 2 3 4 5 6 7\n"
 	};
 	char line[65];
