@@ -129,7 +129,6 @@ static inline const char *fast_time(const char *p, struct picl_time *t)
 	return p;
 }
 
-
 /* An integer of 1-9 digits (more: NULL, the general path reads it), so
  * no overflow to check. */
 static inline const char *quick_int(const char *p, int32_t *out)
