@@ -81,6 +81,7 @@ static void compare_readers(struct picl_reader *f, struct picl_reader *c)
 			    picl_time_cmp(rf.time, rc_.time) != 0 || rf.time.scale != rc_.time.scale ||
 			    rf.processor != rc_.processor || rf.process != rc_.process ||
 			    rf.nfields != rc_.nfields || rf.alias != rc_.alias ||
+			    rf.has_descriptor != rc_.has_descriptor || rf.line_len != rc_.line_len ||
 			    rf.control_len != rc_.control_len || rf.data_len != rc_.data_len ||
 			    rf.nvalues != rc_.nvalues || rf.mark.line != rc_.mark.line ||
 			    rf.mark.offset != rc_.mark.offset)
@@ -108,7 +109,8 @@ static void compare_readers(struct picl_reader *f, struct picl_reader *c)
 }
 
 /*
- * The fast path for canonical lines and the careful parser must agree, and
+ * The fast path for canonical lines and the careful parser must agree
+ * (decoding and raw), and
  * so must the serial reader and the parsing threads (PICL_READ_PARALLEL,
  * which needs a regular file: a memfd; small chunks so that records
  * straddle them).
@@ -126,6 +128,15 @@ static void compare_paths(const uint8_t *data, size_t size)
 	if (!f || !c)
 		abort();
 	compare_readers(f, c);
+	/* ... raw too (the fast paths read the fixed fields their own way) */
+	fo.flags = PICL_READ_RAW;
+	co.flags = PICL_READ_RAW | PICL_READ_NO_FAST_PATH;
+	f = picl_reader_open_memory(data, size, "f", &fo, &st, NULL);
+	c = picl_reader_open_memory(data, size, "c", &co, &st, NULL);
+	if (!f || !c)
+		abort();
+	compare_readers(f, c);
+	fo.flags = 0;
 
 	fd = memfd_create("fuzz-parallel", 0);
 	if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size) ||

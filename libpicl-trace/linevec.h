@@ -2,7 +2,7 @@
  * linevec.h - the fields of one canonical trace line at once, with
  * AVX-512 (VBMI2) where the processor has it. Not installed.
  *
- * The readers try this first on every line they decode (vec_decode in
+ * The readers try this first on every line (vec_decode and vec_raw in
  * reader-int.h, for reader.c and parallel.c). It takes only the commonest
  * shape, and says no to everything else (the byte-by-byte parsers then
  * read the line as before):

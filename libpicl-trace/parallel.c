@@ -516,21 +516,29 @@ static const char *parse_quick(const struct worker *w, struct batch *b, const ch
 }
 
 /*
- * The commonest line of all, read by linevec_scan and vec_decode (through
- * the chunk's alias table): what the general path or parse_quick makes
- * of it when decoding. Returns where the next line starts, or NULL
- * (nothing written but *it and b->vals past b->nv).
+ * The commonest line of all, read by linevec_scan, then by vec_decode
+ * (through the chunk's alias table) or, for raw readers that do not decode
+ * ahead, vec_raw: what the general path or parse_quick makes of it.
+ * Returns where the next line starts, or NULL (nothing written but *it
+ * and b->vals past b->nv).
  */
 static const char *parse_vec(const struct worker *w, struct batch *b, const char *s,
-			     struct item *it)
+			     int decode, struct item *it)
 {
 	struct linevec lv;
 	struct picl_record rec;
-	int n;
+	int n = 0;
 
-	if (b->vcap - b->nv < QUICK_VALUES || !linevec_scan(s, &lv) || lv.len > w->max_record ||
-	    (n = vec_decode(&lv, s, b->table->nops, b->table->kind, &rec, b->vals + b->nv)) < 0)
+	if (!linevec_scan(s, &lv) || lv.len > w->max_record)
 		return NULL;
+	if (!decode) {
+		if (!vec_raw(&lv, s, &rec))
+			return NULL;
+	} else if (b->vcap - b->nv < QUICK_VALUES ||
+		   (n = vec_decode(&lv, s, b->table->nops, b->table->kind, &rec,
+				   b->vals + b->nv)) < 0) {
+		return NULL;
+	}
 	rec.desc = n > 0 ? b->table->d[rec.alias] : NULL;
 	rec.nvalues = (size_t)n;
 	rec.control_len = 0;
@@ -550,7 +558,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 	uint64_t line = 0;
 	int quick = (w->flags & PICL_READ_NO_FAST_PATH) == 0;
 	int decode = (w->flags & (PICL_READ_RAW | PICL_READ_DECODE_AHEAD)) != PICL_READ_RAW;
-	int vec = quick && decode && w->vec;
+	int vec = quick && w->vec;
 
 	b->n = 0;
 	b->nv = 0;
@@ -561,7 +569,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 		struct item *it;
 
 		if (quick && (it = item_room(b)) != NULL &&
-		    ((vec && (next = parse_vec(w, b, p, it)) != NULL) ||
+		    ((vec && (next = parse_vec(w, b, p, decode, it)) != NULL) ||
 		     (next = parse_quick(w, b, p, e, decode, it)) != NULL)) {
 			it->line = (uint32_t)++line;
 			b->n++;

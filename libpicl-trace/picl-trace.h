@@ -490,7 +490,7 @@ struct picl_reader_options {
 /*
  * Open a trace for reading. `path` "-" reads standard input. The input may be
  * plain text or a zstd stream (recognised by its magic bytes). opts may be
- * NULL for the defaults. On processors with AVX-512 VBMI2 the reader decodes
+ * NULL for the defaults. On processors with AVX-512 VBMI2 the reader reads
  * canonical lines with vector instructions, the same records either way
  * (the environment variable PICL_SIMD=0 turns that off: libpicl-trace(3)). Returns a reader, or NULL with *status set (if
  * status is not NULL) and, if err is not NULL, *err describing why (err->path

@@ -236,22 +236,79 @@ static inline int reader_is_definition(int32_t type)
 	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
 }
 
+#define LV_SIGNED(lv, f) \
+	(((lv)->neg >> (f)) & 1 ? -(int64_t)(lv)->v[f] : (int64_t)(lv)->v[f])
+
 /*
- * A line linevec_scan read (lv, for the text at s), as the fast paths make
- * of it when decoding (t/unit/test-parallel and fuzz-parallel compare them
- * with the careful path): the fixed fields, with a time that has decimals,
- * then no data, or an alias below QUICK_ALIASES whose descriptor, by the
- * caller's table (nops[alias] values per data field, of kinds
- * kind[alias][]; 0 for an alias decode_quick does not read or that is not
- * the same everywhere), takes exactly the values that follow: integers,
- * and decimals converted with decode_quick's arithmetic. The scan's fields
- * 2 and 3 are the time's integer part and decimals; then come processor,
- * process, number of data fields, alias, and the values (one field each,
- * two for a value with decimals). Fills rec's fixed fields, nfields,
- * has_descriptor, alias and data (not desc, values, line or mark) and
- * v[0..n) (v has room for QUICK_VALUES), and returns n; or -1 for any
- * other line (rec and v then hold scratch). The record types that define
- * something are left to the caller's careful path too.
+ * The fixed fields of a line linevec_scan read, as the fast paths read
+ * them (t/unit/test-parallel and fuzz-parallel compare them with the
+ * careful path): the scan's fields 0 and 1 (record and event type), 2 and
+ * 3 (the time's integer part and decimals: a time without decimals is
+ * left to the other paths), 4 and 5 (processor, process) and 6 (number of
+ * data fields); no dot elsewhere among them, no '-' on the decimals or
+ * the number of data fields, integers of at most 8 digits (parse_quick
+ * reads 9 and more), a time of at most 18. The record types that define
+ * something are left to the careful path. 1 with rec's type, event, time,
+ * processor, process and nfields filled, or 0.
+ */
+static inline int vec_fixed(const struct linevec *lv, struct picl_record *rec)
+{
+	uint64_t mant;
+
+	if (lv->nfields < 7 || (lv->dots & 0x7f) != 0x04 || (lv->neg & 0x48) ||
+	    (lv->over8 & 0x73) ||
+	    ((lv->over8 & 0x0c) &&
+	     lv->end[2] - lv->start[2] + lv->end[3] - lv->start[3] > 18))
+		return 0;
+	rec->type = (int32_t)LV_SIGNED(lv, 0);
+	if (reader_is_definition(rec->type))
+		return 0;
+	rec->event = (int32_t)LV_SIGNED(lv, 1);
+	rec->processor = (int32_t)LV_SIGNED(lv, 4);
+	rec->process = (int32_t)LV_SIGNED(lv, 5);
+	rec->time.scale = lv->end[3] - lv->start[3];
+	mant = lv->v[2] * (uint64_t)pow10_tab[rec->time.scale] + lv->v[3];
+	rec->time.mant = lv->neg & 4 ? -(int64_t)mant : (int64_t)mant;
+	rec->nfields = lv->v[6];
+	return 1;
+}
+
+/* The descriptor and data of a line whose fixed fields vec_fixed read:
+ * none (nfields 0), or the alias (field 7) and what follows it. */
+static inline void vec_data(const struct linevec *lv, const char *s, struct picl_record *rec)
+{
+	rec->has_descriptor = rec->nfields > 0;
+	rec->alias = rec->nfields > 0 ? (int64_t)lv->v[7] : -1;
+	rec->data = s + lv->end[rec->nfields > 0 ? 7 : 6];
+	rec->data_len = (size_t)(s + lv->len - rec->data);
+}
+
+/*
+ * A line read raw (its data not decoded): vec_fixed, then nothing, or an
+ * alias (no sign, no dot, at most 8 digits) and numbers up to the line's
+ * end. 1 with rec filled as vec_fixed and vec_data fill it, or 0.
+ */
+static inline int vec_raw(const struct linevec *lv, const char *s, struct picl_record *rec)
+{
+	if (!vec_fixed(lv, rec) ||
+	    (rec->nfields > 0 ? lv->nfields < 8 || ((lv->dots | lv->neg | lv->over8) & 0x80) :
+				lv->nfields != 7))
+		return 0;
+	vec_data(lv, s, rec);
+	return 1;
+}
+
+/*
+ * A line decoded: vec_fixed, then no data, or an alias below QUICK_ALIASES
+ * whose descriptor, by the caller's table (nops[alias] values per data
+ * field, of kinds kind[alias][]; 0 for an alias decode_quick does not
+ * read or that is not the same everywhere), takes exactly the values that
+ * follow: integers, and decimals converted with decode_quick's
+ * arithmetic. After the alias come the values, one field each, two for a
+ * value with decimals, of up to 16 digits (the scan's limit). Fills rec
+ * as vec_fixed and vec_data do (not control, desc, values, line or mark)
+ * and v[0..n) (v has room for QUICK_VALUES), and returns n; or -1 for any
+ * other line (rec and v then hold scratch).
  */
 static inline int vec_decode(const struct linevec *lv, const char *s, const uint8_t *nops,
 			     const uint8_t (*kinds)[QUICK_VALUES], struct picl_record *rec,
@@ -262,34 +319,26 @@ static inline int vec_decode(const struct linevec *lv, const char *s, const uint
 		1e14, 1e15, 1e16
 	};
 	const uint8_t *kind;
-	uint64_t nf, alias, mant;
+	uint64_t nf, alias;
 	unsigned n, i, f, op, k;
 	int bad;
 
-	/* a dot after the time's integer part only, among the fixed fields;
-	 * no '-' on its decimals, the number of data fields or the alias;
-	 * its integers of at most 8 digits (parse_quick reads 9 and more),
-	 * the time of at most 18; values of up to 16 (the scan's limit) */
-	if (lv->nfields < 7 || lv->nfields == 8 || (lv->dots & 0xff) != 0x04 ||
-	    (lv->neg & 0xc8) || (lv->over8 & 0xf3) ||
-	    ((lv->over8 & 0x0c) &&
-	     lv->end[2] - lv->start[2] + lv->end[3] - lv->start[3] > 18))
+	/* the alias, if any: no sign, no dot, at most 8 digits */
+	if (lv->nfields == 8 || ((lv->dots | lv->neg | lv->over8) & 0x80) || !vec_fixed(lv, rec))
 		return -1;
 	/*
-	 * The numbers come out of the vector unit late; a branch on them
-	 * that the processor guesses wrong throws away all the work after
-	 * it. So the control flow follows the masks (known early), and
-	 * whether the numbers agree with them is one test, which is as good
-	 * as never taken.
+	 * The values come out of the vector unit late; a branch on them that
+	 * the processor guesses wrong throws away all the work after it. So
+	 * the control flow follows the masks (known early), and whether the
+	 * values agree with them is one test, which is as good as never
+	 * taken.
 	 */
 	n = lv->nfields > 8 ? lv->nfields - 8 - (lv->ndots - 1) : 0;   /* the time's dot aside */
-	nf = lv->v[6];
+	nf = rec->nfields;
 	alias = n ? lv->v[7] : 0;
 	k = alias < QUICK_ALIASES ? nops[alias] : 0;
 	bad = n ? (alias >= QUICK_ALIASES) | (nf > QUICK_VALUES) | (nf * k != n) : nf != 0;
-#define SIGNED(f) ((lv->neg >> (f)) & 1 ? -(int64_t)lv->v[f] : (int64_t)lv->v[f])
-	rec->type = (int32_t)SIGNED(0);
-	if (bad || n > QUICK_VALUES || reader_is_definition(rec->type))
+	if (bad || n > QUICK_VALUES)
 		return -1;
 	kind = kinds[alias];
 	for (i = 0, op = 0, f = 8; i < n; i++, v++) {
@@ -301,7 +350,7 @@ static inline int vec_decode(const struct linevec *lv, const char *s, const uint
 		if (kind[op] == PICL_VAL_INT) {
 			if (dot)
 				return -1;
-			v->v.i = SIGNED(f);
+			v->v.i = LV_SIGNED(lv, f);
 		} else {
 			/* decode_quick's arithmetic, to the bit (it takes at
 			 * most 19 digits, then at most 2^53) */
@@ -324,18 +373,7 @@ static inline int vec_decode(const struct linevec *lv, const char *s, const uint
 	}
 	if (f != lv->nfields && n)
 		return -1;   /* a value with two dots ("1.2.3") */
-	rec->event = (int32_t)SIGNED(1);
-	rec->processor = (int32_t)SIGNED(4);
-	rec->process = (int32_t)SIGNED(5);
-	rec->time.scale = lv->end[3] - lv->start[3];
-	mant = lv->v[2] * (uint64_t)pow10_tab[rec->time.scale] + lv->v[3];
-	rec->time.mant = lv->neg & 4 ? -(int64_t)mant : (int64_t)mant;
-#undef SIGNED
-	rec->nfields = nf;
-	rec->has_descriptor = n > 0;
-	rec->alias = n > 0 ? (int64_t)alias : -1;
-	rec->data = s + lv->end[n > 0 ? 7 : 6];
-	rec->data_len = (size_t)(s + lv->len - rec->data);
+	vec_data(lv, s, rec);
 	return (int)n;
 }
 

@@ -761,8 +761,8 @@ static int quick_decode(struct picl_reader *r, struct picl_record *rec)
 /*
  * The whole record at once, where the processor has AVX-512 VBMI2: a line
  * of the reader's buffer (text[len] is its '\n') that linevec_scan reads,
- * decoded by vec_decode through the per-alias cache. 1 with rec filled as
- * the other paths fill it (line and mark aside), or 0.
+ * decoded by vec_decode through the per-alias cache (raw: vec_raw). 1
+ * with rec filled as the other paths fill it (line and mark aside), or 0.
  */
 static int vec_line(struct picl_reader *r, const char *text, size_t len,
 		    struct picl_record *rec)
@@ -772,6 +772,16 @@ static int vec_line(struct picl_reader *r, const char *text, size_t len,
 
 	if (!linevec_scan(text, &lv) || lv.len != len)
 		return 0;
+	if (r->flags & PICL_READ_RAW) {
+		if (!vec_raw(&lv, text, rec))
+			return 0;
+		rec->control = NULL;
+		rec->control_len = 0;
+		rec->desc = NULL;
+		rec->values = NULL;
+		rec->nvalues = 0;
+		return 1;
+	}
 	if (lv.nfields > 8 && lv.v[7] < QUICK_ALIASES)
 		quick_alias(r, lv.v[7]);
 	if ((r->values_cap < QUICK_VALUES && grow_values(r, QUICK_VALUES) < 0) ||
@@ -799,7 +809,7 @@ int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
 	rec->mark.line = r->text_line;
 	rec->mark.column = 1;
 	rec->mark.offset = r->text_offset;
-	if (r->vec && !r->joined && !(r->flags & PICL_READ_RAW) && vec_line(r, text, len, rec))
+	if (r->vec && !r->joined && vec_line(r, text, len, rec))
 		return PICL_OK;
 	if (((r->flags & PICL_READ_NO_FAST_PATH) || r->joined ||
 	     !reader_fields_fast(text, len, rec)) &&
