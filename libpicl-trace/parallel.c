@@ -130,7 +130,7 @@ struct worker {
 	pthread_t tid;
 	struct picl_defs *ctrl;  /* its own control-string cache */
 	unsigned flags;          /* the reader's, copied: read on every line */
-	int vec;                 /* linevec_available() */
+	int vec;                 /* the reader's: linevec_available() */
 	size_t max_record;
 } LINE_ALIGNED;
 
@@ -178,9 +178,7 @@ static struct table *make_table(struct picl_reader *r)
 	t->refs = 1;
 	for (a = 0; a < TABLE_N; a++) {
 		t->d[a] = picl_defs_alias_everywhere(r->defs, a);
-		t->nint[a] = quick_int_ops(t->d[a]);
-		t->nops[a] = (uint8_t)picl_descriptor_decfloat_ops(t->d[a], t->kind[a],
-								   QUICK_VALUES);
+		quick_entry(t->d[a], &t->nint[a], &t->nops[a], t->kind[a]);
 	}
 	return t;
 }
@@ -516,9 +514,9 @@ static const char *parse_quick(const struct worker *w, struct batch *b, const ch
 }
 
 /*
- * The commonest line of all, read by linevec_scan, then by vec_decode
- * (through the chunk's alias table) or, for raw readers that do not decode
- * ahead, vec_raw: what the general path or parse_quick makes of it.
+ * The commonest line of all, read by linevec_scan and vec_record (through
+ * the chunk's alias table; raw for raw readers that do not decode ahead):
+ * what the general path or parse_quick makes of it.
  * Returns where the next line starts, or NULL (nothing written but *it
  * and b->vals past b->nv).
  */
@@ -527,21 +525,14 @@ static const char *parse_vec(const struct worker *w, struct batch *b, const char
 {
 	struct linevec lv;
 	struct picl_record rec;
-	int n = 0;
+	int n;
 
-	if (!linevec_scan(s, &lv) || lv.len > w->max_record)
+	/* (a raw reader's vals stay NULL) */
+	if ((decode && b->vcap - b->nv < QUICK_VALUES) || !linevec_scan(s, &lv) ||
+	    lv.len > w->max_record ||
+	    (n = vec_record(&lv, s, decode, b->table->nops, b->table->kind, b->table->d, &rec,
+			    decode ? b->vals + b->nv : NULL)) < 0)
 		return NULL;
-	if (!decode) {
-		if (!vec_raw(&lv, s, &rec))
-			return NULL;
-	} else if (b->vcap - b->nv < QUICK_VALUES ||
-		   (n = vec_decode(&lv, s, b->table->nops, b->table->kind, &rec,
-				   b->vals + b->nv)) < 0) {
-		return NULL;
-	}
-	rec.desc = n > 0 ? b->table->d[rec.alias] : NULL;
-	rec.nvalues = (size_t)n;
-	rec.control_len = 0;
 	pack(it, &rec, s);
 	it->by_table = n > 0;
 	it->line_off = (uint32_t)(s - b->buf);
@@ -558,7 +549,7 @@ static void parse_batch(struct worker *w, struct batch *b)
 	uint64_t line = 0;
 	int quick = (w->flags & PICL_READ_NO_FAST_PATH) == 0;
 	int decode = (w->flags & (PICL_READ_RAW | PICL_READ_DECODE_AHEAD)) != PICL_READ_RAW;
-	int vec = quick && w->vec;
+	int vec = w->vec;   /* (never with PICL_READ_NO_FAST_PATH) */
 
 	b->n = 0;
 	b->nv = 0;
@@ -839,7 +830,7 @@ int pipe_start(struct picl_reader *r)
 			continue;
 		pl->workers[i].pl = pl;
 		pl->workers[i].flags = r->flags;
-		pl->workers[i].vec = linevec_available();
+		pl->workers[i].vec = r->vec;
 		pl->workers[i].max_record = r->max_record;
 		pl->workers[i].ctrl = picl_defs_new();
 		if (!pl->workers[i].ctrl)

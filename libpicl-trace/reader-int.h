@@ -171,6 +171,18 @@ static inline uint8_t quick_int_ops(const struct picl_descriptor *d)
 	return (uint8_t)(n <= QUICK_VALUES ? n : 0);
 }
 
+/* What the alias tables of the one-pass parsers keep of an alias's
+ * descriptor d (NULL: not the same everywhere): quick_int_ops for
+ * parse_quick and quick_decode, and for vec_decode the values per data
+ * field decode_quick reads and their kinds. Both readers fill their
+ * tables (parallel.c's per chunk, reader.c's per alias) with this. */
+static inline void quick_entry(const struct picl_descriptor *d, uint8_t *nint, uint8_t *nops,
+			       uint8_t kind[QUICK_VALUES])
+{
+	*nint = quick_int_ops(d);
+	*nops = (uint8_t)picl_descriptor_decfloat_ops(d, kind, QUICK_VALUES);
+}
+
 /*
  * n integer values (a descriptor whose conversions are all %d or %ld),
  * each one blank and a decimal of 1-18 digits, maybe negative, into v:
@@ -375,6 +387,31 @@ static inline int vec_decode(const struct linevec *lv, const char *s, const uint
 		return -1;   /* a value with two dots ("1.2.3") */
 	vec_data(lv, s, rec);
 	return (int)n;
+}
+
+/*
+ * The record of a line linevec_scan read: vec_raw when not decoding, else
+ * vec_decode through the alias table (nops, kinds, and desc[alias], the
+ * descriptor it stands for), values into v. rec's control, desc, values
+ * (v, or NULL without values) and nvalues are set too; line and mark are
+ * the caller's. Returns the number of values, or -1 for a line the other
+ * paths must read.
+ */
+static inline int vec_record(const struct linevec *lv, const char *s, int decode,
+			     const uint8_t *nops, const uint8_t (*kinds)[QUICK_VALUES],
+			     const struct picl_descriptor *const *desc, struct picl_record *rec,
+			     struct picl_value *v)
+{
+	int n = 0;
+
+	if (decode ? (n = vec_decode(lv, s, nops, kinds, rec, v)) < 0 : !vec_raw(lv, s, rec))
+		return -1;
+	rec->control = NULL;
+	rec->control_len = 0;
+	rec->desc = n > 0 ? desc[rec->alias] : NULL;
+	rec->values = n > 0 ? v : NULL;
+	rec->nvalues = (size_t)n;
+	return n;
 }
 
 /* reader.c: join the physical lines of a continued record held in

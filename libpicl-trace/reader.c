@@ -723,10 +723,7 @@ static void quick_alias(struct picl_reader *r, uint64_t alias)
 
 	if (r->qgen[alias] != stamp) {
 		r->qdesc[alias] = picl_defs_alias_everywhere(r->defs, (int64_t)alias);
-		r->qnint[alias] = quick_int_ops(r->qdesc[alias]);
-		r->qnops[alias] = (uint8_t)picl_descriptor_decfloat_ops(r->qdesc[alias],
-									r->qkind[alias],
-									QUICK_VALUES);
+		quick_entry(r->qdesc[alias], &r->qnint[alias], &r->qnops[alias], r->qkind[alias]);
 		r->qgen[alias] = stamp;
 	}
 }
@@ -761,38 +758,23 @@ static int quick_decode(struct picl_reader *r, struct picl_record *rec)
 /*
  * The whole record at once, where the processor has AVX-512 VBMI2: a line
  * of the reader's buffer (text[len] is its '\n') that linevec_scan reads,
- * decoded by vec_decode through the per-alias cache (raw: vec_raw). 1
- * with rec filled as the other paths fill it (line and mark aside), or 0.
+ * made a record by vec_record through the per-alias cache (raw for a raw
+ * reader). 1 with rec filled as the other paths fill it (line and mark
+ * aside), or 0.
  */
 static int vec_line(struct picl_reader *r, const char *text, size_t len,
 		    struct picl_record *rec)
 {
 	struct linevec lv;
-	int n;
+	int decode = !(r->flags & PICL_READ_RAW);
 
 	if (!linevec_scan(text, &lv) || lv.len != len)
 		return 0;
-	if (r->flags & PICL_READ_RAW) {
-		if (!vec_raw(&lv, text, rec))
-			return 0;
-		rec->control = NULL;
-		rec->control_len = 0;
-		rec->desc = NULL;
-		rec->values = NULL;
-		rec->nvalues = 0;
-		return 1;
-	}
-	if (lv.nfields > 8 && lv.v[7] < QUICK_ALIASES)
+	if (decode && lv.nfields > 8 && lv.v[7] < QUICK_ALIASES)
 		quick_alias(r, lv.v[7]);
-	if ((r->values_cap < QUICK_VALUES && grow_values(r, QUICK_VALUES) < 0) ||
-	    (n = vec_decode(&lv, text, r->qnops, r->qkind, rec, r->values)) < 0)
+	if (decode && r->values_cap < QUICK_VALUES && grow_values(r, QUICK_VALUES) < 0)
 		return 0;
-	rec->control = NULL;
-	rec->control_len = 0;
-	rec->desc = n > 0 ? r->qdesc[rec->alias] : NULL;
-	rec->values = n > 0 ? r->values : NULL;
-	rec->nvalues = (size_t)n;
-	return 1;
+	return vec_record(&lv, text, decode, r->qnops, r->qkind, r->qdesc, rec, r->values) >= 0;
 }
 
 /* ------------------------------------------------------------------------ */
