@@ -17,6 +17,9 @@
 
 #include <stddef.h>
 
+/* libpicl's own: not exported from the shared libraries (only picl.h is) */
+#pragma GCC visibility push(hidden)
+
 struct picl_backend {
 	const char *name;
 
@@ -100,5 +103,7 @@ static inline int picl_backend_wants(int want, int type)
 
 /* The backend linked into this library (libpicl: local; libpicl-mpi: mpi). */
 extern const struct picl_backend picl_backend_impl;
+
+#pragma GCC visibility pop
 
 #endif /* PICL_BACKEND_H */

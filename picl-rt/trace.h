@@ -16,6 +16,9 @@
 
 #include <stdint.h>
 
+/* libpicl's own: not exported from the shared libraries (only picl.h is) */
+#pragma GCC visibility push(hidden)
+
 #define PT_MAXVALS 6
 
 /* Which level governs an event: PICL's communication events, user events,
@@ -60,5 +63,7 @@ double pt_clock(void);
 /* clocksync0 and tracenode(..., sync = 1): from now on, and for every
  * record not yet written, time = raw - offset (spec Appendix A). */
 void pt_set_clock_offset(double offset);
+
+#pragma GCC visibility pop
 
 #endif /* PICL_RT_TRACE_H */
