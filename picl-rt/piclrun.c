@@ -59,7 +59,8 @@ static const char usage[] =
 	"      --host=HOSTPROG  also start HOSTPROG as the host (processor 32767)\n"
 	"  -o, --output=FILE    the merged trace (default trace.picl)\n"
 	"  -z, --zstd           compress the merged trace with zstd\n"
-	"      --keep-parts     keep the per-process trace parts\n"
+	"      --keep-parts     keep the per-process trace parts (piclrun says where\n"
+	"                       unless --parts-dir chose the place)\n"
 	"  -t, --timeout=SECS   stop the run after SECS seconds\n"
 	"      --parts-dir=DIR  where the parts go (default a temporary directory)\n"
 	"  -h, --help           show this help\n";
@@ -660,8 +661,11 @@ static void remove_parts(void)
 	char path[PATH_MAX];
 	int i;
 
-	if (R.keep)
+	if (R.keep) {
+		if (R.own_dir)   /* nobody else knows where they are */
+			fprintf(stderr, "piclrun: trace parts kept in %s\n", R.partsdir);
 		return;
+	}
 	for (i = 0; i < R.nslots; i++) {
 		size_t n;
 

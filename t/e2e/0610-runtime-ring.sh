@@ -80,6 +80,13 @@ for r in 0 1 2; do [ -s parts/part.$r.picl ] || fail "part $r not kept"; done
 run timeout 60 "$RUN" -n 3 --parts-dir parts2 -o notkept.picl "$EX/ring" 5
 expect_rc 0
 [ ! -e parts2/part.0.picl ] || fail "parts kept without --keep-parts"
+# ... and without --parts-dir, in a temporary directory piclrun names
+mkdir -p "$TMP/tmpdir"
+run env TMPDIR="$TMP/tmpdir" timeout 60 "$RUN" -n 2 --keep-parts -o kept2.picl "$EX/ring" 5
+expect_rc 0
+kept=$(sed -n 's/^piclrun: trace parts kept in //p' "$TMP/err")
+case "$kept" in "$TMP/tmpdir/piclrun."*) ;; *) fail "kept parts not named: $(cat "$TMP/err")" ;; esac
+for r in 0 1; do [ -s "$kept/part.$r.picl" ] || fail "part $r not kept in $kept"; done
 
 # usage errors
 run "$RUN" "$EX/ring"
