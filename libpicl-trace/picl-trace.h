@@ -238,6 +238,7 @@ struct picl_descriptor;
  */
 int picl_descriptor_compile(const char *control, size_t len,
 			    struct picl_descriptor **out, struct picl_error *err);
+/* Free a compiled descriptor (NULL is fine). */
 void picl_descriptor_free(struct picl_descriptor *d);
 
 /* The control string the descriptor was compiled from (NUL-terminated). */
@@ -379,6 +380,8 @@ enum picl_subset_kind {
 	PICL_SUBSET_EVENTS = 2
 };
 
+/* An empty set of definitions (the predefined aliases and subsets only),
+ * or NULL when out of memory; free it with picl_defs_free (NULL is fine). */
 struct picl_defs *picl_defs_new(void);
 void picl_defs_free(struct picl_defs *defs);
 
@@ -459,12 +462,13 @@ enum picl_reader_flags {
 	 * without the flag (same values, errors, marks and definitions), only
 	 * sooner on a machine with several cores. Taken only for regular
 	 * files (plain or zstd), never for pipes or memory, and only when more
-	 * than one thread may parse: one per online CPU, at most 8, or as
-	 * many as the environment variable PICL_THREADS says (1 turns it
-	 * off), the calling thread included (it parses too while the records
-	 * it needs next are not ready). Memory grows by a few MB (a handful
-	 * of 256 KiB chunks and their parsed records). The threads start at
-	 * the first picl_reader_next and stop in picl_reader_free. */
+	 * than one thread may parse: one per online CPU, or as many as the
+	 * environment variable PICL_THREADS says (1 turns it off; anything
+	 * not a number is 1), at most 8 either way, the calling thread
+	 * included (it parses too while the records it needs next are not
+	 * ready). Memory grows by a few MB (a handful of 256 KiB chunks and
+	 * their parsed records). The threads start at the first
+	 * picl_reader_next and stop in picl_reader_free. */
 	PICL_READ_PARALLEL = 1 << 3,
 	/* With PICL_READ_RAW and PICL_READ_PARALLEL: the parsing threads
 	 * decode the data as well wherever they can do it alone (the
@@ -529,6 +533,9 @@ int picl_reader_next(struct picl_reader *r, struct picl_record *rec);
 
 /* The last error (valid until the next call). */
 const struct picl_error *picl_reader_error(const struct picl_reader *r);
+/* 1 when that error ends the reading (I/O, corrupt compression, out of
+ * memory): every later picl_reader_next fails the same; 0 when it was one
+ * malformed record, skipped. */
 int picl_reader_error_is_fatal(const struct picl_reader *r);
 
 /* The definitions in force after the records read so far. Owned by r. */
@@ -604,6 +611,7 @@ int picl_writer_close(struct picl_writer *w, struct picl_error *err);
 /* Throw away what was written (removes the temporary file) and free. */
 void picl_writer_abort(struct picl_writer *w);
 
+/* The last error of a writer call (valid until the next call). */
 const struct picl_error *picl_writer_error(const struct picl_writer *w);
 
 /* The temporary file a named output is being written to (until a successful
@@ -651,6 +659,8 @@ int picl_stats_record_pairs(const struct picl_record *rec,
  */
 struct picl_stats;
 
+/* An empty accumulator, or NULL when out of memory; free it with
+ * picl_stats_free (NULL is fine). */
 struct picl_stats *picl_stats_new(void);
 void picl_stats_free(struct picl_stats *s);
 
@@ -740,6 +750,8 @@ enum picl_match_kind {
  */
 struct picl_matcher;
 
+/* A matcher calling cb(ctx, ...) for every match, or NULL when out of
+ * memory. */
 struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind kind,
 						const struct picl_message *msg),
 				      void *ctx);
@@ -765,6 +777,7 @@ int picl_matcher_finish(struct picl_matcher *m);
 uint64_t picl_matcher_matched(const struct picl_matcher *m);
 uint64_t picl_matcher_pending(const struct picl_matcher *m);
 
+/* Free a matcher and the messages it holds (NULL is fine); no callback. */
 void picl_matcher_free(struct picl_matcher *m);
 
 /* ------------------------------------------------------------------------ */
@@ -843,6 +856,7 @@ struct picl_schema *picl_schema_load_default(struct picl_error *err);
 int picl_schema_extend(struct picl_schema *s, const char *path,
 		       struct picl_error *err);
 
+/* Free a schema (NULL is fine). */
 void picl_schema_free(struct picl_schema *s);
 
 /* Look-ups: NULL when the type is not described. Owned by the schema. */

@@ -70,13 +70,15 @@ int probe0(int type);
 
 /* Non-blocking send: the request id is the message type. -27. */
 void sendbegin0(char *buf, int bytes, int type, int node);
-/* Wait until the send of `type` is complete. -30 (done) or -31 (waited). */
+/* Wait until the send of `type` is complete: sendbegin0 sends at once,
+ * so it always is already. -30. */
 void sendend0(int type);
 /* Non-blocking receive into buf. -57. */
 void recvbegin0(char *buf, int bytes, int type);
 /* Wait until the receive of `type` is complete. -60 or -61. */
 void recvend0(int type);
-/* (2.0) 1 if the send of `type` is complete (-28), else 0 (-29). */
+/* (2.0) 1 if the send of `type` is complete: always (sendbegin0 sends at
+ * once). -28. */
 int sendstatus0(int type);
 /* (2.0) 1 if the receive of `type` is complete (-58), else 0 (-59). */
 int recvstatus0(int type);
@@ -116,6 +118,7 @@ void gcomb0(void *buf, int items, int datatype, int msgtype, int root,
 	    void (*comb)(void *a, void *b, int items, int datatype));
 /* Node i contributes vec[i*n .. i*n+n); root gets all of vec. */
 void gather0(float *vec, int n, int type, int root);
+/* Return once every node has called barrier0 (traced as block -1). */
 void barrier0(void);
 
 /* ---- Tracing ---------------------------------------------------------- */

@@ -27,7 +27,7 @@
 static const char stat_usage[] =
 	"usage: picltrace stat [--format=table|csv|json] [--messages] [--summary]\n"
 	"                      [-o FILE] [-q] [FILE...]\n"
-	"       picltrace stat --compare [-q] [FILE...]\n"
+	"       picltrace stat --compare [-o FILE] [-q] [FILE...]\n"
 	"       picltrace stat --emit-records [-o FILE] [-z] [-q] [FILE...]\n"
 	"\n"
 	"  -f, --format=FMT   table (default), csv or json\n"

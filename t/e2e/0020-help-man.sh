@@ -33,4 +33,14 @@ done
 documented "$PICL_SRCDIR/man/picltrace.1" $(options "$PT")
 documented "$PICL_SRCDIR/man/piclrun.1" $(options "$PICL_BUILDDIR/picl-rt/piclrun")
 documented "$PICL_SRCDIR/man/picl-cc.1" $(options "$PICL_BUILDDIR/picl-rt/picl-cc")
-echo "ok: $n subcommands, picltrace, piclrun and picl-cc documented"
+
+# every function the library's header declares is named in its man page
+nf=0
+for f in $(grep -o '\bpicl_[a-z0-9_]*(' "$PICL_SRCDIR/libpicl-trace/picl-trace.h" |
+	   tr -d '(' | sort -u); do
+  grep -q -e "$f\\b" "$PICL_SRCDIR/man/libpicl-trace.3" ||
+    fail "man/libpicl-trace.3 does not mention $f (declared in picl-trace.h)"
+  nf=$((nf + 1))
+done
+[ "$nf" -gt 60 ] || fail "only $nf functions found in picl-trace.h"
+echo "ok: $n subcommands, picltrace, piclrun and picl-cc documented; $nf library functions"
