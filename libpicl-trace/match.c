@@ -340,7 +340,8 @@ int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs,
 		return PICL_ERR_NOMEM;
 	if (n)
 		memcpy(v, procs, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_i32);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_i32);
 	for (i = k = 0; i < n; i++)
 		if (k == 0 || v[i] != v[k - 1])
 			v[k++] = v[i];

@@ -872,7 +872,8 @@ static int emit_proc(struct picl_stats *s, const struct proc *p,
 	for (k = 0; k < p->cells_cap; k++)
 		if (p->cells[k].used)
 			s->sorted[n++] = p->cells[k];
-	qsort(s->sorted, n, sizeof(*s->sorted), cmp_cells);
+	if (n > 1)
+		qsort(s->sorted, n, sizeof(*s->sorted), cmp_cells);
 
 	for (start = 0; start < n; start = k) {
 		int t;
@@ -911,7 +912,8 @@ int picl_stats_emit(struct picl_stats *s,
 	if (!order)
 		return PICL_ERR_NOMEM;
 	memcpy(order, s->procs, s->nprocs * sizeof(*order));
-	qsort(order, s->nprocs, sizeof(*order), cmp_procs);
+	if (s->nprocs > 1)
+		qsort(order, s->nprocs, sizeof(*order), cmp_procs);
 	for (k = 0; k < s->nprocs; k++) {
 		rc = emit_proc(s, order[k], emit, ctx);
 		if (rc)

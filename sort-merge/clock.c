@@ -649,7 +649,8 @@ static int best_slope(const struct fitter *f, double D, double *best, double *be
 		if (s > -D && s < D)
 			c[n++] = s;
 	}
-	qsort(c, n, sizeof(*c), cmp_double);
+	if (n > 1)
+		qsort(c, n, sizeof(*c), cmp_double);
 	for (i = 0; i < f->lo->n; i++)
 		scale = fmax(scale, fabs(f->lo->v[i].y) + D * fabs(f->lo->v[i].x));
 	for (i = 0; i < f->hi->n; i++)

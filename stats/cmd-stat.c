@@ -870,7 +870,8 @@ static int run_compare(FILE *out, struct profile *p)
 		return 0;
 	}
 	/* The latest pair of each (process, R, type, E) stands. */
-	qsort(p->recorded, p->nrecorded, sizeof(*p->recorded), cmp_recorded);
+	if (p->nrecorded > 1)
+		qsort(p->recorded, p->nrecorded, sizeof(*p->recorded), cmp_recorded);
 	for (k = 0, n = 0; k < p->nrecorded; k++) {
 		if (n > 0) {
 			struct prof_recorded *prev = &p->recorded[n - 1];

@@ -159,6 +159,18 @@ grep -q '^usage: picltrace stat' "$TMP/out" || fail "no usage from --help"
 run "$PT" help stat
 expect_rc 0
 grep -q -- '--emit-records' "$TMP/out" || fail "help stat shows no options"
+# An empty trace: nothing to sort, count or plot, and no undefined
+# behaviour on the way (UBSan, in the sanitizer build, stopped on a qsort
+# of nothing through a NULL pointer).
+: >empty.picl
+run "$PT" stat -q empty.picl
+expect_rc 0
+grep -q '^0 processes on 0 processors; 0 records' "$TMP/out" || fail "empty: $(cat "$TMP/out" "$TMP/err")"
+run "$PT" stat -q --format=json empty.picl
+expect_rc 0
+run "$PT" plot -q --format=script empty.picl
+[ "$rc" -le 2 ] || fail "plot of an empty trace: exit $rc"
+grep -q 'runtime error' "$TMP/err" && fail "plot of an empty trace: $(cat "$TMP/err")"
 # After close0 (-12) a process waits for the others (and flushes its
 # trace) until its tracing ends: idle, not busy. Processor 0 computes 1 s,
 # calls close0 and waits 2 s for processor 1, which computes 3 s.
