@@ -7,6 +7,7 @@
 #include "builtin.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,10 +87,30 @@ static int finish_stdout(int status)
 	return status;
 }
 
+/*
+ * A descriptor 0, 1 or 2 the command was started without would be taken
+ * by the first file it opens (a temporary file would then be read as
+ * standard input). Each gets /dev/null opened the wrong way round, so that
+ * using it still fails with EBADF, as it would have.
+ */
+static void hold_standard_descriptors(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			return;   /* lower ones were open: cannot happen */
+	}
+}
+
 int main(int argc, const char **argv)
 {
 	const struct cmd_struct *cmd;
+	char name[64];
 
+	hold_standard_descriptors();
 	if (argc < 2) {
 		print_usage(stderr);
 		return 2;
@@ -125,5 +146,8 @@ int main(int argc, const char **argv)
 			argv[1]);
 		return 2;
 	}
+	/* getopt names argv[0] in its messages: "picltrace cat: invalid ..." */
+	snprintf(name, sizeof(name), "picltrace %s", cmd->name);
+	argv[1] = name;
 	return finish_stdout(cmd->fn(argc - 1, argv + 1));
 }

@@ -373,7 +373,7 @@ int cmd_merge(int argc, const char **argv)
 	struct picl_writer *w = NULL, *body = NULL;
 	const char *output = "-";
 	const char *const *names;
-	size_t n, i, fan = runs_fan_in();
+	size_t n, i, nstdin, fan = runs_fan_in();
 	int c, unsorted = 0, header = 1, compress = 0, level = 0, status = 2, body_fd = -1;
 	int scanned = 0;
 	struct picl_time t = { 0, 0 };
@@ -409,6 +409,12 @@ int cmd_merge(int argc, const char **argv)
 	}
 	names = argv + optind;
 	n = (size_t)(argc - optind);
+	for (i = 0, nstdin = 0; i < n; i++)
+		nstdin += strcmp(names[i], "-") == 0;
+	if (nstdin > 1) {
+		picltrace_error("merge", "standard input (-) can be only one of the inputs");
+		return 2;
+	}
 	if (picltrace_same_file(output, names, (int)n)) {
 		picltrace_error("merge", "%s: the output is also an input; refusing to overwrite it",
 				output);
