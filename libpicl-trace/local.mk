@@ -20,6 +20,7 @@ libpicl_trace_libpicl_trace_la_SOURCES = \
 	libpicl-trace/defs.c \
 	libpicl-trace/reader.c \
 	libpicl-trace/writer.c \
+	libpicl-trace/output.c \
 	libpicl-trace/match.c
 # descriptor compiler
 libpicl_trace_libpicl_trace_la_SOURCES += libpicl-trace/descriptor.c

@@ -562,6 +562,62 @@ int picl_reader_decode(struct picl_reader *r, struct picl_record *rec);
 void picl_reader_free(struct picl_reader *r);
 
 /* ------------------------------------------------------------------------ */
+/* Output files                                                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A file written all or nothing: what picl_writer_open does for a trace,
+ * for any bytes (a tool's report, an image another program writes by
+ * name). Where the bytes for `path` go:
+ *
+ *   - "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: that
+ *     descriptor of this process, as it is (a redirection to a file, in
+ *     append mode or not, is honoured);
+ *   - a device, a FIFO or a socket, or a file under /dev (but /dev/shm),
+ *     /proc or /sys: opened and written directly;
+ *   - anything else: a temporary file ".NAME.tmpXXXXXX" in the directory
+ *     of the file NAME stands for, renamed onto it by picl_output_commit
+ *     once written and synced, and removed by any failure or
+ *     picl_output_abort. So a half-written file never has the real name.
+ *     Symbolic links are followed: the link stays, its target is replaced.
+ *     An existing file keeps its permission bits (set-id bits aside), and
+ *     its owner and group where the caller may set them; a file the caller
+ *     may not write is refused (EACCES), as opening it would be. A new file
+ *     gets 0666 less the umask.
+ *
+ * With PICL_OUTPUT_FILE the caller always gets a regular file it may write
+ * by name (picl_output_temp_path): in the first two cases a temporary file
+ * in $TMPDIR (default /tmp), copied into the destination by
+ * picl_output_commit.
+ */
+struct picl_output;
+
+enum picl_output_flags {
+	PICL_OUTPUT_FILE = 1 << 0
+};
+
+/* Open an output as described above. NULL on failure, with *status and
+ * err set (err->path is `path`; "<stdout>" for "-"). */
+struct picl_output *picl_output_open(const char *path, unsigned flags, int *status,
+				     struct picl_error *err);
+
+/* The descriptor to write to (owned by the output: do not close it). */
+int picl_output_fd(const struct picl_output *o);
+
+/* The temporary file being written, or NULL when writing directly: the
+ * file to write by name (always set with PICL_OUTPUT_FILE), and the one a
+ * signal handler should remove. */
+const char *picl_output_temp_path(const struct picl_output *o);
+
+/* Finish: sync and rename the temporary file into place (or copy it into
+ * the destination), close what was opened, free o. PICL_OK, or a negative
+ * status with err set (nothing is left behind then). */
+int picl_output_commit(struct picl_output *o, struct picl_error *err);
+
+/* Give up: remove the temporary file, close, free (NULL is fine). */
+void picl_output_abort(struct picl_output *o);
+
+/* ------------------------------------------------------------------------ */
 /* Writer                                                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -574,10 +630,11 @@ struct picl_writer_options {
 };
 
 /*
- * Open `path` for writing ("-" is standard output). A named file is written
- * to a temporary file in the same directory and renamed over `path` only by
- * a successful picl_writer_close, so no half-written file is ever left
- * behind; picl_writer_abort (or a failed close) removes the temporary file.
+ * Open `path` for writing ("-" is standard output), as picl_output_open
+ * does: a named file is written to a temporary file in the same directory
+ * and renamed over `path` only by a successful picl_writer_close, so no
+ * half-written file is ever left behind; picl_writer_abort (or a failed
+ * close) removes the temporary file.
  */
 struct picl_writer *picl_writer_open(const char *path,
 				     const struct picl_writer_options *opts,

@@ -12,12 +12,13 @@
  * are never written; a record that would need one (character data ending in
  * " \"), or whose data hold a newline, is refused.
  *
- * Safety: a named output is written to a temporary file beside it
- * (".NAME.tmpXXXXXX") and renamed over NAME by picl_writer_close only when
- * everything was written, flushed and synced; on any failure, or
- * picl_writer_abort, the temporary file is removed. So there is never a
- * half-written trace under the real name, and an existing file is replaced
- * only by a complete one. Character devices and FIFOs (/dev/null, a pipe)
+ * Safety: a named output goes through picl_output (output.c): written to a
+ * temporary file beside it (".NAME.tmpXXXXXX") and renamed over NAME by
+ * picl_writer_close only when everything was written, flushed and synced;
+ * on any failure, or picl_writer_abort, the temporary file is removed. So
+ * there is never a half-written trace under the real name, and an existing
+ * file is replaced only by a complete one, with its permissions. Devices,
+ * FIFOs and the process's own descriptors (/dev/null, a pipe, /dev/stdout)
  * are written directly.
  */
 #include "internal.h"
@@ -37,8 +38,7 @@
 struct picl_writer {
 	int fd, own_fd;
 	char *name;               /* for messages */
-	char *path;               /* final path, NULL when writing directly */
-	char *tmp;                /* temporary file, NULL when writing directly */
+	struct picl_output *out;  /* a named output, or NULL */
 	char *buf;                /* text not yet written */
 	size_t len, cap, flush_at;
 	ZSTD_CCtx *cctx;
@@ -190,83 +190,24 @@ struct picl_writer *picl_writer_open_fd(int fd, const char *name,
 	return writer_new(fd, 0, name ? name : "<output>", opts, status, err);
 }
 
-static void open_failed(const char *path, int e, struct picl_error *err, int *status)
-{
-	if (status)
-		*status = PICL_ERR_IO;
-	if (err) {
-		picl_set_error(err, PICL_ERR_IO, "cannot create: %s", strerror(e));
-		err->sys_errno = e;
-		snprintf(open_error_path, sizeof(open_error_path), "%s", path);
-		err->path = open_error_path;
-		memset(&err->mark, 0, sizeof(err->mark));
-	}
-}
-
 struct picl_writer *picl_writer_open(const char *path,
 				     const struct picl_writer_options *opts,
 				     int *status, struct picl_error *err)
 {
+	struct picl_output *out;
 	struct picl_writer *w;
-	struct stat st;
-	const char *slash;
-	char *tmp;
-	size_t dirlen;
-	mode_t mask;
-	int fd;
 
 	if (strcmp(path, "-") == 0)
 		return picl_writer_open_fd(1, "<stdout>", opts, status, err);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* A device or a FIFO: no temporary file, no rename. */
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			open_failed(path, errno, err, status);
-			return NULL;
-		}
-		w = writer_new(fd, 1, path, opts, status, err);
-		if (!w)
-			close(fd);
-		return w;
-	}
-	slash = strrchr(path, '/');
-	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	tmp = malloc(strlen(path) + 16);
-	if (!tmp) {
-		if (status)
-			*status = PICL_ERR_NOMEM;
-		picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	out = picl_output_open(path, 0, status, err);
+	if (!out)
 		return NULL;
-	}
-	memcpy(tmp, path, dirlen);
-	sprintf(tmp + dirlen, ".%s.tmpXXXXXX", path + dirlen);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		open_failed(path, errno, err, status);
-		free(tmp);
-		return NULL;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0) {
-		/* Not fatal: the file stays private. */
-	}
-	w = writer_new(fd, 1, path, opts, status, err);
+	w = writer_new(picl_output_fd(out), 0, path, opts, status, err);
 	if (!w) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
+		picl_output_abort(out);
 		return NULL;
 	}
-	w->tmp = tmp;
-	w->path = strdup(path);
-	if (!w->path) {
-		picl_writer_abort(w);
-		if (status)
-			*status = PICL_ERR_NOMEM;
-		picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
-		return NULL;
-	}
+	w->out = out;
 	return w;
 }
 
@@ -427,8 +368,6 @@ static void writer_free(struct picl_writer *w)
 	free(w->buf);
 	free(w->scratch);
 	free(w->name);
-	free(w->path);
-	free(w->tmp);
 	free(w);
 }
 
@@ -436,15 +375,17 @@ int picl_writer_close(struct picl_writer *w, struct picl_error *err)
 {
 	int rc = flush_buf(w, ZSTD_e_end);
 
-	if (rc == PICL_OK && w->tmp && fsync(w->fd) < 0)
-		rc = fail(w, PICL_ERR_IO, "cannot sync: %s", strerror(errno));
 	if (w->own_fd && close(w->fd) < 0 && rc == PICL_OK)
 		rc = fail(w, PICL_ERR_IO, "cannot close: %s", strerror(errno));
-	if (rc == PICL_OK && w->tmp && rename(w->tmp, w->path) < 0)
-		rc = fail(w, PICL_ERR_IO, "cannot rename the temporary file into place: %s",
-			  strerror(errno));
-	if (rc < 0 && w->tmp)
-		unlink(w->tmp);
+	if (w->out) {
+		if (rc == PICL_OK) {
+			rc = picl_output_commit(w->out, &w->err);
+			w->err.path = w->name;
+		} else {
+			picl_output_abort(w->out);
+		}
+		w->out = NULL;
+	}
 	if (rc < 0 && err) {
 		*err = w->err;
 		snprintf(open_error_path, sizeof(open_error_path), "%s", w->name);
@@ -460,8 +401,7 @@ void picl_writer_abort(struct picl_writer *w)
 		return;
 	if (w->own_fd)
 		close(w->fd);
-	if (w->tmp)
-		unlink(w->tmp);
+	picl_output_abort(w->out);
 	writer_free(w);
 }
 
@@ -477,5 +417,5 @@ uint64_t picl_writer_offset(const struct picl_writer *w)
 
 const char *picl_writer_temp_path(const struct picl_writer *w)
 {
-	return w->tmp;
+	return w->out ? picl_output_temp_path(w->out) : NULL;
 }

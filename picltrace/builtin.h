@@ -44,6 +44,10 @@ struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
  * once it was renamed into place or removed. */
 void picltrace_remember_temp(const char *path);
 void picltrace_forget_temp(const char *path);
+/* While `path` is mapped into memory (NULL: no longer), a SIGBUS (the file
+ * shrank) removes the remembered temporary files and exits with 2 after
+ * saying so, for cmd. */
+void picltrace_mapped_input(const char *cmd, const char *path);
 
 /* A progress line on stderr, shown only when stderr is a terminal and the
  * command was not asked to be quiet; updated at most 4 times a second. */

@@ -125,6 +125,48 @@ void picltrace_remember_temp(const char *path)
 		ntemps++;
 }
 
+/*
+ * A file mapped into memory that shrinks under us raises SIGBUS on the next
+ * read of a page past its new end. While one is mapped, that is reported as
+ * what it is, temporary outputs are removed and the command exits with 2,
+ * instead of dying of the signal and leaving them behind.
+ */
+static char mapped_msg[4096 + 256];
+static size_t mapped_len;
+
+static void on_bus_error(int sig)
+{
+	sig_atomic_t i;
+
+	(void)sig;
+	for (i = 0; i < ntemps; i++)
+		if (temp_paths[i][0])
+			unlink(temp_paths[i]);
+	if (write(2, mapped_msg, mapped_len) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(2);
+}
+
+void picltrace_mapped_input(const char *cmd, const char *path)
+{
+	struct sigaction sa;
+	int n;
+
+	if (path) {
+		n = snprintf(mapped_msg, sizeof(mapped_msg), "picltrace %s: %s: the file "
+			     "changed (shrank) while it was read; nothing was written\n",
+			     cmd, path);
+		if (n < 0)
+			n = 0;
+		mapped_len = (size_t)n < sizeof(mapped_msg) ? (size_t)n : sizeof(mapped_msg) - 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = path ? on_bus_error : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 void picltrace_forget_temp(const char *path)
 {
 	sig_atomic_t i;

@@ -164,6 +164,11 @@ int cmd_sort(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
+	if (check && (in_place || strcmp(output, "-"))) {
+		picltrace_error("sort", "--check writes nothing: it takes neither --in-place "
+				"nor --output");
+		return 2;
+	}
 	if (check)
 		return check_sorted(inputs, ninputs);
 	if (in_place) {
@@ -212,8 +217,11 @@ int cmd_sort(int argc, const char **argv)
 
 		if (!r)
 			goto out;
-		if (picl_reader_is_compressed(r))
+		if (picl_reader_is_compressed(r)) {
 			prog.total = 0;
+			if (in_place)  /* the file stays what it was */
+				compress = 1;
+		}
 		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 			if (sorter_add(s, &rec) < 0) {
 				picl_reader_free(r);

@@ -218,6 +218,7 @@ struct msort *msort_open(const struct runs_config *cfg, const char *path)
 		return NULL;
 	}
 	madvise((void *)m->map, m->size, MADV_SEQUENTIAL);
+	picltrace_mapped_input(cfg->cmd, path);   /* a SIGBUS if it shrinks */
 	m->obits = 64 - __builtin_clzll((unsigned long long)m->size);
 	m->kbits = 64 - m->obits;
 	m->omask = (1ULL << m->obits) - 1;
@@ -247,6 +248,7 @@ void msort_free(struct msort *m)
 	part_free(&m->part[0]);
 	part_free(&m->part[1]);
 	munmap((void *)m->map, m->size);
+	picltrace_mapped_input(m->cfg.cmd, NULL);
 	close(m->fd);
 	free(m);
 }

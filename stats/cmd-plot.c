@@ -398,7 +398,8 @@ static int script_messages(FILE *out, const struct profile *p, const struct plot
 				"between processors");
 		return -1;
 	}
-	qsort(procs, np, sizeof(*procs), cmp_i32);
+	if (np > 1)
+		qsort(procs, np, sizeof(*procs), cmp_i32);
 	for (k = 0, m = 0; k < np; k++)
 		if (m == 0 || procs[m - 1] != procs[k])
 			procs[m++] = procs[k];
@@ -606,6 +607,44 @@ static int run_gnuplot(const char *preamble, const char *script, size_t len,
 	return 0;
 }
 
+/*
+ * Whether gnuplot wrote the whole image: a PNG ends with its IEND chunk, an
+ * SVG with "</svg>" (and white space). gnuplot exits 0 even when it could
+ * not write its output (a full disk, a file size limit), leaving a
+ * truncated file; that must not be renamed into place.
+ */
+static int image_complete(const char *file, int png)
+{
+	static const unsigned char iend[12] = {
+		0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82
+	};
+	unsigned char tail[64];
+	struct stat st;
+	size_t n;
+	FILE *f = fopen(file, "rb");
+	int ok = 0;
+
+	if (!f)
+		return 0;
+	if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
+		n = st.st_size < (off_t)sizeof(tail) ? (size_t)st.st_size : sizeof(tail);
+		if (fseeko(f, st.st_size - (off_t)n, SEEK_SET) == 0 &&
+		    fread(tail, 1, n, f) == n) {
+			if (png) {
+				ok = n >= sizeof(iend) &&
+				     memcmp(tail + n - sizeof(iend), iend, sizeof(iend)) == 0;
+			} else {
+				while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == ' ' ||
+						 tail[n - 1] == '\r' || tail[n - 1] == '\t'))
+					n--;
+				ok = n >= 6 && memcmp(tail + n - 6, "</svg>", 6) == 0;
+			}
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The command                                                               */
 /* ------------------------------------------------------------------------ */
@@ -800,6 +839,14 @@ int cmd_plot(int argc, const char **argv)
 		goto done;
 	}
 	if (run_gnuplot(preamble, script, len, out.file, o.quiet) < 0) {
+		prof_output_abort(&out);
+		status = 2;
+		goto done;
+	}
+	if (!image_complete(out.file, o.format == PF_PNG)) {
+		picltrace_error("plot", "%s: gnuplot could not write the whole image "
+				"(is the disk full, or the file size limited?)",
+				strcmp(o.output, "-") ? o.output : "standard output");
 		prof_output_abort(&out);
 		status = 2;
 		goto done;

@@ -68,6 +68,7 @@
 #include "pow10.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,7 +549,8 @@ struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n)
 		return NULL;
 	for (k = 0; k < p->npairs; k++)
 		v[m++] = p->pairs[k];
-	qsort(v, m, sizeof(*v), cmp_pairs);
+	if (m > 1)
+		qsort(v, m, sizeof(*v), cmp_pairs);
 	*n = m;
 	return v;
 }
@@ -1203,7 +1205,8 @@ int profile_finish(struct profile *p)
 		struct prof_proc *pp = p->procs[k];
 		prof_ticks a, b;
 
-		qsort(pp->cells, pp->ncells, sizeof(*pp->cells), cmp_cells);
+		if (pp->ncells > 1)
+			qsort(pp->cells, pp->ncells, sizeof(*pp->cells), cmp_cells);
 		total += pp->ncells;
 		prof_proc_span(pp, &a, &b);
 		if (!p->have_span || a < p->start)
@@ -1222,7 +1225,8 @@ int profile_finish(struct profile *p)
 		memcpy(p->all + n, p->procs[k]->cells, p->procs[k]->ncells * sizeof(*p->all));
 		n += p->procs[k]->ncells;
 	}
-	qsort(p->all, n, sizeof(*p->all), cmp_cells);
+	if (n > 1)
+		qsort(p->all, n, sizeof(*p->all), cmp_cells);
 	p->nall = 0;
 	for (k = 0; k < n; k++) {
 		if (p->nall && p->all[p->nall - 1].rel == p->all[k].rel &&
@@ -1233,7 +1237,8 @@ int profile_finish(struct profile *p)
 	}
 	/* Processes in (processor, process) order; intervals keep pp->index
 	 * (input order), which the timeline functions translate. */
-	qsort(p->procs, p->nprocs, sizeof(*p->procs), cmp_procs);
+	if (p->nprocs > 1)
+		qsort(p->procs, p->nprocs, sizeof(*p->procs), cmp_procs);
 	return 0;
 }
 
@@ -1556,149 +1561,79 @@ int prof_segments(const struct profile *p, const struct prof_proc *pp, size_t ma
 int prof_output_open(struct prof_output *o, const char *cmd, const char *path,
 		     int need_file)
 {
-	const char *slash, *dir;
-	struct stat st;
-	size_t dirlen;
-	int fd;
+	struct picl_error err = { 0 };
+	int fd, rc;
 
 	memset(o, 0, sizeof(*o));
 	if (strcmp(path, "-") == 0 && !need_file) {
 		o->f = stdout;
 		return 0;
 	}
-	if (strcmp(path, "-") == 0) {
-		dir = getenv("TMPDIR");
-		if (!dir || !*dir)
-			dir = "/tmp";
-		o->file = malloc(strlen(dir) + 32);
-		if (!o->file)
-			goto nomem;
-		sprintf(o->file, "%s/picltrace-%s.XXXXXX", dir, cmd);
-		o->to_stdout = 1;
-	} else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* A device or a FIFO: written directly. */
-		o->file = strdup(path);
-		if (!o->file)
-			goto nomem;
-		o->f = fopen(path, "w");
-		if (!o->f) {
-			picltrace_error(cmd, "%s: cannot open: %s", path, strerror(errno));
-			free(o->file);
-			o->file = NULL;
-			return -1;
-		}
-		return 0;
-	} else {
-		slash = strrchr(path, '/');
-		dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-		o->file = malloc(strlen(path) + 16);
-		o->path = strdup(path);
-		if (!o->file || !o->path)
-			goto nomem;
-		memcpy(o->file, path, dirlen);
-		sprintf(o->file + dirlen, ".%s.tmpXXXXXX", path + dirlen);
+	o->out = picl_output_open(path, need_file ? PICL_OUTPUT_FILE : 0, &rc, &err);
+	if (!o->out) {
+		picltrace_report(cmd, &err);
+		return -1;
 	}
-	fd = mkstemp(o->file);
-	if (fd < 0) {
-		picltrace_error(cmd, "%s: cannot create a temporary file: %s",
-				o->to_stdout ? o->file : path, strerror(errno));
-		goto fail;
-	}
-	o->tmp = 1;
-	picltrace_remember_temp(o->file);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		close(fd);
-		unlink(o->file);
-		picltrace_forget_temp(o->file);
-		goto nomem;
+	o->file = picl_output_temp_path(o->out);
+	if (o->file)
+		picltrace_remember_temp(o->file);
+	fd = fcntl(picl_output_fd(o->out), F_DUPFD_CLOEXEC, 3);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		picltrace_error(cmd, "%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		prof_output_abort(o);
+		return -1;
 	}
 	return 0;
-nomem:
-	picltrace_error(cmd, "out of memory");
-fail:
-	free(o->file);
-	free(o->path);
-	memset(o, 0, sizeof(*o));
-	return -1;
-}
-
-static int copy_to_stdout(const char *file)
-{
-	char buf[65536];
-	FILE *in = fopen(file, "rb");
-	size_t n;
-	int rc = 0;
-
-	if (!in)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n) {
-			rc = -1;
-			break;
-		}
-	if (ferror(in))
-		rc = -1;
-	fclose(in);
-	if (fflush(stdout) != 0)
-		rc = -1;
-	return rc;
 }
 
 int prof_output_commit(struct prof_output *o, const char *cmd)
 {
-	const char *what = o->path ? o->path : o->file ? o->file : "standard output";
+	struct picl_error err = { 0 };
 	int rc = 0, saved = 0;
 
 	if (o->f == stdout) {
+		o->f = NULL;
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			saved = errno;
-			rc = -1;
+			picltrace_error(cmd, "standard output: cannot write: %s",
+					strerror(errno));
+			return -1;
 		}
-	} else if (o->f) {
-		if (fflush(o->f) != 0 || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) < 0))
+		return 0;
+	}
+	if (o->f) {
+		if (fflush(o->f) != 0 || ferror(o->f))
 			saved = errno, rc = -1;
 		if (fclose(o->f) != 0 && !rc)
 			saved = errno, rc = -1;
+		o->f = NULL;
 	}
-	o->f = NULL;
-	if (!rc && o->tmp && o->to_stdout && copy_to_stdout(o->file) < 0) {
-		saved = errno;
-		rc = -1;
-		what = "standard output";
+	if (rc) {
+		picltrace_error(cmd, "%s: cannot write: %s", picl_output_temp_path(o->out) ?
+				picl_output_temp_path(o->out) : "output", strerror(saved));
+		prof_output_abort(o);
+		return -1;
 	}
-	if (!rc && o->tmp && o->path) {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		if (chmod(o->file, 0666 & ~mask) < 0) {
-			/* Not fatal: the file stays private. */
-		}
-		if (rename(o->file, o->path) < 0)
-			saved = errno, rc = -1;
-	}
-	if (rc)
-		picltrace_error(cmd, "%s: cannot write: %s", what, strerror(saved));
-	if (o->tmp && (rc || o->to_stdout))
-		unlink(o->file);
-	if (o->tmp)
+	if (o->file)
 		picltrace_forget_temp(o->file);
-	free(o->file);
-	free(o->path);
-	memset(o, 0, sizeof(*o));
-	return rc;
+	rc = picl_output_commit(o->out, &err);
+	o->out = NULL;
+	o->file = NULL;
+	if (rc < 0) {
+		picltrace_report(cmd, &err);
+		return -1;
+	}
+	return 0;
 }
 
 void prof_output_abort(struct prof_output *o)
 {
 	if (o->f && o->f != stdout)
 		fclose(o->f);
-	if (o->tmp) {
-		unlink(o->file);
+	if (o->file)
 		picltrace_forget_temp(o->file);
-	}
-	free(o->file);
-	free(o->path);
+	picl_output_abort(o->out);
 	memset(o, 0, sizeof(*o));
 }
 

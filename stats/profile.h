@@ -336,11 +336,9 @@ char *prof_clean_text(const char *s, const char *bad, char *buf, size_t size);
  * close it and set it to NULL before another program writes the file).
  */
 struct prof_output {
-	FILE *f;
-	char *file;
-	char *path;      /* final path, NULL for standard output */
-	int tmp;         /* file is a temporary file */
-	int to_stdout;   /* copy file to standard output at commit */
+	FILE *f;                  /* write here (stdout for "-") */
+	const char *file;         /* the temporary file, or NULL */
+	struct picl_output *out;  /* NULL for standard output */
 };
 /* 0, or -1 after reporting the problem for cmd. */
 int prof_output_open(struct prof_output *o, const char *cmd, const char *path,

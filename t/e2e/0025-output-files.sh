@@ -1,0 +1,126 @@
+#!/bin/sh
+# 0025-output-files.sh - where the commands' outputs go (picl_output): an
+# existing file keeps its permissions, a link stays a link, a file one may
+# not write is refused, --in-place keeps compression, a device or a
+# redirected standard output is written where it is, an image gnuplot could
+# not finish is not renamed into place, and a mapped input that shrinks is
+# a clear error.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+cd "$TMP"
+
+cat >t.picl <<'T'
+-3 -901 2.000000 0 0 0
+-3 -901 1.000000 1 0 0
+-2 -12 3.000000 1 0 0
+-2 -12 4.000000 0 0 0
+-4 -901 5.000000 1 0 0
+-4 -901 6.000000 0 0 0
+T
+"$PT" sort -q -o sorted.picl t.picl
+
+# Permissions: -o onto an existing file, and --in-place.
+printf 'x\n' >priv.picl
+chmod 600 priv.picl
+run "$PT" cat -o priv.picl t.picl
+expect_rc 0
+[ "$(stat -c %a priv.picl)" = 600 ] || fail "cat -o made a 600 file $(stat -c %a priv.picl)"
+cmp -s priv.picl t.picl || fail "cat -o wrote something else"
+cp t.picl ip.picl
+chmod 640 ip.picl
+run "$PT" sort -q --in-place ip.picl
+expect_rc 0
+[ "$(stat -c %a ip.picl)" = 640 ] || fail "sort --in-place: mode $(stat -c %a ip.picl)"
+cmp -s ip.picl sorted.picl || fail "sort --in-place did not sort"
+umask 022
+run "$PT" cat -o new.picl t.picl
+expect_rc 0
+[ "$(stat -c %a new.picl)" = 644 ] || fail "a new file got $(stat -c %a new.picl), umask 022"
+
+# --in-place on a zstd file writes zstd.
+zstd -q -o ip.zst t.picl
+run "$PT" sort -q --in-place ip.zst
+expect_rc 0
+[ "$(head -c 4 ip.zst | od -An -tx1 | tr -d ' ')" = 28b52ffd ] || fail "sort --in-place decompressed a zstd file"
+"$PT" cat ip.zst | cmp -s - sorted.picl || fail "sort --in-place of zstd: wrong records"
+
+# A symbolic link stays a link; its target is what gets sorted.
+cp t.picl target.picl
+ln -s target.picl link.picl
+run "$PT" sort -q --in-place link.picl
+expect_rc 0
+[ -L link.picl ] || fail "sort --in-place replaced the link by a file"
+cmp -s target.picl sorted.picl || fail "sort --in-place through a link left the target unsorted"
+ln -s out-target.picl outlink.picl
+printf 'old\n' >out-target.picl
+run "$PT" cat -o outlink.picl t.picl
+expect_rc 0
+[ -L outlink.picl ] && cmp -s out-target.picl t.picl || fail "cat -o through a link"
+
+# A file its owner may not write is refused, and left alone (not as root:
+# root may write anything, so it runs as nobody when it can).
+printf 'keep\n' >ro.picl
+chmod 444 ro.picl
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 777 "$TMP"
+  chown nobody ro.picl
+  run setpriv --reuid=nobody --regid=nogroup --clear-groups "$PT" cat -o ro.picl t.picl
+else
+  run "$PT" cat -o ro.picl t.picl
+fi
+if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
+  expect_rc 2
+  grep -q 'ro.picl: cannot write: Permission denied' "$TMP/err" || fail "read-only: $(cat "$TMP/err")"
+  [ "$(cat ro.picl)" = keep ] || fail "a read-only file was replaced"
+fi
+ls -a | grep -q 'tmp[A-Za-z0-9]\{6\}$' && fail "temporary files left: $(ls -a)"
+
+# -o /dev/fd/1 (as /dev/stdout): standard output as the shell set it up, a
+# file here. (Not /dev/stdout itself: a regression would replace it, as
+# root, by a regular file for the whole machine; /dev/fd/1 is in /proc.)
+run sh -c '"$0" cat -o /dev/fd/1 t.picl >via-stdout.picl' "$PT"
+expect_rc 0
+cmp -s via-stdout.picl t.picl || fail "cat -o /dev/fd/1: $(cat "$TMP/err")"
+run sh -c '"$0" cat -o /dev/fd/1 t.picl >>via-stdout.picl' "$PT"
+expect_rc 0
+cat t.picl t.picl | cmp -s - via-stdout.picl || fail "cat -o /dev/fd/1 in append mode"
+
+# Devices: a full one is an error, with nothing left behind.
+run "$PT" cat -o /dev/full t.picl
+expect_rc 2
+grep -q 'No space left on device' "$TMP/err" || fail "cat -o /dev/full: $(cat "$TMP/err")"
+
+# Images: gnuplot exits 0 even when it could not write; plot must not.
+if command -v gnuplot >/dev/null; then
+  run "$PT" plot -q -o /dev/full t.picl
+  expect_rc 2
+  run sh -c 'trap "" XFSZ; ulimit -f 4; exec "$0" plot -q -o small.png t.picl' "$PT"
+  expect_rc 2
+  grep -q 'could not write the whole image' "$TMP/err" || fail "truncated image: $(cat "$TMP/err")"
+  [ ! -e small.png ] || fail "a truncated image was renamed into place"
+  run sh -c '"$0" plot -q -o /dev/fd/1 t.picl >via-stdout.png' "$PT"
+  expect_rc 0
+  [ "$(head -c 4 via-stdout.png | od -An -c | tr -d ' ')" = '211PNG' ] || fail "plot -o /dev/fd/1 wrote no PNG"
+  ls -a | grep -q 'tmp[A-Za-z0-9]\{6\}$' && fail "temporary files left: $(ls -a)"
+else
+  echo "note: gnuplot absent, image outputs not checked"
+fi
+
+# A mapped input that shrinks while sort gathers its lines: sort blocks
+# writing into a FIFO nobody reads yet, the input is cut, then read on.
+awk 'BEGIN { for (i = 0; i < 40000; i++) printf "-2 -12 %d.000000 %d 0 0\n", 40000 - i, i % 7 }' >big.picl
+mkfifo fifo
+"$PT" sort -q -o fifo big.picl 2>sort.err &
+pid=$!
+sleep 1
+truncate -s 100 big.picl
+cat fifo >/dev/null || true
+set +e
+wait "$pid"
+src=$?
+set -e
+[ "$src" = 2 ] || fail "sort of a shrinking input: exit $src: $(cat sort.err)"
+grep -q 'big.picl: the file changed (shrank) while it was read' sort.err ||
+  fail "sort of a shrinking input: $(cat sort.err)"
+
+echo "ok: output files"
