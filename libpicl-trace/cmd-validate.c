@@ -1546,7 +1546,7 @@ static int validate_file(struct validator *v, const char *path)
 	struct picl_error err = { 0 };
 	struct picl_record rec;
 	struct picltrace_progress prog;
-	char problem[PICL_PROBLEM_MAX + 64], hint[128];
+	char problem[PICL_PROBLEM_MAX + 64], hint[128], where[48] = "";
 	const char *failed = NULL;
 	int rc, status;
 
@@ -1587,6 +1587,10 @@ static int validate_file(struct validator *v, const char *path)
 
 			if (picl_reader_error_is_fatal(v->reader) || rc == PICL_ERR_NOMEM) {
 				snprintf(problem, sizeof(problem), "%s", e->problem);
+				if (e->mark.line > 0)
+					snprintf(where, sizeof(where), ":%llu:%llu",
+						 (unsigned long long)e->mark.line,
+						 (unsigned long long)e->mark.column);
 				failed = problem;
 				break;
 			}
@@ -1613,7 +1617,7 @@ static int validate_file(struct validator *v, const char *path)
 	}
 out:
 	if (failed)
-		picltrace_error(CMD, "%s: %s", v->name, failed);
+		picltrace_error(CMD, "%s%s: %s", v->name, where, failed);
 	hint[0] = '\0';
 	if (!v->opt->partial && v->unmatched > 0 && v->processors.n == 1)
 		snprintf(hint, sizeof(hint),

@@ -959,7 +959,8 @@ int pipe_next(struct picl_reader *r, struct picl_record *rec)
 				r->err = b->err;
 				r->err.path = r->path;
 				r->err.mark.line = pl->c.line_base + b->nlines + 1;
-				r->err.mark.column = 0;
+				/* after the partial line's bytes, as the serial reader */
+				r->err.mark.column = b->fatal_at - (b->base + b->len) + 1;
 				r->err.mark.offset = b->fatal_at;
 				r->fatal = 1;
 				/* consumed: every whole line, the skipped ones

@@ -114,8 +114,9 @@ static int fill(struct picl_reader *r)
 			    r->cap - keep < r->chunk ? r->cap - keep : r->chunk, &r->err);
 	if (n < 0) {
 		r->fatal = 1;
+		/* where it failed: after the `keep` bytes of the line read so far */
 		r->err.mark.line = r->lineno + 1;
-		r->err.mark.column = 0;
+		r->err.mark.column = keep + 1;
 		r->err.mark.offset = r->base + keep;
 		return (int)n;
 	}
@@ -179,6 +180,7 @@ static int next_line(struct picl_reader *r, const char **line, size_t *len,
 		if (rc < 0) {
 			/* inside the line being skipped, which lineno counts */
 			r->err.mark.line = r->lineno;
+			r->err.mark.column = r->err.mark.offset - *offset + 1;
 			return rc;
 		}
 		nl = memchr(r->start, '\n', (size_t)(r->end - r->start));

@@ -112,12 +112,12 @@ run "$PT" validate "$TMP/trunc.zst"
 expect_rc 2
 expect_out </dev/null
 expect_err <<T
-picltrace validate: $TMP/trunc.zst: compressed input is truncated
+picltrace validate: $TMP/trunc.zst:1:1: compressed input is truncated
 T
 { head -c 5 "$TMP/clean.picl.zst"; printf '\377\377\377\377garbage garbage'; } >"$TMP/bad.zst"
 run "$PT" validate "$TMP/bad.zst"
 expect_rc 2
-grep -q "^picltrace validate: $TMP/bad.zst: corrupt compressed input" "$TMP/err" ||
+grep -q "^picltrace validate: $TMP/bad.zst:1:1: corrupt compressed input" "$TMP/err" ||
   fail "corrupt zstd not reported: $(cat "$TMP/err")"
 
 # --max-errors lists fewer, counts all; 0 lists all; --quiet lists none.

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "picl-trace.h"
 
@@ -526,6 +527,88 @@ START_TEST(zstd_roundtrip)
 }
 END_TEST
 
+/*
+ * Compressed input cut in the middle: the error is placed where the data
+ * ran out (line, column, offset), as a decompressor on its own says, by
+ * the serial reader and the parallel one alike.
+ */
+START_TEST(zstd_truncated_mark)
+{
+	size_t cap = 20000 * 40, n = 0, zcap, zn, cut, outn = 0, k, line = 1, col = 1;
+	char *plain = malloc(cap), *z, *out;
+	char path[] = "/tmp/picl-test-reader.XXXXXX";
+	struct picl_reader_options ro = { 0 };
+	struct picl_record rec;
+	ZSTD_inBuffer in;
+	ZSTD_DStream *ds;
+	int i, st, pass, fd;
+
+	for (i = 0; i < 20000; i++)
+		n += (size_t)snprintf(plain + n, cap - n, "-2 -12 %d.%06d %d 0 0\n",
+				      i / 1000, (i * 7919) % 1000000, i % 64);
+	zcap = ZSTD_compressBound(n);
+	z = malloc(zcap);
+	zn = ZSTD_compress(z, zcap, plain, n, 1);
+	ck_assert(!ZSTD_isError(zn));
+	cut = zn / 2;
+
+	/* What zstd itself gives from the first half of the frame. */
+	out = malloc(n);
+	ds = ZSTD_createDStream();
+	in.src = z;
+	in.size = cut;
+	in.pos = 0;
+	while (in.pos < in.size) {
+		ZSTD_outBuffer ob = { out + outn, n - outn, 0 };
+
+		ck_assert(!ZSTD_isError(ZSTD_decompressStream(ds, &ob, &in)));
+		outn += ob.pos;
+		if (ob.pos == 0 && in.pos == in.size)
+			break;
+	}
+	ZSTD_freeDStream(ds);
+	ck_assert_uint_gt(outn, 0);
+	ck_assert_uint_lt(outn, n);
+	ck_assert(memcmp(out, plain, outn) == 0);
+	for (k = 0; k < outn; k++, col++)
+		if (out[k] == '\n')
+			line++, col = 0;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, z, cut), (ssize_t)cut);
+	close(fd);
+	for (pass = 0; pass < 2; pass++) {
+		struct picl_reader *r;
+		const struct picl_error *e;
+		size_t records = 0;
+
+		if (pass == 0) {
+			r = picl_reader_open_memory(z, cut, "z", NULL, &st, NULL);
+		} else {
+			setenv("PICL_THREADS", "2", 1);
+			ro.flags = PICL_READ_PARALLEL;
+			r = picl_reader_open(path, &ro, &st, NULL);
+		}
+		ck_assert_ptr_nonnull(r);
+		while ((st = picl_reader_next(r, &rec)) == PICL_OK)
+			records++;
+		e = picl_reader_error(r);
+		ck_assert_int_eq(st, PICL_ERR_COMPRESS);
+		ck_assert_uint_eq(records, line - 1);
+		ck_assert_uint_eq(e->mark.line, line);
+		ck_assert_uint_eq(e->mark.column, col);
+		ck_assert_uint_eq(e->mark.offset, outn);
+		picl_reader_free(r);
+	}
+	unsetenv("PICL_THREADS");
+	unlink(path);
+	free(out);
+	free(z);
+	free(plain);
+}
+END_TEST
+
 START_TEST(writer_refuses)
 {
 	char path[] = "/tmp/picl-test-XXXXXX";
@@ -615,6 +698,7 @@ int main(void)
 	tcase_add_test(tc, roundtrip_canonical);
 	tcase_add_test(tc, roundtrip_meaning);
 	tcase_add_test(tc, zstd_roundtrip);
+	tcase_add_test(tc, zstd_truncated_mark);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_test(tc, open_errors);
 	tcase_add_test(tc, status_texts);
