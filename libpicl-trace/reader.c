@@ -424,7 +424,8 @@ static int time_field(struct picl_reader *r, const char **pp, const char *e,
 
 		picl_quote(p, (size_t)(q - p), 24, s, sizeof(s));
 		return fail_at(r, p, rc,
-			       "timestamp \"%s\" has more than 18 significant digits or decimals",
+			       "timestamp \"%s\" is out of range (at most 18 significant digits "
+			       "and 18 decimals)",
 			       s);
 	}
 	if (rc < 0)

@@ -21,7 +21,8 @@ int cmd_validate(int argc, const char **argv);
 
 /*
  * Parse a size such as "512M", "2G", "1024" (bytes; suffixes K M G T are
- * powers of 1024, an optional B may follow). 0 on success, -1 if malformed.
+ * powers of 1024, an optional B may follow). 0 on success, -1 if malformed,
+ * -2 if more than 2^64 - 1 bytes.
  */
 int picltrace_parse_size(const char *s, uint64_t *out);
 

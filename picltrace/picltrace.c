@@ -79,7 +79,8 @@ static const struct cmd_struct *find_command(const char *name)
 static int finish_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		if (errno == EPIPE)
+		/* a command that failed has said why (its output included) */
+		if (errno == EPIPE || status != 0)
 			return status;
 		fprintf(stderr, "picltrace: cannot write standard output: %s\n", strerror(errno));
 		return status ? status : 2;

@@ -5,6 +5,7 @@
  */
 #include "builtin.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +22,12 @@ int picltrace_parse_size(const char *s, uint64_t *out)
 
 	if (!*s || *s == '-')
 		return -1;
+	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (end == s)
 		return -1;
+	if (errno == ERANGE)
+		return -2;
 	switch (*end) {
 	case '\0': break;
 	case 'k': case 'K': mult = 1ULL << 10; end++; break;
@@ -34,8 +38,10 @@ int picltrace_parse_size(const char *s, uint64_t *out)
 	}
 	if (*end == 'B' || *end == 'b')
 		end++;
-	if (*end || (v && mult > UINT64_MAX / v))
+	if (*end)
 		return -1;
+	if (v && mult > UINT64_MAX / v)
+		return -2;
 	*out = v * mult;
 	return 0;
 }
@@ -55,7 +61,13 @@ int picltrace_parse_level(const char *cmd, const char *arg, int *level)
 
 int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes)
 {
-	if (picltrace_parse_size(arg, bytes) < 0 || *bytes < (1u << 20)) {
+	int rc = picltrace_parse_size(arg, bytes);
+
+	if (rc == -2) {
+		picltrace_error(cmd, "--memory: '%s' is more than 16 EiB", arg);
+		return -1;
+	}
+	if (rc < 0 || *bytes < (1u << 20)) {
 		picltrace_error(cmd, "--memory takes a size of at least 1M (e.g. 512M, 4G), not '%s'",
 				arg);
 		return -1;
