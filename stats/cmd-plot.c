@@ -154,10 +154,31 @@ static size_t drawn_count(const struct profile *p)
 /* The kinds of plot                                                         */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * A time for gnuplot: the shortest of %.10g, %.15g and %.17g that reads back
+ * as the same double. %.10g alone made a trace whose times are large
+ * (123456789.123456) but close together one point, which gnuplot refuses
+ * ("empty x range").
+ */
+#define TIME_BUFSIZE 32
+static const char *xtime(double v, char *buf)
+{
+	static const int digits[] = { 10, 15, 17 };
+	size_t k;
+
+	for (k = 0; k < 3; k++) {
+		snprintf(buf, TIME_BUFSIZE, "%.*g", digits[k], v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 static int script_utilization(FILE *out, const struct profile *p, const struct plot_opts *o)
 {
 	double *edges = malloc((o->bins + 1) * sizeof(double));
 	double *counts = malloc(o->bins * PROF_NCAT * sizeof(double));
+	char b0[TIME_BUFSIZE], b1[TIME_BUFSIZE];
 	size_t n, i;
 
 	if (!edges || !counts) {
@@ -176,13 +197,13 @@ static int script_utilization(FILE *out, const struct profile *p, const struct p
 	fputs("# time bins: from, to (s); average number of processes busy, in\n"
 	      "# overhead and idle during the bin\n$utilization << EOD\n", out);
 	for (i = 0; i < n; i++)
-		fprintf(out, "%.10g %.10g %.6g %.6g %.6g\n", edges[i], edges[i + 1],
-			counts[i * PROF_NCAT], counts[i * PROF_NCAT + 1],
-			counts[i * PROF_NCAT + 2]);
+		fprintf(out, "%s %s %.6g %.6g %.6g\n", xtime(edges[i], b0),
+			xtime(edges[i + 1], b1), counts[i * PROF_NCAT],
+			counts[i * PROF_NCAT + 1], counts[i * PROF_NCAT + 2]);
 	fputs("EOD\n\n", out);
 	fputs("set xlabel 'time (s)'\nset ylabel 'processes'\n", out);
-	fprintf(out, "set xrange [%.10g:%.10g]\nset yrange [0:%zu]\n", edges[0], edges[n],
-		drawn_count(p));
+	fprintf(out, "set xrange [%s:%s]\nset yrange [0:%zu]\n", xtime(edges[0], b0),
+		xtime(edges[n], b1), drawn_count(p));
 	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);
 	/* Stacked: idle on top of overhead on top of busy. */
 	fputs("plot $utilization using (($1+$2)/2):($3+$4+$5):($2-$1) with boxes", out);
@@ -210,8 +231,10 @@ static int gantt_segment(void *ctx, double t0, double t1, int cat, double lo, do
 	double y = (double)g->row - 0.4;
 
 	if (cat == g->cat) {
-		fprintf(g->out, "%.10g %.10g %zu %.6g %.6g\n", t0, t1, g->row, y + 0.8 * lo,
-			y + 0.8 * hi);
+		char b0[TIME_BUFSIZE], b1[TIME_BUFSIZE];
+
+		fprintf(g->out, "%s %s %zu %.6g %.6g\n", xtime(t0, b0), xtime(t1, b1), g->row,
+			y + 0.8 * lo, y + 0.8 * hi);
 		g->n++;
 	}
 	if (!g->have || t0 < g->lo)
@@ -231,6 +254,7 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 {
 	struct gantt_ctx g;
 	size_t k, n[PROF_NCAT], total = 0, rows = drawn_count(p);
+	char b0[TIME_BUFSIZE], b1[TIME_BUFSIZE];
 	int c, first = 1;
 
 	(void)o;
@@ -260,7 +284,7 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 	fputs("\nset xlabel 'time (s)'\nset ylabel 'processor'\n", out);
 	if (rows <= GANTT_LABELLED_ROWS)
 		process_tics(out, p, "y");
-	fprintf(out, "set xrange [%.10g:%.10g]\n", g.lo, g.hi);
+	fprintf(out, "set xrange [%s:%s]\n", xtime(g.lo, b0), xtime(g.hi, b1));
 	fprintf(out, "set yrange [-0.6:%zu.4]\n", rows ? rows - 1 : 0);
 	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);
 	fputs("plot", out);
