@@ -43,3 +43,21 @@ for sym in reader_fields_fast reader_parse_text pipe_next pipe_start; do
   fi
 done
 echo "$(wc -l <"$TMP/exported") symbols exported, all picl_* and declared"
+
+# libpicl and libpicl-mpi (the PICL runtime): the API of picl.h, nothing
+# else (the tracing layer pt_* and the backends once leaked).
+rhdr="$PICL_SRCDIR/picl-rt/picl.h"
+for lib in libpicl libpicl-mpi; do
+  so=
+  for f in "$PICL_BUILDDIR"/picl-rt/.libs/$lib.so.*.*.*; do
+    [ -f "$f" ] && so=$f
+  done
+  [ -n "$so" ] || continue
+  nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRW]$/ { print $3 }' | sort -u >"$TMP/rt"
+  [ -s "$TMP/rt" ] || fail "$so exports nothing"
+  while read -r sym; do
+    grep -q "[^A-Za-z0-9_]$sym *(" "$rhdr" ||
+      fail "$lib exports $sym, which picl.h does not declare"
+  done <"$TMP/rt"
+  echo "$lib: $(wc -l <"$TMP/rt") symbols exported, all declared in picl.h"
+done
