@@ -159,11 +159,17 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 	mode_t mode, mask;
 	int fd, e, existed = 0;
 
+	if (!path)
+		path = "";
 	if (!o || !(o->name = strdup(strcmp(path, "-") == 0 ? "<stdout>" : path))) {
 		e = ENOMEM;
 		goto fail;
 	}
 	o->fd = o->copy_fd = -1;
+	if (!*path) {
+		e = ENOENT;
+		goto fail;
+	}
 
 	/* This process's own descriptors. */
 	fd = strcmp(path, "-") == 0 ? 1 : own_descriptor(path);
