@@ -8,11 +8,17 @@
  *   crash     node 1 kills itself with SIGKILL after its first message;
  *             the others go on talking with node 0 and then wait for it
  *   spin      every node runs a ring for ever (killed from outside)
+ *   inblock   every node opens user block 1; node 1 then exits (status 3)
+ *             inside it, and the others fail inside it when no message
+ *             can come: the -901 exit must still come last
+ *   msgs      no fault: blocks and tracemsg calls in a loop (with a fake
+ *             clock, several records to a microsecond), then close0
  */
 #include <picl.h>
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,6 +40,21 @@ int main(int argc, char **argv)
 				send0((char *)&v, sizeof v, 1, (me + 1) % nprocs);
 			}
 		}
+	}
+	if (strcmp(how, "msgs") == 0) {
+		for (i = 0; i < 50; i++) {
+			traceblockbegin(1, 0, 0);
+			traceblockend(1, 0, 0);
+			tracemsg("hello");
+		}
+		close0(0);
+		return 0;
+	}
+	if (strcmp(how, "inblock") == 0) {
+		traceblockbegin(1, 0, 0);
+		if (me == 1)
+			exit(3);
+		recv0((char *)&v, sizeof v, 77);   /* never sent */
 	}
 	if (me == 0) {
 		for (i = 1; i < nprocs; i++)

@@ -115,7 +115,7 @@ static void fatal(const char *call, const char *what, long a)
 	if (S.cur_event)        /* close the call we die in: proper nesting */
 		pt_exit(PT_PICL, S.cur_event, 0, NULL);
 	tracemsg(text);
-	traceexit();
+	pt_exit_abnormal();
 	BE.abort(1);
 	exit(1);
 }

@@ -423,11 +423,20 @@ static void scan_part(const char *path, struct partinfo *pi)
 		t = strtod(p, &end);
 		if (end != p && t > pi->tmax)
 			pi->tmax = t;
-		if (rec == -3 && pi->nopen < MAXOPEN)
+		if (rec == -3 && pi->nopen < MAXOPEN) {
 			pi->open[pi->nopen++] = (int)ev;
-		else if (rec == -4 && pi->nopen > 0 &&
-			 pi->open[pi->nopen - 1] == ev)
-			pi->nopen--;
+		} else if (rec == -4) {
+			/* the innermost open entry of the event, as readers match */
+			int k;
+
+			for (k = pi->nopen - 1; k >= 0 && pi->open[k] != ev; k--)
+				;
+			if (k >= 0) {
+				memmove(pi->open + k, pi->open + k + 1,
+					(size_t)(pi->nopen - k - 1) * sizeof(pi->open[0]));
+				pi->nopen--;
+			}
+		}
 		if (!strchr(line, '\n')) {     /* skip the rest of a long line */
 			int c;
 			while ((c = getc(f)) != EOF && c != '\n')

@@ -81,14 +81,17 @@
  * none, >= 1 the tracing events -902 ... -914. The -901 entry and exit are
  * always written (ParaGraph needs them, §2.5). Default: 1 1 1.
  *
- * tracemsg writes its -3 -911 entry, -7 message and -4 -911 exit to the part
- * file at once with write(2) (no fsync), so they survive a crash of the
- * process; the entry and exit also go into the buffer marked "not to be
- * written", for the statistics.
+ * tracemsg writes out the buffer (but a ring's, or a stopped one's), then
+ * its -3 -911 entry, -7 message and -4 -911 exit to the part file at once
+ * with write(2) (no fsync), so they survive a crash of the process and the
+ * part keeps time order; the entry and exit also go into the buffer marked
+ * "not to be written", for the statistics.
  *
  * A process that exits without traceexit (nor close0) gets it called by an
  * atexit handler, so its part file is complete; one killed loses only its
- * unwritten buffer.
+ * unwritten buffer. After a PICL error or such an exit (pt_exit_abnormal),
+ * the entries still open (a user block, the call it died in) get exits at
+ * the end time before the -901 exit, so the trace nests.
  *
  * Test hook: PICL_FAKE_CLOCK=STEP (nanoseconds, > 0) replaces the clock by
  * a counter that starts at 0 and advances STEP ns at every reading, so that
@@ -198,6 +201,11 @@ struct pt_state {
 
 	int atexit_done;
 	int exiting;
+
+	/* Entries written and not yet exited, innermost last: what an
+	 * abnormal end (exit without close0, a PICL error) must close. */
+	int32_t open_ev[64];
+	int nopen_ev;
 };
 
 static struct pt_state pt = {
@@ -759,6 +767,22 @@ static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 		stats_feed_record(&rec, r);
 	if (!w || (r->flags & (F_NOWRITE | F_COUNT)))
 		return;
+	if (r->rtype == PICL_REC_ENTRY) {
+		if (pt.nopen_ev < (int)(sizeof(pt.open_ev) / sizeof(pt.open_ev[0])))
+			pt.open_ev[pt.nopen_ev++] = r->event;
+	} else if (r->rtype == PICL_REC_EXIT) {
+		int k;
+
+		/* the innermost open entry of the event, as readers match */
+		for (k = pt.nopen_ev - 1; k >= 0; k--)
+			if (pt.open_ev[k] == r->event)
+				break;
+		if (k >= 0) {
+			memmove(pt.open_ev + k, pt.open_ev + k + 1,
+				(size_t)(pt.nopen_ev - k - 1) * sizeof(pt.open_ev[0]));
+			pt.nopen_ev--;
+		}
+	}
 	if (r->kind == K_INT && r->nvals > 0) {
 		rec.data = text;
 		rec.data_len = int_text(r, text);
@@ -1032,8 +1056,9 @@ void pt_count(int event)
 
 static void at_exit(void)
 {
+	/* exit without close0 (close0 has called traceexit already) */
 	if (pt.tracing && pt.pid == getpid())
-		traceexit();
+		pt_exit_abnormal();
 }
 
 static int compile_descriptors(void)
@@ -1250,10 +1275,14 @@ static void free_state(void)
 	}
 	picl_descriptor_free(pt.d_pair);
 	pt.d_pair = NULL;
+	pt.nopen_ev = 0;
 	close_part();
 }
 
-void traceexit(void)
+/* traceexit; when the process ends abnormally (close_open), the entries
+ * still open (a user block, the PICL call it died in) are closed first at
+ * the same time, so that the trace nests and the -901 exit comes last. */
+static void trace_exit(int close_open)
 {
 	struct emit_ctx c;
 	struct pt_rec ex;
@@ -1266,6 +1295,15 @@ void traceexit(void)
 	memset(&c, 0, sizeof(c));
 	c.w = writer_open();
 	write_records(c.w);
+	while (close_open && c.w && pt.nopen_ev > 0 &&
+	       pt.open_ev[pt.nopen_ev - 1] != -901) {
+		int before = pt.nopen_ev;
+
+		fill(&ex, ns, PICL_REC_EXIT, pt.open_ev[pt.nopen_ev - 1], 0, NULL, K_INT, 0);
+		emit_one(c.w, &ex, 1);
+		if (pt.nopen_ev == before)
+			break;   /* not written (cannot happen): no endless loop */
+	}
 	fill(&ex, ns, PICL_REC_EXIT, -901, 0, NULL, K_INT, 0);
 	emit_one(c.w, &ex, 1);
 	c.time = written_time(ns);
@@ -1280,6 +1318,16 @@ void traceexit(void)
 	pt.tracing = 0;
 	update_on();
 	free_state();
+}
+
+void traceexit(void)
+{
+	trace_exit(0);
+}
+
+void pt_exit_abnormal(void)
+{
+	trace_exit(1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1492,6 +1540,11 @@ void tracemsg(char *text)
 		return;
 	memcpy(copy, text, (size_t)len + 1);
 	clean_chars(copy, (size_t)len);
+	/* What is buffered happened before: written first, so that the part
+	 * keeps time order even within a microsecond (a ring keeps its
+	 * records; a stopped buffer stays stopped). */
+	if (pt.mode != MODE_RING && !pt.stopped)
+		write_out();
 	t0 = stamp();
 	w = writer_open();
 	t1 = stamp();

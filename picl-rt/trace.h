@@ -29,6 +29,9 @@ enum pt_class { PT_PICL = 0, PT_USER = 1, PT_TRACE = 2 };
  * -11 entry is recorded), and by close0 at the very end. */
 void pt_attach(int me, int nprocs, int host);
 void pt_detach(void);
+/* traceexit for a process that ends abnormally (a PICL error, exit without
+ * close0): the entries still open are closed first. */
+void pt_exit_abnormal(void);
 
 /* Nonzero while a collective (collective.c) runs: PT_PICL events are then
  * not recorded (nor counted) unless the PICL tracing level is 3 or more.

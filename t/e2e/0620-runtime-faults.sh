@@ -64,4 +64,20 @@ grep -q "timeout after 2 s: process 1 still blocked waiting for a message" "$TMP
 partial_ok block.picl "timeout after 2 s: process 1 still blocked"
 grep -q -- "^-7 -911 .* 1 0 .*recv0: no message can arrive" block.picl ||
   fail "process 1's own -7 record missing"
+# exits and failures inside a user block: the block is closed before the
+# -901 exit (it used to follow it, and validate --partial refused it)
+run timeout 60 "$RUN" -n 3 --timeout 30 -o inblock.picl "$EX/noclose" inblock
+expect_rc 1
+grep -q "piclrun: process 1 exited with status 3" "$TMP/err" ||
+  fail "exit inside a block not reported: $(cat "$TMP/err")"
+partial_ok inblock.picl "process 1 exited with status 3"
+[ "$(grep -c -- '^-4 -901 ' inblock.picl)" = 3 ] || fail "inblock: -901 exits: $(grep -- '^-4 -901' inblock.picl)"
+
+# tracemsg among other records in the same microsecond keeps their order
+# (the fake clock advances half a microsecond a reading: records share
+# microseconds, in a pattern that broke the order before)
+run env PICL_FAKE_CLOCK=500 timeout 60 "$RUN" -n 2 -o msgs.picl "$EX/noclose" msgs
+expect_rc 0
+validate_ok msgs.picl
+[ "$(grep -c -- '^-7 -911 ' msgs.picl)" = 100 ] || fail "msgs: tracemsg records lost"
 echo "ok: $ntest runs"
