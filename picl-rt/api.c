@@ -132,6 +132,14 @@ static int valid_node(int node)
 	       (node == PICL_HOST && S.host == PICL_HOST);
 }
 
+/* A type the program may not use: PICL's own (picl.h), outside the
+ * collectives, which send and receive with them through the public calls. */
+static int reserved_type(int type)
+{
+	return !pt_collective_depth &&
+	       ((type >= T_RESERVED_LO && type <= T_RESERVED_HI) || type >= 2000000000);
+}
+
 static void check_send(const char *call, int bytes, int type, int node)
 {
 	need_open(call);
@@ -141,6 +149,8 @@ static void check_send(const char *call, int bytes, int type, int node)
 		fatal(call, "negative length", bytes);
 	if (type < 0)
 		fatal(call, "negative message type", type);
+	if (reserved_type(type))
+		fatal(call, "message type reserved for PICL itself", type);
 	if (node != -1 && !valid_node(node))
 		fatal(call, "no such destination", node);
 }
@@ -154,6 +164,8 @@ static void check_recv(const char *call, int bytes, int type)
 		fatal(call, "negative length", bytes);
 	if (type < -1)
 		fatal(call, "bad message type", type);
+	if (reserved_type(type))
+		fatal(call, "message type reserved for PICL itself", type);
 }
 
 /* ---- tracing helpers ----------------------------------------------------- */

@@ -41,7 +41,7 @@ extern "C" {
 /* ---- Communication ---------------------------------------------------- */
 
 /* Enable communication: number of node processes, my id, the host's id
- * (PICL_HOST, or -1 in a hostless run). Traced as -11 (and -501). */
+ * (PICL_HOST, or -1 in a hostless run). Traced as -11. */
 void open0(int *numproc, int *me, int *host);
 /* Disable communication; on nodes it calls traceexit() first. -12 mark. */
 void close0(int release);

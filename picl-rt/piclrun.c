@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -83,6 +84,7 @@ static struct {
 	void *seg;
 	size_t segsize;
 	struct proc *p;
+	pid_t launcher;                 /* piclrun itself, the processes' parent */
 } R = { .out = "trace.picl", .shmfd = -1 };
 
 static volatile sig_atomic_t interrupted;
@@ -193,6 +195,11 @@ static void child(int i, char **argv)
 	setenv("PICL_TRACE_OUT", R.out, 1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	/* Killed with piclrun: a process left waiting for a partner that is
+	 * gone, with nobody to stop it, would wait for ever. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != R.launcher)
+		_exit(127);
 	if (p->id == PICL_HOST)
 		execl(R.host, R.host, (char *)NULL);
 	else
@@ -495,6 +502,37 @@ static int executable(const char *p)
 	return access(p, X_OK) == 0;
 }
 
+/* Whether execvp would find prog (a path, or a name on PATH) as a file it
+ * may execute; if not, say so once, rather than once per process. */
+static int runnable(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	char buf[PATH_MAX];
+	struct stat st;
+	int e = ENOENT;
+
+	if (strchr(prog, '/')) {
+		if (stat(prog, &st) == 0 && S_ISREG(st.st_mode) && executable(prog))
+			return 1;
+		e = stat(prog, &st) < 0 ? errno : S_ISREG(st.st_mode) ? EACCES : EISDIR;
+		fprintf(stderr, "piclrun: %s: %s\n", prog, strerror(e));
+		return 0;
+	}
+	for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; p; p = colon ? colon + 1 : NULL) {
+		size_t n;
+
+		colon = strchr(p, ':');
+		n = colon ? (size_t)(colon - p) : strlen(p);
+		if (snprintf(buf, sizeof buf, "%.*s%s%s", (int)n, p, n ? "/" : "", prog) >=
+		    (int)sizeof buf)
+			continue;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && executable(buf))
+			return 1;
+	}
+	fprintf(stderr, "piclrun: %s: command not found\n", prog);
+	return 0;
+}
+
 static void find_picltrace(char *buf, size_t n)
 {
 	const char *e = getenv("PICL_PICLTRACE");
@@ -639,6 +677,7 @@ static int merge(int partial)
 	}
 	pid = fork();
 	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "piclrun: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -775,6 +814,12 @@ int main(int argc, char **argv)
 	first = parse(argc, argv);
 	if (first < 0)
 		return 2;
+	if (!runnable(argv[first]) || (R.host && !runnable(R.host)))
+		return 2;
+	R.launcher = getpid();
+	/* A closed standard error must not kill piclrun before it cleans up
+	 * (the processes get the default back). */
+	signal(SIGPIPE, SIG_IGN);
 	R.nslots = R.nprocs + (R.host ? 1 : 0);
 	R.p = calloc((size_t)R.nslots, sizeof *R.p);
 	if (!R.p || make_partsdir() < 0 || make_segment() < 0)

@@ -94,6 +94,12 @@ expect_rc 2
 run "$RUN" -n 0 "$EX/ring"
 expect_rc 2
 run timeout 20 "$RUN" -n 2 ./no-such-program
-expect_rc 1
-grep -q "no-such-program" "$TMP/err" || fail "exec failure not reported"
+expect_rc 2
+[ "$(grep -c 'piclrun: ./no-such-program: No such file or directory' "$TMP/err")" = 1 ] ||
+  fail "missing program not reported once: $(cat "$TMP/err")"
+run timeout 20 "$RUN" -n 2 no-such-command-on-path
+expect_rc 2
+grep -q "no-such-command-on-path: command not found" "$TMP/err" || fail "$(cat "$TMP/err")"
+run timeout 20 "$RUN" -n 2 .
+expect_rc 2
 echo "ok: $ntest runs"

@@ -64,6 +64,27 @@ grep -q "timeout after 2 s: process 1 still blocked waiting for a message" "$TMP
 partial_ok block.picl "timeout after 2 s: process 1 still blocked"
 grep -q -- "^-7 -911 .* 1 0 .*recv0: no message can arrive" block.picl ||
   fail "process 1's own -7 record missing"
+# piclrun killed with SIGKILL: its processes die with it (they would wait
+# for ever for partners that are gone)
+"$RUN" -n 3 -o killed.picl "$EX/noclose" block >killed.out 2>&1 &
+rpid=$!
+n=0
+while [ "$n" -lt 50 ] && [ "$(pgrep -P "$rpid" | wc -l)" -lt 3 ]; do
+  sleep 0.1; n=$((n + 1))
+done
+kids=$(pgrep -P "$rpid" | tr '\n' ' ')
+[ -n "$kids" ] || fail "piclrun started no processes"
+kill -KILL "$rpid"
+wait "$rpid" 2>/dev/null || true
+n=0
+while [ "$n" -lt 50 ]; do
+  alive=0
+  for k in $kids; do kill -0 "$k" 2>/dev/null && alive=1; done
+  [ "$alive" = 0 ] && break
+  sleep 0.1; n=$((n + 1))
+done
+[ "$alive" = 0 ] || { kill -KILL $kids 2>/dev/null; fail "processes outlived a killed piclrun"; }
+
 # exits and failures inside a user block: the block is closed before the
 # -901 exit (it used to follow it, and validate --partial refused it)
 run timeout 60 "$RUN" -n 3 --timeout 30 -o inblock.picl "$EX/noclose" inblock
