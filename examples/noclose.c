@@ -11,6 +11,7 @@
  *   inblock   every node opens user block 1; node 1 then exits (status 3)
  *             inside it, and the others fail inside it when no message
  *             can come: the -901 exit must still come last
+ *   reserved  node 0 receives a message type PICL reserves (an error)
  *   msgs      no fault: blocks and tracemsg calls in a loop (with a fake
  *             clock, several records to a microsecond), then close0
  */
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
 		close0(0);
 		return 0;
 	}
+	if (strcmp(how, "reserved") == 0 && me == 0)
+		recv0((char *)&v, sizeof v, 900000001);
 	if (strcmp(how, "inblock") == 0) {
 		traceblockbegin(1, 0, 0);
 		if (me == 1)

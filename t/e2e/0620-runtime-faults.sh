@@ -85,6 +85,13 @@ while [ "$n" -lt 50 ]; do
 done
 [ "$alive" = 0 ] || { kill -KILL $kids 2>/dev/null; fail "processes outlived a killed piclrun"; }
 
+# a message type PICL keeps for itself is refused, not taken from PICL's
+# own messages (a recv0 of 900000001 once hung the run)
+run timeout 60 "$RUN" -n 2 --timeout 30 -o reserved.picl "$EX/noclose" reserved
+expect_rc 1
+grep -q "recv0: message type reserved for PICL itself (900000001)" "$TMP/err" ||
+  fail "reserved type: $(cat "$TMP/err")"
+
 # exits and failures inside a user block: the block is closed before the
 # -901 exit (it used to follow it, and validate --partial refused it)
 run timeout 60 "$RUN" -n 3 --timeout 30 -o inblock.picl "$EX/noclose" inblock
