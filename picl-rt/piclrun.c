@@ -71,6 +71,7 @@ struct proc {
 	pid_t pid;
 	int running;
 	int failed;             /* what went wrong is in why */
+	int never_opened;       /* exited well without calling open0 */
 	char why[160];
 };
 
@@ -277,6 +278,28 @@ static void reaped(struct proc *p, int status)
 		wake_all();
 	} else if (atomic_load(&s->state) == PICL_ST_NEW) {
 		atomic_store(&s->state, PICL_ST_CLOSED);  /* never opened */
+		p->never_opened = 1;
+	}
+}
+
+/* A process that never called open0 is fine when none did (not a PICL
+ * program), a failure when the others did: they waited for it. */
+static void judge_never_opened(void)
+{
+	int i, any = 0;
+
+	for (i = 0; i < R.nslots; i++)
+		any |= !R.p[i].never_opened;
+	for (i = 0; any && i < R.nslots; i++) {
+		struct proc *p = &R.p[i];
+		char who[64];
+
+		if (!p->never_opened || p->failed)
+			continue;
+		name(who, sizeof who, p->id);
+		snprintf(p->why, sizeof p->why, "%s exited without calling open0", who);
+		p->failed = 1;
+		fprintf(stderr, "piclrun: %s\n", p->why);
 	}
 }
 
@@ -841,6 +864,7 @@ int main(int argc, char **argv)
 		R.shmpath[0] = 0;
 		watch();
 	}
+	judge_never_opened();
 	for (i = 0; i < R.nslots; i++)
 		failed |= R.p[i].failed;
 	status = failed ? 1 : 0;

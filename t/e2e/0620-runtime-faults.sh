@@ -85,6 +85,12 @@ while [ "$n" -lt 50 ]; do
 done
 [ "$alive" = 0 ] || { kill -KILL $kids 2>/dev/null; fail "processes outlived a killed piclrun"; }
 
+# a process that never joins (returns before open0) is the one to blame
+run timeout 60 "$RUN" -n 3 --timeout 30 -o noopen.picl "$EX/noclose" noopen
+expect_rc 1
+grep -q "piclrun: process 1 exited without calling open0" "$TMP/err" ||
+  fail "never opened: $(cat "$TMP/err")"
+
 # a message type PICL keeps for itself is refused, not taken from PICL's
 # own messages (a recv0 of 900000001 once hung the run)
 run timeout 60 "$RUN" -n 2 --timeout 30 -o reserved.picl "$EX/noclose" reserved
