@@ -111,6 +111,22 @@ static inline size_t picltrace_utf8_len(const unsigned char *s, size_t n)
 /* Print "picltrace CMD: path:line:column: problem" on stderr. */
 void picltrace_report(const char *cmd, const struct picl_error *err);
 
+/*
+ * Several FILEs read as one trace: the definitions (-6 aliases, -201..-203
+ * subsets) of the files read so far, carried into the reader of the next.
+ * Note every record read (only definitions are kept, as their text), and
+ * apply the carry to each new reader before its first record. A carry
+ * starts zeroed; free it with picltrace_carry_free.
+ */
+struct picltrace_carry {
+	char *text;
+	size_t len, cap;
+};
+int picltrace_carry_note(struct picltrace_carry *c, const struct picl_record *rec);
+/* 0, or -1 after reporting for cmd (out of memory). */
+int picltrace_carry_apply(struct picltrace_carry *c, const char *cmd, struct picl_reader *r);
+void picltrace_carry_free(struct picltrace_carry *c);
+
 /* Print "picltrace CMD: " and a formatted message on stderr. */
 void picltrace_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

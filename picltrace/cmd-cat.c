@@ -25,7 +25,9 @@ static const char cat_usage[] =
 	"With no FILE, or when FILE is -, read standard input. Inputs may be\n"
 	"plain text or zstd-compressed.\n";
 
-static int cat_one(const char *path, struct picl_writer *w)
+/* One input; its definitions and those of the inputs before it in carry
+ * (several FILEs are one trace). */
+static int cat_one(const char *path, struct picl_writer *w, struct picltrace_carry *carry)
 {
 	struct picl_reader_options ro = { PICL_READ_PARALLEL, 0, 0 };
 	struct picl_error err = { 0 };
@@ -38,7 +40,16 @@ static int cat_one(const char *path, struct picl_writer *w)
 		picltrace_report("cat", &err);
 		return rc;
 	}
+	if (picltrace_carry_apply(carry, "cat", r) < 0) {
+		picl_reader_free(r);
+		return PICL_ERR_NOMEM;
+	}
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if (picltrace_carry_note(carry, &rec) < 0) {
+			picltrace_error("cat", "out of memory");
+			rc = PICL_ERR_NOMEM;
+			break;
+		}
 		if ((rc = picl_writer_write(w, &rec)) < 0) {
 			struct picl_error e = *picl_writer_error(w);
 
@@ -50,7 +61,7 @@ static int cat_one(const char *path, struct picl_writer *w)
 			break;
 		}
 	}
-	if (rc < 0 && rc != picl_writer_error(w)->code)
+	if (rc < 0 && rc != PICL_ERR_NOMEM && rc != picl_writer_error(w)->code)
 		picltrace_report("cat", picl_reader_error(r));
 	picl_reader_free(r);
 	return rc < 0 ? rc : PICL_OK;
@@ -71,6 +82,7 @@ int cmd_cat(int argc, const char **argv)
 	const char *output = "-";
 	const char *stdin_only[] = { "-" };
 	const char **inputs;
+	struct picltrace_carry carry = { 0 };
 	int ninputs, c, i, rc = PICL_OK;
 
 	optind = 1;
@@ -105,7 +117,8 @@ int cmd_cat(int argc, const char **argv)
 	if (!w)
 		return 2;
 	for (i = 0; i < ninputs && rc == PICL_OK; i++)
-		rc = cat_one(inputs[i], w);
+		rc = cat_one(inputs[i], w, &carry);
+	picltrace_carry_free(&carry);
 	if (rc < 0) {
 		picl_writer_abort(w);
 		return 2;

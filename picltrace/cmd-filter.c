@@ -317,6 +317,7 @@ struct filter {
 
 	/* while reading */
 	struct picl_defs *defs;     /* the current reader's */
+	struct picltrace_carry carry;   /* the definitions of the inputs before */
 	uint64_t gen;               /* bumped at every subset definition */
 	struct picl_writer *w;
 };
@@ -824,12 +825,19 @@ static int run_input(struct filter *f, struct picl_reader *r, enum pass pass,
 	unsigned tick = 0;
 	int rc, decoded;
 
+	if (picltrace_carry_apply(&f->carry, "filter", r) < 0)
+		return PICL_ERR_NOMEM;
 	f->defs = picl_reader_defs(r);
 	f->gen++;
 	if (picl_reader_is_compressed(r))
 		total = 0;
 	picltrace_progress_init(&prog, what, total, f->quiet);
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if (picltrace_carry_note(&f->carry, &rec) < 0) {
+			picltrace_error("filter", "out of memory");
+			rc = PICL_ERR_NOMEM;
+			goto out;
+		}
 		if (pass == PASS_COPY) {
 			if (bit_test(p, *ord) && (rc = emit(f, r, &rec, 0)) < 0)
 				goto out;
@@ -1043,6 +1051,7 @@ static int filter_pairs(struct filter *f, const char **inputs, int n)
 	for (i = 0; i < n && rc == PICL_OK; i++)
 		rc = source_pass(f, &src[i], PASS_MARK, &p, &ord);
 	ord = 0;
+	picltrace_carry_free(&f->carry);   /* the second pass reads them again */
 	for (i = 0; i < n && rc == PICL_OK; i++)
 		rc = source_pass(f, &src[i], PASS_COPY, &p, &ord);
 done:
@@ -1109,6 +1118,7 @@ static void filter_release(struct filter *f)
 		pcre2_code_free(f->pats[i]);
 	free(f->pats);
 	pcre2_match_data_free(f->md);
+	picltrace_carry_free(&f->carry);
 }
 
 enum {

@@ -269,3 +269,72 @@ void picltrace_progress_done(struct picltrace_progress *p)
 	if (p->enabled && p->shown)
 		fprintf(stderr, "\r%s: done in %.1f s%30s\n", p->what, now() - p->start, "");
 }
+
+/* ------------------------------------------------------------------------ */
+/* Definitions carried from file to file                                     */
+/* ------------------------------------------------------------------------ */
+
+static int is_definition(int32_t type)
+{
+	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
+	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
+}
+
+int picltrace_carry_note(struct picltrace_carry *c, const struct picl_record *rec)
+{
+	size_t need;
+
+	if (!is_definition(rec->type) || !rec->line)
+		return 0;
+	need = c->len + rec->line_len + 1;
+	if (need > c->cap) {
+		size_t cap = c->cap ? c->cap : 4096;
+		char *p;
+
+		while (cap < need)
+			cap *= 2;
+		p = realloc(c->text, cap);
+		if (!p)
+			return -1;
+		c->text = p;
+		c->cap = cap;
+	}
+	memcpy(c->text + c->len, rec->line, rec->line_len);
+	c->len += rec->line_len;
+	c->text[c->len++] = '\n';
+	return 0;
+}
+
+int picltrace_carry_apply(struct picltrace_carry *c, const char *cmd, struct picl_reader *r)
+{
+	struct picl_reader_options o = { 0 };
+	struct picl_defs *defs = picl_reader_defs(r);
+	struct picl_reader *m;
+	struct picl_record rec;
+	int rc;
+
+	if (c->len == 0)
+		return 0;
+	/* Read back as they were read the first time (they were valid then). */
+	m = picl_reader_open_memory(c->text, c->len, "definitions", &o, &rc, NULL);
+	if (!m) {
+		picltrace_error(cmd, "out of memory");
+		return -1;
+	}
+	while ((rc = picl_reader_next(m, &rec)) != PICL_END) {
+		if (rc == PICL_ERR_NOMEM || (rc == PICL_OK && picl_defs_apply(defs, &rec, NULL) ==
+							    PICL_ERR_NOMEM)) {
+			picl_reader_free(m);
+			picltrace_error(cmd, "out of memory");
+			return -1;
+		}
+	}
+	picl_reader_free(m);
+	return 0;
+}
+
+void picltrace_carry_free(struct picltrace_carry *c)
+{
+	free(c->text);
+	memset(c, 0, sizeof(*c));
+}

@@ -1042,11 +1042,21 @@ int profile_read(struct profile *p, const char *path)
 		return 2;
 	}
 	name = p->paths[p->npaths++];
+	if (picltrace_carry_apply(&p->carry, p->opt.cmd, r) < 0) {
+		picl_reader_free(r);
+		return 2;
+	}
 	picltrace_progress_init(&prog, p->opt.cmd, picltrace_progress_total(path, r),
 				p->opt.quiet);
 
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		p->records++;
+		if (rec.type <= PICL_REC_DESCRIPTOR && picltrace_carry_note(&p->carry, &rec) < 0) {
+			rc = PICL_ERR_NOMEM;
+			report_nomem(p);
+			status = 2;
+			break;
+		}
 		if (needs_values(p, &rec)) {
 			if (!rec.values && (rc = picl_reader_decode(r, &rec)) < 0)
 				break;
@@ -1704,6 +1714,7 @@ void profile_free(struct profile *p)
 
 	if (!p)
 		return;
+	picltrace_carry_free(&p->carry);
 	picl_stats_free(p->stats);
 	picl_matcher_free(p->matcher);
 	picl_defs_free(p->defs);

@@ -29,6 +29,7 @@
 #ifndef PICL_STATS_PROFILE_H
 #define PICL_STATS_PROFILE_H
 
+#include "builtin.h"
 #include "intmap.h"
 #include "picl-trace.h"
 
@@ -150,6 +151,7 @@ struct profile {
 	struct picl_stats *stats;
 	struct picl_matcher *matcher;
 	struct picl_defs *defs;          /* subsets of the whole trace */
+	struct picltrace_carry carry;    /* definitions, for the next input */
 	struct picl_schema *schema;      /* NULL if it could not be loaded */
 
 	struct prof_proc **procs;        /* input order; sorted after finish */

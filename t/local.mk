@@ -63,9 +63,9 @@ TESTS += t/unit/test-schema
 # end-to-end tests
 dist_check_SCRIPTS = t/e2e/lib.sh
 TESTS += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
-	t/e2e/0025-output-files.sh
+	t/e2e/0025-output-files.sh t/e2e/0030-multi-file.sh
 EXTRA_DIST += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
-	t/e2e/0025-output-files.sh
+	t/e2e/0025-output-files.sh t/e2e/0030-multi-file.sh
 # picltrace validate
 VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
 	t/e2e/0102-validate-cli.sh
