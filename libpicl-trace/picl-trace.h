@@ -722,7 +722,10 @@ struct picl_stats *picl_stats_new(void);
 void picl_stats_free(struct picl_stats *s);
 
 /* Take in one record (other record types are ignored). Returns PICL_OK, or
- * PICL_ERR_DATA for an exit without a matching entry (err says which). */
+ * PICL_ERR_DATA (err says which, the record is not taken) for an exit
+ * without a matching entry, or an entry that would make more than 256
+ * distinct user event types open at once on one process (a bound on
+ * memory: each open one is a window every entry and exit counts in). */
 int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
 		   struct picl_error *err);
 

@@ -477,13 +477,35 @@ static int add_mark(struct proc *p, const struct picl_record *rec)
 	return count_occurrence(p, rec->event, 0, has_len, len);
 }
 
-static int add_entry(struct proc *p, const struct picl_record *rec)
+/*
+ * User event types open at once on one process, at most. Every entry and
+ * exit costs one cell per open window and every entry remembers them, so
+ * a hostile trace of thousands of distinct nested events would take
+ * quadratic memory and cubic time (2000 of them: 500 MB, minutes). PICL
+ * programs nest a handful.
+ */
+#define MAX_WINDOWS 256
+
+static int add_entry(struct proc *p, const struct picl_record *rec, struct picl_error *err)
 {
 	struct frame *f;
 	int64_t len = 0;
 	int has_len = 0;
 	size_t k;
 	int rc;
+
+	if (rec->event >= 0 && p->nopen >= MAX_WINDOWS) {
+		for (k = 0; k < p->nopen && p->open[k].rel != rec->event; k++)
+			;
+		if (k == p->nopen) {
+			if (err)
+				err->mark = rec->mark;
+			return picl_set_error(err, PICL_ERR_DATA,
+					      "entry of event %d: more than %d user events open "
+					      "at once on one process", (int)rec->event,
+					      MAX_WINDOWS);
+		}
+	}
 
 	if (volume_source(rec->event) == VOL_ENTRY)
 		has_len = record_length(rec, 0, &len);
@@ -647,10 +669,13 @@ int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
 		if (add_mark(p, rec))
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 		return PICL_OK;
-	case PICL_REC_ENTRY:
-		if (add_entry(p, rec))
+	case PICL_REC_ENTRY: {
+		int rc = add_entry(p, rec, err);
+
+		if (rc == PICL_ERR_NOMEM)
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
-		return PICL_OK;
+		return rc;
+	}
 	default:
 		return add_exit(p, rec, err);
 	}

@@ -442,6 +442,52 @@ START_TEST(test_unmatched_exit)
 }
 END_TEST
 
+/* Hostile nesting: at most 256 distinct user events open at once; the
+ * 257th entry is refused (and its exit then has no entry), the rest goes
+ * on, and a 257th entry of an event already open still counts. */
+START_TEST(test_window_limit)
+{
+	struct picl_stats *s = picl_stats_new();
+	struct picl_record rec;
+	struct picl_error err;
+	char t[32];
+	int e;
+
+	cur_processor = 0;
+	cur_process = 0;
+	ENTRY(s, -901, "0", 0);
+	for (e = 0; e < 256; e++) {
+		snprintf(t, sizeof(t), "%d", e + 1);
+		ENTRY(s, e, t, 0);
+	}
+	picl_record_init(&rec);
+	rec.type = PICL_REC_ENTRY;
+	rec.event = 256;
+	rec.time = tm("300");
+	rec.mark.line = 7;
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(picl_stats_add(s, &rec, &err), PICL_ERR_DATA);
+	ck_assert_str_eq(err.problem,
+			 "entry of event 256: more than 256 user events open at once on one process");
+	ck_assert_uint_eq(err.mark.line, 7);
+	ck_assert_int_eq(feed(s, PICL_REC_EXIT, 256, "301", 0), PICL_ERR_DATA);
+	ENTRY(s, 5, "302", 0);          /* open already: nests */
+	EXIT(s, 5, "303", 0);
+	ENTRY(s, -21, "304", 0);        /* system events are not windows */
+	EXIT(s, -21, "305", 0);
+	for (e = 255; e >= 0; e--) {
+		snprintf(t, sizeof(t), "%d", 400 + 255 - e);
+		EXIT(s, e, t, 0);
+	}
+	EXIT(s, -901, "1000", 0);
+	expect_none(s, -1, 256);
+	/* 5: entered at 6, again at 302-303 (nested), left at 650 */
+	expect(s, -1, 5, (650.0 - 6.0) + (303.0 - 302.0), 2, -1);
+	expect(s, 255, -21, 1.0, 1, -1);
+	picl_stats_free(s);
+}
+END_TEST
+
 START_TEST(test_emit_order)
 {
 	struct picl_stats *s = picl_stats_new();
@@ -810,6 +856,7 @@ static Suite *stats_suite(int with_table20)
 	tcase_add_test(tc, test_relative_windows);
 	tcase_add_test(tc, test_nested_relative);
 	tcase_add_test(tc, test_unmatched_exit);
+	tcase_add_test(tc, test_window_limit);
 	tcase_add_test(tc, test_rounding_scale);
 	tcase_add_test(tc, test_many);
 	suite_add_tcase(s, tc);
