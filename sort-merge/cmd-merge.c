@@ -353,6 +353,36 @@ static int copy_body(int fd, struct picl_writer *w)
 	return 0;
 }
 
+/* Merge the first k of the n inputs into one temporary run, which takes
+ * their place (in[0]); *n shrinks by k - 1. 0, or -1 after reporting. */
+static int merge_front(const struct runs_config *cfg, struct input *in, size_t *n, size_t k)
+{
+	struct picl_writer *w;
+	size_t i;
+	int fd;
+
+	w = temp_writer(cfg, &fd, 1);
+	if (!w)
+		return -1;
+	if (merge_inputs(cfg, in, k, w, NULL) < 0) {
+		picl_writer_abort(w);
+		close(fd);
+		return -1;
+	}
+	if (close_temp(w) < 0) {
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < k; i++)
+		if (in[i].fd >= 0)
+			close(in[i].fd);
+	in[0].name = "temporary run";
+	in[0].fd = fd;
+	memmove(in + 1, in + k, (*n - k) * sizeof(*in));
+	*n -= k - 1;
+	return 0;
+}
+
 int cmd_merge(int argc, const char **argv)
 {
 	static const struct option longopts[] = {
@@ -373,7 +403,7 @@ int cmd_merge(int argc, const char **argv)
 	struct picl_writer *w = NULL, *body = NULL;
 	const char *output = "-";
 	const char *const *names;
-	size_t n, i, nstdin, fan = runs_fan_in();
+	size_t n, m, i, nstdin, fan = runs_fan_in();
 	int c, unsorted = 0, header = 1, compress = 0, level = 0, status = 2, body_fd = -1;
 	int scanned = 0;
 	struct picl_time t = { 0, 0 };
@@ -427,39 +457,23 @@ int cmd_merge(int argc, const char **argv)
 		picltrace_error("merge", "out of memory");
 		return 2;
 	}
-	for (i = 0; i < n; i++) {
-		in[i].name = names[i];
-		in[i].fd = unsorted ? sort_input(&cfg, names[i]) : -1;
-		if (unsorted && in[i].fd < 0)
+	/* --unsorted: each input is sorted into a temporary run held open;
+	 * whenever `fan` of them are open, they are merged into one first
+	 * (stable: they are the earliest inputs, and stay in front). */
+	for (i = 0, m = 0; i < n; i++) {
+		in[m].name = names[i];
+		in[m].fd = unsorted ? sort_input(&cfg, names[i]) : -1;
+		if (unsorted && in[m].fd < 0)
+			goto out;
+		m++;
+		if (unsorted && m == fan && i + 1 < n && merge_front(&cfg, in, &m, fan) < 0)
 			goto out;
 	}
+	n = m;
 	/* Merge in rounds while there are more inputs than descriptors allow. */
-	while (n > fan) {
-		int fd;
-
-		body = temp_writer(&cfg, &fd, 1);
-		if (!body)
+	while (n > fan)
+		if (merge_front(&cfg, in, &n, fan) < 0)
 			goto out;
-		if (merge_inputs(&cfg, in, fan, body, NULL) < 0) {
-			picl_writer_abort(body);
-			body = NULL;
-			close(fd);
-			goto out;
-		}
-		if (close_temp(body) < 0) {
-			body = NULL;
-			close(fd);
-			goto out;
-		}
-		body = NULL;
-		for (i = 0; i < fan; i++)
-			if (in[i].fd >= 0)
-				close(in[i].fd);
-		in[0].name = "temporary run";
-		in[0].fd = fd;
-		memmove(in + 1, in + fan, (n - fan) * sizeof(*in));
-		n -= fan - 1;
-	}
 	if (header && (scanned = prescan(in, n, &ps, &t)) < 0)
 		goto out;
 	if (header && scanned) {
