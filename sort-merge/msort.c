@@ -473,7 +473,7 @@ static void *second_reader(void *arg)
 	struct picl_record rec;
 	int rc, st;
 
-	o.flags = PICL_READ_RAW;
+	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;   /* records are moved, not read */
 	r = picl_reader_open_memory(m->map + m->split, m->size - m->split, m->path, &o, &st, &err);
 	if (!r) {
 		sc->unsure = 1;
@@ -614,7 +614,7 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 	uint64_t count = 0;
 	int rc, st = 0, threaded = 0;
 
-	o.flags = PICL_READ_RAW;
+	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;   /* records are moved, not read */
 	r = picl_reader_open_memory(m->map, m->size, m->path, &o, &st, &err);
 	if (!r) {
 		picltrace_report(m->cfg.cmd, &err);

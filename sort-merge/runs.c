@@ -501,7 +501,7 @@ struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags)
 	struct picl_reader *r;
 	int rc;
 
-	o.flags = PICL_READ_RAW | flags;
+	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS | flags;
 	r = picl_reader_open(path, &o, &rc, &err);
 	if (!r)
 		picltrace_report(cmd, &err);

@@ -88,9 +88,11 @@ uint64_t runs_default_memory(void);
 /* The most inputs merged at once, from the descriptor limit. */
 size_t runs_fan_in(void);
 
-/* Open `path` for reading records as they are (PICL_READ_RAW, plus
- * `flags`: sort reads one input at a time with PICL_READ_PARALLEL, merge
- * many at once without); on failure report it for cmd and return NULL. */
+/* Open `path` for reading records as they are (PICL_READ_RAW and
+ * PICL_READ_NO_DEFS: sort and merge move records, definitions included,
+ * without interpreting any; plus `flags`: sort reads one input at a time
+ * with PICL_READ_PARALLEL, merge many at once without); on failure report
+ * it for cmd and return NULL. */
 struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags);
 
 /* Rewind the temporary file fd (written by this program) and read it back

@@ -211,4 +211,18 @@ expect_rc 2
 run "$PT" sort --help
 expect_rc 0
 grep -q '^usage: picltrace sort' "$TMP/out" || fail "help"
+
+# Records are moved, not read: definition records whose data would not
+# decode are sorted like any other (sort(1)), by both sort paths and merge.
+printf -- '-6 -1 1 -1 -1 0\n-201 -1 0.5 -1 -1 3 1 5 1.5\n-3 1 0 0 0 0\n' >"$TMP/defs.picl"
+printf -- '-3 1 0 0 0 0\n-201 -1 0.5 -1 -1 3 1 5 1.5\n-6 -1 1 -1 -1 0\n' >"$TMP/defs.want"
+run "$PT" sort "$TMP/defs.picl"
+expect_rc 0
+cmp -s "$TMP/out" "$TMP/defs.want" || fail "sort of odd definitions (mapped): $(cat "$TMP/out" "$TMP/err")"
+run sh -c "\"$PT\" sort <\"$TMP/defs.picl\""
+expect_rc 0
+cmp -s "$TMP/out" "$TMP/defs.want" || fail "sort of odd definitions (stream): $(cat "$TMP/out" "$TMP/err")"
+run "$PT" merge --no-header "$TMP/defs.want"
+expect_rc 0
+cmp -s "$TMP/out" "$TMP/defs.want" || fail "merge of odd definitions: $(cat "$TMP/err")"
 echo "PASS: $ntest sort checks"
