@@ -191,9 +191,28 @@ out:
 }
 
 /*
+ * A time just before t, readable back: one unit of t's scale less, with
+ * fewer decimals when that would need more than 18 digits
+ * (-0.999999999999999999 gives -1.00000000000000000, not -1.000...0 with
+ * 19 digits).
+ */
+static struct picl_time just_before(struct picl_time t)
+{
+	if (t.mant > INT64_MIN)
+		t.mant--;
+	while (t.scale > 0 && (t.mant > 999999999999999999LL || t.mant < -999999999999999999LL)) {
+		/* floor to one decimal less: still before */
+		t.mant = t.mant / 10 - (t.mant % 10 < 0);
+		t.scale--;
+	}
+	return t;
+}
+
+/*
  * The header's processors and time read ahead from the inputs themselves:
- * every processor id, and the earliest first event record (ties: the
- * earlier input, as the merge orders them) minus one unit of its scale.
+ * every processor id, and the earliest of the records that can come first
+ * (the header records of the inputs, which a sorted input has in front,
+ * and its first event record), one unit before.
  * 1 if done, 0 if some input cannot be read twice (standard input, a pipe),
  * -1 after reporting an error.
  */
@@ -220,8 +239,9 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 			return -1;
 		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 			saw(ps, rec.processor);
-			if (first && !picl_is_header_type(rec.type)) {
-				first = 0;
+			if (first) {
+				if (!picl_is_header_type(rec.type))
+					first = 0;
 				if (!have || picl_time_cmp(rec.time, *t) < 0)
 					*t = rec.time;
 				have = 1;
@@ -234,8 +254,8 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 		}
 		picl_reader_free(r);
 	}
-	if (have && t->mant > INT64_MIN)
-		t->mant--;
+	if (have)
+		*t = just_before(*t);
 	return 1;
 }
 
@@ -311,24 +331,27 @@ fail:
 	return rc;
 }
 
-/* The first event record's time in the merged body, minus one unit. */
+/* The earliest time of the merged body's header records and first event
+ * record (they lead it), just before. */
 static int header_time(int fd, struct picl_time *t)
 {
 	struct picl_reader *r = runs_reopen("merge", fd, "temporary file", 0);
 	struct picl_record rec;
-	int rc;
+	int rc, have = 0;
 
 	if (!r)
 		return -1;
 	t->mant = 0;
 	t->scale = 0;
-	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
-		if (!picl_is_header_type(rec.type)) {
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if (!have || picl_time_cmp(rec.time, *t) < 0)
 			*t = rec.time;
-			if (t->mant > INT64_MIN)
-				t->mant--;
+		have = 1;
+		if (!picl_is_header_type(rec.type))
 			break;
-		}
+	}
+	if (have)
+		*t = just_before(*t);
 	picl_reader_free(r);
 	return rc < 0 && rc != PICL_END ? -1 : 0;
 }

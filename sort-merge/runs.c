@@ -658,6 +658,15 @@ static int advance(const struct runs_config *cfg, struct source *s, int check)
 		return -1;
 	}
 	s->header = picl_is_header_type(s->rec.type);
+	if (s->header && check && s->started) {
+		/* sorted means header records first (sort(1)) */
+		picltrace_error(cfg->cmd,
+				"%s:%llu:1: not sorted: header record %d after the event records "
+				"(line %llu); use --unsorted to sort the inputs first",
+				picl_reader_path(s->r), (unsigned long long)s->rec.mark.line,
+				(int)s->rec.type, (unsigned long long)s->last_line);
+		return -1;
+	}
 	if (s->header)
 		return 1;
 	if (check && s->started && picl_time_cmp(s->rec.time, s->last) < 0) {

@@ -98,6 +98,27 @@ expect_rc 0
 cat "$TMP"/shuf/*.picl | "$PT" sort -q | cmp - "$TMP/merged-u.picl" ||
   fail "300-way --unsorted merge differs from a stable sort of the inputs in order"
 
+# The merge's header comes before the inputs' own header records too, and
+# its time is one the reader takes back; a header record after events is
+# an unsorted input.
+printf -- '-301 -1 -5 -1 -1 3 0 abc\n-3 -901 0 0 0 0\n-4 -901 1 0 0 0\n' >"$TMP/h.picl"
+run "$PT" merge "$TMP/h.picl"
+expect_rc 0
+[ "$(head -n 1 "$TMP/out" | cut -d' ' -f1,3)" = "-301 -6" ] || fail "merge header time: $(head -n 1 "$TMP/out")"
+"$PT" validate --sorted "$TMP/out" >/dev/null || fail "merge with input headers: not sorted"
+run sh -c "\"$PT\" merge - <\"$TMP/h.picl\""
+expect_rc 0
+[ "$(head -n 1 "$TMP/out" | cut -d' ' -f3)" = "-6" ] || fail "merge header time (stdin): $(head -n 1 "$TMP/out")"
+printf -- '-3 1 -0.999999999999999999 0 0 0\n' >"$TMP/e.picl"
+run "$PT" merge -o "$TMP/e-m.picl" "$TMP/e.picl"
+expect_rc 0
+"$PT" cat "$TMP/e-m.picl" >/dev/null || fail "merge wrote a header time it cannot read back"
+printf -- '-3 1 1 0 0 0\n-301 -1 0 -1 -1 1 0 x\n-3 1 2 0 0 0\n' >"$TMP/m.picl"
+run "$PT" merge --no-header "$TMP/m.picl"
+expect_rc 2
+grep -q 'm.picl:2:1: not sorted: header record -301 after the event records' "$TMP/err" ||
+  fail "late header: $(cat "$TMP/err")"
+
 # zstd inputs and output; bad option; help.
 zstd -q -c "$TMP/n0.picl" >"$TMP/n0.zst"
 run sh -c "\"$PT\" merge --no-header -z \"$TMP/n0.zst\" \"$TMP/n1.picl\" | zstd -d -c"
