@@ -194,4 +194,15 @@ user.picl:2:21: descriptor-data: warning: the entry of event 7 (solver) has 2 da
 user.picl:4:21: descriptor-data: the entry of event 7 (solver) should have "%d" data, not "%lf" (value 1 is a floating-point number)
 user.picl: 6 records, 1 error, 1 warning
 T
+
+# A predefined event subset (Table 5) in a statistics record is the sum of
+# its members, checked like a defined one (it was skipped as an event
+# PICL counts without records).
+printf -- '-3 -901 0.0 0 0 0\n-3 5 0.1 0 0 0\n-4 5 0.2 0 0 0\n-102 -1 0.5 0 0 2 "%%d%%d" -1001 7 5 1\n-4 -901 1.0 0 0 0\n' >subset-stat.picl
+run "$PT" validate subset-stat.picl
+expect_rc 1
+expect_out <<'T'
+subset-stat.picl:4:32: statistics: count of event -1001 relative to -1 is 7, the events give 1
+subset-stat.picl: 5 records, 1 error, 0 warnings
+T
 echo "PASS: $ntest validate command-line checks"
