@@ -13,6 +13,9 @@
  *             can come: the -901 exit must still come last
  *   reserved  node 0 receives a message type PICL reserves (an error)
  *   noopen    node 1 returns before open0; the others wait for it
+ *   ring      no fault: a 4 KiB trace buffer that wraps (tracenode flush
+ *             -1) over 2000 blocks, so the trace lacks the oldest records
+ *   stop      the same with a buffer that stops detailed tracing (0)
  *   msgs      no fault: blocks and tracemsg calls in a loop (with a fake
  *             clock, several records to a microsecond), then close0
  */
@@ -27,13 +30,25 @@
 int main(int argc, char **argv)
 {
 	const char *how = argc > 1 ? argv[1] : "noclose";
-	int nprocs, me, host, v = 0, i;
+	int nprocs, me, host, v = 0, i, flush = 1, size = 1 << 16;
 
 	if (strcmp(how, "noopen") == 0 && getenv("PICL_RANK") &&
 	    strcmp(getenv("PICL_RANK"), "1") == 0)
 		return 0;
-	tracenode(1 << 16, 1, 0);
+	if (strcmp(how, "ring") == 0 || strcmp(how, "stop") == 0) {
+		size = 4096;
+		flush = strcmp(how, "ring") == 0 ? -1 : 0;
+	}
+	tracenode(size, flush, 0);
 	open0(&nprocs, &me, &host);
+	if (flush != 1) {
+		for (i = 0; i < 2000; i++) {
+			traceblockbegin(1, 0, i);
+			traceblockend(1, 0, i);
+		}
+		close0(0);
+		return 0;
+	}
 	if (strcmp(how, "spin") == 0) {
 		for (;;) {
 			if (me == 0) {

@@ -143,6 +143,7 @@ struct proc {
 	uint64_t last_line;
 	int32_t max_scale;      /* finest timestamp scale of its event records */
 	int seen_event;
+	int incomplete;         /* -913 or -914 seen: records were left out */
 	int32_t last_type, last_event;
 	uint64_t last_ev_line, last_ev_column;
 	int32_t *events;        /* event types seen, sorted (statistics subsets) */
@@ -1102,6 +1103,11 @@ static void finish_messages(struct validator *v)
 /* Event records: tracing, nesting, statistics input                        */
 /* ------------------------------------------------------------------------ */
 
+static enum severity nesting_severity(const struct proc *p)
+{
+	return p->incomplete ? SEV_WARNING : SEV_ERROR;
+}
+
 static void check_event(struct validator *v, struct proc *p, const struct picl_record *rec)
 {
 	struct picl_error err;   /* filled by picl_stats_add on error only, and
@@ -1116,6 +1122,13 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 			       (int)rec->processor, (int)rec->process, (int)rec->type,
 			       (int)rec->event);
 	}
+	/* A full buffer that stopped detailed tracing (-913) or wrapped over
+	 * its oldest records (-914): the file lacks records the statistics
+	 * count, exits of entries before the stop, entries of the first
+	 * exits after the wrap. Nesting findings are then warnings, and the
+	 * statistics are not checked. */
+	if (rec->type == PICL_REC_MARK && (rec->event == -913 || rec->event == -914))
+		p->incomplete = 1;
 	p->last_type = rec->type;
 	p->last_event = rec->event;
 	p->last_ev_line = rec->mark.line;
@@ -1142,7 +1155,8 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 			if (p->stack[i - 1].event == rec->event)
 				break;
 		if (i == 0) {
-			report(v, SEV_ERROR, R_ENTRY_EXIT, rec->mark.line, rec->mark.column, 0,
+			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
+			       rec->mark.column, 0,
 			       "exit of event %d has no matching entry on processor %d process %d",
 			       (int)rec->event, (int)rec->processor, (int)rec->process);
 		} else {
@@ -1151,7 +1165,7 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 			if (i < p->depth) {
 				const struct frame *inner = &p->stack[p->depth - 1];
 
-				report(v, SEV_ERROR, R_ENTRY_EXIT, rec->mark.line,
+				report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
 				       rec->mark.column, inner->line,
 				       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (improper nesting)",
 				       (int)rec->event, (unsigned long long)entry->line,
@@ -1176,7 +1190,8 @@ static void finish_processes(struct validator *v)
 		struct proc *p = v->procs[k];
 
 		for (i = 0; i < p->depth; i++)
-			report(v, SEV_ERROR, R_ENTRY_EXIT, p->stack[i].line, p->stack[i].column, 0,
+			report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
+			       p->stack[i].column, 0,
 			       "entry of event %d is never exited", (int)p->stack[i].event);
 		if (p->seen_event && p->processor != PICL_HOST_PROCESSOR &&
 		    !(p->last_type == PICL_REC_EXIT && p->last_event == EV_TRACING))
@@ -1281,7 +1296,8 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 	 * event. */
 	checkable = rec->processor >= 0 && rec->process >= -1 &&
 		    (rel == PICL_WILDCARD || rel >= 0) &&
-		    !(rec->process == PICL_WILDCARD && !(p && p->seen_event));
+		    !(rec->process == PICL_WILDCARD && !(p && p->seen_event)) &&
+		    !(p && p->incomplete);
 	for (k = 0; k < n; k++) {
 		const struct picl_stat_pair *pair = &v->pairs[k];
 		const char *ev_text = rec->values[2 * k].text;
