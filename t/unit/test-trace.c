@@ -446,6 +446,7 @@ END_TEST
 START_TEST(test_tracemsg_at_once)
 {
 	const struct rec *r;
+	int k;
 
 	enter_tmpdir();
 	setenv("PICL_TRACE_PART", "part.picl", 1);
@@ -453,19 +454,24 @@ START_TEST(test_tracemsg_at_once)
 	pt_attach(2, 4, -1);
 	blocks(3);
 	tracemsg("hello,  world\n");
-	/* On disk now, before any flush; the buffered records are not. */
+	/* On disk now, before any flush, after what was buffered (the -901
+	 * entry and three blocks), so the part stays in time order. */
 	read_part("part.picl");
-	ck_assert_int_eq(nrecs, 3);
-	ck_assert_int_eq(recs[0].type, -3);
-	ck_assert_int_eq(recs[0].event, -911);
-	ck_assert_str_eq(recs[0].data, " 14");
-	ck_assert_int_eq(recs[1].type, -7);
-	ck_assert_int_eq(recs[1].event, -911);
-	ck_assert_int_eq(recs[1].alias, 0);
-	ck_assert_uint_eq(recs[1].nfields, 14);
-	ck_assert_str_eq(recs[1].data, " hello,  world ");
-	ck_assert_int_eq(recs[2].type, -4);
-	ck_assert_int_eq(recs[2].event, -911);
+	ck_assert_int_eq(nrecs, 1 + 6 + 3);
+	ck_assert_int_eq(recs[0].event, -901);
+	ck_assert_int_eq(count_recs(-3, 0), 3);
+	ck_assert_int_eq(recs[7].type, -3);
+	ck_assert_int_eq(recs[7].event, -911);
+	ck_assert_str_eq(recs[7].data, " 14");
+	ck_assert_int_eq(recs[8].type, -7);
+	ck_assert_int_eq(recs[8].event, -911);
+	ck_assert_int_eq(recs[8].alias, 0);
+	ck_assert_uint_eq(recs[8].nfields, 14);
+	ck_assert_str_eq(recs[8].data, " hello,  world ");
+	ck_assert_int_eq(recs[9].type, -4);
+	ck_assert_int_eq(recs[9].event, -911);
+	for (k = 1; k < nrecs; k++)
+		ck_assert_int_le(picl_time_cmp(recs[k - 1].time, recs[k].time), 0);
 	traceexit();
 	read_part("part.picl");
 	ck_assert_int_eq(count_recs(-3, -911), 1);
@@ -733,9 +739,12 @@ START_TEST(test_killed_keeps_messages)
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status));
+	/* the message survives, and what came before it (the buffer is
+	 * written first): the -901 entry, 10 blocks, the message */
 	read_part("child.picl");
-	ck_assert_int_eq(nrecs, 3);
-	ck_assert_str_eq(recs[1].data, " about to die");
+	ck_assert_int_eq(nrecs, 1 + 20 + 3);
+	ck_assert_int_eq(count_recs(-3, 0), 10);
+	ck_assert_str_eq(recs[nrecs - 2].data, " about to die");
 }
 END_TEST
 
