@@ -13,6 +13,8 @@
  *             can come: the -901 exit must still come last
  *   reserved  node 0 receives a message type PICL reserves (an error)
  *   noopen    node 1 returns before open0; the others wait for it
+ *   short     node 1 receives node 0's 64 bytes into 4 (an error); node 0
+ *             then fails in close0, waiting for node 1
  *   ring      no fault: a 4 KiB trace buffer that wraps (tracenode flush
  *             -1) over 2000 blocks, so the trace lacks the oldest records
  *   stop      the same with a buffer that stops detailed tracing (0)
@@ -70,8 +72,20 @@ int main(int argc, char **argv)
 		close0(0);
 		return 0;
 	}
-	if (strcmp(how, "reserved") == 0 && me == 0)
+	if (strcmp(how, "reserved") == 0 && me == 0) {
+		tracelevel(0, 1, 1);   /* PICL calls untraced: their shortcut too */
 		recv0((char *)&v, sizeof v, 900000001);
+	}
+	if (strcmp(how, "short") == 0) {
+		char big[64] = { 0 };
+
+		if (me == 0)
+			send0(big, sizeof big, 3, 1);
+		else if (me == 1)
+			recv0((char *)&v, sizeof v, 3);
+		close0(0);
+		return 0;
+	}
 	if (strcmp(how, "inblock") == 0) {
 		traceblockbegin(1, 0, 0);
 		if (me == 1)

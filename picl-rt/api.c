@@ -94,6 +94,7 @@ static struct {
 	int failing;
 	int sync_at_open;
 	int cur_event;                  /* entry recorded, exit not yet */
+	int after_peer;                 /* failing because another process did */
 } S = { .checking = 1, .host = -1, .nprocs = 1 };
 
 /* ---- errors -------------------------------------------------------------- */
@@ -116,8 +117,16 @@ static void fatal(const char *call, const char *what, long a)
 		pt_exit(PT_PICL, S.cur_event, 0, NULL);
 	tracemsg(text);
 	pt_exit_abnormal();
-	BE.abort(1);
+	BE.abort(S.after_peer ? 1 | PICL_ABORT_PEER : 1);
 	exit(1);
+}
+
+/* fatal() for a failure another process caused: it ended, or the run was
+ * stopped (piclrun then blames that one first). */
+static void peer_fatal(const char *call, const char *what, long a)
+{
+	S.after_peer = 1;
+	fatal(call, what, a);
 }
 
 static void need_open(const char *call)
@@ -321,7 +330,7 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 		if (r == 0)
 			return 0;
 		if (r < 0)
-			fatal(call ? call : "receive", "no message can arrive any "
+			peer_fatal(call ? call : "receive", "no message can arrive any "
 			      "more (a process ended or died, or piclrun stopped "
 			      "the run)", LONG_MIN);
 		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
@@ -392,7 +401,7 @@ static void isend(const void *buf, size_t len, int type, int dst)
 		return;
 	}
 	if (BE.send(buf, len, type, dst) != 0)
-		fatal("send", "the destination process has ended or died", dst);
+		peer_fatal("send", "the destination process has ended or died", dst);
 }
 
 /* To node, or to every other node when node is -1 (send0, sendbegin0). */
@@ -592,10 +601,10 @@ void send0(char *buf, int bytes, int type, int node)
 	/* The common case with tracing off, in as few instructions as the
 	 * checks allow: an 8-byte ping-pong over MPI pays for each one. */
 	if (__builtin_expect(!pt_picl_maybe && S.open && bytes >= 0 &&
-			     type >= 0 && node >= 0 && node < S.nprocs &&
-			     node != S.me, 1)) {
+			     type >= 0 && type < T_RESERVED_LO && node >= 0 &&
+			     node < S.nprocs && node != S.me, 1)) {
 		if (BE.send(buf, (size_t)bytes, type, node) != 0)
-			fatal("send", "the destination process has ended or "
+			peer_fatal("send", "the destination process has ended or "
 			      "died", node);
 		return;
 	}
@@ -628,7 +637,7 @@ static int posted_pending(void)
 static int recv_into_result(int r, int event, int type, size_t len)
 {
 	if (r == -1)
-		fatal("recv0", "no message can arrive any more (a process "
+		peer_fatal("recv0", "no message can arrive any more (a process "
 		      "ended or died, or piclrun stopped the run)", LONG_MIN);
 	if (r == 2) {
 		if (event)      /* as if the message had been taken: -51 */
@@ -709,7 +718,7 @@ void recv0(char *buf, int bytes, int type)
 	 * recvbegin0 pending, the backend receives into buf; what it cannot
 	 * do (-2: nothing happened) goes the general way. */
 	if (__builtin_expect(!pt_picl_maybe && S.open && bytes >= 0 &&
-			     type >= -1 && !S.qhead && !S.nreq &&
+			     type >= -1 && type < T_RESERVED_LO && !S.qhead && !S.nreq &&
 			     BE.recv_into, 1)) {
 		int r, src, mtype;
 		size_t len;

@@ -84,9 +84,13 @@ struct picl_backend {
 	/* Raw clock, seconds (CLOCK_MONOTONIC or the transport's own). */
 	double (*clock)(void);
 
-	/* Node process `node` died or the run must stop: end everything. */
+	/* Node process `node` died or the run must stop: end everything.
+	 * code is the exit status, with PICL_ABORT_PEER or'ed in when the
+	 * failure follows another process's (it ended, or the run stopped). */
 	void (*abort)(int code);
 };
+
+#define PICL_ABORT_PEER 0x100
 
 /* PICL's reserved message types (the internal protocol of api.c). */
 #define PICL_TYPE_RESERVED_LO 900000000

@@ -287,9 +287,13 @@ static void local_finalize(void)
 static void local_abort(int code)
 {
 	if (!L.single && L.base) {
+		/* for piclrun, which blames the first process that failed on
+		 * its own, not those that failed because it did */
+		atomic_store(&slot(L.me)->after_peer, (code & PICL_ABORT_PEER) != 0);
 		atomic_store(&slot(L.me)->state, PICL_ST_DIED);
 		wake_all();
 	}
+	code &= 0xff;
 	exit(code ? code : 1);
 }
 

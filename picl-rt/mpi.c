@@ -861,6 +861,7 @@ static void mpi_abort(int code)
 {
 	int up = 0, down = 0;
 
+	code &= 0xff;
 	MPI_Initialized(&up);
 	MPI_Finalized(&down);
 	if (up && !down)

@@ -72,6 +72,8 @@ struct proc {
 	int running;
 	int failed;             /* what went wrong is in why */
 	int never_opened;       /* exited well without calling open0 */
+	int deferred;           /* failed after another: reported once known */
+	int status;             /* its wait status */
 	char why[160];
 };
 
@@ -245,9 +247,17 @@ static void reaped(struct proc *p, int status)
 	int st = PICL_ST_DIED;
 
 	p->running = 0;
+	p->status = status;
 	if (p->failed)          /* already reported (timeout, interrupt) */
 		return;
 	name(who, sizeof who, p->id);
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !R.first_failure[0] &&
+	    atomic_load(&s->after_peer)) {
+		/* It failed because another did, which may not have been
+		 * reaped yet: that one is named first. */
+		p->failed = p->deferred = 1;
+		return;
+	}
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 		const char *sn = sigabbrev_np(sig);
@@ -303,6 +313,32 @@ static void judge_never_opened(void)
 	}
 }
 
+/* Report the processes that failed after another (at the end: even when
+ * none failed on its own). */
+static void report_deferred(int at_end)
+{
+	int i;
+
+	if (!R.first_failure[0] && !at_end)
+		return;
+	for (i = 0; i < R.nslots; i++) {
+		struct proc *p = &R.p[i];
+		char who[64];
+
+		if (!p->deferred)
+			continue;
+		p->deferred = 0;
+		name(who, sizeof who, p->id);
+		snprintf(p->why, sizeof p->why, "%s exited with status %d%s", who,
+			 WEXITSTATUS(p->status), R.first_failure[0] ? " after the failure of " : "");
+		snprintf(p->why + strlen(p->why), sizeof p->why - strlen(p->why), "%s",
+			 R.first_failure);
+		fprintf(stderr, "piclrun: %s\n", p->why);
+		if (!R.first_failure[0])
+			snprintf(R.first_failure, sizeof R.first_failure, "%s", who);
+	}
+}
+
 static int nrunning(void)
 {
 	int i, n = 0;
@@ -321,6 +357,7 @@ static void reap(void)
 		for (i = 0; i < R.nslots; i++)
 			if (R.p[i].pid == pid && R.p[i].running)
 				reaped(&R.p[i], status);
+	report_deferred(0);
 }
 
 static double now(void)
@@ -865,6 +902,7 @@ int main(int argc, char **argv)
 		watch();
 	}
 	judge_never_opened();
+	report_deferred(1);
 	for (i = 0; i < R.nslots; i++)
 		failed |= R.p[i].failed;
 	status = failed ? 1 : 0;

@@ -65,7 +65,8 @@ struct picl_shm_slot {
 	_Atomic int32_t sleeping;
 	_Atomic int32_t blocked;        /* PICL_BL_* */
 	_Atomic int32_t blocked_on;     /* the peer it waits for room to, or -1 */
-	char pad[40];
+	_Atomic int32_t after_peer;     /* it failed because another had */
+	char pad[36];
 };
 
 struct picl_ring_ctl {

@@ -91,6 +91,17 @@ expect_rc 1
 grep -q "piclrun: process 1 exited without calling open0" "$TMP/err" ||
   fail "never opened: $(cat "$TMP/err")"
 
+# the process that failed first is named first, whichever piclrun reaps
+# first: node 1's error makes node 0 fail too, in close0
+for i in 1 2 3; do
+  run timeout 60 "$RUN" -n 2 --timeout 30 -o short.picl "$EX/noclose" short
+  expect_rc 1
+  first=$(grep -m1 '^piclrun: process' "$TMP/err")
+  [ "$first" = "piclrun: process 1 exited with status 1" ] || fail "blamed first: $first"
+  grep -q "^piclrun: process 0 exited with status 1 after the failure of process 1" "$TMP/err" ||
+    fail "consequence: $(cat "$TMP/err")"
+done
+
 # a message type PICL keeps for itself is refused, not taken from PICL's
 # own messages (a recv0 of 900000001 once hung the run)
 run timeout 60 "$RUN" -n 2 --timeout 30 -o reserved.picl "$EX/noclose" reserved
