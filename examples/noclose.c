@@ -13,6 +13,8 @@
  *             can come: the -901 exit must still come last
  *   reserved  node 0 receives a message type PICL reserves (an error)
  *   noopen    node 1 returns before open0; the others wait for it
+ *   flushkill node 1 opens user block 1, writes its buffer out
+ *             (traceflush) and kills itself inside the block
  *   short     node 1 receives node 0's 64 bytes into 4 (an error); node 0
  *             then fails in close0, waiting for node 1
  *   ring      no fault: a 4 KiB trace buffer that wraps (tracenode flush
@@ -75,6 +77,15 @@ int main(int argc, char **argv)
 	if (strcmp(how, "reserved") == 0 && me == 0) {
 		tracelevel(0, 1, 1);   /* PICL calls untraced: their shortcut too */
 		recv0((char *)&v, sizeof v, 900000001);
+	}
+	if (strcmp(how, "flushkill") == 0) {
+		if (me == 1) {
+			traceblockbegin(1, 0, 0);
+			traceflush();
+			kill(getpid(), SIGKILL);
+		}
+		close0(0);
+		return 0;
 	}
 	if (strcmp(how, "short") == 0) {
 		char big[64] = { 0 };

@@ -26,6 +26,8 @@ endif
 
 bin_PROGRAMS += picl-rt/piclrun
 picl_rt_piclrun_SOURCES = picl-rt/piclrun.c picl-rt/shm.h picl-rt/picl.h
+picl_rt_piclrun_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+picl_rt_piclrun_LDADD = $(ZSTD_LIBS)
 
 # picl-cc and the pkg-config files: generated here (not by configure) so
 # the paths follow `make prefix=...` as well. picl-rt/picl-cc is the build

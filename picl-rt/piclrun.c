@@ -51,6 +51,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 
 static const char usage[] =
 	"usage: piclrun -n N [--host HOSTPROG] [-o FILE] [-z] [--keep-parts]\n"
@@ -464,46 +465,109 @@ struct partinfo {
 	int nopen;
 };
 
-/* Scan a text part: its last time, and the entries left open when the
- * process stopped (records -3 push, -4 pop). */
-static void scan_part(const char *path, struct partinfo *pi)
+/* One line of a part (at most its first 511 bytes): its time, and the
+ * entries it opens or closes (-3 push; -4 pops the innermost open entry of
+ * its event, as the readers match). */
+static void scan_line(struct partinfo *pi, const char *line)
+{
+	char *end, *p;
+	long rec = strtol(line, &end, 10), ev;
+	double t;
+
+	ev = strtol(end, &p, 10);
+	t = strtod(p, &end);
+	if (end != p && t > pi->tmax)
+		pi->tmax = t;
+	if (rec == -3 && pi->nopen < MAXOPEN) {
+		pi->open[pi->nopen++] = (int)ev;
+	} else if (rec == -4) {
+		int k;
+
+		for (k = pi->nopen - 1; k >= 0 && pi->open[k] != ev; k--)
+			;
+		if (k >= 0) {
+			memmove(pi->open + k, pi->open + k + 1,
+				(size_t)(pi->nopen - k - 1) * sizeof(pi->open[0]));
+			pi->nopen--;
+		}
+	}
+}
+
+/*
+ * A zstd part (PICL_TRACE_ZSTD=1: one frame per flush): its lines through
+ * scan_line, and `whole` at the end of the last complete frame; what a
+ * frame cut short by a killed process held does not count.
+ */
+static void scan_zstd(FILE *f, struct partinfo *pi)
+{
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	char in[1 << 16], out[1 << 16], line[512];
+	struct partinfo done = *pi;     /* as of the last complete frame */
+	size_t n, ln = 0, hint = 0;
+	long pos = 0;
+
+	if (!ds)
+		return;
+	pi->whole = done.whole = 0;
+	while ((n = fread(in, 1, sizeof in, f)) > 0) {
+		ZSTD_inBuffer ib = { in, n, 0 };
+
+		while (ib.pos < ib.size) {
+			ZSTD_outBuffer ob = { out, sizeof out, 0 };
+			size_t k;
+
+			hint = ZSTD_decompressStream(ds, &ob, &ib);
+			if (ZSTD_isError(hint)) {
+				ZSTD_freeDStream(ds);
+				*pi = done;     /* garbage: keep what was whole */
+				return;
+			}
+			for (k = 0; k < ob.pos; k++) {
+				char c = out[k];
+
+				if (c == '\n') {     /* a line's start decides */
+					line[ln] = '\0';
+					scan_line(pi, line);
+					ln = 0;
+				} else if (ln < sizeof line - 1) {
+					line[ln++] = c;
+				}
+			}
+			if (hint == 0) {        /* a frame ends here */
+				pi->whole = pos + (long)ib.pos;
+				done = *pi;
+			}
+		}
+		pos += (long)n;
+	}
+	ZSTD_freeDStream(ds);
+	if (hint != 0)
+		*pi = done;     /* the last frame is incomplete */
+}
+
+/* Scan a part (text, or zstd): its last time, and the entries left open
+ * when the process stopped. With `reset` 0 the scan goes on from *pi (a
+ * process's own files follow its part). */
+static void scan_part(const char *path, struct partinfo *pi, int reset)
 {
 	FILE *f = fopen(path, "r");
 	char line[512];
 
-	memset(pi, 0, sizeof *pi);
+	if (reset)
+		memset(pi, 0, sizeof *pi);
 	pi->whole = -1;
 	if (!f)
 		return;
 	if (fread(line, 1, 4, f) == 4 && memcmp(line, "\x28\xb5\x2f\xfd", 4) == 0) {
-		fclose(f);      /* zstd (PICL_TRACE_ZSTD=1): left as it is */
+		rewind(f);
+		scan_zstd(f, pi);
+		fclose(f);
 		return;
 	}
 	rewind(f);
 	pi->whole = 0;
 	while (fgets(line, sizeof line, f)) {
-		char *end, *p;
-		long rec = strtol(line, &end, 10), ev;
-		double t;
-
-		ev = strtol(end, &p, 10);
-		t = strtod(p, &end);
-		if (end != p && t > pi->tmax)
-			pi->tmax = t;
-		if (rec == -3 && pi->nopen < MAXOPEN) {
-			pi->open[pi->nopen++] = (int)ev;
-		} else if (rec == -4) {
-			/* the innermost open entry of the event, as readers match */
-			int k;
-
-			for (k = pi->nopen - 1; k >= 0 && pi->open[k] != ev; k--)
-				;
-			if (k >= 0) {
-				memmove(pi->open + k, pi->open + k + 1,
-					(size_t)(pi->nopen - k - 1) * sizeof(pi->open[0]));
-				pi->nopen--;
-			}
-		}
+		scan_line(pi, line);
 		if (!strchr(line, '\n')) {     /* skip the rest of a long line */
 			int c;
 			while ((c = getc(f)) != EOF && c != '\n')
@@ -643,7 +707,7 @@ static int argv_room(char ***argv, int k, int *cap)
  * unless already there. Their last times raise *t.
  */
 static int add_own_files(const char *part, char ***argv, int *k, int *cap, int first,
-			 double *t)
+			 double *t, struct partinfo *pi, int failed)
 {
 	char list[PATH_MAX], line[PATH_MAX + 2];
 	FILE *f;
@@ -657,7 +721,6 @@ static int add_own_files(const char *part, char ***argv, int *k, int *cap, int f
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof line, f)) {
-		struct partinfo pi;
 		size_t n = strcspn(line, "\n");
 
 		line[n] = '\0';
@@ -673,9 +736,11 @@ static int add_own_files(const char *part, char ***argv, int *k, int *cap, int f
 			return -1;
 		}
 		(*k)++;
-		scan_part(line, &pi);
-		if (pi.tmax > *t)
-			*t = pi.tmax;
+		scan_part(line, pi, 0);         /* the process's entries go on */
+		if (failed)
+			cut_partial_line(line, pi);
+		if (pi->tmax > *t)
+			*t = pi->tmax;
 	}
 	fclose(f);
 	return 0;
@@ -712,13 +777,13 @@ static int merge(int partial)
 			if (argv_room(&argv, k, &cap) < 0 || !(argv[k] = strdup(path)))
 				goto nomem;
 			k++;
-			scan_part(path, &info[i]);
+			scan_part(path, &info[i], 1);
 			if (R.p[i].failed)
 				cut_partial_line(path, &info[i]);
 			if (info[i].tmax > t)
 				t = info[i].tmax;
 		}
-		if (add_own_files(path, &argv, &k, &cap, first, &t) < 0)
+		if (add_own_files(path, &argv, &k, &cap, first, &t, &info[i], R.p[i].failed) < 0)
 			goto nomem;
 	}
 	nparts = k - first;

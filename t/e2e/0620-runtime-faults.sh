@@ -91,6 +91,14 @@ expect_rc 1
 grep -q "piclrun: process 1 exited without calling open0" "$TMP/err" ||
   fail "never opened: $(cat "$TMP/err")"
 
+# killed inside a block after a flush, with zstd parts (PICL_TRACE_ZSTD=1)
+# as with text ones: the block and -901 are closed in the partial part
+for z in 0 1; do
+  run env PICL_TRACE_ZSTD=$z timeout 60 "$RUN" -n 2 --timeout 30 -o fk$z.picl "$EX/noclose" flushkill
+  expect_rc 1
+  partial_ok fk$z.picl "process 1 was killed by signal SIGKILL"
+done
+
 # the process that failed first is named first, whichever piclrun reaps
 # first: node 1's error makes node 0 fail too, in close0
 for i in 1 2 3; do
