@@ -108,7 +108,8 @@ char *picl_error_format(const struct picl_error *err, char *buf, size_t size);
 
 /*
  * A timestamp is an exact decimal: value = mant * 10^-scale, 0 <= scale <=
- * PICL_TIME_MAX_SCALE. "-0.715036" is {-715036, 6}; "12" is {12, 0};
+ * PICL_TIME_MAX_SCALE, |mant| < 10^18 (at most 18 digits, what the text
+ * form carries). "-0.715036" is {-715036, 6}; "12" is {12, 0};
  * "1.5e-3" is {15, 4}. Writing a time back gives its digits with `scale`
  * decimals, so a time read from canonical text is written byte for byte as
  * it came ("0.00000" stays "0.00000").
@@ -125,8 +126,9 @@ struct picl_time {
  * with an optional point, optional exponent (e/E, sign, digits). No locale,
  * no strtod. Returns PICL_OK, PICL_ERR_SYNTAX (not a number; *bad is set to
  * the offset of the first offending byte when bad is not NULL) or
- * PICL_ERR_RANGE (more than 18 significant digits, or a scale outside
- * 0..PICL_TIME_MAX_SCALE after the exponent is applied).
+ * PICL_ERR_RANGE (more than 18 significant digits, a mantissa of 10^18 or
+ * more once the exponent is applied, as in "1e18", or a scale outside
+ * 0..PICL_TIME_MAX_SCALE).
  */
 int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad);
 
@@ -134,7 +136,9 @@ int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 int picl_time_cmp(struct picl_time a, struct picl_time b);
 
 /* Write t as canonical text (no exponent, `scale` decimals) into buf, which
- * must hold PICL_TIME_BUFSIZE bytes; NUL-terminated. Returns the length. */
+ * must hold PICL_TIME_BUFSIZE bytes; NUL-terminated. Returns the length. A
+ * scale outside 0..PICL_TIME_MAX_SCALE (not a valid time) is taken as the
+ * nearest bound, so the text never overruns buf. */
 #define PICL_TIME_BUFSIZE 48
 size_t picl_time_format(struct picl_time t, char *buf);
 
@@ -143,13 +147,13 @@ double picl_time_to_double(struct picl_time t);
 
 /*
  * The difference a - b as an exact time at the larger of the two scales.
- * Returns PICL_OK or PICL_ERR_RANGE when it does not fit.
+ * Returns PICL_OK or PICL_ERR_RANGE when it does not fit (18 digits).
  */
 int picl_time_sub(struct picl_time a, struct picl_time b, struct picl_time *out);
 
 /*
  * Rescale t to `scale` decimals exactly (fails with PICL_ERR_RANGE if that
- * would overflow, PICL_ERR_DATA if digits would be lost).
+ * would need more than 18 digits, PICL_ERR_DATA if digits would be lost).
  */
 int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out);
 

@@ -19,6 +19,15 @@
 
 #include <string.h>
 
+/* The largest mantissa: 18 digits, what the text form may carry (a time
+ * with more could be computed but not written and read back). */
+#define MANT_MAX 999999999999999999LL
+
+static int mant_fits(__int128 m)
+{
+	return m <= MANT_MAX && m >= -MANT_MAX;
+}
+
 int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 {
 	size_t i = 0;
@@ -75,6 +84,8 @@ int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 			goto range;
 		scale = PICL_TIME_MAX_SCALE;
 	}
+	if (!mant_fits(mant))   /* 1e18: 19 digits once written */
+		goto range;
 	t->mant = neg ? -mant : mant;
 	t->scale = (int32_t)scale;
 	return PICL_OK;
@@ -119,6 +130,11 @@ size_t picl_time_format(struct picl_time t, char *buf)
 	uint64_t u;
 	size_t n, o = 0, i;
 
+	/* not a valid time: keep within the buffer, whatever it says */
+	if (t.scale < 0)
+		t.scale = 0;
+	if (t.scale > PICL_TIME_MAX_SCALE)
+		t.scale = PICL_TIME_MAX_SCALE;
 	if (t.mant < 0) {
 		buf[o++] = '-';
 		u = (uint64_t)0 - (uint64_t)t.mant;
@@ -153,6 +169,8 @@ double picl_time_to_double(struct picl_time t)
 {
 	if (t.scale <= 0)
 		return (double)t.mant;
+	if (t.scale > PICL_TIME_MAX_SCALE)
+		t.scale = PICL_TIME_MAX_SCALE;
 	return (double)t.mant / (double)pow10_tab[t.scale];
 }
 
@@ -163,7 +181,7 @@ int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
 	if (scale >= t.scale) {
 		__int128 v = widen(t, scale);
 
-		if (v > INT64_MAX || v < INT64_MIN)
+		if (!mant_fits(v))
 			return PICL_ERR_RANGE;
 		out->mant = (int64_t)v;
 	} else {
@@ -182,7 +200,7 @@ int picl_time_sub(struct picl_time a, struct picl_time b, struct picl_time *out)
 	int32_t s = a.scale > b.scale ? a.scale : b.scale;
 	__int128 d = widen(a, s) - widen(b, s);
 
-	if (d > INT64_MAX || d < INT64_MIN)
+	if (!mant_fits(d))
 		return PICL_ERR_RANGE;
 	out->mant = (int64_t)d;
 	out->scale = s;

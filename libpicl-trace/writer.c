@@ -302,6 +302,12 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 	if (data_len > 0 && data[data_len - 1] == '\r')
 		return fail(w, PICL_ERR_UNREPRESENTABLE,
 			    "record data cannot end in a carriage return");
+	if (rec->time.scale < 0 || rec->time.scale > PICL_TIME_MAX_SCALE ||
+	    rec->time.mant > 999999999999999999LL || rec->time.mant < -999999999999999999LL)
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "the time (mantissa %lld, scale %d) does not fit the text form "
+			    "(18 digits, 0-18 decimals)", (long long)rec->time.mant,
+			    (int)rec->time.scale);
 
 	need = 5 * 12 + 24 + PICL_TIME_BUFSIZE + 24 + 4 + rec->control_len + data_len;
 	if ((rc = reserve(w, need)) < 0)

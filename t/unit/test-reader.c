@@ -630,6 +630,17 @@ START_TEST(writer_refuses)
 	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
 	rec.data = " a\nb";
 	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	/* times the text form cannot carry (the reader would refuse them) */
+	rec.type = -2;
+	rec.nfields = 0;
+	rec.alias = -1;
+	rec.data = NULL;
+	rec.data_len = 0;
+	rec.time.mant = 1000000000000000000LL;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	rec.time.mant = 5;
+	rec.time.scale = 19;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
 	/* Nothing under the real name until close; nothing at all after abort. */
 	ck_assert_int_eq(access(path, F_OK), -1);
 	picl_writer_abort(w);

@@ -84,6 +84,10 @@ START_TEST(parse_errors)
 	ck_assert_int_eq(picl_time_parse("0.0000000000000000001", 21, &t, NULL), PICL_ERR_RANGE);
 	ck_assert_int_eq(picl_time_parse("1e30", 4, &t, NULL), PICL_ERR_RANGE);
 	ck_assert_int_eq(picl_time_parse("1e-30", 5, &t, NULL), PICL_ERR_RANGE);
+	/* 10^18 once the exponent is applied: 19 digits written back. */
+	ck_assert_int_eq(picl_time_parse("1e18", 4, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("-15e17", 6, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("1e17", 4, &t, NULL), PICL_OK);
 	/* 18 digits fit. */
 	ck_assert_int_eq(picl_time_parse("123456789012345678", 18, &t, NULL), PICL_OK);
 	ck_assert_int_eq(t.mant, 123456789012345678LL);
@@ -165,7 +169,19 @@ END_TEST
 
 START_TEST(arithmetic)
 {
-	struct picl_time d;
+	struct picl_time d, bad = { 5, 100 };
+	char buf[PICL_TIME_BUFSIZE];
+
+	/* Results that would need 19 digits are out of range, as in text. */
+	ck_assert_int_eq(picl_time_sub(T("10"), T("0.000000000000000001"), &d), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_sub(T("1"), T("0.000000000000000001"), &d), PICL_OK);
+	ck_assert_int_eq(picl_time_rescale(T("1"), 18, &d), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_rescale(T("0.5"), 18, &d), PICL_OK);
+	/* An invalid scale never overruns the buffer (the nearest bound). */
+	ck_assert_uint_le(picl_time_format(bad, buf), PICL_TIME_BUFSIZE - 1);
+	ck_assert_str_eq(buf, "0.000000000000000005");
+	bad.scale = -1;
+	ck_assert_str_eq((picl_time_format(bad, buf), buf), "5");
 
 	ck_assert_int_eq(picl_time_sub(T("-0.713735"), T("-0.713833"), &d), PICL_OK);
 	ck_assert_str_eq(F(d), "0.000098");
