@@ -459,10 +459,13 @@ static const struct subset *find_subset(const struct picl_defs *defs,
 int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 			    int32_t id, const int32_t *members, size_t n)
 {
-	uint32_t idx = imap_get(&defs->subset_map, subset_key(kind, id));
+	uint32_t idx;
 	int32_t *copy = NULL;
 	struct subset *s;
 
+	if (id >= -1)   /* -1 is the wildcard, >= 0 real ids (as picl_defs_apply) */
+		return PICL_ERR_USAGE;
+	idx = imap_get(&defs->subset_map, subset_key(kind, id));
 	if (n) {
 		copy = malloc(n * sizeof(*copy));
 		if (!copy)

@@ -423,7 +423,9 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *def
 int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 		      const struct picl_descriptor **out, struct picl_error *err);
 
-/* Define subset `id` (< -1) of `kind` with n members (copied). */
+/* Define subset `id` (< -1) of `kind` with n members (copied). PICL_OK,
+ * PICL_ERR_USAGE for an id of -1 or more, PICL_ERR_NOMEM, or PICL_ERR_DATA
+ * past the limit of definitions. */
 int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 			    int32_t id, const int32_t *members, size_t n);
 

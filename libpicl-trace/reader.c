@@ -869,12 +869,17 @@ int reader_resume_serial(struct picl_reader *r, const char *bytes, size_t n,
 
 int picl_reader_decode(struct picl_reader *r, struct picl_record *rec)
 {
-	if (rec->line != r->text) {
-		/* Not the record just read: its continuation map is gone. */
-		r->text = rec->line;
+	if (rec->line != r->text || !rec->line) {
+		/* Not the record just read: its continuation map is gone. A
+		 * record a program built (no line, or data elsewhere) gets
+		 * marks counted in its data alone. */
+		int own = rec->line && rec->data >= rec->line &&
+			  rec->data <= rec->line + rec->line_len;
+
+		r->text = own ? rec->line : rec->data;
 		r->joined = 0;
-		r->text_line = rec->mark.line;
-		r->text_offset = rec->mark.offset;
+		r->text_line = own ? rec->mark.line : 0;
+		r->text_offset = own ? rec->mark.offset : 0;
 	}
 	return decode(r, rec);
 }
@@ -938,6 +943,13 @@ struct picl_reader *picl_reader_open_fd(int fd, const char *name,
 	struct picl_input *in;
 	int rc;
 
+	if (fd < 0) {   /* (the input layer would take it for memory) */
+		picl_set_error(err, PICL_ERR_IO, "cannot read: %s", strerror(EBADF));
+		if (err)
+			err->sys_errno = EBADF;
+		open_failed(name ? name : "<input>", PICL_ERR_IO, err, status);
+		return NULL;
+	}
 	in = picl_input_from_fd(fd, 0, err, &rc);
 	if (!in) {
 		open_failed(name, rc, err, status);

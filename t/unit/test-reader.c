@@ -5,6 +5,7 @@
  * alias scoping and subsets, zstd input, and the writer's round trip.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -660,6 +661,50 @@ START_TEST(open_errors)
 	ck_assert_str_eq(buf, "/nonexistent/x.picl: cannot open: No such file or directory");
 	ck_assert_ptr_null(picl_writer_open("/nonexistent/dir/out.picl", NULL, &st, &err));
 	ck_assert_int_eq(st, PICL_ERR_IO);
+	/* a descriptor of -1 is not an empty input */
+	ck_assert_ptr_null(picl_reader_open_fd(-1, "minus-one", NULL, &st, &err));
+	ck_assert_int_eq(st, PICL_ERR_IO);
+	ck_assert_int_eq(err.sys_errno, EBADF);
+	picl_error_format(&err, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "minus-one: cannot read: Bad file descriptor");
+}
+END_TEST
+
+/* Misuse the header names: a subset id of -1 or more; decoding a record a
+ * program built, whose marks then count in its data alone. */
+START_TEST(api_misuse)
+{
+	static const char text[] = "1 2\n";
+	struct picl_defs *defs = picl_defs_new();
+	struct picl_reader *r;
+	struct picl_record rec;
+	int32_t m = 3;
+	int st;
+
+	ck_assert_int_eq(picl_defs_define_subset(defs, PICL_SUBSET_PROCESSORS, -1, &m, 1),
+			 PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_defs_define_subset(defs, PICL_SUBSET_PROCESSORS, 3, &m, 1),
+			 PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_defs_define_subset(defs, PICL_SUBSET_PROCESSORS, -5, &m, 1),
+			 PICL_OK);
+	picl_defs_free(defs);
+
+	r = picl_reader_open_memory(text, sizeof(text) - 1, "t", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_SYNTAX);
+	picl_record_init(&rec);
+	rec.type = -3;
+	rec.event = 1;
+	rec.nfields = 2;
+	rec.has_descriptor = 1;
+	rec.alias = 2;                  /* "%d" */
+	rec.data = " 7 x";
+	rec.data_len = 4;
+	ck_assert_int_eq(picl_reader_decode(r, &rec), PICL_ERR_DATA);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.line, 0);
+	ck_assert_uint_le(picl_reader_error(r)->mark.column, 5);
+	ck_assert_uint_le(picl_reader_error(r)->mark.offset, 4);
+	picl_reader_free(r);
 }
 END_TEST
 
@@ -711,6 +756,7 @@ int main(void)
 	tcase_add_test(tc, zstd_roundtrip);
 	tcase_add_test(tc, zstd_truncated_mark);
 	tcase_add_test(tc, writer_refuses);
+	tcase_add_test(tc, api_misuse);
 	tcase_add_test(tc, open_errors);
 	tcase_add_test(tc, status_texts);
 	suite_add_tcase(s, tc);
