@@ -95,6 +95,29 @@ static int in_system_tree(const char *path)
 	       strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0;
 }
 
+/* What a dangling symbolic link names, relative to the link's directory
+ * when it is a relative link; NULL with errno set. */
+static char *dangling_target(const char *link)
+{
+	char buf[PATH_MAX], *out;
+	const char *slash = strrchr(link, '/');
+	ssize_t n = readlink(link, buf, sizeof(buf) - 1);
+	size_t dirlen;
+
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	dirlen = slash && buf[0] != '/' ? (size_t)(slash - link) + 1 : 0;
+	out = malloc(dirlen + (size_t)n + 1);
+	if (!out) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(out, link, dirlen);
+	memcpy(out + dirlen, buf, (size_t)n + 1);
+	return out;
+}
+
 /* A new temporary file "DIR/.BASE.tmpXXXXXX" for path (or in $TMPDIR when
  * path is NULL), with the given mode. */
 static int make_temp(struct picl_output *o, const char *path, mode_t mode)
@@ -209,15 +232,30 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 		goto done;
 	}
 
+	/* A new file there: created and written directly too. */
+	if (in_system_tree(path) && lstat(path, &lst) < 0 && errno == ENOENT) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			e = errno;
+			goto fail;
+		}
+		if (direct(o, fd, 1, flags) < 0) {
+			e = errno;
+			goto fail;
+		}
+		goto done;
+	}
+
 	/* A regular file: replaced through a temporary file beside it. */
 	mask = umask(0);
 	umask(mask);
 	mode = 0666 & ~mask;
 	if (lstat(path, &lst) == 0) {
-		if (S_ISLNK(lst.st_mode) && (real = realpath(path, NULL)) == NULL &&
-		    errno != ENOENT) {
-			e = errno;
-			goto fail;
+		if (S_ISLNK(lst.st_mode) && (real = realpath(path, NULL)) == NULL) {
+			if (errno != ENOENT || !(real = dangling_target(path))) {
+				e = errno;
+				goto fail;
+			}
 		}
 		if (real && in_system_tree(real)) {
 			free(real);

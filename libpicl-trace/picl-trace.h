@@ -580,12 +580,13 @@ void picl_reader_free(struct picl_reader *r);
  *     descriptor of this process, as it is (a redirection to a file, in
  *     append mode or not, is honoured);
  *   - a device, a FIFO or a socket, or a file under /dev (but /dev/shm),
- *     /proc or /sys: opened and written directly;
+ *     /proc or /sys: opened (created if need be) and written directly;
  *   - anything else: a temporary file ".NAME.tmpXXXXXX" in the directory
  *     of the file NAME stands for, renamed onto it by picl_output_commit
  *     once written and synced, and removed by any failure or
  *     picl_output_abort. So a half-written file never has the real name.
- *     Symbolic links are followed: the link stays, its target is replaced.
+ *     Symbolic links are followed: the link stays, its target is replaced
+ *     (created, when the link dangles).
  *     An existing file keeps its permission bits (set-id bits aside), and
  *     its owner and group where the caller may set them; a file the caller
  *     may not write is refused (EACCES), as opening it would be. A new file

@@ -160,6 +160,22 @@ static int try_read_only(const char *path)
 	return 0;
 }
 
+START_TEST(dangling_link)
+{
+	struct picl_output *o;
+	struct stat st;
+
+	ck_assert_int_eq(symlink("made.picl", in_dir("dangling.picl")), 0);
+	o = picl_output_open(in_dir("dangling.picl"), 0, NULL, NULL);
+	ck_assert_ptr_nonnull(o);
+	write_str(o, "made\n");
+	ck_assert_int_eq(picl_output_commit(o, NULL), PICL_OK);
+	ck_assert_int_eq(lstat(in_dir("dangling.picl"), &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_str_eq(get(in_dir("made.picl")), "made\n");
+}
+END_TEST
+
 START_TEST(read_only_refused)
 {
 	const char *path = in_dir("ro.picl");
@@ -267,6 +283,7 @@ int main(void)
 	tcase_add_test(tc, replace_keeps_mode);
 	tcase_add_test(tc, abort_leaves_nothing);
 	tcase_add_test(tc, link_stays_link);
+	tcase_add_test(tc, dangling_link);
 	tcase_add_test(tc, read_only_refused);
 	tcase_add_test(tc, missing_directory);
 	tcase_add_test(tc, descriptor_direct_and_by_file);
