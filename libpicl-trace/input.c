@@ -90,7 +90,12 @@ static int detect(struct picl_input *in, struct picl_error *err)
 			break;
 		in->peek_len += (size_t)n;
 	}
-	if (in->peek_len == 4 && memcmp(in->peek, magic, 4) == 0) {
+	/* a zstd frame, or a skippable frame (magic 0x184D2A50-5F, little
+	 * endian) that zstd streams may start with */
+	if (in->peek_len == 4 &&
+	    (memcmp(in->peek, magic, 4) == 0 ||
+	     ((in->peek[0] & 0xf0) == 0x50 && (unsigned char)in->peek[1] == 0x2a &&
+	      (unsigned char)in->peek[2] == 0x4d && (unsigned char)in->peek[3] == 0x18))) {
 		in->zds = ZSTD_createDStream();
 		in->zin_cap = ZSTD_DStreamInSize();
 		in->zin = malloc(in->zin_cap);

@@ -528,6 +528,36 @@ START_TEST(zstd_roundtrip)
 }
 END_TEST
 
+/* A zstd stream may start with a skippable frame (zstd -d reads it). */
+START_TEST(zstd_skippable_first)
+{
+	size_t n, zn, count = 0;
+	char *plain = rewrite(table20, 0, &n);
+	size_t cap = 16 + ZSTD_compressBound(n);
+	unsigned char *z = malloc(cap);
+	static const unsigned char skip[16] = {
+		0x50, 0x2a, 0x4d, 0x18, 8, 0, 0, 0, 'm', 'e', 't', 'a', 'd', 'a', 't', 'a'
+	};
+	struct picl_reader *r;
+	struct picl_record rec;
+	int st;
+
+	memcpy(z, skip, sizeof(skip));
+	zn = ZSTD_compress(z + sizeof(skip), cap - sizeof(skip), plain, n, 1);
+	ck_assert(!ZSTD_isError(zn));
+	r = picl_reader_open_memory(z, sizeof(skip) + zn, "z", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(picl_reader_is_compressed(r), 1);
+	while ((st = picl_reader_next(r, &rec)) == PICL_OK)
+		count++;
+	ck_assert_int_eq(st, PICL_END);
+	ck_assert_uint_eq(count, 9);
+	picl_reader_free(r);
+	free(z);
+	free(plain);
+}
+END_TEST
+
 /*
  * Compressed input cut in the middle: the error is placed where the data
  * ran out (line, column, offset), as a decompressor on its own says, by
@@ -755,6 +785,7 @@ int main(void)
 	tcase_add_test(tc, roundtrip_meaning);
 	tcase_add_test(tc, zstd_roundtrip);
 	tcase_add_test(tc, zstd_truncated_mark);
+	tcase_add_test(tc, zstd_skippable_first);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_test(tc, api_misuse);
 	tcase_add_test(tc, open_errors);
