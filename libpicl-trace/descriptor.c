@@ -1735,3 +1735,8 @@ int picl_descriptor_encode(const struct picl_descriptor *d,
 	}
 	return rc;
 }
+
+int picl_descriptor_has_suppressed(const struct picl_descriptor *d)
+{
+	return d->has_suppressed;
+}

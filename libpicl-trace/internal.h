@@ -103,6 +103,9 @@ size_t picl_descriptor_int_ops(const struct picl_descriptor *d);
  * and there are at most max of them, with each one's kind in kinds[]
  * (vec_decode in reader-int.h decodes those records as decode_quick
  * would); 0 for any other descriptor. */
+/* 1 if d has suppressed conversions (%*d): values cannot encode its data. */
+int picl_descriptor_has_suppressed(const struct picl_descriptor *d);
+
 size_t picl_descriptor_decfloat_ops(const struct picl_descriptor *d, uint8_t *kinds,
 				    size_t max);
 

@@ -269,7 +269,13 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 
 	if (w->failed)
 		return w->err.code;
-	if (rec->nfields > 0 && rec->nvalues > 0) {
+	if (rec->nfields > 0 && rec->nvalues > 0 && rec->desc &&
+	    picl_descriptor_has_suppressed(rec->desc) && rec->data && rec->data_len > 0 &&
+	    picl_is_blank((unsigned char)rec->data[0])) {
+		/* values cannot say what %* skipped: the data as they were read */
+		data = rec->data;
+		data_len = rec->data_len;
+	} else if (rec->nfields > 0 && rec->nvalues > 0) {
 		if ((rc = encode_data(w, rec)) < 0)
 			return rc;
 		data = w->scratch;

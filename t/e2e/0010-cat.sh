@@ -103,4 +103,15 @@ grep -q '^usage: picltrace cat' "$TMP/out" || fail "no usage from --help"
 run "$PT" help cat
 expect_rc 0
 grep -q -- '--zstd' "$TMP/out" || fail "help cat shows no options"
+
+# Suppressed conversions (%*d): the values cannot say what was skipped, so
+# the data go back as they were read (they were refused, the record lost).
+cat >"$TMP/supp.picl" <<'T'
+-3 -21 0.1 0 0 2 "%*d%d" 1 2 3 4
+-6 -1 0.2 -1 -1 1 "%d%s" 9 "%*d%d"
+-3 -21 0.3 0 0 1 9 5 6
+T
+run "$PT" cat "$TMP/supp.picl"
+expect_rc 0
+cmp "$TMP/out" "$TMP/supp.picl" || fail "suppressed conversions not written back"
 echo "PASS: $ntest cat checks"
