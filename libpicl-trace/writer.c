@@ -253,6 +253,16 @@ static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 	if (!rec->desc)
 		return fail(w, PICL_ERR_USAGE,
 			    "a record with values needs its compiled descriptor (desc)");
+	if (!picl_descriptor_is_chars(rec->desc)) {
+		/* what the reader would check: nfields applications of it */
+		size_t vpf = picl_descriptor_values_per_field(rec->desc);
+
+		if (vpf && (rec->nfields > SIZE_MAX / vpf || rec->nvalues != rec->nfields * vpf))
+			return fail(w, PICL_ERR_UNREPRESENTABLE,
+				    "%zu values for %llu data fields of \"%s\" (%zu each)",
+				    rec->nvalues, (unsigned long long)rec->nfields,
+				    picl_descriptor_control(rec->desc), vpf);
+	}
 	rc = picl_descriptor_encode(rec->desc, rec->values, rec->nvalues, &w->scratch,
 				    &w->scratch_len, &w->scratch_cap, &e2);
 	if (rc < 0)

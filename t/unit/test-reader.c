@@ -672,6 +672,27 @@ START_TEST(writer_refuses)
 	rec.time.mant = 5;
 	rec.time.scale = 19;
 	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	/* fewer values than the data fields declared */
+	{
+		struct picl_descriptor *d;
+		struct picl_value v[2];
+
+		ck_assert_int_eq(picl_descriptor_compile("%d", 2, &d, NULL), PICL_OK);
+		memset(v, 0, sizeof(v));
+		v[0].kind = v[1].kind = PICL_VAL_INT;
+		rec.time.scale = 0;
+		rec.type = -3;
+		rec.nfields = 3;
+		rec.has_descriptor = 1;
+		rec.alias = 2;
+		rec.desc = d;
+		rec.values = v;
+		rec.nvalues = 2;
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+		rec.nfields = 2;
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+		picl_descriptor_free(d);
+	}
 	/* Nothing under the real name until close; nothing at all after abort. */
 	ck_assert_int_eq(access(path, F_OK), -1);
 	picl_writer_abort(w);
