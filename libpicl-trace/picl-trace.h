@@ -58,7 +58,8 @@ enum picl_status {
 	PICL_ERR_ALIAS = -7,     /* descriptor alias not defined in scope */
 	PICL_ERR_TOOLONG = -8,   /* a record longer than max_record */
 	PICL_ERR_COMPRESS = -9,  /* corrupt or truncated zstd stream */
-	PICL_ERR_SCHEMA = -10,   /* schema file missing or invalid */
+	PICL_ERR_SCHEMA = -10,   /* schema file invalid (one that cannot be
+				    opened or read: PICL_ERR_IO) */
 	PICL_ERR_USAGE = -11,    /* the caller broke a documented rule */
 	PICL_ERR_UNREPRESENTABLE = -12 /* the writer cannot express this record */
 };
@@ -226,8 +227,10 @@ struct picl_descriptor;
 /*
  * Compile a scanf-style control string (without its surrounding quotes) into
  * a field program. Supported: %d %i %u %x %X %o, with l (%ld %li %lu %lx),
- * %f %e %g %E %G and their l forms (double), %c, %s, field widths (%5d,
+ * %f %F %e %g %E %G and their l forms (double), %c, %s, field widths (%5d,
  * %3c), assignment suppression (%*d), %%, literal text and white space.
+ * Unlike scanf, a number ends only at white space or the end of the data:
+ * "%d%c" does not split "1x".
  * Rejected with PICL_ERR_DESCRIPTOR and a message naming the column: %n, %p,
  * %[...], h/hh/L/ll/j/z/t modifiers, an unknown conversion, a control string
  * with no conversion at all, or one longer than 4096 bytes.
