@@ -103,6 +103,10 @@ size_t picl_descriptor_int_ops(const struct picl_descriptor *d);
  * and there are at most max of them, with each one's kind in kinds[]
  * (vec_decode in reader-int.h decodes those records as decode_quick
  * would); 0 for any other descriptor. */
+/* output.c: write all n bytes to fd (again after EINTR and short writes).
+ * 0, or -1 with errno set. */
+int picl_write_all(int fd, const char *p, size_t n);
+
 /* 1 if d has suppressed conversions (%*d): values cannot encode its data. */
 int picl_descriptor_has_suppressed(const struct picl_descriptor *d);
 

@@ -180,7 +180,7 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 	const char *what = "cannot create";
 	char *real = NULL;
 	mode_t mode, mask;
-	int fd, e, existed = 0;
+	int fd, e, existed = 0, oflags = -1;
 
 	if (!path)
 		path = "";
@@ -218,23 +218,16 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 		goto done;
 	}
 
-	/* Devices, FIFOs, and whatever lives in /dev or /proc. */
-	if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || in_system_tree(path))) {
-		fd = open(path, O_WRONLY | O_CLOEXEC | (S_ISREG(st.st_mode) ? O_TRUNC : 0));
-		if (fd < 0) {
-			e = errno;
-			goto fail;
-		}
-		if (direct(o, fd, 1, flags) < 0) {
-			e = errno;
-			goto fail;
-		}
-		goto done;
+	/* Devices, FIFOs, and whatever lives in /dev, /proc or /sys (a new
+	 * file there created): written directly. */
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode) || in_system_tree(path))
+			oflags = S_ISREG(st.st_mode) ? O_TRUNC : 0;
+	} else if (in_system_tree(path) && lstat(path, &lst) < 0 && errno == ENOENT) {
+		oflags = O_CREAT | O_TRUNC;
 	}
-
-	/* A new file there: created and written directly too. */
-	if (in_system_tree(path) && lstat(path, &lst) < 0 && errno == ENOENT) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (oflags >= 0) {
+		fd = open(path, O_WRONLY | O_CLOEXEC | oflags, 0666);
 		if (fd < 0) {
 			e = errno;
 			goto fail;
@@ -310,7 +303,7 @@ const char *picl_output_temp_path(const struct picl_output *o)
 	return o->temp;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+int picl_write_all(int fd, const char *p, size_t n)
 {
 	while (n > 0) {
 		ssize_t k = write(fd, p, n);
@@ -338,7 +331,7 @@ static int copy_out(struct picl_output *o)
 	while ((k = read(in, buf, sizeof(buf))) != 0) {
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k < 0 || write_all(o->copy_fd, buf, (size_t)k) < 0) {
+		if (k < 0 || picl_write_all(o->copy_fd, buf, (size_t)k) < 0) {
 			e = errno;
 			break;
 		}

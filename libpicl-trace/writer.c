@@ -71,17 +71,8 @@ static int fail(struct picl_writer *w, int code, const char *fmt, ...)
 
 static int write_all(struct picl_writer *w, const char *p, size_t n)
 {
-	while (n > 0) {
-		ssize_t k = write(w->fd, p, n);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return fail(w, PICL_ERR_IO, "cannot write: %s", strerror(errno));
-		}
-		p += k;
-		n -= (size_t)k;
-	}
+	if (picl_write_all(w->fd, p, n) < 0)
+		return fail(w, PICL_ERR_IO, "cannot write: %s", strerror(errno));
 	return PICL_OK;
 }
 
