@@ -122,7 +122,16 @@ struct picltrace_carry {
 	char *text;
 	size_t len, cap;
 };
-int picltrace_carry_note(struct picltrace_carry *c, const struct picl_record *rec);
+int picltrace_carry_keep(struct picltrace_carry *c, const struct picl_record *rec);
+/* 0, or -1 when out of memory; called on every record, so the test for a
+ * definition is here, and inline. */
+static inline int picltrace_carry_note(struct picltrace_carry *c, const struct picl_record *rec)
+{
+	if (rec->type != PICL_REC_DESCRIPTOR && (rec->type < PICL_REC_SUBSET_EVENTS ||
+						 rec->type > PICL_REC_SUBSET_PROCESSORS))
+		return 0;
+	return picltrace_carry_keep(c, rec);
+}
 /* 0, or -1 after reporting for cmd (out of memory). */
 int picltrace_carry_apply(struct picltrace_carry *c, const char *cmd, struct picl_reader *r);
 void picltrace_carry_free(struct picltrace_carry *c);

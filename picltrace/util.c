@@ -274,17 +274,12 @@ void picltrace_progress_done(struct picltrace_progress *p)
 /* Definitions carried from file to file                                     */
 /* ------------------------------------------------------------------------ */
 
-static int is_definition(int32_t type)
-{
-	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
-	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
-}
-
-int picltrace_carry_note(struct picltrace_carry *c, const struct picl_record *rec)
+/* A definition record's text, kept (picltrace_carry_note decided). */
+int picltrace_carry_keep(struct picltrace_carry *c, const struct picl_record *rec)
 {
 	size_t need;
 
-	if (!is_definition(rec->type) || !rec->line)
+	if (!rec->line)
 		return 0;
 	need = c->len + rec->line_len + 1;
 	if (need > c->cap) {

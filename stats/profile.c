@@ -1051,7 +1051,7 @@ int profile_read(struct profile *p, const char *path)
 
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		p->records++;
-		if (rec.type <= PICL_REC_DESCRIPTOR && picltrace_carry_note(&p->carry, &rec) < 0) {
+		if (picltrace_carry_note(&p->carry, &rec) < 0) {
 			rc = PICL_ERR_NOMEM;
 			report_nomem(p);
 			status = 2;
