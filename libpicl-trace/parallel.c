@@ -81,7 +81,9 @@ struct item {
 	int64_t mant;
 	int64_t alias;
 	const struct picl_descriptor *desc;
-	uint32_t line_off, line_len;  /* the line (IT_JOIN: all its lines) */
+	uint32_t line_off, line_len;  /* the line (IT_JOIN: all its lines;
+					 IT_TOOLONG: where it is reported, up
+					 to its record's end) */
 	uint32_t data_off;            /* data, from the line's start */
 	uint32_t ctrl_len;            /* control string (alias < 0): before data */
 	uint32_t nfields, nvalues;
@@ -593,16 +595,15 @@ static void parse_batch(struct worker *w, struct batch *b)
 		it->line_off = (uint32_t)(p - b->buf);
 		it->line_len = (uint32_t)n;
 		it->eol = (uint8_t)(next - (p + n));
-		if (n > w->max_record) {
-			it->kind = IT_TOOLONG;
-		} else if (reader_continues(p, n)) {
-			/* A continued record, ended as the serial reader ends it:
-			 * a line over max_record is reported at that line; a
-			 * joined text over it, at the first line, after skipping
-			 * the rest of the record (up to a line over the limit). */
-			const char *start = p;
+		if (reader_continues(p, n)) {
+			/* A continued record, ended as the serial reader ends it
+			 * (next_text): a line over max_record is reported at
+			 * that line, a joined text over it at the first line,
+			 * and either way the whole record is skipped. (Chunks
+			 * never end inside one but at the end of the input or
+			 * where it fails.) */
 			size_t joined = n - 1;
-			int over = 0, long_line = 0;
+			int over = n > w->max_record;
 
 			while (reader_continues(p, n) && next < e) {
 				p = next;
@@ -613,34 +614,30 @@ static void parse_batch(struct worker *w, struct batch *b)
 				if (n > 0 && le[-1] == '\r')
 					n--;
 				line++;
+				if (over)
+					continue;
 				if (n > w->max_record) {
-					long_line = 1;
-					break;
+					over = 1;   /* reported at this line */
+					it->line = (uint32_t)line;
+					it->line_off = (uint32_t)(p - b->buf);
+					continue;
 				}
-				if (!over) {
-					joined += reader_continues(p, n) ? n - 1 : n;
-					over = joined > w->max_record;
-				}
+				joined += reader_continues(p, n) ? n - 1 : n;
+				over = joined > w->max_record;
 			}
-			if (!long_line && reader_continues(p, n) && b->fatal) {
+			if (reader_continues(p, n) && b->fatal) {
 				/* the input fails inside it: the serial reader
 				 * reports that, not the record */
 				b->n--;
 				p = next;
 				continue;
 			}
-			if (long_line && !over) {
-				it->kind = IT_TOOLONG;
-				it->line = (uint32_t)line;
-				it->line_off = (uint32_t)(p - b->buf);
-				it->line_len = (uint32_t)n;
-				it->eol = (uint8_t)(next - (p + n));
-			} else {
-				it->kind = over ? IT_TOOLONG : IT_JOIN;
-				it->line_off = (uint32_t)(start - b->buf);
-				it->line_len = (uint32_t)(next - start);
-				it->eol = 0;
-			}
+			/* (consumed up to the record's end) */
+			it->kind = over ? IT_TOOLONG : IT_JOIN;
+			it->line_len = (uint32_t)(next - (b->buf + it->line_off));
+			it->eol = 0;
+		} else if (n > w->max_record) {
+			it->kind = IT_TOOLONG;
 		} else if ((w->flags & PICL_READ_NO_FAST_PATH) ||
 			   !reader_fields_fast(p, n, &rec) || rec.nfields > UINT32_MAX) {
 			it->kind = IT_CAREFUL;

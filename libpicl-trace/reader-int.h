@@ -47,6 +47,7 @@ struct picl_reader {
 	uint64_t base;            /* input offset of buf[0] */
 	uint64_t lineno;          /* physical lines consumed so far */
 	int eof, fatal;
+	int long_more;            /* the last line over max_record continues */
 
 	struct picl_error err;
 	struct picl_defs *defs;

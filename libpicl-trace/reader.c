@@ -130,9 +130,32 @@ static int fill(struct picl_reader *r)
 	return 1;
 }
 
+/* The last (up to) three bytes of a line seen so far, in tail[0..nt),
+ * after n more bytes s[0..n) of it. Returns the new nt. */
+static size_t keep_tail(char tail[3], size_t nt, const char *s, size_t n)
+{
+	size_t i;
+
+	if (n >= 3) {
+		memcpy(tail, s + n - 3, 3);
+		return 3;
+	}
+	for (i = 0; i < n; i++) {
+		if (nt == 3) {
+			tail[0] = tail[1];
+			tail[1] = tail[2];
+			nt = 2;
+		}
+		tail[nt++] = s[i];
+	}
+	return nt;
+}
+
 /*
  * The next physical line (without its newline or a trailing '\r').
- * Returns 1 with *line, *len and *offset set, 0 at the end of input, or < 0.
+ * Returns 1 with *line, *len and *offset set, 0 at the end of input, or < 0:
+ * PICL_ERR_TOOLONG for a line over max_record, skipped, with r->long_more
+ * set if it continues (then its record's other lines are to be skipped).
  */
 static int next_line(struct picl_reader *r, const char **line, size_t *len,
 		     uint64_t *offset)
@@ -152,8 +175,10 @@ static int next_line(struct picl_reader *r, const char **line, size_t *len,
 			*len = n;
 			r->start = nl ? nl + 1 : r->end;
 			r->lineno++;
-			if (n > r->max_record)
+			if (n > r->max_record) {
+				r->long_more = reader_continues(*line, n);
 				goto report;
+			}
 			return 1;
 		}
 		if (r->eof)
@@ -168,28 +193,40 @@ static int next_line(struct picl_reader *r, const char **line, size_t *len,
 				return rc;
 		}
 	}
-	/* Longer than max_record and still no newline: skip to its end. */
+	/* Longer than max_record and still no newline: skip to its end,
+	 * keeping its last three bytes (whether it continues: a '\r' and the
+	 * two before it). */
 	*offset = r->base + (uint64_t)(r->start - r->buf);
 	r->lineno++;
-	for (;;) {
-		char *nl;
-		int rc;
+	{
+		char tail[3];
+		size_t nt = 0;
 
-		r->start = r->end;
-		rc = fill(r);
-		if (rc < 0) {
-			/* inside the line being skipped, which lineno counts */
-			r->err.mark.line = r->lineno;
-			r->err.mark.column = r->err.mark.offset - *offset + 1;
-			return rc;
+		for (;;) {
+			char *nl;
+			int rc;
+
+			nt = keep_tail(tail, nt, r->start, (size_t)(r->end - r->start));
+			r->start = r->end;
+			rc = fill(r);
+			if (rc < 0) {
+				/* inside the line being skipped, which lineno counts */
+				r->err.mark.line = r->lineno;
+				r->err.mark.column = r->err.mark.offset - *offset + 1;
+				return rc;
+			}
+			nl = memchr(r->start, '\n', (size_t)(r->end - r->start));
+			if (nl) {
+				nt = keep_tail(tail, nt, r->start, (size_t)(nl - r->start));
+				r->start = nl + 1;
+				break;
+			}
+			if (rc == 0)
+				break;
 		}
-		nl = memchr(r->start, '\n', (size_t)(r->end - r->start));
-		if (nl) {
-			r->start = nl + 1;
-			break;
-		}
-		if (rc == 0)
-			break;
+		if (nt > 0 && tail[nt - 1] == '\r')
+			nt--;
+		r->long_more = reader_continues(tail, nt);
 	}
 report:
 	return reader_too_long(r, r->lineno, *offset);
@@ -227,8 +264,40 @@ static int join_append(struct picl_reader *r, const char *s, size_t n,
 }
 
 /*
+ * After a record found too long (the error reported): skip the rest of it,
+ * the lines that continue it, if `more`, lines over the limit included.
+ * Returns PICL_ERR_TOOLONG with that report kept, or the input's failure
+ * inside the rest (as the parsing threads report it too).
+ */
+static int skip_rest(struct picl_reader *r, int more)
+{
+	struct picl_error keep = r->err;
+	const char *line;
+	size_t n;
+	uint64_t off;
+
+	while (more) {
+		int rc = next_line(r, &line, &n, &off);
+
+		if (rc == PICL_ERR_TOOLONG)
+			more = r->long_more;
+		else if (rc > 0)
+			more = reader_continues(line, n);
+		else if (rc < 0)
+			return rc;
+		else
+			break;
+	}
+	r->err = keep;
+	return PICL_ERR_TOOLONG;
+}
+
+/*
  * The next logical record text: a physical line, or several joined by
  * continuation. Skips blank and comment lines. 1, 0 at the end, or < 0.
+ * A record with a line over max_record is reported at that line, one
+ * whose joined text is over it at its first line; either way the whole
+ * record is skipped.
  */
 static int next_text(struct picl_reader *r, const char **text, size_t *len)
 {
@@ -239,6 +308,8 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 
 	for (;;) {
 		rc = next_line(r, &line, &n, &off);
+		if (rc == PICL_ERR_TOOLONG)
+			return skip_rest(r, r->long_more);
 		if (rc <= 0)
 			return rc;
 		for (i = 0; i < n && picl_is_blank((unsigned char)line[i]); i++)
@@ -273,24 +344,16 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 			snprintf(r->err.problem, sizeof(r->err.problem),
 				 "record longer than %zu bytes (the reader's limit)",
 				 r->max_record);
-			/* Skip the rest of the continued record, up to a line
-			 * over the limit (whose own report must not replace
-			 * this one: the parsing threads report the record at
-			 * its first line too, as fuzz-parallel found). */
-			{
-				struct picl_error keep = r->err;
-
-				while (more && (rc = next_line(r, &line, &n, &off)) > 0)
-					more = reader_continues(line, n);
-				if (rc < 0 && rc != PICL_ERR_TOOLONG)
-					return rc;
-				r->err = keep;
-			}
-			return PICL_ERR_TOOLONG;
+			/* (a line over the limit in the rest must not replace
+			 * this report: the parsing threads report the record
+			 * at its first line too, as fuzz-parallel found) */
+			return skip_rest(r, more);
 		}
 		if (!more)
 			break;
 		rc = next_line(r, &line, &n, &off);
+		if (rc == PICL_ERR_TOOLONG)
+			return skip_rest(r, r->long_more);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
@@ -827,8 +890,8 @@ int reader_decode(struct picl_reader *r, struct picl_record *rec)
 
 int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
 {
-	const char *text;
-	size_t len;
+	const char *text = NULL;   /* (set when next_text gives 1) */
+	size_t len = 0;
 	int rc;
 
 	if (r->fatal)

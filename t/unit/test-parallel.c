@@ -82,18 +82,25 @@ static void put_record(FILE *f, int i)
 		fputs(eol, f);
 	} else if (k < 83) {
 		/* continued records that break max_record (200 in some runs):
-		 * by one long line, or by many short ones joined */
+		 * by one long line (the first one too), or by many short ones
+		 * joined */
 		unsigned lines = 1 + next_rand(5), j, w = 60 + next_rand(200);
+		int first = next_rand(3) == 0;
 
 		fprintf(f, "-102 -1 %d %d 0 %u \"%%d%%d\"", i, p, lines * 2);
 		for (j = 0; j < lines; j++) {
 			unsigned c;
 
-			fputs(" \\\n", f);
+			if (j > 0 || !first)
+				fputs(" \\\n", f);
+			else
+				fputc(' ', f);
 			for (c = 0; c + 8 < w; c += 8)
 				fputs("-11 1   ", f);
 			fputs("-12 1", f);
 		}
+		if (first && lines == 1)   /* (still continued) */
+			fputs(" \\\n-21 4", f);
 		fputs(eol, f);
 	} else if (k < 86) {
 		/* at the edges of the parsing threads' one-pass parser

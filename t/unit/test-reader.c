@@ -242,6 +242,7 @@ START_TEST(joined_over_limit_then_long_line)
 		"-102 -1 1 0 0 4 \"%d%d\" -11 1 \\\n"        /* 1: 32 bytes kept */
 		"-12 1 -12 1 \\\n"                          /* 2: 43 > 40 */
 		"-21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 -21 4 \\\n"
+		"-3 -901 1.5 0 0 0\n"                     /* 4: still the record */
 		"-3 -901 2 0 0 0\n";
 	struct picl_reader_options o = { 0 };
 	struct picl_reader *r;
@@ -257,9 +258,57 @@ START_TEST(joined_over_limit_then_long_line)
 	ck_assert_uint_eq(picl_reader_error(r)->mark.offset, 0);
 	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
 	ck_assert_int_eq(rec.event, -901);
-	ck_assert_uint_eq(rec.mark.line, 4);
+	ck_assert_uint_eq(rec.mark.line, 5);
 	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
 	picl_reader_free(r);
+}
+END_TEST
+
+/* A line over max_record that ends in " \\" is the start (or the middle)
+ * of a record continued on the next lines: all of them are skipped with
+ * it, reported once, at the long line; what follows is read as usual.
+ * (They were once read as records of their own.) Over the buffer, the
+ * long line is skipped as it is read, its last bytes kept. The parsing
+ * threads agree. */
+START_TEST(long_line_continued)
+{
+	static const char *const heads[] = {
+		"",                                        /* the long line first */
+		"-102 -1 1 0 0 4 \"%d%d\" -11 1 \\\n",     /* ... second */
+	};
+	size_t i;
+
+	for (i = 0; i < 12; i++) {
+		/* k: fits the buffer; longer than it; "\r\n" ends */
+		size_t par = i / 6, h = i / 3 % 2, k = i % 3;
+		size_t n = k == 0 ? 60 : 200000, len;
+		char *s = malloc(n + 256);
+		struct picl_reader_options o = { 0 };
+		struct picl_reader *r;
+		struct picl_record rec;
+		int st;
+
+		strcpy(s, heads[h]);
+		len = strlen(s);
+		memset(s + len, '7', n);
+		len += n;
+		len += (size_t)sprintf(s + len, " \\%s-3 -901 1.5 0 0 0 \\\n"
+				       "-3 -901 1.6 0 0 0\n-3 -901 2 0 0 0\n",
+				       k == 2 ? "\r\n" : "\n");
+		o.max_record = 50;
+		o.buffer_size = 4096;
+		o.flags = par ? PICL_READ_PARALLEL : 0;
+		r = picl_reader_open_memory(s, len, "mem.picl", &o, &st, NULL);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_TOOLONG);
+		ck_assert_uint_eq(picl_reader_error(r)->mark.line, 1 + h);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+		ck_assert_int_eq(rec.event, -901);
+		ck_assert_uint_eq(rec.mark.line, 4 + h);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+		picl_reader_free(r);
+		free(s);
+	}
 }
 END_TEST
 
@@ -791,6 +840,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_fields);
 	tcase_add_test(tc, joined_over_limit_then_long_line);
+	tcase_add_test(tc, long_line_continued);
 	tcase_add_test(tc, record_at_limit_then_cr);
 	tcase_add_test(tc, continuation_and_user_record);
 	tcase_add_test(tc, comments_blank_crlf);
