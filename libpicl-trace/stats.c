@@ -611,7 +611,8 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 
 	if (rec->time.scale == f->time.scale && rec->time.scale >= 0 &&
 	    rec->time.scale <= PICL_TIME_MAX_SCALE &&
-	    !__builtin_sub_overflow(rec->time.mant, f->time.mant, &dm))
+	    !__builtin_sub_overflow(rec->time.mant, f->time.mant, &dm) &&
+	    dm <= (int64_t)1 << 53 && dm >= -((int64_t)1 << 53))
 		/* the common case, without the calls: what picl_time_sub
 		 * and picl_time_to_double give */
 		duration = (double)dm / (double)pow10_tab[rec->time.scale];

@@ -17,6 +17,11 @@
 #include "internal.h"
 #include "pow10.h"
 
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The largest mantissa: 18 digits, what the text form may carry (a time
@@ -165,13 +170,37 @@ size_t picl_time_format(struct picl_time t, char *buf)
 	return o;
 }
 
+/*
+ * The nearest double to mant / 10^scale. Up to 2^53 both are exact doubles
+ * (10^18 is too) and one division rounds once. Beyond, (double)mant would
+ * round first: divide in long double, whose wider significand holds mant
+ * exactly, and round that once more, which gives the nearest double unless
+ * the first rounding landed exactly halfway between two doubles (then the
+ * C library's correctly rounded strtod decides, from our own digits).
+ */
 double picl_time_to_double(struct picl_time t)
 {
+	const int64_t exact = (int64_t)1 << 53;
+	char buf[32];
+
 	if (t.scale <= 0)
 		return (double)t.mant;
 	if (t.scale > PICL_TIME_MAX_SCALE)
 		t.scale = PICL_TIME_MAX_SCALE;
-	return (double)t.mant / (double)pow10_tab[t.scale];
+	if (t.mant <= exact && t.mant >= -exact)
+		return (double)t.mant / (double)pow10_tab[t.scale];
+#if LDBL_MANT_DIG >= 64
+	{
+		long double q = (long double)t.mant / (long double)pow10_tab[t.scale];
+		int e;
+		long double m = ldexpl(frexpl(q, &e), DBL_MANT_DIG);  /* |m| < 2^53 */
+
+		if (fabsl(m - truncl(m)) != 0.5L)
+			return (double)q;
+	}
+#endif
+	snprintf(buf, sizeof(buf), "%" PRId64 "e-%d", t.mant, (int)t.scale);
+	return strtod(buf, NULL);
 }
 
 int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
