@@ -12,9 +12,14 @@
  *             inside it, and the others fail inside it when no message
  *             can come: the -901 exit must still come last
  *   reserved  node 0 receives a message type PICL reserves (an error)
+ *   nocheck   node 0 turns argument checks off (check0(0)), then sends
+ *             -1 bytes to node 1 (still an error, not a crash)
  *   noopen    node 1 returns before open0; the others wait for it
  *   flushkill node 1 opens user block 1, writes its buffer out
  *             (traceflush) and kills itself inside the block
+ *   halfline  the same, after appending the start of an exit of the
+ *             block to its part file, as a kill in the middle of a
+ *             write(2) leaves it
  *   short     node 1 receives node 0's 64 bytes into 4 (an error); node 0
  *             then fails in close0, waiting for node 1
  *   ring      no fault: a 4 KiB trace buffer that wraps (tracenode flush
@@ -25,6 +30,7 @@
  */
 #include <picl.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,10 +84,24 @@ int main(int argc, char **argv)
 		tracelevel(0, 1, 1);   /* PICL calls untraced: their shortcut too */
 		recv0((char *)&v, sizeof v, 900000001);
 	}
-	if (strcmp(how, "flushkill") == 0) {
+	if (strcmp(how, "nocheck") == 0 && me == 0) {
+		check0(0);
+		send0((char *)&v, -1, 5, 1);
+	}
+	if (strcmp(how, "flushkill") == 0 || strcmp(how, "halfline") == 0) {
 		if (me == 1) {
+			const char *part = getenv("PICL_TRACE_PART");
+			static const char half[] = "-4 1 0.5 1 0";
+			int fd;
+
 			traceblockbegin(1, 0, 0);
 			traceflush();
+			if (how[0] == 'h' && part &&
+			    (fd = open(part, O_WRONLY | O_APPEND)) >= 0) {
+				if (write(fd, half, sizeof half - 1) < 0)
+					perror(part);
+				close(fd);
+			}
 			kill(getpid(), SIGKILL);
 		}
 		close0(0);

@@ -149,28 +149,30 @@ static int reserved_type(int type)
 	       ((type >= T_RESERVED_LO && type <= T_RESERVED_HI) || type >= 2000000000);
 }
 
+/* Lengths and destinations are checked even after check0(0): a bad one
+ * would only corrupt memory further on (one compare each). */
 static void check_send(const char *call, int bytes, int type, int node)
 {
 	need_open(call);
-	if (!S.checking)
-		return;
 	if (bytes < 0)
 		fatal(call, "negative length", bytes);
+	if (node != -1 && !valid_node(node))
+		fatal(call, "no such destination", node);
+	if (!S.checking)
+		return;
 	if (type < 0)
 		fatal(call, "negative message type", type);
 	if (reserved_type(type))
 		fatal(call, "message type reserved for PICL itself", type);
-	if (node != -1 && !valid_node(node))
-		fatal(call, "no such destination", node);
 }
 
 static void check_recv(const char *call, int bytes, int type)
 {
 	need_open(call);
-	if (!S.checking)
-		return;
 	if (bytes < 0)
 		fatal(call, "negative length", bytes);
+	if (!S.checking)
+		return;
 	if (type < -1)
 		fatal(call, "bad message type", type);
 	if (reserved_type(type))

@@ -90,7 +90,8 @@ void sync0(void);
 /* (2.0) Host only: start node program `file` on `node` (-1: all nodes).
  * -503 entry (the name) and exit (processor, process id). */
 void load0(char *file, int node);
-/* Argument checking off (0) or on (1, the default). */
+/* Argument checking off (0) or on (1, the default): message types. Lengths
+ * and destinations are always checked. */
 void check0(int checking);
 /* Print a line on standard error (through the host, if any), prefixed with
  * the process id. */

@@ -567,14 +567,18 @@ static void scan_part(const char *path, struct partinfo *pi, int reset)
 	rewind(f);
 	pi->whole = 0;
 	while (fgets(line, sizeof line, f)) {
-		scan_line(pi, line);
 		if (!strchr(line, '\n')) {     /* skip the rest of a long line */
 			int c;
 			while ((c = getc(f)) != EOF && c != '\n')
 				;
+			/* A last line without its newline (the process was
+			 * killed while writing it) is cut off: what it says
+			 * must not count (an exit half written once made the
+			 * entry it would close look closed). */
 			if (c == EOF)
 				break;
 		}
+		scan_line(pi, line);
 		pi->whole = ftell(f);
 	}
 	fclose(f);
