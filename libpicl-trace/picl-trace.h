@@ -272,7 +272,9 @@ int picl_descriptor_is_chars(const struct picl_descriptor *d);
  *   PICL_ERR_DATA           text ended early or a value does not match its
  *                           conversion; err->mark.column is 1-based within
  *                           text and err->problem says what was expected;
- *   PICL_ERR_RANGE          an integer does not fit 64 bits (or its width);
+ *   PICL_ERR_RANGE          an integer does not fit 64 bits (or its width),
+ *                           or a number a double (%f is read as a double
+ *                           too: 1e39 is a value, 1e999 this error);
  *   PICL_ERR_NOMEM          values[] is too small: *nvalues_cap is set to
  *                           the capacity needed, nothing else is changed.
  * Text values point into `text`.
