@@ -120,6 +120,23 @@ the statistics records differ from the events: 2 of 31 values
 4 times differ by no more than the timestamps' resolution (0.000001 s) per interval summed
 T
 
+# A record over two processors (-1) sums their cells, doubles rounded to
+# the trace's decimals: 0.1 + 0.2 is the recorded 0.3, not a difference
+# within the resolution (which the summary once counted).
+printf '%s\n' '-3 -901 0 0 0 0' '-3 -901 0 1 0 0' '-3 1 0.0 0 0 0' '-4 1 0.1 0 0 0' \
+  '-3 1 0.5 1 0 0' '-4 1 0.7 1 0 0' '-4 -901 1.0 0 0 0' '-4 -901 1.0 1 0 0' \
+  '-101 -1 1.0 -1 0 1 "%d%lf" 1 0.3' >sum.picl
+run "$PT" stat --compare sum.picl
+expect_rc 0
+expect_out <<'T'
+the statistics records agree with the events: 1 values compared
+T
+sed 's/ 1 0.3$/ 1 0.6/' sum.picl >sum6.picl
+run "$PT" stat --compare sum6.picl
+expect_rc 1
+grep -q "time of 1 .*: recorded 0.6, the events give 0.3" "$TMP/out" ||
+  fail "0.6 against 0.1 + 0.2: $(cat "$TMP/out")"
+
 # A pair left out of a record PICL would have written is a difference.
 grep -v '^-103 1 ' t20.picl >missing.picl
 printf '%s\n' '-103 1 0.001982 6 0 1 "%d%d" -21 8' >>missing.picl
