@@ -730,6 +730,21 @@ static int volume_unknowable(const struct profile *p, int32_t event)
 		picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, event, -901));
 }
 
+/* An event type PICL counts but never writes records for (probe0's -53 and
+ * -54, recvstatus0's -59, who0's -13, ...: Tables 7-8, "produces: none" in
+ * the schema): its statistics cannot be recomputed from the events, as
+ * validate knows too. Subsets are sums of members, never this. */
+static int counted_only(const struct profile *p, int32_t event)
+{
+	const struct picl_schema_event *se;
+
+	if (event >= -1 || !p->schema ||
+	    picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event))
+		return 0;
+	se = picl_schema_event(p->schema, event);
+	return se && (se->kinds & (1 << 2)) && !(se->kinds & 3);
+}
+
 /* Is the time t (seconds, n intervals) within the timestamps' resolution
  * of the recorded value? d is the difference. */
 static int within(const struct compare *c, double d, uint64_t n)
@@ -773,6 +788,17 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 		compare_event(c, r->event);
 		fprintf(c->out, " (%.0f, the bytes of trace data) cannot be recomputed "
 			"from the events\n", r->value);
+		return;
+	}
+	if (counted_only(p, r->event)) {
+		c->notes++;
+		fputs("note: ", c->out);
+		compare_where(c, r, r->processor, r->process, r->rel);
+		fprintf(c->out, "the %s of ", stat_kind(r->type));
+		compare_event(c, r->event);
+		fprintf(c->out, " (%.*f) cannot be recomputed: PICL counts it without "
+			"writing records\n", r->type == PICL_REC_STAT_TIME ? (int)r->decimals : 0,
+			r->value);
 		return;
 	}
 	c->compared++;

@@ -44,6 +44,12 @@ for n in 2 3 5 8; do
   grep -q "^stencil: 48x48" "$TMP/out" || fail "stencil -n $n: $(cat "$TMP/out" "$TMP/err")"
   check_trace_z() { zstd -dq -c "$1" >"$1.txt" && check_trace "$1.txt" "$2"; }
   if command -v zstd >/dev/null; then check_trace_z st$n.picl.zst $n; fi
+  # its statistics records agree with its events (recvstatus0's -59, which
+  # PICL only counts, is a note)
+  run "$PT" stat --compare st$n.picl.zst
+  expect_rc 0
+  grep -q "^the statistics records agree with the events" "$TMP/out" ||
+    fail "stat --compare st$n: $(cat "$TMP/out")"
 done
 
 # everybody sends 10 MiB to everybody before receiving: no deadlock
