@@ -15,6 +15,7 @@
  * the merged records go to a temporary file first and are copied after it.
  */
 #include "builtin.h"
+#include "intmap.h"
 #include "runs.h"
 
 #include <errno.h>
@@ -43,44 +44,91 @@ static const char merge_usage[] =
 	"Records with equal timestamps come out in the order of the inputs on the\n"
 	"command line. FILE - is standard input (once).\n";
 
+/*
+ * The processors seen, for the -307 header record: a set of ids (open
+ * addressing, linear probing, at most half full; -1 marks an empty slot,
+ * since negative ids are not listed), sorted once when the header is
+ * written. Records come in time order, not by processor, so a sorted array
+ * would move half of itself for every new id: a million processors took
+ * minutes. intmap.h's map would do, but its 16-byte slots carry an index
+ * this set does not need; these take 4.
+ */
 struct procs {
-	int32_t *v;
+	int32_t *v;        /* cap slots; after procs_sort, the n ids sorted */
 	size_t n, cap;
 	int32_t last;
 	int any;
 };
 
-static void saw(void *ctx, int32_t p)
+/* Grow the set to twice its slots. 0, or -1 when out of memory (the set is
+ * as it was). */
+static int procs_grow(struct procs *ps)
+{
+	size_t ncap = ps->cap ? ps->cap * 2 : 64, mask = ncap - 1, i, k;
+	int32_t *v;
+
+	if (ps->cap > SIZE_MAX / 2 / sizeof(*v))
+		return -1;
+	v = malloc(ncap * sizeof(*v));
+	if (!v)
+		return -1;
+	memset(v, 0xff, ncap * sizeof(*v));
+	for (k = 0; k < ps->cap; k++) {
+		if (ps->v[k] < 0)
+			continue;
+		for (i = (size_t)intmap_hash((uint32_t)ps->v[k]) & mask; v[i] >= 0; i = (i + 1) & mask)
+			;
+		v[i] = ps->v[k];
+	}
+	free(ps->v);
+	ps->v = v;
+	ps->cap = ncap;
+	return 0;
+}
+
+/* Note processor p. 0, or -1 after reporting that the set cannot grow:
+ * a header listing fewer processors than the trace has would be wrong. */
+static int saw(void *ctx, int32_t p)
 {
 	struct procs *ps = ctx;
-	size_t lo = 0, hi = ps->n;
+	size_t mask, i;
 
 	if ((ps->any && p == ps->last) || p < 0)
-		return;
+		return 0;
 	ps->any = 1;
 	ps->last = p;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ps->v[mid] == p)
-			return;
-		if (ps->v[mid] < p)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if ((ps->n + 1) * 2 > ps->cap && procs_grow(ps) < 0) {
+		ps->any = 0;    /* p is not in the set: do not skip it next time */
+		picltrace_error("merge", "out of memory listing the processors for the header "
+				"(%zu so far; --no-header does without)", ps->n);
+		return -1;
 	}
-	if (ps->n == ps->cap) {
-		size_t ncap = ps->cap ? ps->cap * 2 : 64;
-		int32_t *v = realloc(ps->v, ncap * sizeof(*v));
-
-		if (!v)
-			return; /* the header then lists fewer processors */
-		ps->v = v;
-		ps->cap = ncap;
-	}
-	memmove(ps->v + lo + 1, ps->v + lo, (ps->n - lo) * sizeof(*ps->v));
-	ps->v[lo] = p;
+	mask = ps->cap - 1;
+	for (i = (size_t)intmap_hash((uint32_t)p) & mask; ps->v[i] >= 0; i = (i + 1) & mask)
+		if (ps->v[i] == p)
+			return 0;
+	ps->v[i] = p;
 	ps->n++;
+	return 0;
+}
+
+static int cmp_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Gather the ids to the front of the slots and sort them: v[0..n) lists
+ * the processors in increasing order. The set takes no more ids after. */
+static void procs_sort(struct procs *ps)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < ps->cap; i++)
+		if (ps->v[i] >= 0)
+			ps->v[j++] = ps->v[i];
+	qsort(ps->v, ps->n, sizeof(*ps->v), cmp_int32);
 }
 
 static struct picl_writer *temp_writer(const struct runs_config *cfg, int *fd, int compress)
@@ -238,7 +286,10 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 		if (!r)
 			return -1;
 		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
-			saw(ps, rec.processor);
+			if (saw(ps, rec.processor) < 0) {
+				picl_reader_free(r);
+				return -1;
+			}
 			if (first) {
 				if (!picl_is_header_type(rec.type))
 					first = 0;
@@ -259,9 +310,9 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 	return 1;
 }
 
-/* Header records: -301, one -306 per input, -307. */
+/* Header records: -301, one -306 per input, -307 (ps is sorted for it). */
 static int write_header(struct picl_writer *w, const char *const *names, size_t n,
-			const struct procs *ps, struct picl_time t)
+			struct procs *ps, struct picl_time t)
 {
 	struct picl_record rec;
 	struct picl_value *vals = NULL;
@@ -302,6 +353,7 @@ static int write_header(struct picl_writer *w, const char *const *names, size_t 
 	}
 	rc = -1;
 	if (ps->n) {
+		procs_sort(ps);
 		if (picl_descriptor_compile("%d", 2, &d, NULL) < 0)
 			goto fail;
 		vals = calloc(ps->n, sizeof(*vals));

@@ -687,7 +687,7 @@ static int advance(const struct runs_config *cfg, struct source *s, int check)
 
 int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t n,
 		  int check, struct picl_writer *w,
-		  void (*seen)(void *ctx, int32_t processor), void *ctx)
+		  int (*seen)(void *ctx, int32_t processor), void *ctx)
 {
 	struct source *src = calloc(n ? n : 1, sizeof(*src));
 	size_t *heap = calloc(n ? n : 1, sizeof(*heap));
@@ -711,8 +711,8 @@ int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t
 	while (hn > 0) {
 		struct source *s = &src[heap[0]];
 
-		if (seen)
-			seen(ctx, s->rec.processor);
+		if (seen && seen(ctx, s->rec.processor) < 0)
+			goto out;
 		if (write_record_line(w, &s->rec) < 0) {
 			picltrace_report(cfg->cmd, picl_writer_error(w));
 			goto out;

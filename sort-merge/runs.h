@@ -46,11 +46,12 @@ void sorter_free(struct sorter *s);
  * the readers; header records of all inputs first. `names` label the inputs
  * in messages. If `check` is set, an input that goes back in time is an
  * error ("not sorted"). If `seen` is not NULL, every processor id met is
- * passed to seen(ctx, processor). 0, or -1 after reporting an error.
+ * passed to seen(ctx, processor), which returns 0, or -1 after reporting an
+ * error to stop the merge. 0, or -1 after reporting an error.
  */
 int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t n,
 		  int check, struct picl_writer *w,
-		  void (*seen)(void *ctx, int32_t processor), void *ctx);
+		  int (*seen)(void *ctx, int32_t processor), void *ctx);
 
 /* What the process uses beside the sorted data (buffers, zstd contexts,
  * the program): taken off --memory first. */
