@@ -53,6 +53,11 @@ static const char merge_usage[] =
  * minutes. intmap.h's map would do, but its 16-byte slots carry an index
  * this set does not need; these take 4.
  */
+/* Processors listed by one -307 record: 65536 ids of up to 11 bytes
+ * stay under the readers' 1 MiB limit on a record (max_record); more
+ * processors take several -307 records. */
+#define PROCS_PER_RECORD 65536
+
 struct procs {
 	int32_t *v;        /* cap slots; after procs_sort, the n ids sorted */
 	size_t n, cap;
@@ -319,7 +324,7 @@ static int write_header(struct picl_writer *w, const char *const *names, size_t 
 	struct picl_descriptor *d = NULL;
 	char text[128];
 	size_t i;
-	int rc = -1;
+	int rc = -1, nomem = 0;
 
 	picl_record_init(&rec);
 	rec.event = -1;
@@ -338,45 +343,53 @@ static int write_header(struct picl_writer *w, const char *const *names, size_t 
 	rec.type = -306;
 	for (i = 0; i < n; i++) {
 		char *buf = malloc(strlen(names[i]) + 2);
+		int wrc;
 
-		if (!buf)
+		if (!buf) {
+			nomem = 1;
 			goto fail;
+		}
 		buf[0] = ' ';
 		strcpy(buf + 1, names[i]);
 		rec.nfields = strlen(names[i]);
 		rec.data = buf;
 		rec.data_len = rec.nfields + 1;
-		rc = rec.nfields ? picl_writer_write(w, &rec) : 0;
+		wrc = rec.nfields ? picl_writer_write(w, &rec) : 0;
 		free(buf);
-		if (rc < 0)
+		if (wrc < 0)
 			goto fail;
 	}
-	rc = -1;
 	if (ps->n) {
 		procs_sort(ps);
-		if (picl_descriptor_compile("%d", 2, &d, NULL) < 0)
+		vals = calloc(ps->n < PROCS_PER_RECORD ? ps->n : PROCS_PER_RECORD, sizeof(*vals));
+		if (!vals || picl_descriptor_compile("%d", 2, &d, NULL) < 0) {
+			nomem = 1;
 			goto fail;
-		vals = calloc(ps->n, sizeof(*vals));
-		if (!vals)
-			goto fail;
-		for (i = 0; i < ps->n; i++) {
-			vals[i].kind = PICL_VAL_INT;
-			vals[i].v.i = ps->v[i];
 		}
 		rec.type = -307;
-		rec.nfields = ps->n;
 		rec.alias = 2;
 		rec.desc = d;
 		rec.values = vals;
-		rec.nvalues = ps->n;
 		rec.data = NULL;
 		rec.data_len = 0;
-		if (picl_writer_write(w, &rec) < 0)
-			goto fail;
+		for (i = 0; i < ps->n; i += rec.nvalues) {
+			size_t k;
+
+			rec.nvalues = ps->n - i < PROCS_PER_RECORD ? ps->n - i : PROCS_PER_RECORD;
+			rec.nfields = rec.nvalues;
+			for (k = 0; k < rec.nvalues; k++) {
+				vals[k].kind = PICL_VAL_INT;
+				vals[k].v.i = ps->v[i + k];
+			}
+			if (picl_writer_write(w, &rec) < 0)
+				goto fail;
+		}
 	}
 	rc = 0;
 fail:
-	if (rc < 0)
+	if (nomem)
+		picltrace_error("merge", "out of memory");
+	else if (rc < 0)
 		picltrace_report("merge", picl_writer_error(w));
 	free(vals);
 	picl_descriptor_free(d);

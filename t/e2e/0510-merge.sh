@@ -119,6 +119,35 @@ expect_rc 2
 grep -q 'm.picl:2:1: not sorted: header record -301 after the event records' "$TMP/err" ||
   fail "late header: $(cat "$TMP/err")"
 
+# Many processors in random order (the header's set of them once moved
+# half a sorted array per new id: a million took minutes): -307 lists
+# exactly the processors seen (not -1), in increasing order, 65536 a record
+# at most so that every record stays under the readers' 1 MiB limit, and
+# the output reads back. 300000 ids up to 2.1e9, a permutation (7919 is
+# prime to 300000), over two sorted inputs.
+awk 'BEGIN { n = 300000
+  for (i = 0; i < n; i++) {
+    p = (i * 7919 + 11) % n * 7000
+    print "-3 -901 " i " " (i % 1000 == 0 ? -1 : p) " 0 0" > (i % 2 ? ARGV[2] : ARGV[1])
+  } }' "$TMP/pa.picl" "$TMP/pb.picl"
+awk '$4 >= 0 { print $4 }' "$TMP/pa.picl" "$TMP/pb.picl" | sort -n -u >"$TMP/procs.want"
+check_procs() { # OUT LABEL
+  awk '$1 == -307 { if ($6 != NF - 7 || $6 > 65536 || $7 != 2) bad = 1; for (i = 8; i <= NF; i++) print $i }
+    END { exit bad }' "$1" >"$TMP/procs.got" || fail "$2: malformed -307 record"
+  cmp "$TMP/procs.want" "$TMP/procs.got" || fail "$2: -307 does not list the processors seen"
+  [ "$(grep -c '^-307 ' "$1")" -eq 5 ] || fail "$2: expected 5 -307 records"
+  "$PT" cat "$1" | cmp - "$1" || fail "$2: the output does not read back"
+}
+run "$PT" merge -o "$TMP/pm.picl" "$TMP/pa.picl" "$TMP/pb.picl"
+expect_rc 0
+check_procs "$TMP/pm.picl" "many processors"
+LC_ALL=C sort -m -s -t' ' -k3,3g "$TMP/pa.picl" "$TMP/pb.picl" >"$TMP/pm.want"
+grep -v '^-30[0-9] ' "$TMP/pm.picl" | cmp - "$TMP/pm.want" || fail "many processors: body"
+# ... and read once (standard input): the set is made during the merge.
+run sh -c "\"$PT\" merge -o \"$TMP/pm-s.picl\" - \"$TMP/pb.picl\" <\"$TMP/pa.picl\""
+expect_rc 0
+check_procs "$TMP/pm-s.picl" "many processors (standard input)"
+
 # Out of memory while listing the processors is an error, not a shorter
 # -307: exit 2, said so, no output left. A million processors need 16 MB
 # of set; the limit is the least address space (to 2 MB) in which the merge
