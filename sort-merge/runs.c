@@ -108,16 +108,26 @@ int runs_tempfile(const struct runs_config *cfg)
  */
 #define FIXED_OVERHEAD RUNS_FIXED_OVERHEAD
 
+uint64_t runs_budget(uint64_t memory)
+{
+	return memory > 2 * FIXED_OVERHEAD ? memory - FIXED_OVERHEAD : memory / 2;
+}
+
+size_t runs_buffer(uint64_t budget, size_t k, uint64_t decoders)
+{
+	uint64_t each = budget > decoders ? (budget - decoders) / (k ? k : 1) : 0;
+
+	return each < RUNS_BUFFER_MIN ? RUNS_BUFFER_MIN :
+	       each > RUNS_BUFFER_MAX ? RUNS_BUFFER_MAX : (size_t)each;
+}
+
 struct sorter *sorter_new(const struct runs_config *cfg)
 {
 	struct sorter *s = calloc(1, sizeof(*s));
 
 	if (s) {
 		s->cfg = *cfg;
-		if (s->cfg.memory > 2 * FIXED_OVERHEAD)
-			s->cfg.memory -= FIXED_OVERHEAD;
-		else
-			s->cfg.memory /= 2;
+		s->cfg.memory = runs_budget(cfg->memory);
 	}
 	return s;
 }
@@ -496,12 +506,19 @@ int sorter_add(struct sorter *s, const struct picl_record *rec)
 
 struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags)
 {
+	return runs_open_buffer(cmd, path, flags, 0);
+}
+
+struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned flags,
+				     size_t buffer)
+{
 	struct picl_reader_options o = { 0 };
 	struct picl_error err = { 0 };
 	struct picl_reader *r;
 	int rc;
 
 	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS | flags;
+	o.buffer_size = buffer;
 	r = picl_reader_open(path, &o, &rc, &err);
 	if (!r)
 		picltrace_report(cmd, &err);
@@ -532,9 +549,8 @@ static int merge_runs(struct sorter *s, size_t first, size_t k, struct picl_writ
 {
 	struct picl_reader **in = calloc(k, sizeof(*in));
 	/* The runs share --memory (the sort's own buffers are given back by
-	 * now): a read buffer of memory/k each, 64 KiB to 1 MiB. */
-	uint64_t each = s->cfg.memory / (k ? k : 1);
-	size_t buffer = each < (64u << 10) ? 64u << 10 : each > (1u << 20) ? 1u << 20 : (size_t)each;
+	 * now): what their decoders leave, 64 KiB to 1 MiB each. */
+	size_t buffer = runs_buffer(s->cfg.memory, k, k * RUNS_RUN_COST);
 	size_t i;
 	int rc = -1;
 

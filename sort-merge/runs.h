@@ -57,6 +57,26 @@ int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t
  * the program): taken off --memory first. */
 #define RUNS_FIXED_OVERHEAD (24u << 20)
 
+/* What the sorted data, or the readers of a merge, may use of --memory:
+ * what is left after RUNS_FIXED_OVERHEAD (half when that is too little). */
+uint64_t runs_budget(uint64_t memory);
+
+/*
+ * Reading sources in a merge: each reader holds its buffer (RUNS_BUFFER_MIN
+ * to RUNS_BUFFER_MAX, the budget shared out by runs_buffer) and, for a zstd
+ * stream, a decoder: its window and about 768 KiB of block buffers
+ * (RUNS_ZSTD_COST). Temporary runs are zstd level 1, whose window is
+ * 512 KiB: RUNS_RUN_COST each.
+ */
+#define RUNS_BUFFER_MIN (64u << 10)
+#define RUNS_BUFFER_MAX (1u << 20)
+#define RUNS_ZSTD_COST(window) ((uint64_t)(window) + (768u << 10))
+#define RUNS_RUN_COST RUNS_ZSTD_COST(512u << 10)
+
+/* The read buffer of each of k readers sharing `budget`, of which
+ * `decoders` bytes go to their zstd decoders. */
+size_t runs_buffer(uint64_t budget, size_t k, uint64_t decoders);
+
 /*
  * Sorting one plain-text file through a read-only mapping (msort.c): the
  * fast path of `picltrace sort` for a regular file that fits the budget.
@@ -95,6 +115,9 @@ size_t runs_fan_in(void);
  * with PICL_READ_PARALLEL, merge many at once without); on failure report
  * it for cmd and return NULL. */
 struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags);
+/* The same, reading `buffer` bytes at a time (0: the reader's default). */
+struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned flags,
+				     size_t buffer);
 
 /* Rewind the temporary file fd (written by this program) and read it back
  * raw, without applying definitions again, `buffer` bytes at a time (0:
