@@ -71,9 +71,10 @@ struct picl_matcher {
 	void *ctx;
 	struct channel *ch;
 	size_t ncap, nused;
-	int32_t *procs;               /* processors seen, sorted */
-	size_t nprocs, procs_cap;
-	uint64_t procs_bits[PROC_BITS / 64];  /* those below PROC_BITS, again */
+	int32_t *procs;               /* processors seen, in order of first */
+	size_t nprocs, procs_cap;     /* appearance (sorted by finish) */
+	struct intmap procs_of;       /* the same as a set (at or above */
+	uint64_t procs_bits[PROC_BITS / 64];  /* PROC_BITS), and those below */
 	int32_t *expected;            /* processors declared, sorted; or NULL */
 	size_t nexpected;
 	struct reqstate *req;         /* in order of first appearance */
@@ -267,24 +268,21 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 }
 
 /* Every record comes here; a processor is usually known already, and if
- * it is below PROC_BITS the bitmap says so without a search. */
+ * it is below PROC_BITS the bitmap says so without hashing. A new one is
+ * appended: the list is wanted sorted only at the end (finish sorts it),
+ * and keeping it sorted here cost a memmove per processor, quadratic in
+ * a trace of a million processors. */
 static int saw_processor(struct picl_matcher *m, int32_t p)
 {
-	size_t lo = 0, hi = m->nprocs;
+	size_t i;
 
 	if (p < 0)
 		return PICL_OK;
-	if (p < PROC_BITS && (m->procs_bits[p / 64] >> (p % 64) & 1))
-		return PICL_OK;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->procs[mid] == p)
+	if (p < PROC_BITS) {
+		if (m->procs_bits[p / 64] >> (p % 64) & 1)
 			return PICL_OK;
-		if (m->procs[mid] < p)
-			lo = mid + 1;
-		else
-			hi = mid;
+	} else if (intmap_get(&m->procs_of, (uint64_t)(uint32_t)p, &i)) {
+		return PICL_OK;
 	}
 	if (m->nprocs == m->procs_cap) {
 		size_t ncap = m->procs_cap ? m->procs_cap * 2 : 16;
@@ -295,11 +293,11 @@ static int saw_processor(struct picl_matcher *m, int32_t p)
 		m->procs = v;
 		m->procs_cap = ncap;
 	}
-	memmove(m->procs + lo + 1, m->procs + lo, (m->nprocs - lo) * sizeof(*m->procs));
-	m->procs[lo] = p;
-	m->nprocs++;
 	if (p < PROC_BITS)
 		m->procs_bits[p / 64] |= (uint64_t)1 << (p % 64);
+	else if (intmap_put(&m->procs_of, (uint64_t)(uint32_t)p, m->nprocs) < 0)
+		return PICL_ERR_NOMEM;
+	m->procs[m->nprocs++] = p;
 	return PICL_OK;
 }
 
@@ -750,6 +748,9 @@ int picl_matcher_finish(struct picl_matcher *m)
 	size_t n = 0, cap = 0, i, k;
 	int pass, rc = PICL_OK;
 
+	/* Broadcasts are reported once per missing receiver, by processor. */
+	if (m->nprocs > 1)
+		qsort(m->procs, m->nprocs, sizeof(*m->procs), cmp_i32);
 	for (pass = 0; pass < 2 && rc == PICL_OK; pass++) {
 		n = 0;
 		for (i = 0; i < m->ncap; i++) {
@@ -841,6 +842,7 @@ void picl_matcher_free(struct picl_matcher *m)
 	intmap_free(&m->req_of);
 	free(m->ch);
 	free(m->procs);
+	intmap_free(&m->procs_of);
 	free(m->expected);
 	free(m);
 }
