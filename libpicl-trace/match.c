@@ -25,6 +25,7 @@
 
 #define BCAST_DST INT32_MIN
 #define PROC_BITS 4096
+#define DSTS_SCAN 16
 
 struct item {
 	uint64_t seq;                 /* input order */
@@ -48,6 +49,7 @@ struct channel {
 	int32_t *dsts;                /* destinations of the (src, type) channels, */
 	size_t ndsts, dstcap;         /* in the order they were made */
 	uint64_t dst_bits;            /* bit d: destination d (0..63) is in dsts */
+	struct intmap *dsts_of;       /* dsts as a set, once over DSTS_SCAN */
 };
 
 /* An open -58/-60/-61 entry and its request id. */
@@ -190,10 +192,15 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 		if (!b)
 			return NULL;
 		/* Made again after drop_idle: already listed, in its place.
-		 * (Every message remakes its channel: the bits spare the
-		 * scan of up to a processor count of destinations.) */
+		 * (Every message remakes its channel: the bits, and the set
+		 * once there are many, spare the scan of up to a processor
+		 * count of destinations, which made a scatter from one
+		 * processor to a million others quadratic.) */
 		if (dst >= 0 && dst < 64) {
 			if (b->dst_bits >> dst & 1)
+				return find(m, src, dst, type, 1);
+		} else if (b->dsts_of) {
+			if (intmap_get(b->dsts_of, (uint64_t)(uint32_t)dst, &i))
 				return find(m, src, dst, type, 1);
 		} else {
 			for (i = b->ndsts; i > 0; i--)
@@ -209,6 +216,22 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 			b->dsts = v;
 			b->dstcap = ncap;
 		}
+		if (b->ndsts == DSTS_SCAN && !b->dsts_of) {
+			struct intmap *set = calloc(1, sizeof(*set));
+
+			for (i = 0; set && i < b->ndsts; i++)
+				if (intmap_put(set, (uint64_t)(uint32_t)b->dsts[i], i) < 0)
+					break;
+			if (!set || i < b->ndsts) {
+				if (set)
+					intmap_free(set);
+				free(set);
+				return NULL;
+			}
+			b->dsts_of = set;
+		}
+		if (b->dsts_of && intmap_put(b->dsts_of, (uint64_t)(uint32_t)dst, b->ndsts) < 0)
+			return NULL;
 		b->dsts[b->ndsts++] = dst;
 		if (dst >= 0 && dst < 64)
 			b->dst_bits |= (uint64_t)1 << dst;
@@ -831,6 +854,10 @@ void picl_matcher_free(struct picl_matcher *m)
 		if (!c->used)
 			continue;
 		free(c->dsts);
+		if (c->dsts_of) {
+			intmap_free(c->dsts_of);
+			free(c->dsts_of);
+		}
 		free(c->sends.v);
 		free(c->recvs.v);
 	}
