@@ -298,27 +298,18 @@ static struct prof_proc *proc_find(const struct profile *p, int32_t processor,
 	return p->procs[i];
 }
 
-/* Remember a processor (sorted set): broadcasts reach every other one. */
+/* Remember a processor: broadcasts reach every other one. Only the set is
+ * kept (broadcast_receivers asks whether it holds a processor, stat says
+ * how many there are), not a sorted list: keeping one cost a memmove per
+ * new processor, quadratic in a trace of a million of them. */
 static int saw_processor(struct profile *p, int32_t processor)
 {
-	size_t lo = 0, hi = p->nprocessors;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p->processors[mid] == processor)
-			return 0;
-		if (p->processors[mid] < processor)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (grow((void **)&p->processors, &p->processors_cap, p->nprocessors + 1,
-		 sizeof(*p->processors)))
+	if (intmap_get(&p->processors, (uint64_t)(uint32_t)processor, &i))
+		return 0;
+	if (intmap_put(&p->processors, (uint64_t)(uint32_t)processor, p->nprocessors) < 0)
 		return -1;
-	memmove(p->processors + lo + 1, p->processors + lo,
-		(p->nprocessors - lo) * sizeof(*p->processors));
-	p->processors[lo] = processor;
 	p->nprocessors++;
 	return 0;
 }
@@ -628,14 +619,17 @@ static void sendcp_delete(struct profile *p, struct prof_sendcp *e)
 	p->nsendcp--;
 }
 
-/* Processors other than src (and the host) that a broadcast reaches. */
+/* Processors other than src (and the host) that a broadcast reaches. It
+ * is asked at every receive of a broadcast: no scan of the processors. */
 static size_t broadcast_receivers(const struct profile *p, int32_t src)
 {
-	size_t n = p->nprocessors, k;
+	size_t n = p->nprocessors, i;
 
-	for (k = 0; k < p->nprocessors; k++)
-		if (p->processors[k] == src || p->processors[k] == PICL_HOST_PROCESSOR)
-			n--;
+	if (intmap_get(&p->processors, (uint64_t)(uint32_t)src, &i))
+		n--;
+	if (src != PICL_HOST_PROCESSOR &&
+	    intmap_get(&p->processors, (uint64_t)(uint32_t)PICL_HOST_PROCESSOR, &i))
+		n--;
 	return n;
 }
 
@@ -1728,7 +1722,7 @@ void profile_free(struct profile *p)
 	free(p->pairs);
 	intmap_free(&p->pair_of);
 	free(p->sendcp);
-	free(p->processors);
+	intmap_free(&p->processors);
 	for (k = 0; k < p->nlabels; k++)
 		free(p->labels[k].text);
 	free(p->labels);

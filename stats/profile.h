@@ -177,8 +177,8 @@ struct profile {
 	/* Critical path: cp at each send still in flight. */
 	struct prof_sendcp *sendcp;
 	size_t nsendcp, sendcp_cap;
-	int32_t *processors;             /* distinct processors, sorted */
-	size_t nprocessors, processors_cap;
+	struct intmap processors;        /* distinct processors (a set) */
+	size_t nprocessors;
 	int cur_is_recv;
 	struct prof_proc *cur_proc;
 	uint64_t input_base;             /* offset of the current input */
