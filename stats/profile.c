@@ -886,10 +886,10 @@ static int add_label(struct profile *p, const struct picl_record *rec)
 		len--;
 	if (len > LABEL_MAX)
 		len = LABEL_MAX;
-	for (k = 0; k < p->nlabels; k++)
-		if (p->labels[k].event == rec->event)
-			break;
-	if (k < p->nlabels && p->labels[k].rank > rank)
+	/* A map, not a scan: a trace may label many thousands of types. */
+	if (!intmap_get(&p->label_of, (uint64_t)(uint32_t)rec->event, &k))
+		k = p->nlabels;
+	else if (p->labels[k].rank > rank)
 		return 0;
 	copy = malloc(len + 1);
 	if (!copy)
@@ -898,7 +898,8 @@ static int add_label(struct profile *p, const struct picl_record *rec)
 	copy[len] = '\0';   /* a NUL in the data ends the label */
 	if (k == p->nlabels) {
 		if (grow((void **)&p->labels, &p->labels_cap, p->nlabels + 1,
-			 sizeof(*p->labels))) {
+			 sizeof(*p->labels)) ||
+		    intmap_put(&p->label_of, (uint64_t)(uint32_t)rec->event, k) < 0) {
 			free(copy);
 			return -1;
 		}
@@ -934,10 +935,10 @@ static int add_definition(struct profile *p, const struct picl_record *rec, cons
 	for (k = 0; k < NPREDEFINED; k++)
 		if (predefined_subsets[k] == id)
 			return 0;
-	for (k = 0; k < p->nsubsets; k++)
-		if (p->subsets[k] == id)
-			return 0;
-	if (grow((void **)&p->subsets, &p->subsets_cap, p->nsubsets + 1, sizeof(*p->subsets)))
+	if (intmap_get(&p->subset_of, (uint64_t)(uint32_t)id, &k))
+		return 0;
+	if (grow((void **)&p->subsets, &p->subsets_cap, p->nsubsets + 1, sizeof(*p->subsets)) ||
+	    intmap_put(&p->subset_of, (uint64_t)(uint32_t)id, p->nsubsets) < 0)
 		return PICL_ERR_NOMEM;
 	p->subsets[p->nsubsets++] = id;
 	return 0;
@@ -1275,26 +1276,23 @@ const char *prof_event_label(const struct profile *p, int32_t event)
 {
 	size_t k;
 
-	for (k = 0; k < p->nlabels; k++)
-		if (p->labels[k].event == event)
-			return p->labels[k].text;
+	if (intmap_get(&p->label_of, (uint64_t)(uint32_t)event, &k))
+		return p->labels[k].text;
 	return NULL;
 }
 
 const char *prof_event_name(const struct profile *p, int32_t event)
 {
 	const struct picl_schema_event *ev;
+	const char *label;
 	size_t k;
 
-	int user = event >= 0, defined_subset = 0;
+	int user = event >= 0,
+	    defined_subset = intmap_get(&p->subset_of, (uint64_t)(uint32_t)event, &k);
 
-	for (k = 0; k < p->nsubsets; k++)
-		if (p->subsets[k] == event)
-			defined_subset = 1;
 	if (user || defined_subset) {
-		for (k = 0; k < p->nlabels; k++)
-			if (p->labels[k].event == event)
-				return p->labels[k].text;
+		if ((label = prof_event_label(p, event)) != NULL)
+			return label;
 		if (defined_subset)
 			return "event subset";
 	}
@@ -1726,7 +1724,9 @@ void profile_free(struct profile *p)
 	for (k = 0; k < p->nlabels; k++)
 		free(p->labels[k].text);
 	free(p->labels);
+	intmap_free(&p->label_of);
 	free(p->subsets);
+	intmap_free(&p->subset_of);
 	free(p->recorded);
 	for (k = 0; k < p->npaths; k++)
 		free(p->paths[k]);

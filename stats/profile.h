@@ -186,8 +186,10 @@ struct profile {
 	/* Labels and event subsets. */
 	struct prof_label *labels;
 	size_t nlabels, labels_cap;
+	struct intmap label_of;          /* event type -> labels index */
 	int32_t *subsets;                /* ids defined by -203, in order */
 	size_t nsubsets, subsets_cap;
+	struct intmap subset_of;         /* id -> subsets index */
 
 	/* Statistics records of the trace. */
 	struct prof_recorded *recorded;
