@@ -1191,6 +1191,37 @@ static void cell_merge(struct prof_cell *into, const struct prof_cell *c)
 	}
 }
 
+/*
+ * Group the exact intervals by process (a counting sort on the process's
+ * input index, input order kept within one), so that prof_segments reads a
+ * process's own intervals and not all of them: a Gantt chart asks for every
+ * process, and scanning every interval for each was quadratic. Before the
+ * processes are sorted: procs[k]->index is k.
+ */
+static int timeline_index(struct profile *p)
+{
+	size_t k, at = 0;
+
+	if (p->binned || p->niv == 0)
+		return 0;
+	p->iv_of = malloc(p->niv * sizeof(*p->iv_of));
+	if (!p->iv_of)
+		return -1;
+	for (k = 0; k < p->niv; k++)
+		p->procs[p->iv[k].proc]->iv_count++;
+	for (k = 0; k < p->nprocs; k++) {
+		p->procs[k]->iv_first = at;
+		at += p->procs[k]->iv_count;
+		p->procs[k]->iv_count = 0;
+	}
+	for (k = 0; k < p->niv; k++) {
+		struct prof_proc *pp = p->procs[p->iv[k].proc];
+
+		p->iv_of[pp->iv_first + pp->iv_count++] = k;
+	}
+	return 0;
+}
+
 int profile_finish(struct profile *p)
 {
 	size_t k, total = 0, n;
@@ -1242,6 +1273,10 @@ int profile_finish(struct profile *p)
 	}
 	/* Processes in (processor, process) order; intervals keep pp->index
 	 * (input order), which the timeline functions translate. */
+	if (timeline_index(p) < 0) {
+		report_nomem(p);
+		return 2;
+	}
 	if (p->nprocs > 1)
 		qsort(p->procs, p->nprocs, sizeof(*p->procs), cmp_procs);
 	return 0;
@@ -1477,11 +1512,9 @@ int prof_segments(const struct profile *p, const struct prof_proc *pp, size_t ma
 	size_t k, i, g, first = SIZE_MAX, last = 0;
 
 	if (!p->binned) {
-		for (k = 0; k < p->niv; k++) {
-			const struct prof_interval *iv = &p->iv[k];
+		for (k = 0; k < pp->iv_count; k++) {
+			const struct prof_interval *iv = &p->iv[p->iv_of[pp->iv_first + k]];
 
-			if (iv->proc != pp->index)
-				continue;
 			if (scat == iv->cat && iv->t0 == s1) {
 				s1 = iv->t1;
 				continue;
@@ -1732,6 +1765,7 @@ void profile_free(struct profile *p)
 		free(p->paths[k]);
 	free(p->paths);
 	free(p->iv);
+	free(p->iv_of);
 	free(p->all);
 	free(p);
 }

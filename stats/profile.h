@@ -114,6 +114,8 @@ struct prof_proc {
 	/* Plot timeline: last interval (exact mode), bins (binned mode). */
 	size_t last_iv;
 	int has_last_iv;
+	size_t iv_first, iv_count;       /* exact mode, after finish: its
+					    intervals, iv_of[iv_first ..] */
 	double *bins;                    /* [nbins][PROF_NCAT] seconds */
 
 	/* Statistics cells (after finish), sorted by R then E. */
@@ -200,6 +202,8 @@ struct profile {
 	/* Timeline. */
 	struct prof_interval *iv;        /* exact mode (binned == 0) */
 	size_t niv, iv_cap;
+	size_t *iv_of;                   /* after finish: indices into iv,
+					    by process, in input order */
 	int binned;
 	double bin_lo, bin_w;            /* binned mode: bin i is
 					    [bin_lo + i w, bin_lo + (i+1) w) */
