@@ -1,0 +1,124 @@
+#!/bin/sh
+# Many processors, processes, labels and subsets, met in scrambled order:
+# validate, stat, sync and plot give what sort and awk work out from the
+# generator's own numbers. The tables behind these (the matcher's and the
+# profile's processor sets, a broadcast's destinations, labels, subsets,
+# the Gantt chart's intervals by process) were sorted arrays or scans,
+# quadratic in these counts; the sizes here are small enough for CI and a
+# sanitizer build, and large enough to pass the direct tables (processor
+# ids up to 100002, beyond PROC_BITS and PROC_TABLE_N).
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+cd "$TMP"
+
+# N distinct processor ids in scrambled order: i * 7919 mod 100003 (a
+# prime), i = 1..N. The first sends type 7 to each of the others (a
+# scatter, last to first), then broadcasts type 9, which every second
+# one (in the same order) receives.
+N=5000
+awk -v n=$N 'BEGIN {
+	for (i = 1; i <= n; i++) p[i] = (i * 7919) % 100003
+	t = 0; s = p[1]
+	for (i = 1; i <= n; i++) printf "-3 -901 %d %d 0 0\n", ++t, p[i]
+	for (i = n; i > 1; i--) {
+		printf "-3 -21 %d %d 0 3 2 8 7 %d\n-4 -21 %d %d 0 0\n", ++t, s, p[i], ++t, s
+		printf "-3 -52 %d %d 0 0\n-4 -52 %d %d 0 3 2 8 7 %d\n", ++t, p[i], ++t, p[i], s
+	}
+	printf "-3 -21 %d %d 0 3 2 16 9 -1\n-4 -21 %d %d 0 0\n", ++t, s, ++t, s
+	for (i = 2; i <= n; i += 2)
+		printf "-3 -52 %d %d 0 0\n-4 -52 %d %d 0 3 2 16 9 %d\n", ++t, p[i], ++t, p[i], s
+	for (i = 1; i <= n; i++) printf "-4 -901 %d %d 0 0\n", ++t, p[i]
+	for (i = 1; i <= n; i++) print p[i] > "ids"
+	for (i = 3; i <= n; i += 2) print p[i] > "missed"
+}' >msgs.picl
+sort -n ids >ids.sorted
+sort -n missed >missed.sorted
+missed=$(wc -l <missed.sorted)
+
+# validate: the one error is the broadcast, its missing receivers listed
+# in increasing order (the list is cut after a few hundred bytes).
+run "$PT" validate msgs.picl
+expect_rc 1
+[ "$(wc -l <"$TMP/out")" -eq 2 ] || fail "$last: one error expected"
+sed -n '1s/.*is never received on processors //p' "$TMP/out" | tr -d ' .' | tr ',' '\n' |
+	sed '/^$/d' >listed
+[ "$(wc -l <listed)" -gt 20 ] || fail "$last: too few processors listed"
+head -n "$(wc -l <listed)" missed.sorted | diff -u - listed >&2 ||
+	fail "$last: the missing receivers, in order"
+grep -q ": $((7 * N - 2)) records, 1 error," "$TMP/out" ||
+	fail "$last: the summary line"
+
+# stat: every processor once, in increasing order; messages counted.
+run "$PT" stat -q msgs.picl
+expect_rc 0
+grep -q "^$N processes on $N processors;" "$TMP/out" || fail "$last: the counts"
+sed -n 's/^== processor \([0-9]*\), process 0:.*/\1/p' "$TMP/out" | diff -u ids.sorted - >&2 ||
+	fail "$last: the processors, in order"
+matched=$((N - 1 + N / 2))
+grep -q "^== messages: $matched matched, .*unmatched: $missed sends, 0 receives" "$TMP/out" ||
+	fail "$last: the messages"
+
+# sync: one row per processor, in increasing order.
+run "$PT" sync -q -n --report msgs.picl
+expect_rc 0
+awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $1 }' "$TMP/out" | diff -u ids.sorted - >&2 ||
+	fail "$last: the processors, in order"
+
+# plot -k gantt: every process's row in processor order, with its own
+# intervals: busy 1 s, idle 1 s (recv0), busy 1 s, overhead 1 s (send0),
+# busy 1 s, from its start t = 10 i.
+awk -v n=3000 'BEGIN {
+	for (i = 1; i <= n; i++) {
+		t = 10 * i; p = (i * 7919) % 100003
+		printf "-3 -901 %d %d 0 0\n-3 -52 %d %d 0 0\n-4 -52 %d %d 0 0\n", t, p, t + 1, p, t + 2, p
+		printf "-3 -21 %d %d 0 0\n-4 -21 %d %d 0 0\n-4 -901 %d %d 0 0\n", t + 3, p, t + 4, p, t + 5, p
+		print p, t > "starts"
+	}
+}' >gantt.picl
+sort -n starts | awk '{
+	r = NR - 1; t = $2
+	printf "busy %d %d %d %.6g %.6g\n", t, t + 1, r, r - 0.4, r + 0.4
+	printf "idle %d %d %d %.6g %.6g\n", t + 1, t + 2, r, r - 0.4, r + 0.4
+	printf "busy %d %d %d %.6g %.6g\n", t + 2, t + 3, r, r - 0.4, r + 0.4
+	printf "overhead %d %d %d %.6g %.6g\n", t + 3, t + 4, r, r - 0.4, r + 0.4
+	printf "busy %d %d %d %.6g %.6g\n", t + 4, t + 5, r, r - 0.4, r + 0.4
+}' >segments.want
+run "$PT" plot -q -k gantt -f script gantt.picl
+expect_rc 0
+for c in busy overhead idle; do
+	grep "^$c " segments.want | cut -d' ' -f2- >want.$c
+	sed -n "/^\\\$$c << EOD\$/,/^EOD\$/p" "$TMP/out" | sed '1d;$d' | diff -u want.$c - >&2 ||
+		fail "$last: the $c segments"
+done
+
+# stat on many labelled user event types and defined subsets: each type
+# under its label, in increasing order; the subsets in order of
+# definition, under their label where they have one.
+awk -v n=3000 'BEGIN {
+	print "-3 -901 0 0 0 0"
+	for (i = 1; i <= n; i++) {
+		e = (i * 7919) % 100003; s = "lab" e
+		printf "-5 %d %d -1 -1 %d 0 %s\n", e, i, length(s), s
+		if (i % 2) {
+			printf "-203 -1 %d -1 -1 2 \"%%d\" %d %d\n", i, -2000 - i, e
+			if (i % 3 == 1) {
+				s = "sub" i
+				printf "-5 %d %d -1 -1 %d 0 %s\n", -2000 - i, i, length(s), s
+			}
+		}
+		printf "-3 %d %d 0 0 0\n-4 %d %d.5 0 0 0\n", e, i, e, i
+		print e > "events"
+		if (i % 2)
+			printf "%d %s\n", -2000 - i, i % 3 == 1 ? "sub" i : "event subset" > "subsets"
+	}
+	printf "-4 -901 %d 0 0 0\n", n + 1
+}' >labels.picl
+run "$PT" stat -q labels.picl
+expect_rc 0
+sort -n events | awk '{ print $1, "lab" $1, "0.5", 1 }' >want.events
+awk '/^  [0-9]/ { print $1, $2, $3, $4 }' "$TMP/out" | diff -u want.events - >&2 ||
+	fail "$last: the labelled event types"
+awk '{ print $0, "0.5", 1 }' subsets >want.subsets
+awk '$1 ~ /^-[2-9][0-9][0-9][0-9]$/ { n = $(NF - 2); c = $(NF - 1)
+	$NF = $(NF - 1) = $(NF - 2) = ""; sub(/ +$/, ""); print $0, n, c }' "$TMP/out" |
+	diff -u want.subsets - >&2 || fail "$last: the defined subsets"
