@@ -302,37 +302,43 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 
 static int script_events(FILE *out, const struct profile *p, const struct plot_opts *o)
 {
+	struct intmap timed = { 0 };
 	int32_t *cols;
 	size_t ncols = 0, k, j, i;
+	int nomem = 0;
 	char buf[PROF_TICKS_BUFSIZE];
 
 	/* Columns: the event types with time on a drawn process, in the
-	 * order of the statistics records. */
+	 * order of the statistics records. One pass over the cells finds
+	 * them (asking every process for every type was quadratic in the
+	 * types on a trace of many labelled user events). */
 	cols = malloc((p->nall ? p->nall : 1) * sizeof(*cols));
-	if (!cols) {
+	for (k = 0; cols && !nomem && k < p->nprocs; k++) {
+		const struct prof_proc *pp = p->procs[k];
+
+		for (i = 0; drawn(pp) && !nomem && i < pp->ncells; i++) {
+			const struct prof_cell *c = &pp->cells[i];
+
+			if (c->rel == PICL_WILDCARD && c->has_time && c->time > 0)
+				nomem = intmap_put(&timed, (uint64_t)(uint32_t)c->event, 0) < 0;
+		}
+	}
+	if (!cols || nomem) {
+		free(cols);
+		intmap_free(&timed);
 		picltrace_error("plot", "out of memory");
 		return -1;
 	}
 	for (j = 0; j < p->nall; j++) {
 		const struct prof_cell *a = &p->all[j];
-		int ok = 0;
 
 		if (a->rel != PICL_WILDCARD || a->event == PICL_WILDCARD || a->event == -901 ||
 		    (o->user_events ? a->event < 0 : a->event >= 0))
 			continue;
-		for (k = 0; k < p->nprocs && !ok; k++) {
-			const struct prof_proc *pp = p->procs[k];
-
-			if (!drawn(pp))
-				continue;
-			for (i = 0; i < pp->ncells; i++)
-				if (pp->cells[i].rel == a->rel && pp->cells[i].event == a->event &&
-				    pp->cells[i].has_time && pp->cells[i].time > 0)
-					ok = 1;
-		}
-		if (ok)
+		if (intmap_get(&timed, (uint64_t)(uint32_t)a->event, &i))
 			cols[ncols++] = a->event;
 	}
+	intmap_free(&timed);
 	if (ncols == 0) {
 		free(cols);
 		picltrace_error("plot", "nothing to plot: no %s event type took any time",
@@ -357,13 +363,9 @@ static int script_events(FILE *out, const struct profile *p, const struct plot_o
 			continue;
 		gp_field(out, proc_label(p, k, label, sizeof(label)));
 		for (j = 0; j < ncols; j++) {
-			double t = 0;
+			const struct prof_cell *c = prof_timed_cell(pp, PICL_WILDCARD, cols[j]);
 
-			for (i = 0; i < pp->ncells; i++)
-				if (pp->cells[i].rel == PICL_WILDCARD && pp->cells[i].event == cols[j] &&
-				    pp->cells[i].has_time)
-					t = pp->cells[i].time;
-			fprintf(out, " %s", prof_seconds_format(t, p->max_scale, buf));
+			fprintf(out, " %s", prof_seconds_format(c ? c->time : 0, p->max_scale, buf));
 		}
 		fputc('\n', out);
 	}

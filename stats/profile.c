@@ -1337,6 +1337,29 @@ const char *prof_event_name(const struct profile *p, int32_t event)
 	return ev && ev->name ? ev->name : "";
 }
 
+const struct prof_cell *prof_timed_cell(const struct prof_proc *pp, int32_t rel,
+					int32_t event)
+{
+	const struct prof_cell *found = NULL;
+	struct prof_cell key;
+	size_t lo = 0, hi = pp->ncells;
+
+	key.rel = rel;
+	key.event = event;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_cells(&pp->cells[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < pp->ncells && cmp_cells(&pp->cells[lo], &key) == 0; lo++)
+		if (pp->cells[lo].has_time)
+			found = &pp->cells[lo];
+	return found;
+}
+
 size_t prof_nsubsets(const struct profile *p)
 {
 	return NPREDEFINED + p->nsubsets;

@@ -285,6 +285,11 @@ const char *prof_event_name(const struct profile *p, int32_t event);
 /* The label a -5 record gave event type `event`, or NULL. */
 const char *prof_event_label(const struct profile *p, int32_t event);
 
+/* The cell of (rel, event) of a process that has a time (the last such,
+ * if it had several), or NULL; a binary search of its sorted cells. */
+const struct prof_cell *prof_timed_cell(const struct prof_proc *pp, int32_t rel,
+					int32_t event);
+
 size_t prof_nsubsets(const struct profile *p);
 size_t prof_subset_sums(const struct profile *p, const struct prof_cell *cells,
 			size_t n, int32_t rel, struct prof_cell *out);
