@@ -122,3 +122,12 @@ awk '{ print $0, "0.5", 1 }' subsets >want.subsets
 awk '$1 ~ /^-[2-9][0-9][0-9][0-9]$/ { n = $(NF - 2); c = $(NF - 1)
 	$NF = $(NF - 1) = $(NF - 2) = ""; sub(/ +$/, ""); print $0, n, c }' "$TMP/out" |
 	diff -u want.subsets - >&2 || fail "$last: the defined subsets"
+
+# plot -k events --user-events on the same: a column per type, in
+# increasing order, under its label; each 0.5 s.
+run "$PT" plot -q -k events --user-events -f script labels.picl
+expect_rc 0
+sed -n '/^\$events << EOD$/,/^EOD$/p' "$TMP/out" | sed '1d;$d' >events.block
+sort -n events | awk 'BEGIN { printf "\"processor\"" } { printf " \"%d lab%d\"", $1, $1 }
+	END { printf "\n\"0\""; for (i = 0; i < NR; i++) printf " 0.5"; printf "\n" }' |
+	diff -u - events.block >&2 || fail "$last: the columns and the row"
