@@ -49,7 +49,8 @@
  *
  * Loose ends. An exit is matched with the innermost open entry of its event
  * type (normally the top of the stack; overlapping events are matched
- * further down); an exit with none is reported (PICL_ERR_DATA) and ignored.
+ * further down); an exit with none is reported (PICL_ERR_DATA) and ignored,
+ * found so without a scan of the stack (opencount.h).
  * Entries still open when the statistics are read have been counted but
  * add no time. Records read in raw mode carry no values, so they add no
  * volume.
@@ -63,6 +64,7 @@
 #include "grow.h"
 #include "internal.h"
 #include "intmap.h"
+#include "opencount.h"
 #include "pow10.h"
 
 #include <math.h>
@@ -181,6 +183,7 @@ struct proc {
 
 	struct frame *frames;
 	size_t nframes, frames_cap;
+	struct opencount by_event;    /* the frames by event type */
 	int32_t *rels;
 	size_t nrels, rels_cap;
 	struct open_rel *open;
@@ -315,6 +318,7 @@ static void proc_free(struct proc *p)
 	if (!p)
 		return;
 	free(p->frames);
+	opencount_free(&p->by_event);
 	free(p->rels);
 	free(p->open);
 	free(p->cells);
@@ -593,10 +597,16 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 	size_t i, k;
 
 	/* The matching entry: the top of the stack, or else the innermost
-	 * open entry of the same event type. */
-	for (i = p->nframes; i > 0; i--)
-		if (p->frames[i - 1].event == rec->event)
-			break;
+	 * open entry of the same event type, if opencount says there is one. */
+	i = p->nframes;
+	if (i > 0 && p->frames[i - 1].event != rec->event) {
+		if (opencount_open(&p->by_event, p->frames, sizeof(*p->frames),
+				   offsetof(struct frame, event), p->nframes, rec->event) == 0)
+			i = 0;
+		for (; i > 0; i--)
+			if (p->frames[i - 1].event == rec->event)
+				break;
+	}
 	if (i == 0) {
 		char tbuf[PICL_TIME_BUFSIZE];
 
@@ -641,6 +651,7 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 		if (has_len)
 			add_volume(c, len);
 	}
+	opencount_remove(&p->by_event, i, rec->event);
 	remove_frame(p, i);
 	if (rec->event >= 0)
 		close_window(p, rec->event);

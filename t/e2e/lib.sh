@@ -12,6 +12,9 @@
 #   expect_out     fail unless stdout equals standard input (a heredoc)
 #   expect_err     the same for stderr
 #   validate_ok F  `picltrace validate` accepts trace F
+#   run_within S CMD...  run, and fail if CMD is not done in S seconds (for
+#                  hostile inputs that take a linear time well under S and a
+#                  quadratic one well over)
 #   fail MSG       report and exit 1
 set -u
 
@@ -61,6 +64,16 @@ expect_out() {
 validate_ok() {
   run "$PT" validate ${2:-} --max-errors=0 "$1"
   expect_rc 0
+}
+
+run_within() {
+  limit=$1; shift
+  if command -v timeout >/dev/null; then
+    run timeout "$limit" "$@"
+    [ "$rc" -ne 124 ] || fail "$*: not done in $limit s"
+  else
+    run "$@"
+  fi
 }
 
 expect_err() {

@@ -2,7 +2,8 @@
  * test-stats.c - Check suite for the statistics accumulator (stats.c).
  *
  * Part one feeds hand-built event records (nesting, marks, volumes,
- * relative windows, nested windows, unmatched exits, several processes)
+ * relative windows, nested windows, unmatched exits, also on a deep stack,
+ * several processes)
  * and checks picl_stats_get and picl_stats_emit. Part two recomputes the
  * statistics records of the spec's Appendix A (Table 20, in
  * ../shared/spec/table20-example.picl) from its event records and compares
@@ -442,6 +443,56 @@ START_TEST(test_unmatched_exit)
 }
 END_TEST
 
+/* Exits matched below the top of the stack, and exits of no open entry
+ * (known so from the per-event counts, without a scan), among entries
+ * pushed before and after the counts were made. */
+START_TEST(test_unmatched_deep)
+{
+	struct picl_stats *s = picl_stats_new();
+	char t[32];
+	int k;
+
+	cur_processor = 0;
+	cur_process = 0;
+	ENTRY(s, -901, "0", 0);
+	ENTRY(s, 5, "1", 0);
+	ENTRY(s, 7, "2", 0);
+	ENTRY(s, 5, "3", 0);
+	ck_assert_int_eq(feed(s, PICL_REC_EXIT, 6, "4", 0), PICL_ERR_DATA);
+	EXIT(s, 7, "5", 0);          /* below the top (5) */
+	ck_assert_int_eq(feed(s, PICL_REC_EXIT, 7, "6", 0), PICL_ERR_DATA);
+	ENTRY(s, 8, "7", 0);
+	EXIT(s, 5, "8", 0);          /* the 5 of 3, below 8 */
+	EXIT(s, 8, "9", 0);
+	EXIT(s, 5, "10", 0);         /* the 5 of 1 */
+	ck_assert_int_eq(feed(s, PICL_REC_EXIT, 5, "11", 0), PICL_ERR_DATA);
+	expect(s, -1, 5, 5.0 + 9.0, 2, -1);
+	expect(s, -1, 7, 3.0, 1, -1);
+	expect(s, -1, 8, 2.0, 1, -1);
+	expect_none(s, -1, 6);
+
+	/* Deep: 3000 entries of 9, 3000 exits of 6 (none match), then the
+	 * 3000 exits of 9, innermost first. */
+	for (k = 0; k < 3000; k++) {
+		snprintf(t, sizeof(t), "%d", 100 + k);
+		ENTRY(s, 9, t, 0);
+	}
+	for (k = 0; k < 3000; k++) {
+		snprintf(t, sizeof(t), "%d", 3100 + k);
+		ck_assert_int_eq(feed(s, PICL_REC_EXIT, 6, t, 0), PICL_ERR_DATA);
+	}
+	for (k = 0; k < 3000; k++) {
+		snprintf(t, sizeof(t), "%d", 6100 + k);
+		EXIT(s, 9, t, 0);
+	}
+	/* the k-th exit (6100 + k) closes the entry at 100 + 2999 - k */
+	expect(s, -1, 9, 3000.0 * (6100 - 100 - 2999) + 2.0 * (2999.0 * 3000 / 2), 3000, -1);
+	EXIT(s, -901, "10000", 0);
+	expect(s, -1, -901, 10000.0, 1, -1);
+	picl_stats_free(s);
+}
+END_TEST
+
 /* Hostile nesting: at most 256 distinct user events open at once; the
  * 257th entry is refused (and its exit then has no entry), the rest goes
  * on, and a 257th entry of an event already open still counts. */
@@ -856,6 +907,7 @@ static Suite *stats_suite(int with_table20)
 	tcase_add_test(tc, test_relative_windows);
 	tcase_add_test(tc, test_nested_relative);
 	tcase_add_test(tc, test_unmatched_exit);
+	tcase_add_test(tc, test_unmatched_deep);
 	tcase_add_test(tc, test_window_limit);
 	tcase_add_test(tc, test_rounding_scale);
 	tcase_add_test(tc, test_many);
