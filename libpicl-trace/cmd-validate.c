@@ -58,6 +58,7 @@
 #include "builtin.h"
 #include "grow.h"
 #include "intmap.h"
+#include "opencount.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -138,6 +139,7 @@ struct proc {
 	int32_t processor, process;
 	struct frame *stack;
 	size_t depth, stack_cap;
+	struct opencount by_event;  /* entries on the stack by event type */
 	int have_time;
 	struct picl_time last_time;
 	uint64_t last_line;
@@ -532,6 +534,7 @@ static const char *format_time(struct picl_time t, char *buf)
 static void proc_free(struct proc *p)
 {
 	free(p->stack);
+	opencount_free(&p->by_event);
 	free(p->events);
 	free(p);
 }
@@ -1149,11 +1152,19 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		f->line = rec->mark.line;
 		f->column = rec->mark.column;
 	} else if (rec->type == PICL_REC_EXIT) {
-		size_t i;
+		size_t i = p->depth;
 
-		for (i = p->depth; i > 0; i--)
-			if (p->stack[i - 1].event == rec->event)
-				break;
+		/* The innermost open entry of the event: the top, or else
+		 * found below it, if opencount says there is one. */
+		if (i > 0 && p->stack[i - 1].event != rec->event) {
+			if (opencount_open(&p->by_event, p->stack, sizeof(*p->stack),
+					   offsetof(struct frame, event), p->depth,
+					   rec->event) == 0)
+				i = 0;
+			for (; i > 0; i--)
+				if (p->stack[i - 1].event == rec->event)
+					break;
+		}
 		if (i == 0) {
 			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
 			       rec->mark.column, 0,
@@ -1171,6 +1182,7 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 				       (int)rec->event, (unsigned long long)entry->line,
 				       (int)inner->event, (unsigned long long)inner->line);
 			}
+			opencount_remove(&p->by_event, i - 1, rec->event);
 			memmove(p->stack + i - 1, p->stack + i,
 				(p->depth - i) * sizeof(*p->stack));
 			p->depth--;

@@ -198,4 +198,39 @@ expect_rc 0
 expect_out <<T
 $TMP/counted.picl: 3 records, 0 errors, 0 warnings
 T
+
+# Exits of no open entry, and exits of an entry below the top, among
+# entries pushed before and after: the same findings whether the stack is
+# scanned or its entries counted by event type.
+printf '%s\n' '-3 -901 0 0 0 0' '-3 5 1 0 0 0' '-3 7 2 0 0 0' '-3 5 3 0 0 0' \
+  '-4 6 4 0 0 0' '-4 7 5 0 0 0' '-4 7 6 0 0 0' '-3 8 7 0 0 0' '-4 5 8 0 0 0' \
+  '-4 8 9 0 0 0' '-4 5 10 0 0 0' '-4 5 11 0 0 0' '-4 -901 12 0 0 0' >"$TMP/deep.picl"
+run "$PT" validate "$TMP/deep.picl"
+expect_rc 1
+expect_out <<T
+$TMP/deep.picl:5:1: entry-exit: exit of event 6 has no matching entry on processor 0 process 0
+$TMP/deep.picl:6:1: entry-exit: exit of event 7 closes its entry at line 3 while the entry of event 5 at line 4 is still open (improper nesting)
+$TMP/deep.picl:7:1: entry-exit: exit of event 7 has no matching entry on processor 0 process 0
+$TMP/deep.picl:9:1: entry-exit: exit of event 5 closes its entry at line 4 while the entry of event 8 at line 8 is still open (improper nesting)
+$TMP/deep.picl:12:1: entry-exit: exit of event 5 has no matching entry on processor 0 process 0
+$TMP/deep.picl: 13 records, 5 errors, 0 warnings
+T
+
+# 300000 open entries, then 300000 exits of another event: each exit is
+# known to match nothing without a scan of the stack (that took 70 s for
+# 200000), then the entries are reported at the end.
+awk 'BEGIN { n = 300000; print "-3 -901 0 0 0 0"
+  for (i = 1; i <= n; i++) printf "-3 5 %d 0 0 0\n", i
+  for (i = 1; i <= n; i++) printf "-4 6 %d 0 0 0\n", n + i
+  printf "-4 -901 %d 0 0 0\n", 2 * n + 1 }' >"$TMP/unmatched.picl"
+run_within 30 "$PT" validate --max-errors=3 "$TMP/unmatched.picl"
+expect_rc 1
+expect_out <<T
+$TMP/unmatched.picl:300002:1: entry-exit: exit of event 6 has no matching entry on processor 0 process 0
+$TMP/unmatched.picl:300003:1: entry-exit: exit of event 6 has no matching entry on processor 0 process 0
+$TMP/unmatched.picl:300004:1: entry-exit: exit of event 6 has no matching entry on processor 0 process 0
+$TMP/unmatched.picl: 600002 records, 600001 errors, 0 warnings (3 listed)
+T
+rm -f "$TMP/unmatched.picl"
+
 echo "PASS: $ntest validate checks"
