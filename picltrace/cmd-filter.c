@@ -48,6 +48,7 @@
  * created, and an input is never the output.
  */
 #include "builtin.h"
+#include "opencount.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -623,7 +624,9 @@ static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec
 /*
  * The entry/exit bookkeeping of --pairs: a bitmap of the records to keep
  * (bit = record's ordinal over all inputs) and a stack of open entries per
- * (processor, process), found through an open-addressing hash.
+ * (processor, process), found through an open-addressing hash, with its
+ * entries counted by event type (opencount.h): an exit of no open entry
+ * is known so without a scan of the stack.
  */
 struct open_entry {
 	int32_t event;
@@ -635,6 +638,7 @@ struct entry_stack {
 	int32_t processor, process;
 	struct open_entry *v;
 	size_t n, cap;
+	struct opencount by_event;      /* v by event type */
 };
 
 struct pairs {
@@ -651,8 +655,10 @@ static void pairs_free(struct pairs *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->nstacks; i++)
+	for (i = 0; i < p->nstacks; i++) {
 		free(p->stacks[i].v);
+		opencount_free(&p->stacks[i].by_event);
+	}
 	free(p->stacks);
 	free(p->slots);
 	free(p->bits);
@@ -794,16 +800,27 @@ static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t or
 		if (!s)
 			return 0;
 		/* The innermost open entry of the same event; entries above
-		 * it that were never exited stay open. */
-		for (i = s->n; i-- > 0;)
-			if (s->v[i].event == rec->event)
-				break;
-		if (i == (size_t)-1)
+		 * it that were never exited stay open. Below the top, only
+		 * if opencount says there is one. */
+		if (s->n == 0)
 			return 0;
+		i = s->n - 1;
+		if (s->v[i].event != rec->event) {
+			if (opencount_open(&s->by_event, s->v, sizeof(*s->v),
+					   offsetof(struct open_entry, event), s->n,
+					   rec->event) == 0)
+				return 0;
+			while (i-- > 0)
+				if (s->v[i].event == rec->event)
+					break;
+			if (i == (size_t)-1)
+				return 0;
+		}
 		if (selected || s->v[i].selected) {
 			bit_set(p, ord);
 			bit_set(p, s->v[i].ord);
 		}
+		opencount_remove(&s->by_event, i, rec->event);
 		memmove(s->v + i, s->v + i + 1, (s->n - i - 1) * sizeof(*s->v));
 		s->n--;
 	}

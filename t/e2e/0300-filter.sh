@@ -389,6 +389,47 @@ $DEFS
 -4 -901 1 1 0 0
 -4 -901 1 2 0 0
 T
+# Exits of an entry below the top, and of no open entry: the first keeps
+# its entry, the others stand alone, whether the stack is scanned or its
+# entries counted by event type.
+printf '%s\n' '-3 -901 0 0 0 0' '-3 5 1 0 0 0' '-3 7 2 0 0 0' '-3 5 3 0 0 0' \
+  '-4 6 4 0 0 0' '-4 7 5 0 0 0' '-4 7 6 0 0 0' '-3 8 7 0 0 0' '-4 5 8 0 0 0' \
+  '-4 8 9 0 0 0' '-4 5 10 0 0 0' '-4 5 11 0 0 0' '-4 -901 12 0 0 0' >"$TMP/deep.picl"
+ok --pairs --from 4 --to 9 "$TMP/deep.picl"
+expect_out <<'T'
+-3 7 2 0 0 0
+-3 5 3 0 0 0
+-4 6 4 0 0 0
+-4 7 5 0 0 0
+-4 7 6 0 0 0
+-3 8 7 0 0 0
+-4 5 8 0 0 0
+-4 8 9 0 0 0
+T
+ok --pairs --from 11 "$TMP/deep.picl"
+expect_out <<'T'
+-3 -901 0 0 0 0
+-4 5 11 0 0 0
+-4 -901 12 0 0 0
+T
+# 300000 open entries, then 300000 exits of another event: each exit is
+# known to match nothing without a scan of the stack (that took 25 s for
+# 200000); the entries are kept with the exit of the last one.
+awk 'BEGIN { n = 300000
+  for (i = 1; i <= n; i++) printf "-3 5 %d 0 0 0\n", i
+  for (i = 1; i <= n; i++) printf "-4 6 %d 0 0 0\n", n + i
+  printf "-4 5 %d 0 0 0\n", 2 * n + 1 }' >"$TMP/unmatched.picl"
+run_within 30 "$PT" filter -q --pairs -p 0 -o "$TMP/kept.picl" "$TMP/unmatched.picl"
+expect_rc 0
+cmp "$TMP/unmatched.picl" "$TMP/kept.picl" || fail "--pairs -p 0 did not keep every record"
+run_within 30 "$PT" filter -q --pairs --from 600001 "$TMP/unmatched.picl"
+expect_rc 0
+expect_out <<'T'
+-3 5 300000 0 0 0
+-4 5 600001 0 0 0
+T
+rm -f "$TMP/unmatched.picl" "$TMP/kept.picl"
+
 # Pairs across two inputs (one trace cut in two), read as one stream.
 head -n 20 "$S" >"$TMP/part1.picl"
 tail -n +21 "$S" >"$TMP/part2.picl"
