@@ -129,10 +129,13 @@ struct frame {
 };
 
 /* Event types whose presence a process records in a bitmap, besides its
- * sorted list: every type PICL defines (but the subsets) and the usual
- * user types. 256 bytes a process. */
+ * list: every type PICL defines (but the subsets) and the usual user
+ * types. 256 bytes a process. The others are searched for in the sorted
+ * part of the list, and new ones wait unsorted after it until as many
+ * wait as are sorted (EVENTS_UNSORTED at least). */
 #define EVENT_BITS_LO (-1024)
 #define EVENT_BITS 2048
+#define EVENTS_UNSORTED 64
 
 /* One (processor, process): its timeline. */
 struct proc {
@@ -148,8 +151,10 @@ struct proc {
 	int incomplete;         /* -913 or -914 seen: records were left out */
 	int32_t last_type, last_event;
 	uint64_t last_ev_line, last_ev_column;
-	int32_t *events;        /* event types seen, sorted (statistics subsets) */
-	size_t nevents, events_cap;
+	int32_t *events;        /* event types seen (statistics subsets): sorted
+				   up to nsorted, then as they came (types out
+				   of the bitmap possibly twice) */
+	size_t nevents, nsorted, events_cap;
 	uint64_t events_bits[EVENT_BITS / 64];  /* those in [EVENT_BITS_LO, +EVENT_BITS) */
 };
 
@@ -596,36 +601,80 @@ static struct proc *proc_get(struct validator *v, int32_t processor, int32_t pro
 	return p;
 }
 
-/* Add e to the sorted set of event types of p. Every event record comes
- * here: the usual types are found in the bitmap, without a search. */
+static int cmp_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sort the event types noted since the last call in among the others:
+ * sorted, each once, then merged from the back. */
+static void sort_events(struct proc *p)
+{
+	size_t i = p->nsorted, out, n, k;
+	int32_t *tail;
+
+	if (p->nevents == i)
+		return;
+	qsort(p->events + i, p->nevents - i, sizeof(*p->events), cmp_int32);
+	for (n = 1, k = i + 1; k < p->nevents; k++)
+		if (p->events[k] != p->events[i + n - 1])
+			p->events[i + n++] = p->events[k];
+	p->nevents = out = i + n;
+	if (i > 0 && p->events[i - 1] > p->events[i]) {
+		tail = malloc(n * sizeof(*tail));
+		if (!tail) {
+			qsort(p->events, p->nevents, sizeof(*p->events), cmp_int32);
+		} else {
+			memcpy(tail, p->events + i, n * sizeof(*tail));
+			while (n > 0)
+				p->events[--out] = i > 0 && p->events[i - 1] > tail[n - 1] ?
+						   p->events[--i] : tail[--n];
+			free(tail);
+		}
+	}
+	p->nsorted = p->nevents;
+}
+
+/* Add e to the set of event types of p. Every event record comes here: the
+ * usual types are found in the bitmap, without a search, the others by a
+ * binary search of the sorted part. A new type is appended, and sorted in
+ * when the unsorted part has grown as long as the sorted one (or when a
+ * statistics record needs the set): kept sorted at every insertion, N
+ * types in descending order cost N^2/2 moves. */
 static void note_event(struct validator *v, struct proc *p, int32_t e)
 {
-	size_t lo = 0, hi = p->nevents;
+	size_t lo = 0, hi = p->nsorted;
 	int in_bits = e >= EVENT_BITS_LO && e < EVENT_BITS_LO + EVENT_BITS;
 	unsigned bit = in_bits ? (unsigned)(e - EVENT_BITS_LO) : 0;
 
 	if (in_bits && (p->events_bits[bit / 64] >> (bit % 64) & 1))
 		return;
+	if (!in_bits) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->events[mid] == e)
-			return;
-		if (p->events[mid] < e)
-			lo = mid + 1;
-		else
-			hi = mid;
+			if (p->events[mid] == e)
+				return;
+			if (p->events[mid] < e)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (p->nevents > p->nsorted && p->events[p->nevents - 1] == e)
+			return;  /* a run of one type: appended once */
 	}
 	if (grow((void **)&p->events, &p->events_cap, p->nevents + 1, sizeof(*p->events)) < 0) {
 		v->nomem = 1;
 		return;
 	}
-	memmove(p->events + lo + 1, p->events + lo, (p->nevents - lo) * sizeof(*p->events));
-	p->events[lo] = e;
-	p->nevents++;
+	p->events[p->nevents++] = e;
 	if (in_bits)
 		p->events_bits[bit / 64] |= (uint64_t)1 << (bit % 64);
+	if (p->nevents - p->nsorted >= EVENTS_UNSORTED &&
+	    p->nevents - p->nsorted >= p->nsorted)
+		sort_events(p);
 }
 
 /* Remember that subset `id` of `kind` was used undefined at line:column. */
@@ -1253,7 +1302,7 @@ static int add_member(struct validator *v, const struct proc *p, int32_t rel, in
 
 /* What the events give for E relative to R on p, summed over E's members
  * when E is a subset. 1 if E occurred there at all. */
-static int recompute(struct validator *v, const struct proc *p, int32_t rel, int32_t e,
+static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t e,
 		     double *t, int64_t *count, int64_t *volume, int *volume_undefined)
 {
 	int found = 0;
@@ -1267,6 +1316,7 @@ static int recompute(struct validator *v, const struct proc *p, int32_t rel, int
 		return 0;
 	if (!is_event_subset(v, e))
 		return add_member(v, p, rel, e, t, count, volume, volume_undefined);
+	sort_events(p);  /* the members in order: the sums as they were */
 	for (k = 0; k < p->nevents; k++) {
 		int32_t m = p->events[k];
 
@@ -1286,7 +1336,7 @@ static int recompute(struct validator *v, const struct proc *p, int32_t rel, int
 
 static void check_statistics(struct validator *v, const struct picl_record *rec)
 {
-	const struct proc *p;
+	struct proc *p;
 	int32_t rel = rec->event;
 	int n, k, checkable;
 

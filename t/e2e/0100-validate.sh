@@ -233,4 +233,35 @@ $TMP/unmatched.picl: 600002 records, 600001 errors, 0 warnings (3 listed)
 T
 rm -f "$TMP/unmatched.picl"
 
+# A process's set of event types, sorted in when a statistics record needs
+# it: a type seen twice among those not yet sorted, or once there and once
+# among the sorted ones, is a member of the user subset (-1001) once.
+printf '%s\n' '-3 -901 0 0 0 0' '-2 5000 1 0 0 0' '-2 3000 2 0 0 0' '-2 5000 3 0 0 0' \
+  '-2 4000 4 0 0 0' '-102 -1 5 0 0 1 "%d%d" -1001 0' '-2 1000 6 0 0 0' \
+  '-2 6000 7 0 0 0' '-2 3000 8 0 0 0' '-2 6000 9 0 0 0' '-4 -901 10 0 0 0' \
+  '-102 -1 10 0 0 1 "%d%d" -1001 0' >"$TMP/types.picl"
+run "$PT" validate "$TMP/types.picl"
+expect_rc 1
+expect_out <<T
+$TMP/types.picl:6:30: statistics: count of event -1001 relative to -1 is 0, the events give 4
+$TMP/types.picl:12:31: statistics: count of event -1001 relative to -1 is 0, the events give 8
+$TMP/types.picl: 12 records, 2 errors, 0 warnings
+T
+
+# A million event types, in descending order, on one process: the set of
+# a process's types takes them in O(log n) amortised each (kept sorted at
+# every insertion, it took a minute), and the user subset (-1001) still
+# sums over all of them.
+awk 'BEGIN { n = 1000000; print "-3 -901 0 0 0 0"
+  for (i = 0; i < n; i++) printf "-2 %d %d 0 0 0\n", n - i, i + 1
+  printf "-4 -901 %d 0 0 0\n", n + 1
+  printf "-102 -1 %d 0 0 2 \"%%d%%d\" -1001 %d -1002 1\n", n + 1, n + 1 }' >"$TMP/types.picl"
+run_within 30 "$PT" validate "$TMP/types.picl"
+expect_rc 1
+expect_out <<T
+$TMP/types.picl:1000003:36: statistics: count of event -1001 relative to -1 is 1000001, the events give 1000000
+$TMP/types.picl: 1000003 records, 1 error, 0 warnings
+T
+rm -f "$TMP/types.picl"
+
 echo "PASS: $ntest validate checks"
