@@ -79,7 +79,7 @@ static const char validate_help[] =
 	"  --schema=FILE        add the record and event types described in FILE\n"
 	"  --max-errors=N       list at most N violations per file (default 1000,\n"
 	"                       0: all); all are counted\n"
-	"  --quiet              print the summary lines only (no progress line)\n"
+	"  -q, --quiet          print the summary lines only (no progress line)\n"
 	"  --format=text|json   output format (default text)\n"
 	"  -h, --help           show this help\n"
 	"\n"
@@ -1736,13 +1736,13 @@ static int parse_count(const char *s, uint64_t *out)
 
 int cmd_validate(int argc, const char **argv)
 {
-	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_QUIET, OPT_FORMAT };
+	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "sorted", no_argument, NULL, OPT_SORTED },
 		{ "partial", no_argument, NULL, OPT_PARTIAL },
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
-		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1763,7 +1763,7 @@ int cmd_validate(int argc, const char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char *const *)argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char *const *)argv, ":qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SORTED:
 			opt.sorted = 1;
@@ -1782,7 +1782,7 @@ int cmd_validate(int argc, const char **argv)
 				goto cleanup;
 			}
 			break;
-		case OPT_QUIET:
+		case 'q':
 			opt.quiet = 1;
 			break;
 		case OPT_FORMAT:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # picltrace validate: usage and its man page, bad options, inputs that
-# cannot be read (exit 2), zstd and standard input, --max-errors, --quiet,
+# cannot be read (exit 2), zstd and standard input, --max-errors, -q/--quiet,
 # --format=json (escaping, related lines) and --schema.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
@@ -131,6 +131,11 @@ run "$PT" validate --max-errors=0 entry-exit.picl
 expect_rc 1
 [ "$(grep -c ': entry-exit: ' "$TMP/out")" -eq 4 ] || fail "--max-errors=0 did not list all"
 run "$PT" validate --quiet message.picl
+expect_rc 1
+expect_out <<'T'
+message.picl: 18 records, 4 errors, 0 warnings
+T
+run "$PT" validate -q message.picl
 expect_rc 1
 expect_out <<'T'
 message.picl: 18 records, 4 errors, 0 warnings
