@@ -364,6 +364,7 @@ static void proc_free(struct prof_proc *pp)
 	if (!pp)
 		return;
 	free(pp->open);
+	opencount_free(&pp->open_count);
 	free(pp->bins);
 	free(pp->cells);
 	free(pp);
@@ -819,12 +820,23 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 			if (pp->window_depth > 0 && --pp->window_depth == 0)
 				pp->win_end = t;
 		} else if (cat >= 0) {
-			size_t k;
+			size_t k = pp->nopen;
 
-			for (k = pp->nopen; k > 0; k--)
-				if (pp->open[k - 1].event == rec->event)
-					break;
+			/* the innermost open entry of the event: the top, else
+			 * found by a scan, which an exit of no open entry skips
+			 * (opencount.h: N such exits on N entries were
+			 * quadratic) */
+			if (k > 0 && pp->open[k - 1].event != rec->event) {
+				if (opencount_open(&pp->open_count, pp->open, sizeof(*pp->open),
+						   offsetof(struct prof_open, event), pp->nopen,
+						   rec->event) == 0)
+					k = 0;
+				for (; k > 0; k--)
+					if (pp->open[k - 1].event == rec->event)
+						break;
+			}
 			if (k > 0) {
+				opencount_remove(&pp->open_count, k - 1, rec->event);
 				memmove(pp->open + k - 1, pp->open + k,
 					(pp->nopen - k) * sizeof(*pp->open));
 				pp->nopen--;

@@ -31,6 +31,7 @@
 
 #include "builtin.h"
 #include "intmap.h"
+#include "opencount.h"
 #include "picl-trace.h"
 
 #include <stddef.h>
@@ -110,6 +111,7 @@ struct prof_proc {
 
 	struct prof_open *open;
 	size_t nopen, open_cap;
+	struct opencount open_count;     /* of open[] by event (opencount.h) */
 
 	/* Plot timeline: last interval (exact mode), bins (binned mode). */
 	size_t last_iv;

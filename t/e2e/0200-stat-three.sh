@@ -137,6 +137,18 @@ grep -qx 'picltrace stat: warning: 300000 exits without a matching entry were ig
 grep -qx '0,0,-1,event,5,user event,180000000000,300000,' "$TMP/out" ||
   fail "event 5 under unmatched exits: $(cat "$TMP/out")"
 rm -f unmatched.picl
+# ... and the same with PICL's own events, which the profile's categories
+# (busy, overhead, idle) also keep on a stack of their own: 300000 send
+# entries (-21), then as many receive exits (-52) of none
+awk 'BEGIN { n = 300000; print "-3 -901 0 0 0 0"
+  for (i = 1; i <= n; i++) printf "-3 -21 %d 0 0 0\n", i
+  for (i = 1; i <= n; i++) printf "-4 -52 %d 0 0 0\n", n + i
+  printf "-4 -901 %d 0 0 0\n", 2 * n + 1 }' >unmatched.picl
+run_within 30 "$PT" stat --format=csv unmatched.picl
+expect_rc 0
+grep -qx 'picltrace stat: warning: 300000 exits without a matching entry were ignored' "$TMP/err" ||
+  fail "unmatched PICL exits not counted: $(cat "$TMP/err")"
+rm -f unmatched.picl
 
 # A malformed record stops stat: file:line:column, exit 2, no output file.
 printf '%s\n' '-3 -901 0 0 0 0' '-3 -21 1 0 0 3 2 8 x 7' >bad.picl
