@@ -76,7 +76,21 @@
  * participant's exit follows every participant's entry. Each ordered pair of
  * participants on different processors becomes a virtual message from the
  * entry of one to the exit of the other (beyond 32 participants, only the
- * pairs with the lowest-numbered participant, to stay linear).
+ * pairs with the lowest-numbered participant, to stay linear). A call is
+ * kept only until its round is folded into those constraints, so memory
+ * does not grow with the number of calls; but how many take part in a round
+ * is nowhere said, and a process that has not come to it yet may come
+ * later. So a round is folded when one of its processes holds 4096 calls
+ * waiting (its oldest is in that round), or at the end: in a trace sorted
+ * by time, a round's calls are that close together unless clocks are
+ * thousands of calls apart, and the rounds are those all calls kept to the
+ * end would give. A call that comes after its round was folded (a trace
+ * not sorted by time, a process that came very late) is left out and
+ * counted; a process that never comes (it died) holds nothing up. The
+ * constraints are those of before, in the same order among themselves,
+ * but no longer all after the messages: that changes when a pair's points
+ * are compacted into its hull, which can change the hull by rounding only
+ * (the traces tried gave the same corrections to the last bit).
  */
 #include "clock.h"
 #include "intmap.h"
@@ -88,6 +102,8 @@
 
 #define COMPACT_MIN 1024           /* points buffered before folding into a hull */
 #define SYNC_ALL_PAIRS_MAX 32
+#define SYNC_WAIT_MAX 4096         /* calls one process holds waiting for their
+				      rounds (a power of two) */
 #define COST_HOP 1e-12             /* prefers fewer links among equals */
 #define COST_INCONSISTENT 1.0      /* seconds of extra uncertainty */
 #define COST_ONE_WAY 1e6
@@ -277,9 +293,20 @@ struct pending {
 	double entry;
 };
 
-struct counter {
+/* One process's part in one collective call, waiting for the call's round
+ * to be folded into constraints. */
+struct sync_call {
+	double entry, exit;
+	uint64_t seq;              /* the order of its exit in the input */
+};
+
+struct counter {                   /* one process's calls of one collective */
 	int32_t event, group;
-	uint64_t count;
+	uint64_t count;            /* calls so far: the next one is call `count` */
+	size_t coll;               /* the collective (index) */
+	struct sync_call *wait;    /* a ring of its calls not yet folded: calls
+				      count - nwait ... count - 1 */
+	size_t wait0, nwait, wait_cap;
 };
 
 struct stream {                    /* one process's synchronisations */
@@ -288,13 +315,27 @@ struct stream {                    /* one process's synchronisations */
 	size_t npend, pend_cap;
 	struct counter *cnt;
 	size_t ncnt, cnt_cap;
+	size_t nwait;              /* its calls waiting, over all its counters */
 };
 
-struct sync_call {
+struct member {
+	size_t stream, counter;    /* indices: the counter is the stream's */
+};
+
+/* The calls of one (event, group); its k-th round is the k-th call of every
+ * member. Rounds below `next` are folded (constraints made, calls freed). */
+struct collective {
 	int32_t event, group;
-	uint64_t k;
+	uint64_t next;
+	struct member *m;
+	size_t nm, m_cap;
+	size_t nwait;              /* its members' calls waiting */
+};
+
+/* A call of the round being folded, with whose it is. */
+struct round_call {
 	int32_t processor;
-	double entry, exit;
+	struct sync_call c;
 };
 
 struct clock_estimator {
@@ -309,8 +350,13 @@ struct clock_estimator {
 	struct stream *streams;
 	size_t nstreams, streams_cap;
 	struct intmap stream_of;   /* (processor, process) -> stream index */
-	struct sync_call *calls;
-	size_t ncalls, calls_cap;
+	struct collective *colls;
+	size_t ncolls, colls_cap;
+	struct intmap coll_of;     /* (event, group) -> collective index */
+	struct round_call *round;  /* scratch: the round being folded */
+	size_t round_cap;
+	uint64_t seq;              /* synchronisation exits taken in */
+	uint64_t sync_waiting, sync_late;
 
 	size_t *adj;               /* pair indices, by node */
 	size_t *order;             /* nodes in the order the trees reached them */
@@ -340,18 +386,26 @@ void clock_estimator_free(struct clock_estimator *ce)
 		free(ce->pairs[i].ba.v);
 	}
 	for (i = 0; i < ce->nstreams; i++) {
+		size_t j;
+
+		for (j = 0; j < ce->streams[i].ncnt; j++)
+			free(ce->streams[i].cnt[j].wait);
 		free(ce->streams[i].pend);
 		free(ce->streams[i].cnt);
 	}
+	for (i = 0; i < ce->ncolls; i++)
+		free(ce->colls[i].m);
 	free(ce->pairs);
 	free(ce->nodes);
 	free(ce->streams);
-	free(ce->calls);
+	free(ce->colls);
+	free(ce->round);
 	free(ce->adj);
 	free(ce->order);
 	intmap_free(&ce->node_of);
 	intmap_free(&ce->pair_of);
 	intmap_free(&ce->stream_of);
+	intmap_free(&ce->coll_of);
 	free(ce);
 }
 
@@ -494,13 +548,154 @@ int clock_estimator_sync_entry(struct clock_estimator *ce, int32_t processor,
 	return 0;
 }
 
+/* Fold the round `next` of collective ci into constraints and free its
+ * calls: each ordered pair of its calls on different processors is a
+ * virtual message from the entry of one to the exit of the other (beyond
+ * SYNC_ALL_PAIRS_MAX calls, only the pairs with the first one). The calls
+ * are taken by processor, then in the order of their exits in the input,
+ * as a stable sort of every call by (event, group, round, processor) had
+ * them when all were kept to the end: the same constraints, in the same
+ * order among themselves. */
+static int cmp_round_call(const void *pa, const void *pb)
+{
+	const struct round_call *a = pa, *b = pb;
+
+	if (a->processor != b->processor)
+		return a->processor < b->processor ? -1 : 1;
+	return (a->c.seq > b->c.seq) - (a->c.seq < b->c.seq);
+}
+
+static int fold_round(struct clock_estimator *ce, size_t ci)
+{
+	struct collective *co = &ce->colls[ci];
+	size_t i, n = 0, u, v;
+	int rc;
+
+	if (co->nm > ce->round_cap) {
+		struct round_call *r = realloc(ce->round, co->nm * sizeof(*r));
+
+		if (!r)
+			return CLOCK_ERR_NOMEM;
+		ce->round = r;
+		ce->round_cap = co->nm;
+	}
+	for (i = 0; i < co->nm; i++) {
+		struct stream *s = &ce->streams[co->m[i].stream];
+		struct counter *c = &s->cnt[co->m[i].counter];
+		struct round_call x;
+
+		if (c->nwait == 0 || c->count - c->nwait != co->next)
+			continue;
+		x.processor = s->processor;
+		x.c = c->wait[c->wait0];
+		c->wait0 = (c->wait0 + 1) & (c->wait_cap - 1);
+		c->nwait--;
+		s->nwait--;
+		co->nwait--;
+		ce->sync_waiting--;
+		ce->round[n++] = x;
+	}
+	co->next++;
+	if (n > 1)
+		qsort(ce->round, n, sizeof(*ce->round), cmp_round_call);
+	for (u = 0; u < n; u++) {
+		struct node *nd = node_get(ce, ce->round[u].processor);
+
+		if (!nd)
+			return CLOCK_ERR_NOMEM;
+		if (n > 1)
+			nd->r.syncs++;
+	}
+	for (u = 0; u < n; u++)
+		for (v = 0; v < n; v++) {
+			const struct round_call *x = &ce->round[u], *y = &ce->round[v];
+
+			if (x->processor == y->processor)
+				continue;
+			if (n > SYNC_ALL_PAIRS_MAX && u != 0 && v != 0)
+				continue;
+			rc = add_constraint(ce, x->processor, x->c.entry, y->processor, y->c.exit, 1);
+			if (rc < 0)
+				return rc;
+			ce->sync_constraints++;
+		}
+	return 0;
+}
+
+/* The counter of (event, group) on stream s, made (with its collective and
+ * membership) on the stream's first such call. */
+static struct counter *counter_get(struct clock_estimator *ce, size_t si, int32_t event,
+				   int32_t group)
+{
+	struct stream *s = &ce->streams[si];
+	struct collective *co;
+	struct counter *c;
+	size_t j, ci;
+
+	for (j = 0; j < s->ncnt; j++)
+		if (s->cnt[j].event == event && s->cnt[j].group == group)
+			return &s->cnt[j];
+	if (!intmap_get(&ce->coll_of, intmap_key2(event, group), &ci)) {
+		if (grow((void **)&ce->colls, &ce->colls_cap, ce->ncolls, sizeof(*ce->colls)) < 0 ||
+		    intmap_put(&ce->coll_of, intmap_key2(event, group), ce->ncolls) < 0)
+			return NULL;
+		ci = ce->ncolls++;
+		memset(&ce->colls[ci], 0, sizeof(ce->colls[ci]));
+		ce->colls[ci].event = event;
+		ce->colls[ci].group = group;
+	}
+	co = &ce->colls[ci];
+	if (grow((void **)&s->cnt, &s->cnt_cap, s->ncnt, sizeof(*s->cnt)) < 0 ||
+	    grow((void **)&co->m, &co->m_cap, co->nm, sizeof(*co->m)) < 0)
+		return NULL;
+	co->m[co->nm].stream = si;
+	co->m[co->nm].counter = s->ncnt;
+	co->nm++;
+	c = &s->cnt[s->ncnt++];
+	memset(c, 0, sizeof(*c));
+	c->event = event;
+	c->group = group;
+	c->coll = ci;
+	return c;
+}
+
+/* Append a call to the counter's ring (a power of two, at most
+ * SYNC_WAIT_MAX since a stream holds no more). */
+static int wait_push(struct counter *c, const struct sync_call *x)
+{
+	if (c->nwait == c->wait_cap) {
+		size_t ncap = c->wait_cap ? c->wait_cap * 2 : 16, i;
+		struct sync_call *w = malloc(ncap * sizeof(*w));
+
+		if (!w)
+			return CLOCK_ERR_NOMEM;
+		for (i = 0; i < c->nwait; i++)
+			w[i] = c->wait[(c->wait0 + i) & (c->wait_cap - 1)];
+		free(c->wait);
+		c->wait = w;
+		c->wait0 = 0;
+		c->wait_cap = ncap;
+	}
+	c->wait[(c->wait0 + c->nwait) & (c->wait_cap - 1)] = *x;
+	c->nwait++;
+	return 0;
+}
+
+static uint64_t first_seq(const struct counter *c)
+{
+	return c->wait[c->wait0].seq;
+}
+
 int clock_estimator_sync_exit(struct clock_estimator *ce, int32_t processor,
 			      int32_t process, int32_t event, double t)
 {
 	struct stream *s;
-	struct sync_call *c;
-	size_t i, j;
-	size_t si;
+	struct counter *c;
+	struct collective *co;
+	struct sync_call x;
+	size_t i, si;
+	uint64_t k;
+	int rc;
 
 	if (ce->solved)
 		return CLOCK_ERR_USAGE;
@@ -513,86 +708,73 @@ int clock_estimator_sync_exit(struct clock_estimator *ce, int32_t processor,
 	if (i == s->npend)
 		return 0;
 	s->pend[i].active = 0;
-	for (j = 0; j < s->ncnt; j++)
-		if (s->cnt[j].event == event && s->cnt[j].group == s->pend[i].group)
-			break;
-	if (j == s->ncnt) {
-		if (grow((void **)&s->cnt, &s->cnt_cap, s->ncnt, sizeof(*s->cnt)) < 0)
-			return CLOCK_ERR_NOMEM;
-		s->cnt[j].event = event;
-		s->cnt[j].group = s->pend[i].group;
-		s->cnt[j].count = 0;
-		s->ncnt++;
-	}
-	if (grow((void **)&ce->calls, &ce->calls_cap, ce->ncalls, sizeof(*ce->calls)) < 0)
+	if (!(c = counter_get(ce, si, event, s->pend[i].group)))
 		return CLOCK_ERR_NOMEM;
-	c = &ce->calls[ce->ncalls++];
-	c->event = event;
-	c->group = s->pend[i].group;
-	c->k = s->cnt[j].count++;
-	c->processor = processor;
-	c->entry = s->pend[i].entry;
-	c->exit = t;
+	co = &ce->colls[c->coll];
+	k = c->count;
+	x.entry = s->pend[i].entry;
+	x.exit = t;
+	x.seq = ce->seq++;
+	if (k < co->next) {        /* its round is folded already */
+		c->count++;
+		ce->sync_late++;
+		return 0;
+	}
+	/* A process holds at most SYNC_WAIT_MAX calls: past that, the round of
+	 * its oldest is folded with the calls that came (and what comes later
+	 * for it is late). */
+	while (s->nwait >= SYNC_WAIT_MAX) {
+		const struct counter *oldest = NULL;
+		size_t j, before = s->nwait;
+
+		for (j = 0; j < s->ncnt; j++)
+			if (s->cnt[j].nwait && (!oldest || first_seq(&s->cnt[j]) < first_seq(oldest)))
+				oldest = &s->cnt[j];
+		if ((rc = fold_round(ce, oldest->coll)) < 0)
+			return rc;
+		if (s->nwait == before)
+			return CLOCK_ERR_USAGE;     /* cannot be: its oldest is in the round */
+	}
+	if ((rc = wait_push(c, &x)) < 0)
+		return rc;
+	c->count++;
+	s->nwait++;
+	co->nwait++;
+	ce->sync_waiting++;
 	return 0;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Synchronisations into constraints                                         */
-/* ------------------------------------------------------------------------ */
-
-static int cmp_call(const void *pa, const void *pb)
+static int cmp_coll(const void *pa, const void *pb)
 {
-	const struct sync_call *a = pa, *b = pb;
+	const struct collective *a = *(const struct collective *const *)pa;
+	const struct collective *b = *(const struct collective *const *)pb;
 
 	if (a->event != b->event)
 		return a->event < b->event ? -1 : 1;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	if (a->k != b->k)
-		return a->k < b->k ? -1 : 1;
-	return (a->processor > b->processor) - (a->processor < b->processor);
+	return (a->group > b->group) - (a->group < b->group);
 }
 
-static int sync_constraints(struct clock_estimator *ce)
+/* At the end: the rounds still waiting, by (event, group) and round. */
+static int sync_flush(struct clock_estimator *ce)
 {
-	size_t i = 0, j, u, v;
-	int rc;
+	const struct collective **order = malloc((ce->ncolls + 1) * sizeof(*order));
+	size_t i;
+	int rc = 0;
 
-	if (ce->ncalls > 1)
-		qsort(ce->calls, ce->ncalls, sizeof(*ce->calls), cmp_call);
-	while (i < ce->ncalls) {
-		size_t n;
+	if (!order)
+		return CLOCK_ERR_NOMEM;
+	for (i = 0; i < ce->ncolls; i++)
+		order[i] = &ce->colls[i];
+	if (ce->ncolls > 1)
+		qsort(order, ce->ncolls, sizeof(*order), cmp_coll);
+	for (i = 0; i < ce->ncolls && rc == 0; i++) {
+		size_t ci = (size_t)(order[i] - ce->colls);
 
-		for (j = i + 1; j < ce->ncalls && ce->calls[j].event == ce->calls[i].event &&
-			     ce->calls[j].group == ce->calls[i].group &&
-			     ce->calls[j].k == ce->calls[i].k; j++)
-			;
-		n = j - i;
-		for (u = i; u < j; u++) {
-			struct node *nd = node_get(ce, ce->calls[u].processor);
-
-			if (!nd)
-				return CLOCK_ERR_NOMEM;
-			if (n > 1)
-				nd->r.syncs++;
-		}
-		for (u = i; u < j; u++)
-			for (v = i; v < j; v++) {
-				const struct sync_call *x = &ce->calls[u], *y = &ce->calls[v];
-
-				if (x->processor == y->processor)
-					continue;
-				if (n > SYNC_ALL_PAIRS_MAX && u != i && v != i)
-					continue;
-				rc = add_constraint(ce, x->processor, x->entry, y->processor,
-						    y->exit, 1);
-				if (rc < 0)
-					return rc;
-				ce->sync_constraints++;
-			}
-		i = j;
+		while (ce->colls[ci].nwait > 0 && rc == 0)
+			rc = fold_round(ce, ci);
 	}
-	return 0;
+	free(order);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1210,7 +1392,7 @@ int clock_estimator_solve(struct clock_estimator *ce, const struct clock_options
 	if (ce->solved)
 		return CLOCK_ERR_USAGE;
 	ce->solved = 1;
-	if ((rc = sync_constraints(ce)) < 0)
+	if ((rc = sync_flush(ce)) < 0)
 		return rc;
 	for (i = 0; i < ce->npairs; i++) {
 		ptset_compact(&ce->pairs[i].ab);
@@ -1294,6 +1476,16 @@ uint64_t clock_estimator_messages(const struct clock_estimator *ce)
 uint64_t clock_estimator_sync_constraints(const struct clock_estimator *ce)
 {
 	return ce->sync_constraints;
+}
+
+uint64_t clock_estimator_sync_waiting(const struct clock_estimator *ce)
+{
+	return ce->sync_waiting;
+}
+
+uint64_t clock_estimator_sync_late(const struct clock_estimator *ce)
+{
+	return ce->sync_late;
 }
 
 double clock_result_correction(const struct clock_result *r, double t)

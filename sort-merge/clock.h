@@ -93,6 +93,15 @@ int clock_estimator_message(struct clock_estimator *ce, int32_t src, double send
  * exit follows every participant's entry; `group` tells separate
  * collectives apart (the processor subset synchronised, -1 for all). An
  * exit without entry is ignored.
+ *
+ * Calls are folded into constraints a round at a time and not kept: a
+ * process holds at most 4096 calls waiting for their rounds. When one more
+ * comes, the round of its oldest is taken as complete with the calls that
+ * came; a call that comes after its round was taken (more than 4096 calls
+ * behind another participant's in the order they are given, as in a trace
+ * not sorted by time) is counted as late and left out. With calls given in
+ * time order, as a sorted trace has them, the rounds are those of the
+ * whole trace.
  */
 int clock_estimator_sync_entry(struct clock_estimator *ce, int32_t processor,
 			       int32_t process, int32_t event, int32_t group, double t);
@@ -114,6 +123,11 @@ int32_t clock_estimator_reference(const struct clock_estimator *ce);
  * constraints the synchronisations gave. */
 uint64_t clock_estimator_messages(const struct clock_estimator *ce);
 uint64_t clock_estimator_sync_constraints(const struct clock_estimator *ce);
+/* Synchronisation calls held now, waiting for their round's other
+ * participants (at most 4096 per process), and calls that came after their
+ * round was folded without them, so took no part (see the sync calls above). */
+uint64_t clock_estimator_sync_waiting(const struct clock_estimator *ce);
+uint64_t clock_estimator_sync_late(const struct clock_estimator *ce);
 
 /* offset + drift * t: what to add to a time t (seconds from t0). */
 double clock_result_correction(const struct clock_result *r, double t);

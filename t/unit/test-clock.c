@@ -2,8 +2,9 @@
  * test-clock.c - the clock estimator of `picltrace sync` (sort-merge/clock.c)
  * on synthetic message sets whose true offsets and drifts are known:
  * recovery within tolerance, composition along chains, separate groups,
- * processors without messages, one-way links, synchronisations, the final
- * shift, inconsistent constraints and call-order errors.
+ * processors without messages, one-way links, synchronisations (folded a
+ * round at a time, in bounded memory), the final shift, inconsistent
+ * constraints and call-order errors.
  *
  * Ground truth: processor p's clock reads  T + a_p + b_p * T  at true time T
  * (processor 0: a = b = 0). The correction that brings it back is
@@ -339,6 +340,112 @@ START_TEST(clocksync_only)
 }
 END_TEST
 
+/* A round of sync0 at true time T by processes 0 .. nq-1 of processors
+ * 0 .. np-1: entries in the 10 us before T, exits in the 5 us after, on
+ * clocks a[p] ahead. */
+static void barrier_round(struct clock_estimator *ce, const double *a, int np, int nq, double T)
+{
+	int p, q;
+
+	for (p = 0; p < np; p++)
+		for (q = 0; q < nq; q++)
+			ck_assert_int_eq(clock_estimator_sync_entry(ce, p, q, -402, -1,
+								    T - 10e-6 * uniform() + a[p]), 0);
+	for (p = 0; p < np; p++)
+		for (q = 0; q < nq; q++)
+			ck_assert_int_eq(clock_estimator_sync_exit(ce, p, q, -402,
+								   T + 5e-6 * uniform() + a[p]), 0);
+}
+
+/* Rounds are folded into constraints as they go: however many there are,
+ * a process holds at most 4096 calls (keeping them all to the end took 40
+ * bytes a call). Two processes on each of three processors: 24 constraints
+ * a round, between processes of different processors. */
+START_TEST(sync_rounds_bounded)
+{
+	double a[3] = { 0, 0.002, -0.001 };
+	struct clock_estimator *ce = clock_estimator_new();
+	struct clock_options o = defaults();
+	uint64_t most = 0;
+	int k, p;
+
+	rng_state = 7;
+	for (k = 0; k < 50000; k++) {
+		barrier_round(ce, a, 3, 2, k * 1e-4);
+		if (clock_estimator_sync_waiting(ce) > most)
+			most = clock_estimator_sync_waiting(ce);
+	}
+	ck_assert_msg(most > 0 && most <= 6 * 4096, "%llu calls held", (unsigned long long)most);
+	ck_assert_int_eq(clock_estimator_solve(ce, &o), 0);
+	ck_assert_uint_eq(clock_estimator_sync_waiting(ce), 0);
+	ck_assert_uint_eq(clock_estimator_sync_late(ce), 0);
+	ck_assert_uint_eq(clock_estimator_sync_constraints(ce), 50000 * 24);
+	for (p = 0; p < 3; p++) {
+		const struct clock_result *r = clock_estimator_find(ce, p);
+
+		ck_assert_uint_eq(r->syncs, 2 * 50000);
+		ck_assert_msg(fabs(r->offset + a[p]) < 5e-6, "p%d offset %.9f", p, r->offset);
+	}
+	clock_estimator_free(ce);
+}
+END_TEST
+
+/* A processor that stops taking part (its process died): the rounds it
+ * never joins are taken with the others once they hold 4096 calls, and
+ * memory stays bounded. */
+START_TEST(sync_round_without_a_processor)
+{
+	double a[3] = { 0, 0.002, -0.001 };
+	struct clock_estimator *ce = clock_estimator_new();
+	struct clock_options o = defaults();
+	uint64_t most = 0;
+	int k;
+
+	rng_state = 8;
+	for (k = 0; k < 20000; k++) {
+		barrier_round(ce, a, k < 10 ? 3 : 2, 1, k * 1e-4);
+		if (clock_estimator_sync_waiting(ce) > most)
+			most = clock_estimator_sync_waiting(ce);
+	}
+	ck_assert_msg(most <= 3 * 4096, "%llu calls held", (unsigned long long)most);
+	ck_assert_int_eq(clock_estimator_solve(ce, &o), 0);
+	ck_assert_uint_eq(clock_estimator_sync_late(ce), 0);
+	ck_assert_uint_eq(clock_estimator_sync_constraints(ce), 10 * 6 + 19990 * 2);
+	ck_assert_uint_eq(clock_estimator_find(ce, 0)->syncs, 20000);
+	ck_assert_uint_eq(clock_estimator_find(ce, 2)->syncs, 10);
+	clock_estimator_free(ce);
+}
+END_TEST
+
+/* Calls given per process rather than in time order (processor 0's 5000,
+ * then processor 1's): processor 0's first 904 rounds are taken alone to
+ * keep it within 4096 calls, processor 1's calls of them come late and are
+ * left out (counted); the last 4096 rounds pair up. */
+START_TEST(sync_late_calls)
+{
+	struct clock_estimator *ce = clock_estimator_new();
+	struct clock_options o = defaults();
+	const struct clock_result *r;
+	int k, p;
+
+	for (p = 0; p < 2; p++)
+		for (k = 0; k < 5000; k++) {
+			double T = k * 1e-3 + (p ? 0.004 : 0);
+
+			ck_assert_int_eq(clock_estimator_sync_entry(ce, p, 0, -402, -1, T - 5e-6), 0);
+			ck_assert_int_eq(clock_estimator_sync_exit(ce, p, 0, -402, T), 0);
+			ck_assert_uint_le(clock_estimator_sync_waiting(ce), 2 * 4096);
+		}
+	ck_assert_uint_eq(clock_estimator_sync_late(ce), 904);
+	ck_assert_int_eq(clock_estimator_solve(ce, &o), 0);
+	ck_assert_uint_eq(clock_estimator_sync_constraints(ce), 2 * 4096);
+	r = clock_estimator_find(ce, 1);
+	ck_assert_uint_eq(r->syncs, 4096);
+	ck_assert_msg(fabs(r->offset + 0.004) < 1e-5, "offset %.9f", r->offset);
+	clock_estimator_free(ce);
+}
+END_TEST
+
 /* Refitting against every partner: the tree fits 1 and 2 to 0 alone
  * (offsets 0), which leaves the message 1 -> 2 arriving 5 us early. The
  * refits settle where the least room is largest: 1 at -5 us, 2 at +5 us,
@@ -479,6 +586,9 @@ int main(void)
 	tcase_add_test(tc, chain_composition);
 	tcase_add_test(tc, groups_and_reference);
 	tcase_add_test(tc, clocksync_only);
+	tcase_add_test(tc, sync_rounds_bounded);
+	tcase_add_test(tc, sync_round_without_a_processor);
+	tcase_add_test(tc, sync_late_calls);
 	tcase_add_test(tc, refit_against_all_partners);
 	tcase_add_test(tc, final_shift);
 	tcase_add_test(tc, inconsistent_constraints);
