@@ -1097,6 +1097,15 @@ int cmd_sync(int argc, const char **argv)
 		else
 			report_text(&s, rout);
 	}
+	if (clock_estimator_sync_late(s.ce) && !o.quiet)
+		picltrace_error(CMD, "%llu synchronisation call%s came after %s round%s had been "
+				"taken without %s (another process was 4096 calls ahead): left out; "
+				"is the trace sorted by time?",
+				(unsigned long long)clock_estimator_sync_late(s.ce),
+				clock_estimator_sync_late(s.ce) == 1 ? "" : "s",
+				clock_estimator_sync_late(s.ce) == 1 ? "its" : "their",
+				clock_estimator_sync_late(s.ce) == 1 ? "" : "s",
+				clock_estimator_sync_late(s.ce) == 1 ? "it" : "them");
 	if (s.tachyons_after && !o.quiet)
 		picltrace_error(CMD, "%llu message%s still arrive%s before %s sent%s",
 				(unsigned long long)s.tachyons_after,
