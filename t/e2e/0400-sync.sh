@@ -3,7 +3,8 @@
 # was worked out by hand (a clock 5 ms behind; constraints no line meets;
 # a one-way link with a minimum latency; a processor without messages);
 # validate finds no tachyon afterwards; the recovered offset and drift of
-# skewed clocks in a generated trace; stdin, pipes and zstd; --in-place;
+# skewed clocks in a generated trace; synchronisations in bounded memory,
+# and calls too late for their round; stdin, pipes and zstd; --in-place;
 # bad input (file:line:column, exit 2, nothing left behind); usage errors.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
@@ -238,6 +239,52 @@ cmp "$TMP/out" "$TMP/mix.out" || fail "raised receives: stdout differs from -o"
 [ "$(tail -4 "$TMP/out" | tr '\n' '|')" = \
   '-3 -21 1.000 10 0 3 2 8 1 11|-4 -52 1.750 10 0 3 2 8 2 11|-4 -52 1.000 11 0 3 2 8 1 10|-3 -21 1.750 11 0 3 2 8 2 10|' ] ||
   fail "raised receives: the tail differs"
+
+# --- Synchronisations are folded into constraints a round at a time, not
+# kept: sync0 rounds on two processors (1 running 3 ms ahead), one round per
+# 100 us, entries then exits. Keeping every call took 50 bytes each (43 MB
+# here); now the calls held stay within 4096 per process. And a trace whose
+# processes' records come one after the other: the rounds a process came to
+# over 4096 calls after the other are left out, and said so.
+cat >"$TMP/rounds.awk" <<'AWK'
+BEGIN {
+  for (k = 0; k < N; k++) {
+    t = k * 1e-4
+    printf "-3 -402 %.6f 0 0 0\n-3 -402 %.6f 1 0 0\n", t, t + 0.003 + 2e-6
+    printf "-4 -402 %.6f 0 0 0\n-4 -402 %.6f 1 0 0\n", t + 5e-6, t + 0.003 + 6e-6
+  }
+}
+AWK
+awk -v N=400000 -f "$TMP/rounds.awk" >"$TMP/rounds.picl"
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+  run "$PT" sync -n --report "$TMP/rounds.picl"
+  echo "note: sanitizer build (shadow memory); memory bound not measured here"
+elif [ -x /usr/bin/time ]; then
+  run env PICL_THREADS=2 /usr/bin/time -f '%M' -o "$TMP/peak" "$PT" sync -n --report "$TMP/rounds.picl"
+  peak=$(tail -n 1 "$TMP/peak")
+  [ "$peak" -le 20480 ] || fail "sync peaked at ${peak} KB on 400000 synchronisations"
+else
+  run "$PT" sync -n --report "$TMP/rounds.picl"
+  echo "note: /usr/bin/time absent; memory bound not measured"
+fi
+expect_rc 0
+expect_out <<'T'
+reference processor 0, t0 0.000000, minimum latency 0 s, drift at most 100 ppm
+processor       offset (s)  drift (ppm)         +- (s)  messages  syncs    via  how
+        0      0.000000000        0.000    0.000000000         0  400000      -  reference
+        1     -0.003001500        0.000    0.000004500         0  400000      0  two-way
+messages: 0 matched, 0 within one processor; 800000 synchronisation constraints
+tachyons: 0 before, 0 after
+T
+expect_err </dev/null
+awk -v N=5000 -f "$TMP/rounds.awk" >"$TMP/rounds.picl"
+{ grep ' 0 0 0$' "$TMP/rounds.picl"; grep ' 1 0 0$' "$TMP/rounds.picl"; } >"$TMP/byproc.picl"
+run "$PT" sync -n "$TMP/byproc.picl"
+expect_rc 0
+grep -q '; 8192 synchronisation constraints$' "$TMP/err" || fail "by process: constraints"
+grep -q '^picltrace sync: 904 synchronisation calls came after their rounds had been taken without them' \
+  "$TMP/err" || fail "by process: late calls not reported"
+rm -f "$TMP/rounds.picl" "$TMP/byproc.picl"
 
 # --- Standard input, pipes and zstd, both ways.
 run sh -c "\"$PT\" sync --quiet - <\"$D/three-procs.picl\""
