@@ -304,6 +304,7 @@ struct counter {                   /* one process's calls of one collective */
 	int32_t event, group;
 	uint64_t count;            /* calls so far: the next one is call `count` */
 	size_t coll;               /* the collective (index) */
+	size_t member;             /* its index in the collective's m */
 	struct sync_call *wait;    /* a ring of its calls not yet folded: calls
 				      count - nwait ... count - 1 */
 	size_t wait0, nwait, wait_cap;
@@ -329,6 +330,11 @@ struct collective {
 	uint64_t next;
 	struct member *m;
 	size_t nm, m_cap;
+	size_t *act;               /* the members with calls waiting (in m):
+				      a round is made of theirs only, so
+				      that one busy member among many idle
+				      ones does not cost a pass over all */
+	size_t nact, act_cap;
 	size_t nwait;              /* its members' calls waiting */
 };
 
@@ -393,8 +399,10 @@ void clock_estimator_free(struct clock_estimator *ce)
 		free(ce->streams[i].pend);
 		free(ce->streams[i].cnt);
 	}
-	for (i = 0; i < ce->ncolls; i++)
+	for (i = 0; i < ce->ncolls; i++) {
 		free(ce->colls[i].m);
+		free(ce->colls[i].act);
+	}
 	free(ce->pairs);
 	free(ce->nodes);
 	free(ce->streams);
@@ -579,12 +587,15 @@ static int fold_round(struct clock_estimator *ce, size_t ci)
 		ce->round = r;
 		ce->round_cap = co->nm;
 	}
-	for (i = 0; i < co->nm; i++) {
-		struct stream *s = &ce->streams[co->m[i].stream];
-		struct counter *c = &s->cnt[co->m[i].counter];
+	/* (downwards: a member that leaves act is replaced by the last one,
+	 * already seen) */
+	for (i = co->nact; i-- > 0;) {
+		const struct member *mb = &co->m[co->act[i]];
+		struct stream *s = &ce->streams[mb->stream];
+		struct counter *c = &s->cnt[mb->counter];
 		struct round_call x;
 
-		if (c->nwait == 0 || c->count - c->nwait != co->next)
+		if (c->count - c->nwait != co->next)
 			continue;
 		x.processor = s->processor;
 		x.c = c->wait[c->wait0];
@@ -594,6 +605,8 @@ static int fold_round(struct clock_estimator *ce, size_t ci)
 		co->nwait--;
 		ce->sync_waiting--;
 		ce->round[n++] = x;
+		if (c->nwait == 0)
+			co->act[i] = co->act[--co->nact];
 	}
 	co->next++;
 	if (n > 1)
@@ -646,7 +659,8 @@ static struct counter *counter_get(struct clock_estimator *ce, size_t si, int32_
 	}
 	co = &ce->colls[ci];
 	if (grow((void **)&s->cnt, &s->cnt_cap, s->ncnt, sizeof(*s->cnt)) < 0 ||
-	    grow((void **)&co->m, &co->m_cap, co->nm, sizeof(*co->m)) < 0)
+	    grow((void **)&co->m, &co->m_cap, co->nm, sizeof(*co->m)) < 0 ||
+	    grow((void **)&co->act, &co->act_cap, co->nm, sizeof(*co->act)) < 0)
 		return NULL;
 	co->m[co->nm].stream = si;
 	co->m[co->nm].counter = s->ncnt;
@@ -656,6 +670,7 @@ static struct counter *counter_get(struct clock_estimator *ce, size_t si, int32_
 	c->event = event;
 	c->group = group;
 	c->coll = ci;
+	c->member = co->nm - 1;
 	return c;
 }
 
@@ -737,6 +752,8 @@ int clock_estimator_sync_exit(struct clock_estimator *ce, int32_t processor,
 	}
 	if ((rc = wait_push(c, &x)) < 0)
 		return rc;
+	if (c->nwait == 1)         /* (act has room for every member) */
+		co->act[co->nact++] = c->member;
 	c->count++;
 	s->nwait++;
 	co->nwait++;

@@ -286,6 +286,23 @@ grep -q '^picltrace sync: 904 synchronisation calls came after their rounds had 
   "$TMP/err" || fail "by process: late calls not reported"
 rm -f "$TMP/rounds.picl" "$TMP/byproc.picl"
 
+# A round is made of the calls of the members that have one waiting, not
+# of a pass over every member: 20000 processors calling sync0 once, then
+# one of them 200000 times more, took 35 s (a pass per round); the report
+# is what keeping every call gave.
+awk 'BEGIN { P = 20000; N = 200000
+  for (p = 1; p <= P; p++) printf "-3 -402 0.%06d %d 0 0\n", p, p
+  for (p = 1; p <= P; p++) printf "-4 -402 0.%06d %d 0 0\n", p + 1, p
+  for (k = 0; k < N; k++) { t = 1 + k * 1e-5
+    printf "-3 -402 %.6f 0 0 0\n-4 -402 %.6f 0 0 0\n", t, t + 2e-6 } }' >"$TMP/uneven.picl"
+run_within 30 "$PT" sync -n --report "$TMP/uneven.picl"
+expect_rc 0
+grep -qx 'messages: 0 matched, 0 within one processor; 40000 synchronisation constraints' "$TMP/out" ||
+  fail "uneven rounds: $(tail -n 3 "$TMP/out")"
+[ "$(grep -c '^ *[0-9][0-9]* .* two-way' "$TMP/out")" -eq 20000 ] ||
+  fail "uneven rounds: not every processor synchronised"
+rm -f "$TMP/uneven.picl"
+
 # --- Standard input, pipes and zstd, both ways.
 run sh -c "\"$PT\" sync --quiet - <\"$D/three-procs.picl\""
 expect_rc 0
