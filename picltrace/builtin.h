@@ -117,18 +117,32 @@ void picltrace_report(const char *cmd, const struct picl_error *err);
  * Note every record read (only definitions are kept, as their text), and
  * apply the carry to each new reader before its first record. A carry
  * starts zeroed; free it with picltrace_carry_free.
+ *
+ * The caller sets `more` before each input: whether another input follows.
+ * Nothing is kept while it is 0 (the last input's definitions hold in no
+ * other), and a definition replaces the text of the earlier one of the same
+ * subset (kind, id) or alias (number, event, processor, process), so what
+ * is kept is bounded by the definitions in force, which the library caps.
  */
+struct picltrace_carry_def;
 struct picltrace_carry {
-	char *text;
-	size_t len, cap;
+	int more;                          /* another input follows */
+	char *text;                        /* kept records, dead ones among them */
+	size_t len, cap, dead;             /* dead: bytes of replaced records */
+	struct picltrace_carry_def *defs;  /* one per definition key */
+	size_t ndefs, defs_cap;
+	uint32_t *slots;                   /* hash table: 1 + index into defs */
+	size_t nslots;
+	uint32_t first, last;              /* 1 + index: in the order last made */
 };
 int picltrace_carry_keep(struct picltrace_carry *c, const struct picl_record *rec);
 /* 0, or -1 when out of memory; called on every record, so the test for a
  * definition is here, and inline. */
 static inline int picltrace_carry_note(struct picltrace_carry *c, const struct picl_record *rec)
 {
-	if (rec->type != PICL_REC_DESCRIPTOR && (rec->type < PICL_REC_SUBSET_EVENTS ||
-						 rec->type > PICL_REC_SUBSET_PROCESSORS))
+	if (!c->more || (rec->type != PICL_REC_DESCRIPTOR &&
+			 (rec->type < PICL_REC_SUBSET_EVENTS ||
+			  rec->type > PICL_REC_SUBSET_PROCESSORS)))
 		return 0;
 	return picltrace_carry_keep(c, rec);
 }

@@ -116,8 +116,10 @@ int cmd_cat(int argc, const char **argv)
 	w = picltrace_open_output("cat", output, wopts.compress, wopts.level);
 	if (!w)
 		return 2;
-	for (i = 0; i < ninputs && rc == PICL_OK; i++)
+	for (i = 0; i < ninputs && rc == PICL_OK; i++) {
+		carry.more = i + 1 < ninputs;
 		rc = cat_one(inputs[i], w, &carry);
+	}
 	picltrace_carry_free(&carry);
 	if (rc < 0) {
 		picl_writer_abort(w);

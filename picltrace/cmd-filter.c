@@ -1065,12 +1065,16 @@ static int filter_pairs(struct filter *f, const char **inputs, int n)
 			goto done;
 		}
 	ord = 0;
-	for (i = 0; i < n && rc == PICL_OK; i++)
+	for (i = 0; i < n && rc == PICL_OK; i++) {
+		f->carry.more = i + 1 < n;
 		rc = source_pass(f, &src[i], PASS_MARK, &p, &ord);
+	}
 	ord = 0;
 	picltrace_carry_free(&f->carry);   /* the second pass reads them again */
-	for (i = 0; i < n && rc == PICL_OK; i++)
+	for (i = 0; i < n && rc == PICL_OK; i++) {
+		f->carry.more = i + 1 < n;
 		rc = source_pass(f, &src[i], PASS_COPY, &p, &ord);
+	}
 done:
 	for (i = 0; i < opened; i++)
 		if (src[i].own)
@@ -1287,8 +1291,10 @@ int cmd_filter(int argc, const char **argv)
 	if (pairs)
 		rc = filter_pairs(&f, inputs, ninputs);
 	else
-		for (i = 0; i < ninputs && rc == PICL_OK; i++)
+		for (i = 0; i < ninputs && rc == PICL_OK; i++) {
+			f.carry.more = i + 1 < ninputs;
 			rc = filter_one(&f, inputs[i], &ord);
+		}
 	if (rc < 0) {
 		picl_writer_abort(f.w);
 		goto out;

@@ -4,6 +4,7 @@
  * trace, and a progress line on a terminal.
  */
 #include "builtin.h"
+#include "intmap.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -274,13 +275,194 @@ void picltrace_progress_done(struct picltrace_progress *p)
 /* Definitions carried from file to file                                     */
 /* ------------------------------------------------------------------------ */
 
-/* A definition record's text, kept (picltrace_carry_note decided). */
+/*
+ * The text of the definitions in force is kept, one record per definition
+ * key, in the order each key was last defined. Replaying those in that
+ * order gives the reader of the next input the same definitions as
+ * replaying every definition ever made:
+ *
+ * - a subset is its members and nothing else: a later definition of the
+ *   same (kind, id) replaces the earlier one whole, and members naming
+ *   other subsets are looked up when matched, not when defined, so neither
+ *   the dropped records nor the order between subsets can show;
+ * - an alias keeps one definition per (event, processor, process) scope, a
+ *   redefinition for the same scope replacing it with a newer sequence
+ *   number ("the latest among equals" compares those), and the alias used
+ *   everywhere unscoped is its last definition in any scope. Each key's
+ *   latest record is the one that set what is in force for it, the
+ *   sequence numbers of the kept records come out in the same relative
+ *   order as they ended up in, and an alias's last definition is replayed
+ *   last among its own; a dropped record only ever stood where a kept,
+ *   later one of the same key now stands;
+ * - the library's caps (definitions, distinct control strings) count what
+ *   is in force, which the kept records do not exceed.
+ *
+ * Keys live in an open-addressing table beside a list of the definitions
+ * in the order last made, which is also the order of their text in
+ * c->text: a redefinition leaves the old text dead and appends the new,
+ * and the text is compacted once more of it is dead than alive.
+ */
+struct picltrace_carry_def {
+	int32_t type, event, processor, process;   /* event ...: an alias's scope */
+	int64_t id;                 /* the subset id or the alias number */
+	int keyed;                  /* 0: not a well-formed definition, kept as is */
+	size_t off, len;            /* its text in c->text, '\n' included */
+	uint32_t prev, next;        /* 1 + index, in the order last made */
+};
+
+/* The key of a definition record, 0 if it has none (a definition the
+ * library rejects never gets here; kept unkeyed, to be safe). */
+static int carry_key(const struct picl_record *rec, struct picltrace_carry_def *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->type = rec->type;
+	if (!rec->values || rec->nvalues < 1 || rec->values[0].kind != PICL_VAL_INT)
+		return 0;
+	k->id = rec->values[0].v.i;
+	if (rec->type == PICL_REC_DESCRIPTOR) {
+		k->event = rec->event;
+		k->processor = rec->processor;
+		k->process = rec->process;
+	}
+	k->keyed = 1;
+	return 1;
+}
+
+static size_t carry_hash(const struct picltrace_carry_def *k)
+{
+	uint64_t h = intmap_hash(intmap_key2(k->type, k->event));
+
+	h = intmap_hash(h ^ intmap_key2(k->processor, k->process));
+	return (size_t)intmap_hash(h ^ (uint64_t)k->id);
+}
+
+static int carry_same(const struct picltrace_carry_def *a, const struct picltrace_carry_def *b)
+{
+	return a->type == b->type && a->id == b->id && a->event == b->event &&
+	       a->processor == b->processor && a->process == b->process;
+}
+
+/* The slot of key k in c->slots: its definition's, or the empty one where
+ * it goes. c->nslots must be nonzero. */
+static size_t carry_slot(const struct picltrace_carry *c, const struct picltrace_carry_def *k)
+{
+	size_t mask = c->nslots - 1, i;
+
+	for (i = carry_hash(k) & mask; c->slots[i]; i = (i + 1) & mask)
+		if (carry_same(&c->defs[c->slots[i] - 1], k))
+			break;
+	return i;
+}
+
+/* Room for one more keyed definition, the table at most half full. */
+static int carry_grow(struct picltrace_carry *c)
+{
+	size_t i;
+
+	if (c->ndefs == c->defs_cap) {
+		size_t ncap = c->defs_cap ? c->defs_cap * 2 : 64;
+		struct picltrace_carry_def *d;
+
+		if (ncap >= UINT32_MAX)
+			return -1;
+		d = realloc(c->defs, ncap * sizeof(*d));
+		if (!d)
+			return -1;
+		c->defs = d;
+		c->defs_cap = ncap;
+	}
+	if ((c->ndefs + 1) * 2 > c->nslots) {
+		size_t ncap = c->nslots ? c->nslots * 2 : 128;
+		uint32_t *old = c->slots;
+
+		c->slots = calloc(ncap, sizeof(*c->slots));
+		if (!c->slots) {
+			c->slots = old;
+			return -1;
+		}
+		free(old);
+		c->nslots = ncap;
+		for (i = 0; i < c->ndefs; i++)
+			if (c->defs[i].keyed)
+				c->slots[carry_slot(c, &c->defs[i])] = (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+static void carry_unlink(struct picltrace_carry *c, uint32_t n)
+{
+	struct picltrace_carry_def *d = &c->defs[n - 1];
+
+	if (d->prev)
+		c->defs[d->prev - 1].next = d->next;
+	else
+		c->first = d->next;
+	if (d->next)
+		c->defs[d->next - 1].prev = d->prev;
+	else
+		c->last = d->prev;
+	d->prev = d->next = 0;
+}
+
+static void carry_link_last(struct picltrace_carry *c, uint32_t n)
+{
+	struct picltrace_carry_def *d = &c->defs[n - 1];
+
+	d->prev = c->last;
+	d->next = 0;
+	if (c->last)
+		c->defs[c->last - 1].next = n;
+	else
+		c->first = n;
+	c->last = n;
+}
+
+/* Drop the dead text: the list is in the order of the text, so moving each
+ * record down in list order never overwrites one still to move. */
+static void carry_compact(struct picltrace_carry *c)
+{
+	size_t at = 0;
+	uint32_t n;
+
+	for (n = c->first; n; n = c->defs[n - 1].next) {
+		struct picltrace_carry_def *d = &c->defs[n - 1];
+
+		memmove(c->text + at, c->text + d->off, d->len);
+		d->off = at;
+		at += d->len;
+	}
+	c->len = at;
+	c->dead = 0;
+}
+
+/* A definition record's text, kept (picltrace_carry_note decided). After
+ * -1 (out of memory) the carry is fit only to be freed. */
 int picltrace_carry_keep(struct picltrace_carry *c, const struct picl_record *rec)
 {
-	size_t need;
+	struct picltrace_carry_def k;
+	size_t need, slot = 0;
+	uint32_t n = 0;
 
 	if (!rec->line)
 		return 0;
+	if (carry_key(rec, &k) && c->nslots) {
+		slot = carry_slot(c, &k);
+		n = c->slots[slot];
+	}
+	if (n) {
+		/* a redefinition: its old text is dead, the new goes last */
+		carry_unlink(c, n);
+		c->dead += c->defs[n - 1].len;
+	} else {
+		if (carry_grow(c) < 0)
+			return -1;
+		n = (uint32_t)++c->ndefs;
+		c->defs[n - 1] = k;
+		if (k.keyed)
+			c->slots[carry_slot(c, &k)] = n;
+	}
+	if (c->dead > c->len - c->dead)
+		carry_compact(c);
 	need = c->len + rec->line_len + 1;
 	if (need > c->cap) {
 		size_t cap = c->cap ? c->cap : 4096;
@@ -294,6 +476,9 @@ int picltrace_carry_keep(struct picltrace_carry *c, const struct picl_record *re
 		c->text = p;
 		c->cap = cap;
 	}
+	c->defs[n - 1].off = c->len;
+	c->defs[n - 1].len = rec->line_len + 1;
+	carry_link_last(c, n);
 	memcpy(c->text + c->len, rec->line, rec->line_len);
 	c->len += rec->line_len;
 	c->text[c->len++] = '\n';
@@ -308,6 +493,8 @@ int picltrace_carry_apply(struct picltrace_carry *c, const char *cmd, struct pic
 	struct picl_record rec;
 	int rc;
 
+	if (c->dead)
+		carry_compact(c);
 	if (c->len == 0)
 		return 0;
 	/* Read back as they were read the first time (they were valid then). */
@@ -331,5 +518,7 @@ int picltrace_carry_apply(struct picltrace_carry *c, const char *cmd, struct pic
 void picltrace_carry_free(struct picltrace_carry *c)
 {
 	free(c->text);
+	free(c->defs);
+	free(c->slots);
 	memset(c, 0, sizeof(*c));
 }

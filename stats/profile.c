@@ -1756,11 +1756,13 @@ struct profile *profile_of_inputs(const struct prof_options *opts,
 		picltrace_error(opts->cmd, "warning: %s: %s; event names are left out",
 				serr.path ? serr.path : picl_schema_default_path(),
 				serr.problem);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		p->carry.more = i + 1 < n;
 		if (profile_read(p, inputs[i]) != 0) {
 			profile_free(p);
 			return NULL;
 		}
+	}
 	if (profile_finish(p) != 0) {
 		profile_free(p);
 		return NULL;
