@@ -944,9 +944,12 @@ static int add_definition(struct profile *p, const struct picl_record *rec, cons
 	    rec->values[0].kind != PICL_VAL_INT)
 		return 0;
 	id = (int32_t)rec->values[0].v.i;
-	for (k = 0; k < NPREDEFINED; k++)
-		if (predefined_subsets[k] == id)
+	for (k = 0; k < NPREDEFINED; k++) {
+		if (predefined_subsets[k] == id) {
+			p->predefined_redefined |= (uint32_t)1 << k;
 			return 0;
+		}
+	}
 	if (intmap_get(&p->subset_of, (uint64_t)(uint32_t)id, &k))
 		return 0;
 	if (grow((void **)&p->subsets, &p->subsets_cap, p->nsubsets + 1, sizeof(*p->subsets)) ||
@@ -1204,6 +1207,181 @@ static void cell_merge(struct prof_cell *into, const struct prof_cell *c)
 }
 
 /*
+ * Event subsets, flattened. picl_defs_matches answers one (subset, event)
+ * with a scan of the subset's members (and of its nested subsets'), and
+ * asking it about every cell of every process for every subset cost
+ * subsets x events x members. So each subset shown is flattened once, when
+ * the trace is all read, into the event types it holds, and
+ * prof_subset_sums looks those up in a process's sorted cells (or the
+ * cells up in them, whichever are fewer).
+ *
+ * Membership is picl_defs_matches's: an event belongs to subset S if it is
+ * a member of S or of a subset reached from S through members that are
+ * subsets (not S itself), at most PROF_SUBSET_DEPTH levels down; a
+ * predefined subset of Table 5 that no -203 redefined holds a range of
+ * types, so it is kept by id and asked about (one comparison, no scan).
+ * The types are sorted as cells are (event_rank), once each, without
+ * subset ids (a cell of a subset id is never summed); when a subset's own
+ * members already are so and nest nothing, they are used where the defs
+ * hold them instead of copied (the defs change no more once the trace is
+ * read).
+ */
+#define PROF_SUBSET_DEPTH 8      /* picl_defs_matches's, picl-trace.h */
+
+struct prof_evset {
+	const int32_t *ev;       /* the event types, sorted; ev == own, or the defs' */
+	size_t n;
+	int32_t *own;
+	int32_t *pre;            /* predefined subsets reached, by range */
+	size_t npre, pre_cap;
+};
+
+struct evset_walk {
+	int32_t *ids;            /* subsets reached, breadth first */
+	int *depth;
+	size_t nids, ids_cap, depth_cap;
+	struct intmap seen;
+	int32_t *ev;
+	size_t nev, ev_cap;
+};
+
+static int cmp_event_rank(const void *a, const void *b)
+{
+	int64_t x = event_rank(*(const int32_t *)a), y = event_rank(*(const int32_t *)b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* 1 if `id` is one of Table 5's and no -203 redefined it. */
+static int predefined_range(const struct profile *p, int32_t id)
+{
+	size_t k;
+
+	for (k = 0; k < NPREDEFINED; k++)
+		if (predefined_subsets[k] == id)
+			return !(p->predefined_redefined & (uint32_t)1 << k);
+	return 0;
+}
+
+/* Own members used as they are: no nesting, sorted, no repeats. */
+static int evset_plain(const struct profile *p, const int32_t *m, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (m[k] < -1 && picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, m[k]))
+			return 0;
+		if (k && event_rank(m[k - 1]) >= event_rank(m[k]))
+			return 0;
+	}
+	return 1;
+}
+
+static int evset_build(const struct profile *p, int32_t id, struct prof_evset *es,
+		       struct evset_walk *w)
+{
+	const int32_t *m;
+	size_t n, i, k, j;
+
+	m = picl_defs_subset_members(p->defs, PICL_SUBSET_EVENTS, id, &n);
+	if (n && evset_plain(p, m, n)) {
+		es->ev = m;
+		es->n = n;
+		return 0;
+	}
+	/* Breadth first, so that a subset is first reached at its least
+	 * depth, the one that lets it reach the most. */
+	intmap_free(&w->seen);
+	w->nids = 0;
+	w->nev = 0;
+	if (grow((void **)&w->ids, &w->ids_cap, 1, sizeof(*w->ids)) ||
+	    grow((void **)&w->depth, &w->depth_cap, 1, sizeof(*w->depth)) ||
+	    intmap_put(&w->seen, (uint64_t)(uint32_t)id, 0) < 0)
+		return -1;
+	w->ids[w->nids] = id;
+	w->depth[w->nids++] = 0;
+	for (i = 0; i < w->nids; i++) {
+		int32_t s = w->ids[i];
+
+		m = picl_defs_subset_members(p->defs, PICL_SUBSET_EVENTS, s, &n);
+		if (!n && predefined_range(p, s)) {
+			if (grow((void **)&es->pre, &es->pre_cap, es->npre + 1, sizeof(*es->pre)))
+				return -1;
+			es->pre[es->npre++] = s;
+			continue;
+		}
+		if (grow((void **)&w->ev, &w->ev_cap, w->nev + n, sizeof(*w->ev)))
+			return -1;
+		for (k = 0; k < n; k++) {
+			if (m[k] >= -1 || !picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, m[k])) {
+				w->ev[w->nev++] = m[k];
+				continue;
+			}
+			if (m[k] == s || w->depth[i] >= PROF_SUBSET_DEPTH ||
+			    intmap_get(&w->seen, (uint64_t)(uint32_t)m[k], &j))
+				continue;
+			if (grow((void **)&w->ids, &w->ids_cap, w->nids + 1, sizeof(*w->ids)) ||
+			    grow((void **)&w->depth, &w->depth_cap, w->nids + 1, sizeof(*w->depth)) ||
+			    intmap_put(&w->seen, (uint64_t)(uint32_t)m[k], w->nids) < 0)
+				return -1;
+			w->ids[w->nids] = m[k];
+			w->depth[w->nids] = w->depth[i] + 1;
+			w->nids++;
+		}
+	}
+	if (w->nev > 1)
+		qsort(w->ev, w->nev, sizeof(*w->ev), cmp_event_rank);
+	for (k = 0, n = 0; k < w->nev; k++)
+		if (n == 0 || w->ev[n - 1] != w->ev[k])
+			w->ev[n++] = w->ev[k];
+	if (n) {
+		es->own = malloc(n * sizeof(*es->own));
+		if (!es->own)
+			return -1;
+		memcpy(es->own, w->ev, n * sizeof(*es->own));
+	}
+	es->ev = es->own;
+	es->n = n;
+	return 0;
+}
+
+static void evsets_free(struct profile *p)
+{
+	size_t s;
+
+	if (!p->evsets)
+		return;
+	for (s = 0; s < NPREDEFINED + p->nsubsets; s++) {
+		free(p->evsets[s].own);
+		free(p->evsets[s].pre);
+	}
+	free(p->evsets);
+	p->evsets = NULL;
+}
+
+static int evsets_build(struct profile *p)
+{
+	struct evset_walk w;
+	size_t s;
+	int rc = 0;
+
+	memset(&w, 0, sizeof(w));
+	p->evsets = calloc(NPREDEFINED + p->nsubsets, sizeof(*p->evsets));
+	if (!p->evsets)
+		return -1;
+	for (s = 0; s < NPREDEFINED + p->nsubsets && rc == 0; s++)
+		rc = evset_build(p, s < NPREDEFINED ? predefined_subsets[s] :
+				 p->subsets[s - NPREDEFINED], &p->evsets[s], &w);
+	free(w.ids);
+	free(w.depth);
+	free(w.ev);
+	intmap_free(&w.seen);
+	if (rc < 0)
+		evsets_free(p);
+	return rc;
+}
+
+/*
  * Group the exact intervals by process (a counting sort on the process's
  * input index, input order kept within one), so that prof_segments reads a
  * process's own intervals and not all of them: a Gantt chart asks for every
@@ -1282,6 +1460,10 @@ int profile_finish(struct profile *p)
 			cell_merge(&p->all[p->nall - 1], &p->all[k]);
 		else
 			p->all[p->nall++] = p->all[k];
+	}
+	if (evsets_build(p) < 0) {
+		report_nomem(p);
+		return 2;
 	}
 	/* Processes in (processor, process) order; intervals keep pp->index
 	 * (input order), which the timeline functions translate. */
@@ -1377,28 +1559,78 @@ size_t prof_nsubsets(const struct profile *p)
 	return NPREDEFINED + p->nsubsets;
 }
 
+/* The first of cells[lo, hi) not before (rel, event) in their order. */
+static size_t cell_lower(const struct prof_cell *cells, size_t lo, size_t hi,
+			 int32_t rel, int32_t event)
+{
+	struct prof_cell key;
+
+	key.rel = rel;
+	key.event = event;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_cells(&cells[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int evset_has(const struct profile *p, const struct prof_evset *es, int32_t event)
+{
+	size_t k;
+
+	if (bsearch(&event, es->ev, es->n, sizeof(*es->ev), cmp_event_rank))
+		return 1;
+	if (!es->npre || picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event))
+		return 0;
+	for (k = 0; k < es->npre; k++)
+		if (picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, es->pre[k], event))
+			return 1;
+	return 0;
+}
+
 size_t prof_subset_sums(const struct profile *p, const struct prof_cell *cells,
 			size_t n, int32_t rel, struct prof_cell *out)
 {
-	size_t s, k, m = 0;
+	size_t s, k, lo, hi, m = 0;
 
+	if (!p->evsets)
+		return 0;
+	/* The cells of `rel`: sorted by rel, then by event_rank, whose least
+	 * is -1. */
+	lo = cell_lower(cells, 0, n, rel, -1);
+	for (hi = lo; hi < n && cells[hi].rel == rel; hi++)
+		;
 	for (s = 0; s < NPREDEFINED + p->nsubsets; s++) {
-		int32_t id = s < NPREDEFINED ? predefined_subsets[s] : p->subsets[s - NPREDEFINED];
+		const struct prof_evset *es = &p->evsets[s];
 		struct prof_cell sum;
 		int any = 0;
 
 		memset(&sum, 0, sizeof(sum));
 		sum.rel = rel;
-		sum.event = id;
-		for (k = 0; k < n; k++) {
-			const struct prof_cell *c = &cells[k];
+		sum.event = s < NPREDEFINED ? predefined_subsets[s] : p->subsets[s - NPREDEFINED];
+		if (es->npre || es->n >= hi - lo) {
+			for (k = lo; k < hi; k++) {
+				if (!evset_has(p, es, cells[k].event))
+					continue;
+				cell_merge(&sum, &cells[k]);
+				any = 1;
+			}
+		} else {
+			/* Fewer types than cells: each looked up, in the cells'
+			 * order, so the sums add up as above. */
+			size_t at = lo, e;
 
-			if (c->rel != rel ||
-			    picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, c->event) ||
-			    !picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, id, c->event))
-				continue;
-			cell_merge(&sum, c);
-			any = 1;
+			for (e = 0; e < es->n && at < hi; e++) {
+				at = cell_lower(cells, at, hi, rel, es->ev[e]);
+				for (; at < hi && cells[at].event == es->ev[e]; at++) {
+					cell_merge(&sum, &cells[at]);
+					any = 1;
+				}
+			}
 		}
 		if (any)
 			out[m++] = sum;
@@ -1795,6 +2027,7 @@ void profile_free(struct profile *p)
 		free(p->labels[k].text);
 	free(p->labels);
 	intmap_free(&p->label_of);
+	evsets_free(p);
 	free(p->subsets);
 	intmap_free(&p->subset_of);
 	free(p->recorded);

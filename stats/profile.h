@@ -150,6 +150,8 @@ struct prof_interval {
 	int cat;
 };
 
+struct prof_evset;
+
 struct profile {
 	struct prof_options opt;
 	struct picl_stats *stats;
@@ -194,6 +196,9 @@ struct profile {
 	int32_t *subsets;                /* ids defined by -203, in order */
 	size_t nsubsets, subsets_cap;
 	struct intmap subset_of;         /* id -> subsets index */
+	uint32_t predefined_redefined;   /* bit k: a -203 redefined Table 5's k-th */
+	struct prof_evset *evsets;       /* per subset shown, its event types
+	                                    (profile_finish) */
 
 	/* Statistics records of the trace. */
 	struct prof_recorded *recorded;
@@ -282,7 +287,8 @@ const char *prof_event_name(const struct profile *p, int32_t event);
  * the trace defined, in order of first definition) and their sums over the
  * cells[0..n) that have relative event type `rel`: fills out[] (capacity
  * at least prof_nsubsets(p)) with one cell per subset that has a member
- * present, and returns how many.
+ * present, and returns how many. The cells are sorted as a process's are
+ * (pp->cells, p->all), and the profile is finished.
  */
 /* The label a -5 record gave event type `event`, or NULL. */
 const char *prof_event_label(const struct profile *p, int32_t event);
