@@ -1582,7 +1582,7 @@ static int evset_has(const struct profile *p, const struct prof_evset *es, int32
 {
 	size_t k;
 
-	if (bsearch(&event, es->ev, es->n, sizeof(*es->ev), cmp_event_rank))
+	if (es->n && bsearch(&event, es->ev, es->n, sizeof(*es->ev), cmp_event_rank))
 		return 1;
 	if (!es->npre || picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event))
 		return 0;
