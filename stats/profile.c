@@ -925,21 +925,13 @@ static int add_label(struct profile *p, const struct picl_record *rec)
 	return 0;
 }
 
-static int add_definition(struct profile *p, const struct picl_record *rec, const char *path)
+/* The subsets themselves are the reader's (p->defs); here only which
+ * event subsets to show, and which of Table 5's a -203 redefined. */
+static int add_definition(struct profile *p, const struct picl_record *rec)
 {
-	struct picl_error err = { 0 };
 	int32_t id;
 	size_t k;
-	int rc;
 
-	rc = picl_defs_apply(p->defs, rec, &err);
-	if (rc < 0) {
-		/* The reader applied it already, so this is out of memory. */
-		err.path = path;
-		err.mark = rec->mark;
-		report(p, &err);
-		return rc;
-	}
 	if (rec->type != PICL_REC_SUBSET_EVENTS || rec->nvalues < 1 ||
 	    rec->values[0].kind != PICL_VAL_INT)
 		return 0;
@@ -1039,6 +1031,10 @@ int profile_read(struct profile *p, const char *path)
 
 	if (p->finished)
 		return 2;
+	/* The carry gives the next reader every definition of the last. */
+	picl_reader_free(p->reader);
+	p->reader = NULL;
+	p->defs = p->no_defs;
 	ropts.flags = PICL_READ_RAW | PICL_READ_PARALLEL | PICL_READ_DECODE_AHEAD;
 	r = picl_reader_open(path, &ropts, &rc, &err);
 	if (!r) {
@@ -1056,6 +1052,8 @@ int profile_read(struct profile *p, const char *path)
 		picl_reader_free(r);
 		return 2;
 	}
+	p->reader = r;
+	p->defs = picl_reader_defs(r);
 	picltrace_progress_init(&prog, p->opt.cmd, picltrace_progress_total(path, r),
 				p->opt.quiet);
 
@@ -1084,7 +1082,7 @@ int profile_read(struct profile *p, const char *path)
 			break;
 		case PICL_REC_SUBSET_PROCESSORS: case PICL_REC_SUBSET_PROCESSES:
 		case PICL_REC_SUBSET_EVENTS:
-			rc = add_definition(p, &rec, name);
+			rc = add_definition(p, &rec);
 			break;
 		case PICL_REC_STAT_TIME: case PICL_REC_STAT_COUNT: case PICL_REC_STAT_VOLUME:
 			rc = p->opt.keep_stat_records ? add_stat_record(p, &rec, name) : 0;
@@ -1107,7 +1105,6 @@ int profile_read(struct profile *p, const char *path)
 	}
 	p->input_base += picl_reader_offset(r) + 1;
 	picltrace_progress_done(&prog);
-	picl_reader_free(r);
 	return status;
 }
 
@@ -1962,7 +1959,7 @@ struct profile *profile_new(const struct prof_options *opts,
 	p->opt.bins += p->opt.bins % 2;
 	p->stats = picl_stats_new();
 	p->matcher = picl_matcher_new(on_message, p);
-	p->defs = picl_defs_new();
+	p->defs = p->no_defs = picl_defs_new();
 	if (!p->stats || !p->matcher || !p->defs) {
 		profile_free(p);
 		return NULL;
@@ -2011,7 +2008,8 @@ void profile_free(struct profile *p)
 	picltrace_carry_free(&p->carry);
 	picl_stats_free(p->stats);
 	picl_matcher_free(p->matcher);
-	picl_defs_free(p->defs);
+	picl_reader_free(p->reader);
+	picl_defs_free(p->no_defs);
 	if (p->schema)
 		picl_schema_free(p->schema);
 	for (k = 0; k < p->nprocs; k++)

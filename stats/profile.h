@@ -156,7 +156,11 @@ struct profile {
 	struct prof_options opt;
 	struct picl_stats *stats;
 	struct picl_matcher *matcher;
-	struct picl_defs *defs;          /* subsets of the whole trace */
+	struct picl_defs *defs;          /* subsets of the whole trace: reader's */
+	struct picl_reader *reader;      /* the last input's, kept for its defs
+	                                    (the carry put the earlier inputs'
+	                                    in them); NULL before and between */
+	struct picl_defs *no_defs;       /* empty, the defs while no reader */
 	struct picltrace_carry carry;    /* definitions, for the next input */
 	struct picl_schema *schema;      /* NULL if it could not be loaded */
 
