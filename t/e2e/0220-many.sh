@@ -223,3 +223,25 @@ run_within 30 "$PT" stat -q -s --format=csv evsub.picl
 expect_rc 0
 awk -F, '$4 == "subset" && $5 <= -2000 { print $5, $8 }' "$TMP/out" |
 	diff -u evsub.want - >&2 || fail "$last: the subsets' counts"
+
+# Two files read as one trace: the subsets are the first file's, carried
+# into the second's reader, with the second's redefinition of -2003 (now
+# holding -2001 too) in force for both processes, as for one file.
+printf -- '-203 -1 0 -1 -1 3 2 -2001 1 -2002\n-203 -1 0 -1 -1 2 2 -2002 2\n' >m1.picl
+printf -- '-203 -1 0 -1 -1 2 2 -2003 3\n-3 -901 0 0 0 0\n-2 1 0.1 0 0 0\n' >>m1.picl
+printf -- '-4 -901 1 0 0 0\n' >>m1.picl
+printf -- '-203 -1 0 -1 -1 3 2 -2003 3 -2001\n-3 -901 0 1 0 0\n-2 1 0.1 1 0 0\n' >m2.picl
+printf -- '-2 2 0.2 1 0 0\n-2 3 0.3 1 0 0\n-4 -901 1 1 0 0\n' >>m2.picl
+run "$PT" stat -q --format=csv m1.picl m2.picl
+expect_rc 0
+awk -F, '$4 == "subset" && $5 <= -2000 { print $1, $5, $8 }' "$TMP/out" >two
+diff -u - two >&2 <<'EOF' || fail "$last: the subsets of two files"
+0 -2001 1
+0 -2003 1
+1 -2001 2
+1 -2002 1
+1 -2003 3
+-1 -2001 3
+-1 -2002 1
+-1 -2003 4
+EOF
