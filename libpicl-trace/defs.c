@@ -14,7 +14,8 @@
  *    look-up scans that (short) list for the most specific match (DESIGN.md
  *    point 4) and remembers the answer until the next definition.
  *  - Subsets are a hash from (kind, id) to a member list. Membership is a
- *    linear scan of the members, following nested subsets up to 8 levels.
+ *    breadth-first walk of the members, following nested subsets up to 8
+ *    levels and each subset at most once (picl_defs_matches).
  *
  * Memory is bounded by the number of distinct definitions, capped at
  * DEFS_MAX entries each so hostile input fails cleanly instead of growing
@@ -55,6 +56,7 @@ struct subset {
 	int32_t id;
 	int32_t *members;
 	size_t n;
+	uint64_t seen;           /* the membership query that last reached it */
 };
 
 /* An open-addressing map from a 64-bit key to an index (+1; 0 = empty). */
@@ -78,6 +80,10 @@ struct picl_defs {
 	struct subset *subsets;
 	size_t subsets_n, subsets_cap;
 	struct imap subset_map;
+	/* membership queries: their count (subset.seen) and the breadth-first
+	 * queue, subsets_cap indices, grown with subsets */
+	uint64_t query;
+	uint32_t *queue;
 
 	/* the predefined aliases 0-5, compiled once, until a -6 redefines one */
 	const struct picl_descriptor *predef[6];
@@ -185,6 +191,7 @@ void picl_defs_free(struct picl_defs *defs)
 	for (i = 0; i < defs->subsets_n; i++)
 		free(defs->subsets[i].members);
 	free(defs->subsets);
+	free(defs->queue);
 	free(defs->subset_map.keys);
 	free(defs->subset_map.vals);
 	free(defs);
@@ -483,12 +490,19 @@ int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 		if (defs->subsets_n == defs->subsets_cap) {
 			size_t ncap = defs->subsets_cap ? defs->subsets_cap * 2 : 16;
 			struct subset *p = realloc(defs->subsets, ncap * sizeof(*p));
+			uint32_t *q;
 
 			if (!p) {
 				free(copy);
 				return PICL_ERR_NOMEM;
 			}
 			defs->subsets = p;
+			q = realloc(defs->queue, ncap * sizeof(*q));
+			if (!q) {
+				free(copy);
+				return PICL_ERR_NOMEM;
+			}
+			defs->queue = q;
 			defs->subsets_cap = ncap;
 		}
 		s = &defs->subsets[defs->subsets_n];
@@ -500,6 +514,7 @@ int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 		defs->subsets_n++;
 		s->kind = kind;
 		s->id = id;
+		s->seen = 0;
 	}
 	s->members = copy;
 	s->n = n;
@@ -537,15 +552,28 @@ int picl_defs_subset_exists(const struct picl_defs *defs,
 	return kind == PICL_SUBSET_EVENTS && predefined_event_subset(id, 0) >= 0;
 }
 
-static int matches_depth(const struct picl_defs *defs, enum picl_subset_kind kind,
-			 int32_t pattern, int32_t value, int depth)
+/*
+ * Membership is a breadth-first walk of the subsets reachable from `pattern`,
+ * level by level, each subset visited once per query (marked with the query
+ * count), so a query costs at most the subsets and members reachable within
+ * SUBSET_DEPTH levels. A subset on level d (pattern is level 0) has its
+ * members compared with value as long as d <= SUBSET_DEPTH, and a predefined
+ * event subset named on such a level is asked directly: the same answers
+ * as following every path up to that depth (a path of at most SUBSET_DEPTH
+ * steps exists exactly when the shortest one is that short), without the
+ * paths' exponential count. Cycles end at the mark.
+ */
+int picl_defs_matches(const struct picl_defs *cdefs, enum picl_subset_kind kind,
+		      int32_t pattern, int32_t value)
 {
+	struct picl_defs *defs = (struct picl_defs *)cdefs; /* marks and queue only */
 	const struct subset *s;
-	size_t i;
+	size_t head = 0, tail = 0, level_end;
+	int depth;
 
 	if (pattern == value || pattern == PICL_WILDCARD)
 		return 1;
-	if (pattern >= -1 || depth > SUBSET_DEPTH)
+	if (pattern >= -1)
 		return 0;
 	s = find_subset(defs, kind, pattern);
 	if (!s) {
@@ -553,21 +581,37 @@ static int matches_depth(const struct picl_defs *defs, enum picl_subset_kind kin
 			return predefined_event_subset(pattern, value) == 1;
 		return 0;
 	}
-	for (i = 0; i < s->n; i++) {
-		int32_t m = s->members[i];
+	defs->query++;
+	defs->subsets[s - defs->subsets].seen = defs->query;
+	defs->queue[tail++] = (uint32_t)(s - defs->subsets);
+	for (depth = 0; depth <= SUBSET_DEPTH && head < tail; depth++) {
+		for (level_end = tail; head < level_end; head++) {
+			size_t i;
 
-		if (m == value)
-			return 1;
-		if (m < -1 && m != pattern && matches_depth(defs, kind, m, value, depth + 1))
-			return 1;
+			s = &defs->subsets[defs->queue[head]];
+			for (i = 0; i < s->n; i++) {
+				int32_t m = s->members[i];
+				const struct subset *t;
+
+				if (m == value)
+					return 1;
+				if (m >= -1 || depth == SUBSET_DEPTH)
+					continue;
+				t = find_subset(defs, kind, m);
+				if (!t) {
+					if (kind == PICL_SUBSET_EVENTS &&
+					    predefined_event_subset(m, value) == 1)
+						return 1;
+					continue;
+				}
+				if (t->seen == defs->query)
+					continue;
+				defs->subsets[t - defs->subsets].seen = defs->query;
+				defs->queue[tail++] = (uint32_t)(t - defs->subsets);
+			}
+		}
 	}
 	return 0;
-}
-
-int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
-		      int32_t pattern, int32_t value)
-{
-	return matches_depth(defs, kind, pattern, value, 0);
 }
 
 const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
