@@ -10,9 +10,12 @@
  *    CTRL_CACHE_MAX strings; past that, a control string is compiled into a
  *    single scratch slot that lives until the next uncached look-up (so a
  *    hostile trace with millions of distinct strings cannot grow memory).
- *  - Each alias number has a slot with the list of its definitions; a
- *    look-up scans that (short) list for the most specific match (DESIGN.md
- *    point 4) and remembers the answer until the next definition.
+ *  - Each alias number has a slot with the list of its definitions, and a
+ *    hash from (alias, event, processor, process) finds the definition for
+ *    a scope. A look-up asks it for the 8 scopes made of the record's
+ *    fields and -1, scans the definitions scoped to a subset (few, as a
+ *    rule), takes the most specific match (DESIGN.md point 4) and remembers
+ *    the answer until the next definition.
  *  - Subsets are a hash from (kind, id) to a member list. Membership is a
  *    breadth-first walk of the members, following nested subsets up to 8
  *    levels and each subset at most once (picl_defs_matches).
@@ -47,6 +50,8 @@ struct alias_slot {
 	int64_t alias;
 	struct alias_def *defs;
 	size_t n, cap;
+	uint32_t *nested;        /* the defs with a field < -1 (a subset id) */
+	size_t nested_n, nested_cap;
 	int all_wild;            /* every definition is for (-1, -1, -1) */
 	const struct picl_descriptor *wild;  /* then: the latest of them */
 };
@@ -57,6 +62,19 @@ struct subset {
 	int32_t *members;
 	size_t n;
 	uint64_t seen;           /* the membership query that last reached it */
+};
+
+/* An open-addressing map from an alias and a scope to its definition: slot
+ * index + 1 (0 = empty) and index in the slot's defs. */
+struct scope_entry {
+	int64_t alias;
+	int32_t event, processor, process;
+	uint32_t slot, def;
+};
+
+struct scope_map {
+	struct scope_entry *e;
+	size_t cap, n;
 };
 
 /* An open-addressing map from a 64-bit key to an index (+1; 0 = empty). */
@@ -74,6 +92,7 @@ struct picl_defs {
 	struct alias_slot *aliases;
 	size_t aliases_n, aliases_cap;
 	struct imap alias_map;
+	struct scope_map scope_map;   /* every alias definition by its scope */
 	size_t alias_defs;
 	uint64_t seq;
 
@@ -166,6 +185,60 @@ static int imap_put(struct imap *m, int64_t key, uint32_t val)
 	return PICL_OK;
 }
 
+static uint64_t hash_scope(int64_t alias, int32_t event, int32_t processor, int32_t process)
+{
+	uint64_t h = hash_i64(alias);
+
+	h = hash_i64((int64_t)(h ^ (uint32_t)event));
+	h = hash_i64((int64_t)(h ^ (uint32_t)processor));
+	return hash_i64((int64_t)(h ^ (uint32_t)process));
+}
+
+static struct scope_entry *scope_find(const struct scope_map *m, int64_t alias,
+				      int32_t event, int32_t processor, int32_t process)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = hash_scope(alias, event, processor, process) & (m->cap - 1); m->e[i].slot;
+	     i = (i + 1) & (m->cap - 1)) {
+		struct scope_entry *e = &m->e[i];
+
+		if (e->alias == alias && e->event == event && e->processor == processor &&
+		    e->process == process)
+			return e;
+	}
+	return NULL;
+}
+
+/* Add a scope not in the map yet. */
+static int scope_add(struct scope_map *m, const struct scope_entry *add)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct scope_map big = { 0 };
+		size_t j;
+
+		big.cap = m->cap ? m->cap * 2 : 64;
+		big.e = calloc(big.cap, sizeof(*big.e));
+		if (!big.e)
+			return PICL_ERR_NOMEM;
+		for (j = 0; j < m->cap; j++)
+			if (m->e[j].slot)
+				scope_add(&big, &m->e[j]);
+		free(m->e);
+		*m = big;
+	}
+	for (i = hash_scope(add->alias, add->event, add->processor, add->process) & (m->cap - 1);
+	     m->e[i].slot; i = (i + 1) & (m->cap - 1))
+		;
+	m->e[i] = *add;
+	m->n++;
+	return PICL_OK;
+}
+
 struct picl_defs *picl_defs_new(void)
 {
 	return calloc(1, sizeof(struct picl_defs));
@@ -183,9 +256,12 @@ void picl_defs_free(struct picl_defs *defs)
 	}
 	free(defs->ctrl);
 	picl_descriptor_free(defs->scratch);
-	for (i = 0; i < defs->aliases_n; i++)
+	for (i = 0; i < defs->aliases_n; i++) {
 		free(defs->aliases[i].defs);
+		free(defs->aliases[i].nested);
+	}
 	free(defs->aliases);
+	free(defs->scope_map.e);
 	free(defs->alias_map.keys);
 	free(defs->alias_map.vals);
 	for (i = 0; i < defs->subsets_n; i++)
@@ -274,8 +350,8 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 {
 	const struct picl_descriptor *d;
 	struct alias_slot *slot;
+	struct scope_entry *se, add;
 	uint32_t idx;
-	size_t i;
 	int rc;
 
 	if (alias < 0)
@@ -315,14 +391,13 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 		slot->all_wild = 0;
 	slot->wild = d;
 	/* A redefinition for the very same scope replaces the old one. */
-	for (i = 0; i < slot->n; i++) {
-		struct alias_def *a = &slot->defs[i];
+	se = scope_find(&defs->scope_map, alias, event, processor, process);
+	if (se) {
+		struct alias_def *a = &defs->aliases[se->slot - 1].defs[se->def];
 
-		if (a->event == event && a->processor == processor && a->process == process) {
-			a->desc = d;
-			a->seq = ++defs->seq;
-			return PICL_OK;
-		}
+		a->desc = d;
+		a->seq = ++defs->seq;
+		return PICL_OK;
 	}
 	if (defs->alias_defs >= DEFS_MAX)
 		return picl_set_error(err, PICL_ERR_DATA,
@@ -336,6 +411,25 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 		slot->defs = n;
 		slot->cap = ncap;
 	}
+	if ((event < -1 || processor < -1 || process < -1) && slot->nested_n == slot->nested_cap) {
+		size_t ncap = slot->nested_cap ? slot->nested_cap * 2 : 2;
+		uint32_t *n = realloc(slot->nested, ncap * sizeof(*n));
+
+		if (!n)
+			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+		slot->nested = n;
+		slot->nested_cap = ncap;
+	}
+	add.alias = alias;
+	add.event = event;
+	add.processor = processor;
+	add.process = process;
+	add.slot = (uint32_t)(slot - defs->aliases) + 1;
+	add.def = (uint32_t)slot->n;
+	if (scope_add(&defs->scope_map, &add) < 0)
+		return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	if (event < -1 || processor < -1 || process < -1)
+		slot->nested[slot->nested_n++] = (uint32_t)slot->n;
 	slot->defs[slot->n].event = event;
 	slot->defs[slot->n].processor = processor;
 	slot->defs[slot->n].process = process;
@@ -418,13 +512,28 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cde
 		const struct alias_slot *slot = &defs->aliases[idx - 1];
 		size_t i;
 
-		for (i = 0; i < slot->n; i++) {
-			const struct alias_def *a = &slot->defs[i];
-			int re = match_rank(defs, PICL_SUBSET_EVENTS, a->event, event);
-			int rp = match_rank(defs, PICL_SUBSET_PROCESSORS, a->processor, processor);
-			int rq = match_rank(defs, PICL_SUBSET_PROCESSES, a->process, process);
-			int rank;
+		/* A definition whose fields are values or -1 matches when each
+		 * field is the record's or -1: the 8 scopes asked of the map.
+		 * Those with a subset id in a field are tried one by one. */
+		for (i = 0; i < 8 + slot->nested_n; i++) {
+			const struct alias_def *a;
+			int re, rp, rq, rank;
 
+			if (i < 8) {
+				const struct scope_entry *se = scope_find(&defs->scope_map, alias,
+						i & 1 ? PICL_WILDCARD : event,
+						i & 2 ? PICL_WILDCARD : processor,
+						i & 4 ? PICL_WILDCARD : process);
+
+				if (!se)
+					continue;
+				a = &slot->defs[se->def];
+			} else {
+				a = &slot->defs[slot->nested[i - 8]];
+			}
+			re = match_rank(defs, PICL_SUBSET_EVENTS, a->event, event);
+			rp = match_rank(defs, PICL_SUBSET_PROCESSORS, a->processor, processor);
+			rq = match_rank(defs, PICL_SUBSET_PROCESSES, a->process, process);
 			if (re < 0 || rp < 0 || rq < 0)
 				continue;
 			rank = re + rp + rq;
