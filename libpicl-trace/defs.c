@@ -21,7 +21,8 @@
  *    levels and each subset at most once (picl_defs_matches).
  *
  * Memory is bounded by the number of distinct definitions, capped at
- * DEFS_MAX entries each so hostile input fails cleanly instead of growing
+ * DEFS_MAX entries each, and by the members of all subsets together, capped
+ * at SUBSET_MEMBERS_MAX, so hostile input fails cleanly instead of growing
  * without end.
  */
 #include "internal.h"
@@ -32,6 +33,7 @@
 #define CTRL_CACHE_MAX 4096
 #define DEFS_MAX 65536
 #define SUBSET_DEPTH 8
+#define SUBSET_MEMBERS_MAX (16 * 1024 * 1024)   /* all subsets' members: 64 MiB */
 
 struct ctrl_entry {
 	char *ctrl;
@@ -99,6 +101,7 @@ struct picl_defs {
 	struct subset *subsets;
 	size_t subsets_n, subsets_cap;
 	struct imap subset_map;
+	size_t subset_members;        /* held by all of them */
 	/* membership queries: their count (subset.seen) and the breadth-first
 	 * queue, subsets_cap indices, grown with subsets */
 	uint64_t query;
@@ -582,6 +585,9 @@ int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 	if (id >= -1)   /* -1 is the wildcard, >= 0 real ids (as picl_defs_apply) */
 		return PICL_ERR_USAGE;
 	idx = imap_get(&defs->subset_map, subset_key(kind, id));
+	if (n > SUBSET_MEMBERS_MAX - defs->subset_members +
+		(idx ? defs->subsets[idx - 1].n : 0))
+		return PICL_ERR_DATA;
 	if (n) {
 		copy = malloc(n * sizeof(*copy));
 		if (!copy)
@@ -591,6 +597,7 @@ int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 	if (idx) {
 		s = &defs->subsets[idx - 1];
 		free(s->members);
+		defs->subset_members -= s->n;
 	} else {
 		if (defs->subsets_n >= DEFS_MAX) {
 			free(copy);
@@ -627,6 +634,7 @@ int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 	}
 	s->members = copy;
 	s->n = n;
+	defs->subset_members += n;
 	defs->cache_valid = 0;
 	defs->generation++;
 	return PICL_OK;
@@ -784,9 +792,17 @@ static int apply_subset(struct picl_defs *defs, const struct picl_record *rec,
 	rc = picl_defs_define_subset(defs, kind, (int32_t)rec->values[0].v.i, members, n);
 	if (members != stackbuf)
 		free(members);
-	if (rc == PICL_ERR_DATA)
+	if (rc == PICL_ERR_DATA) {
+		/* define_subset changed nothing: which limit was it? */
+		const struct subset *s = find_subset(defs, kind, (int32_t)rec->values[0].v.i);
+
+		if (n > SUBSET_MEMBERS_MAX - defs->subset_members + (s ? s->n : 0))
+			return picl_set_error(err, rc,
+					      "too many subset members (more than %d in all)",
+					      SUBSET_MEMBERS_MAX);
 		return picl_set_error(err, rc, "too many subset definitions (more than %d)",
 				      DEFS_MAX);
+	}
 	if (rc < 0)
 		return picl_set_error(err, rc, "out of memory");
 	return PICL_OK;
