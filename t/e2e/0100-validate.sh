@@ -264,4 +264,42 @@ $TMP/types.picl: 1000003 records, 1 error, 0 warnings
 T
 rm -f "$TMP/types.picl"
 
+# Event subsets -2 .. -11 each naming the next two levels 24 times, and an
+# alias scoped to -2: looking up the alias for an event outside them
+# followed every path, 24^8 of them (validate took minutes, stat hung);
+# each subset is now visited once per question.
+awk 'BEGIN { for (l = 0; l < 10; l++) {
+    printf "-203 -1 0.%06d -1 -1 %d 2 %d", l + 1, l < 9 ? 25 : 2, -2 - l
+    if (l < 9) for (j = 0; j < 24; j++) printf " %d", -3 - l - j % 2
+    else printf " 1"
+    printf "\n" }
+  print "-6 -2 0.1 -1 -1 1 \"%d%s\" 6 \"%d%lf\""
+  print "-6 -1 0.1 -1 -1 1 \"%d%s\" 6 \"%d%d\""
+  print "-3 -901 0.2 0 0 0"
+  for (i = 0; i < 100; i++) print "-2 7 0.3 0 0 1 6 3 4"
+  print "-2 1 0.4 0 0 1 6 3 1.5"
+  print "-4 -901 0.5 0 0 0" }' >"$TMP/nested.picl"
+run_within 30 "$PT" validate "$TMP/nested.picl"
+expect_rc 0
+expect_out <<T
+$TMP/nested.picl: 115 records, 0 errors, 0 warnings
+T
+run_within 30 "$PT" stat "$TMP/nested.picl"
+expect_rc 0
+
+# Alias 6 defined for 40000 events one by one, then used 300000 times: a
+# look-up scanned every definition (quadratic, half a minute); scopes are found
+# in a hash.
+awk 'BEGIN { n = 40000; for (e = 0; e < n; e++)
+    printf "-6 %d 0.%06d -1 -1 1 \"%%d%%s\" 6 \"%%d%%lf\"\n", e, e
+  print "-3 -901 1 0 0 0"
+  for (i = 0; i < 300000; i++) printf "-2 %d 2 0 0 1 6 3 1.5\n", i % n
+  print "-4 -901 3 0 0 0" }' >"$TMP/aliases.picl"
+run_within 30 "$PT" validate "$TMP/aliases.picl"
+expect_rc 0
+expect_out <<T
+$TMP/aliases.picl: 340002 records, 0 errors, 0 warnings
+T
+rm -f "$TMP/nested.picl" "$TMP/aliases.picl"
+
 echo "PASS: $ntest validate checks"

@@ -2,7 +2,8 @@
  * test-reader.c - the streaming reader, the definitions it keeps and the
  * writer: fixed fields, continuation lines, comments, CRLF, every kind of
  * malformed input (with its line and column), skip-and-go-on, raw mode,
- * alias scoping and subsets, zstd input, and the writer's round trip.
+ * alias scoping and subsets (nested, cyclic, at the depth limit, against
+ * a plain reference of the rules), zstd input, and the writer's round trip.
  */
 #include <check.h>
 #include <errno.h>
@@ -830,6 +831,319 @@ START_TEST(status_texts)
 }
 END_TEST
 
+/* Nested subsets worked out by hand: a chain -2 -> -3 -> ... -> -12 whose
+ * subset -2-k holds 100+k, so -2 reaches -10 (holding 108 and -11) at the
+ * 8th level and no further; a short cut from -2 to -11 makes 109 one level
+ * away; a cycle; predefined event subsets near the depth limit. */
+START_TEST(subsets_nested)
+{
+	struct picl_defs *d = picl_defs_new();
+	int32_t m[3];
+	int32_t k;
+
+	for (k = 0; k <= 10; k++) {
+		m[0] = 100 + k;
+		m[1] = -3 - k;
+		ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSORS, -2 - k, m, 2),
+				 PICL_OK);
+	}
+	for (k = 0; k <= 8; k++)
+		ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, 100 + k), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, 109), 0);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, 110), 0);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, -11), 1); /* in -10 */
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, -12), 0);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -3, 109), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -12, 110), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -2, 100), 0); /* other kind */
+	/* A short cut: -11 one level below -2 (and reached again at the 9th). */
+	m[0] = 100;
+	m[1] = -3;
+	m[2] = -11;
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSORS, -2, m, 3), PICL_OK);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, 109), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, -12), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -2, 110), 1); /* in -12 */
+	/* A cycle -20 -> -21 -> -20, each holding itself too. */
+	m[0] = -21; m[1] = -20; m[2] = 1;
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSES, -20, m, 3), PICL_OK);
+	m[0] = -20; m[1] = 2; m[2] = -21;
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSES, -21, m, 3), PICL_OK);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSES, -20, 2), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSES, -21, 1), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSES, -21, 3), 0);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSES, -20, -21), 1);
+	/* Events: -2 ... -10 a chain, -10 naming the predefined -1012 (events
+	 * -21 .. -50), which is then a 9th level from -2 but an 8th from -3. */
+	for (k = 0; k <= 8; k++) {
+		m[0] = k < 8 ? -3 - k : -1012;
+		ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_EVENTS, -2 - k, m, 1),
+				 PICL_OK);
+	}
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -2, -21), 0);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -2, -1012), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -3, -21), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -10, -50), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -10, -51), 0);
+	/* A defined subset hides the predefined one of its id. */
+	m[0] = 7;
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_EVENTS, -1012, m, 1), PICL_OK);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -3, -21), 0);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -3, 7), 1);
+	picl_defs_free(d);
+}
+END_TEST
+
+/* An alias looked up by scope: exact values found by their scope, wildcards,
+ * subsets, the latest among equals, redefinition of the same scope. */
+START_TEST(alias_scope_hash)
+{
+	struct picl_defs *d = picl_defs_new();
+	const struct picl_descriptor *da, *db, *dc, *dd;
+	int32_t m[2] = { 4, 5 };
+	int32_t e;
+
+	ck_assert_int_eq(picl_defs_control(d, "%d", 2, &da, NULL), PICL_OK);
+	ck_assert_int_eq(picl_defs_control(d, "%lf", 3, &db, NULL), PICL_OK);
+	ck_assert_int_eq(picl_defs_control(d, "%s", 2, &dc, NULL), PICL_OK);
+	ck_assert_int_eq(picl_defs_control(d, "%d%d", 4, &dd, NULL), PICL_OK);
+	for (e = 0; e < 1000; e++)
+		ck_assert_int_eq(picl_defs_define_alias(d, 9, e, -1, -1, e % 2 ? "%d" : "%lf",
+							e % 2 ? 2 : 3, NULL), PICL_OK);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, 3, 0), da);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 8, 3, 0), db);
+	ck_assert_ptr_null(picl_defs_lookup_alias(d, 9, 1000, 3, 0));
+	/* processor subset -2 = {4, 5}: (e, -2, -1) beats (e, -1, -1) */
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSORS, -2, m, 2), PICL_OK);
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, 7, -2, -1, "%s", 2, NULL), PICL_OK);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, 4, 0), dc);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, 3, 0), da);
+	/* (-1, 4, -1) ranks as (7, -1, -1): the latest wins, whichever */
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, -1, 3, -1, "%d%d", 4, NULL), PICL_OK);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, 3, 0), dd);
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, 7, -1, -1, "%s", 2, NULL), PICL_OK);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, 3, 0), dc);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 5, 3, 0), dd);
+	/* exact beats subset: (7, 4, -1) over (7, -2, -1) */
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, 7, 4, -1, "%lf", 3, NULL), PICL_OK);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, 4, 0), db);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, 5, 0), dc);
+	/* a subset id as a record's own field matches itself exactly */
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 7, -2, 0), dc);
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, -1, -1, -1, "%d", 2, NULL), PICL_OK);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, -1, -1, -1), da);
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 2000, 9, 9), da);
+	picl_defs_free(d);
+}
+END_TEST
+
+/*
+ * The rules as the definitions first had them, kept here to compare with:
+ * membership follows every path through nested subsets up to 8 levels
+ * (exponential, but these cases are small), a look-up ranks every definition.
+ */
+#define REF_IDS 8                /* subset ids -2 .. -9 */
+#define REF_DEFS 64
+
+struct ref {
+	int32_t members[3][REF_IDS][6];
+	size_t n[3][REF_IDS];
+	int defined[3][REF_IDS];
+	struct { int64_t alias; int32_t e, p, q; int ctrl; uint64_t seq; } defs[REF_DEFS];
+	size_t ndefs;
+	uint64_t seq;
+	struct picl_defs *empty;       /* for the predefined event subsets */
+};
+
+static int ref_matches(const struct ref *r, int kind, int32_t pattern, int32_t value, int depth)
+{
+	size_t i;
+	int x;
+
+	if (pattern == value || pattern == -1)
+		return 1;
+	if (pattern >= -1 || depth > 8)
+		return 0;
+	x = -2 - pattern;
+	if (x >= REF_IDS || !r->defined[kind][x])
+		return picl_defs_matches(r->empty, (enum picl_subset_kind)kind, pattern, value);
+	for (i = 0; i < r->n[kind][x]; i++) {
+		int32_t m = r->members[kind][x][i];
+
+		if (m == value)
+			return 1;
+		if (m < -1 && m != pattern && ref_matches(r, kind, m, value, depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+static int ref_rank(const struct ref *r, int kind, int32_t pattern, int32_t value)
+{
+	if (pattern == value)
+		return 2;
+	if (pattern == -1)
+		return 0;
+	if (pattern < -1 && ref_matches(r, kind, pattern, value, 0))
+		return 1;
+	return -1;
+}
+
+static const char *const ref_ctrl[] = { "%d", "%lf", "%s", "%d%d", "%c" };
+
+static const char *ref_lookup(const struct ref *r, int64_t alias, int32_t e, int32_t p, int32_t q)
+{
+	const char *best = NULL;
+	int best_rank = -1;
+	uint64_t best_seq = 0;
+	size_t i;
+
+	for (i = 0; i < r->ndefs; i++) {
+		int re, rp, rq;
+
+		if (r->defs[i].alias != alias)
+			continue;
+		re = ref_rank(r, PICL_SUBSET_EVENTS, r->defs[i].e, e);
+		rp = ref_rank(r, PICL_SUBSET_PROCESSORS, r->defs[i].p, p);
+		rq = ref_rank(r, PICL_SUBSET_PROCESSES, r->defs[i].q, q);
+		if (re < 0 || rp < 0 || rq < 0)
+			continue;
+		if (re + rp + rq > best_rank ||
+		    (re + rp + rq == best_rank && r->defs[i].seq > best_seq)) {
+			best = ref_ctrl[r->defs[i].ctrl];
+			best_rank = re + rp + rq;
+			best_seq = r->defs[i].seq;
+		}
+	}
+	return best ? best : picl_predefined_alias(alias);
+}
+
+static uint32_t lcg(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+/* Random small definitions, nested and cyclic subsets, redefinitions, checked
+ * against the rules above: every membership and every look-up agrees. */
+START_TEST(defs_as_reference)
+{
+	static const int32_t vals[] = { 0, 1, 2, 3, -1, -2, -3, -4, -5, -6, -7, -8, -9,
+					-21, -52, -1012, -1014 };
+	static const int32_t scope[] = { -1, -1, 0, 1, 2, -2, -3, -4, -9, -52 };
+	const size_t nv = sizeof(vals) / sizeof(vals[0]), ns = sizeof(scope) / sizeof(scope[0]);
+	uint32_t seed = 12345;
+	int round;
+
+	for (round = 0; round < 300; round++) {
+		struct picl_defs *d = picl_defs_new();
+		struct ref *r = calloc(1, sizeof(*r));
+		int step;
+
+		ck_assert_ptr_nonnull(r);
+		r->empty = picl_defs_new();
+		for (step = 0; step < 40; step++) {
+			if (lcg(&seed) % 3) {   /* a subset, maybe a redefinition */
+				int kind = (int)(lcg(&seed) % 3), x = (int)(lcg(&seed) % REF_IDS);
+				size_t n = lcg(&seed) % 6, i;
+				int32_t *mem = r->members[kind][x];
+
+				for (i = 0; i < n; i++)
+					mem[i] = lcg(&seed) % 2 ? -2 - (int32_t)(lcg(&seed) % REF_IDS)
+							      : vals[lcg(&seed) % nv];
+				r->n[kind][x] = n;
+				r->defined[kind][x] = 1;
+				ck_assert_int_eq(picl_defs_define_subset(d, (enum picl_subset_kind)kind,
+									 -2 - x, mem, n), PICL_OK);
+			} else if (r->ndefs < REF_DEFS) {   /* an alias, maybe for a scope again */
+				int64_t alias = 5 + lcg(&seed) % 3;
+				int32_t e = scope[lcg(&seed) % ns], p = scope[lcg(&seed) % ns];
+				int32_t q = scope[lcg(&seed) % ns];
+				int c = (int)(lcg(&seed) % 5);
+				size_t i;
+
+				for (i = 0; i < r->ndefs; i++)
+					if (r->defs[i].alias == alias && r->defs[i].e == e &&
+					    r->defs[i].p == p && r->defs[i].q == q)
+						break;
+				if (i == r->ndefs)
+					r->ndefs++;
+				r->defs[i].alias = alias;
+				r->defs[i].e = e;
+				r->defs[i].p = p;
+				r->defs[i].q = q;
+				r->defs[i].ctrl = c;
+				r->defs[i].seq = ++r->seq;
+				ck_assert_int_eq(picl_defs_define_alias(d, alias, e, p, q, ref_ctrl[c],
+									strlen(ref_ctrl[c]), NULL),
+						 PICL_OK);
+			}
+			if (step % 8 == 7) {
+				size_t a, b, c;
+				int kind;
+				int64_t alias;
+
+				for (kind = 0; kind < 3; kind++)
+					for (a = 0; a < nv; a++)
+						for (b = 0; b < nv; b++)
+							ck_assert_int_eq(
+								picl_defs_matches(d, (enum picl_subset_kind)kind,
+										  vals[a], vals[b]),
+								ref_matches(r, kind, vals[a], vals[b], 0));
+				for (alias = 5; alias < 8; alias++)
+					for (a = 0; a < nv; a += 2)
+						for (b = 0; b < nv; b += 3)
+							for (c = 0; c < nv; c += 4) {
+								const char *want = ref_lookup(r, alias, vals[a],
+											      vals[b], vals[c]);
+								const struct picl_descriptor *w = NULL;
+
+								if (want)
+									ck_assert_int_eq(picl_defs_control(d, want,
+											strlen(want), &w, NULL), PICL_OK);
+								ck_assert_ptr_eq(picl_defs_lookup_alias(d, alias,
+										vals[a], vals[b], vals[c]), w);
+							}
+			}
+		}
+		picl_defs_free(r->empty);
+		free(r);
+		picl_defs_free(d);
+	}
+}
+END_TEST
+
+/* Subsets hold 16M members in all: past that a definition changes nothing. */
+START_TEST(subset_member_cap)
+{
+	struct picl_defs *d = picl_defs_new();
+	const size_t quarter = 4u * 1024 * 1024;
+	int32_t *m = calloc(quarter + 1, sizeof(*m));
+	size_t n;
+	int32_t k;
+
+	ck_assert_ptr_nonnull(m);
+	for (k = 0; k < 4; k++)
+		ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_EVENTS, -2 - k, m, quarter),
+				 PICL_OK);
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSORS, -2, m, 1),
+			 PICL_ERR_DATA);
+	ck_assert_int_eq(picl_defs_subset_exists(d, PICL_SUBSET_PROCESSORS, -2), 0);
+	/* a redefinition counts only what it adds */
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_EVENTS, -2, m, quarter + 1),
+			 PICL_ERR_DATA);
+	ck_assert_ptr_nonnull(picl_defs_subset_members(d, PICL_SUBSET_EVENTS, -2, &n));
+	ck_assert_uint_eq(n, quarter);
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_EVENTS, -2, m, 1), PICL_OK);
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSORS, -2, m, quarter - 1),
+			 PICL_OK);
+	ck_assert_int_eq(picl_defs_define_subset(d, PICL_SUBSET_PROCESSORS, -3, m, 1),
+			 PICL_ERR_DATA);
+	free(m);
+	picl_defs_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -852,6 +1166,10 @@ int main(void)
 	tcase_add_test(tc, raw_mode);
 	tcase_add_test(tc, alias_scope);
 	tcase_add_test(tc, subsets);
+	tcase_add_test(tc, subsets_nested);
+	tcase_add_test(tc, alias_scope_hash);
+	tcase_add_test(tc, defs_as_reference);
+	tcase_add_test(tc, subset_member_cap);
 	tcase_add_test(tc, roundtrip_canonical);
 	tcase_add_test(tc, roundtrip_meaning);
 	tcase_add_test(tc, zstd_roundtrip);
