@@ -390,9 +390,6 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 	}
 	defs->cache_valid = 0;
 	defs->generation++;
-	if (event != PICL_WILDCARD || processor != PICL_WILDCARD || process != PICL_WILDCARD)
-		slot->all_wild = 0;
-	slot->wild = d;
 	/* A redefinition for the very same scope replaces the old one. */
 	se = scope_find(&defs->scope_map, alias, event, processor, process);
 	if (se) {
@@ -400,6 +397,7 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 
 		a->desc = d;
 		a->seq = ++defs->seq;
+		slot->wild = d;
 		return PICL_OK;
 	}
 	if (defs->alias_defs >= DEFS_MAX)
@@ -440,6 +438,10 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 	slot->defs[slot->n].desc = d;
 	slot->n++;
 	defs->alias_defs++;
+	/* only now: a definition refused above leaves the alias as it was */
+	if (event != PICL_WILDCARD || processor != PICL_WILDCARD || process != PICL_WILDCARD)
+		slot->all_wild = 0;
+	slot->wild = d;
 	return PICL_OK;
 }
 

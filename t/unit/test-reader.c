@@ -1144,6 +1144,29 @@ START_TEST(subset_member_cap)
 }
 END_TEST
 
+/* Past 65536 alias definitions a new one is refused and defines nothing,
+ * not even an alias for every scope. */
+START_TEST(alias_cap_changes_nothing)
+{
+	struct picl_defs *d = picl_defs_new();
+	const struct picl_descriptor *da;
+	int32_t e;
+
+	ck_assert_int_eq(picl_defs_control(d, "%d", 2, &da, NULL), PICL_OK);
+	for (e = 0; e < 65536; e++)
+		ck_assert_int_eq(picl_defs_define_alias(d, 9, e, -1, -1, "%d", 2, NULL), PICL_OK);
+	ck_assert_int_eq(picl_defs_define_alias(d, 10, -1, -1, -1, "%d", 2, NULL), PICL_ERR_DATA);
+	ck_assert_ptr_null(picl_defs_lookup_alias(d, 10, 0, 0, 0));
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, -1, -1, -1, "%d", 2, NULL), PICL_ERR_DATA);
+	ck_assert_ptr_null(picl_defs_lookup_alias(d, 9, 70000, 0, 0));
+	ck_assert_ptr_eq(picl_defs_lookup_alias(d, 9, 65535, 0, 0), da);
+	/* the same scope again replaces, past the cap too */
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, 7, -1, -1, "%lf", 3, NULL), PICL_OK);
+	ck_assert_ptr_ne(picl_defs_lookup_alias(d, 9, 7, 0, 0), da);
+	picl_defs_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -1170,6 +1193,7 @@ int main(void)
 	tcase_add_test(tc, alias_scope_hash);
 	tcase_add_test(tc, defs_as_reference);
 	tcase_add_test(tc, subset_member_cap);
+	tcase_add_test(tc, alias_cap_changes_nothing);
 	tcase_add_test(tc, roundtrip_canonical);
 	tcase_add_test(tc, roundtrip_meaning);
 	tcase_add_test(tc, zstd_roundtrip);
