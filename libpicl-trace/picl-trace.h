@@ -416,6 +416,8 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 /*
  * The compiled descriptor for `alias` as seen by a record at (event,
  * processor, process), or NULL if none is in force there. Owned by defs.
+ * Look-ups (this and picl_defs_matches) keep caches and marks in defs, so
+ * one defs serves one thread at a time.
  */
 const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *defs,
 		int64_t alias, int32_t event, int32_t processor, int32_t process);
@@ -443,7 +445,8 @@ int picl_defs_subset_exists(const struct picl_defs *defs,
  * 1 if `value` is matched by the field value `pattern` of `kind`: pattern ==
  * value, pattern == -1, or pattern is a subset containing value (predefined
  * event subsets included; a subset member may itself be a subset, followed
- * up to 8 levels). 0 otherwise (also for an undefined subset).
+ * up to 8 levels). 0 otherwise (also for an undefined subset). It costs at
+ * most the subsets and members reachable from pattern, each seen once.
  */
 int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
 		      int32_t pattern, int32_t value);
