@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -636,15 +635,7 @@ int cmd_merge(int argc, const char **argv)
 	}
 	if (!cfg.memory)
 		cfg.memory = runs_default_memory();
-#ifdef M_MMAP_THRESHOLD
-	/* Readers' buffers are calloc'd with room for a long record (1 MiB)
-	 * beyond what they read, untouched, so free. glibc raises its mmap
-	 * threshold when the first is freed; the next come from freed heap
-	 * memory, which calloc clears, so that a later round's readers held
-	 * all of theirs: 2 MiB an input (565 MB for 1000 --unsorted inputs at
-	 * -m 64M). A fixed threshold keeps them mappings of untouched pages. */
-	mallopt(M_MMAP_THRESHOLD, 128 << 10);
-#endif
+	runs_fresh_buffers();
 	in = calloc(n, sizeof(*in));
 	if (!in) {
 		picltrace_error("merge", "out of memory");

@@ -184,6 +184,7 @@ int cmd_sort(int argc, const char **argv)
 	}
 	if (!cfg.memory)
 		cfg.memory = runs_default_memory();
+	runs_fresh_buffers();
 	s = sorter_new(&cfg);
 	if (!s) {
 		picltrace_error("sort", "out of memory");

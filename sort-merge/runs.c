@@ -28,6 +28,7 @@
 #include "pow10.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -107,6 +108,20 @@ int runs_tempfile(const struct runs_config *cfg)
  * whole process, so the runs get the rest.
  */
 #define FIXED_OVERHEAD RUNS_FIXED_OVERHEAD
+
+void runs_fresh_buffers(void)
+{
+#ifdef M_MMAP_THRESHOLD
+	/* Readers' buffers are calloc'd with room for a long record (1 MiB)
+	 * beyond what they read, untouched, so free. glibc raises its mmap
+	 * threshold when the first is freed; the next come from freed heap
+	 * memory, which calloc clears, so that a later round's readers held
+	 * all of theirs: 2 MiB an input (565 MB for 1000 --unsorted inputs at
+	 * -m 64M; sort's merges of its runs too). A fixed threshold keeps them
+	 * mappings of untouched pages. */
+	mallopt(M_MMAP_THRESHOLD, 128 << 10);
+#endif
+}
 
 uint64_t runs_budget(uint64_t memory)
 {
@@ -403,12 +418,20 @@ static void drop_buffers(struct sorter *s)
 	s->acap = s->cap = 0;
 }
 
-/* Runs merged at once at most: --batch-size, within the open-file limit. */
+/* Runs merged at once at most: --batch-size, within the open-file limit,
+ * and within the budget: each run read back costs its zstd decoder and
+ * the least buffer (RUNS_RUN_COST + RUNS_BUFFER_MIN, ~1.3 MiB), so 256 runs
+ * at once took some 330 MB whatever --memory said. 2 at least. */
 static size_t sorter_fan(const struct sorter *s)
 {
 	size_t fan = runs_fan_in();
+	uint64_t by_memory = s->cfg.memory / (RUNS_RUN_COST + RUNS_BUFFER_MIN);
 
-	return s->cfg.batch >= 2 && s->cfg.batch < fan ? s->cfg.batch : fan;
+	if (s->cfg.batch >= 2 && s->cfg.batch < fan)
+		fan = s->cfg.batch;
+	if (s->cfg.memory && by_memory < fan)
+		fan = by_memory < 2 ? 2 : (size_t)by_memory;
+	return fan;
 }
 
 /*

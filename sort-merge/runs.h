@@ -57,6 +57,11 @@ int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t
  * the program): taken off --memory first. */
 #define RUNS_FIXED_OVERHEAD (24u << 20)
 
+/* Call first in a command that merges (sort, merge): large buffers freed
+ * and allocated again stay fresh mappings, so what a reader never touches
+ * costs nothing (glibc otherwise reuses, and clears, freed heap). */
+void runs_fresh_buffers(void);
+
 /* What the sorted data, or the readers of a merge, may use of --memory:
  * what is left after RUNS_FIXED_OVERHEAD (half when that is too little). */
 uint64_t runs_budget(uint64_t memory);
