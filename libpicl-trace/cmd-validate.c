@@ -1201,19 +1201,10 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		f->line = rec->mark.line;
 		f->column = rec->mark.column;
 	} else if (rec->type == PICL_REC_EXIT) {
-		size_t i = p->depth;
+		/* the innermost open entry of the event */
+		size_t i = opencount_find(&p->by_event, p->stack, sizeof(*p->stack),
+					  offsetof(struct frame, event), p->depth, rec->event);
 
-		/* The innermost open entry of the event: the top, or else
-		 * found below it, if opencount says there is one. */
-		if (i > 0 && p->stack[i - 1].event != rec->event) {
-			if (opencount_open(&p->by_event, p->stack, sizeof(*p->stack),
-					   offsetof(struct frame, event), p->depth,
-					   rec->event) == 0)
-				i = 0;
-			for (; i > 0; i--)
-				if (p->stack[i - 1].event == rec->event)
-					break;
-		}
 		if (i == 0) {
 			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
 			       rec->mark.column, 0,

@@ -2,13 +2,14 @@
  * opencount.h - how many entries of each event type a stack holds open,
  * not installed.
  *
- * validate, the statistics accumulator (stats.c) and filter --pairs each
- * keep a stack of open entries per process and match an exit with the
- * innermost open entry of its event type: normally the top, else found by
- * a scan down the stack. An exit with no such entry at all scanned the
+ * validate, the statistics accumulator (stats.c), stat's profile and
+ * filter --pairs each keep a stack of open entries per process and match
+ * an exit with the innermost open entry of its event type: normally the
+ * top, else found by a scan down the stack. An exit with no such entry at all scanned the
  * whole stack to learn so: N of them on N open entries took quadratic
- * time (an invalid trace, but validate is for those). With these counts
- * the caller scans only when the scan will find an entry.
+ * time (an invalid trace, but validate is for those). opencount_find
+ * takes the top, and scans below it only when the counts say the scan
+ * will find an entry.
  *
  * The counts are kept lazily, for the bottom `counted` frames only: a
  * frame pushed costs nothing, and they are brought up to the top only
@@ -42,6 +43,15 @@ static inline void opencount_free(struct opencount *o)
 	o->counted = 0;
 }
 
+/* The event type of frames[i]. */
+static inline int32_t opencount_event(const void *frames, size_t size, size_t offset, size_t i)
+{
+	int32_t f;
+
+	memcpy(&f, (const char *)frames + i * size + offset, sizeof(f));
+	return f;
+}
+
 /*
  * Is an entry of event e open among frames[0 .. depth)? 1 yes, 0 no, -1
  * not known (out of memory: scan). Call it when the top is not e's; it
@@ -53,9 +63,8 @@ static inline int opencount_open(struct opencount *o, const void *frames, size_t
 	size_t c;
 
 	while (o->counted < depth) {
-		int32_t f;
+		int32_t f = opencount_event(frames, size, offset, o->counted);
 
-		memcpy(&f, (const char *)frames + o->counted * size + offset, sizeof(f));
 		if (!intmap_get(&o->n, (uint32_t)f, &c))
 			c = 0;
 		if (intmap_put(&o->n, (uint32_t)f, c + 1) < 0) {
@@ -65,6 +74,26 @@ static inline int opencount_open(struct opencount *o, const void *frames, size_t
 		o->counted++;
 	}
 	return intmap_get(&o->n, (uint32_t)e, &c) && c > 0;
+}
+
+/*
+ * The innermost open entry of event e among frames[0 .. depth): 1 + its
+ * index, or 0 if there is none. The top, else found by a scan down the
+ * stack, which the counts skip when no entry of e is open (or which scans
+ * as before when they are out of memory).
+ */
+static inline size_t opencount_find(struct opencount *o, const void *frames, size_t size,
+				    size_t offset, size_t depth, int32_t e)
+{
+	size_t i = depth;
+
+	if (i == 0 || opencount_event(frames, size, offset, i - 1) == e)
+		return i;
+	if (opencount_open(o, frames, size, offset, depth, e) == 0)
+		return 0;
+	while (i > 0 && opencount_event(frames, size, offset, i - 1) != e)
+		i--;
+	return i;
 }
 
 /* Frame i, an entry of e, leaves the stack; the frames above it move down

@@ -596,17 +596,9 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 	int has_len = 0;
 	size_t i, k;
 
-	/* The matching entry: the top of the stack, or else the innermost
-	 * open entry of the same event type, if opencount says there is one. */
-	i = p->nframes;
-	if (i > 0 && p->frames[i - 1].event != rec->event) {
-		if (opencount_open(&p->by_event, p->frames, sizeof(*p->frames),
-				   offsetof(struct frame, event), p->nframes, rec->event) == 0)
-			i = 0;
-		for (; i > 0; i--)
-			if (p->frames[i - 1].event == rec->event)
-				break;
-	}
+	/* The matching entry: the innermost open entry of its event type. */
+	i = opencount_find(&p->by_event, p->frames, sizeof(*p->frames),
+			   offsetof(struct frame, event), p->nframes, rec->event);
 	if (i == 0) {
 		char tbuf[PICL_TIME_BUFSIZE];
 

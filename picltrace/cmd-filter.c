@@ -800,22 +800,11 @@ static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t or
 		if (!s)
 			return 0;
 		/* The innermost open entry of the same event; entries above
-		 * it that were never exited stay open. Below the top, only
-		 * if opencount says there is one. */
-		if (s->n == 0)
+		 * it that were never exited stay open. */
+		i = opencount_find(&s->by_event, s->v, sizeof(*s->v),
+				   offsetof(struct open_entry, event), s->n, rec->event);
+		if (i-- == 0)
 			return 0;
-		i = s->n - 1;
-		if (s->v[i].event != rec->event) {
-			if (opencount_open(&s->by_event, s->v, sizeof(*s->v),
-					   offsetof(struct open_entry, event), s->n,
-					   rec->event) == 0)
-				return 0;
-			while (i-- > 0)
-				if (s->v[i].event == rec->event)
-					break;
-			if (i == (size_t)-1)
-				return 0;
-		}
 		if (selected || s->v[i].selected) {
 			bit_set(p, ord);
 			bit_set(p, s->v[i].ord);

@@ -820,21 +820,12 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 			if (pp->window_depth > 0 && --pp->window_depth == 0)
 				pp->win_end = t;
 		} else if (cat >= 0) {
-			size_t k = pp->nopen;
+			/* the innermost open entry of the event (opencount.h:
+			 * N exits of no open entry on N entries were quadratic) */
+			size_t k = opencount_find(&pp->open_count, pp->open, sizeof(*pp->open),
+						  offsetof(struct prof_open, event), pp->nopen,
+						  rec->event);
 
-			/* the innermost open entry of the event: the top, else
-			 * found by a scan, which an exit of no open entry skips
-			 * (opencount.h: N such exits on N entries were
-			 * quadratic) */
-			if (k > 0 && pp->open[k - 1].event != rec->event) {
-				if (opencount_open(&pp->open_count, pp->open, sizeof(*pp->open),
-						   offsetof(struct prof_open, event), pp->nopen,
-						   rec->event) == 0)
-					k = 0;
-				for (; k > 0; k--)
-					if (pp->open[k - 1].event == rec->event)
-						break;
-			}
 			if (k > 0) {
 				opencount_remove(&pp->open_count, k - 1, rec->event);
 				memmove(pp->open + k - 1, pp->open + k,
