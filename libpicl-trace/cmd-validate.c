@@ -1367,13 +1367,9 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 		if (e < -1 && !picl_schema_event(v->schema, e) && !is_event_subset(v, e))
 			continue;  /* an unknown event type: already reported */
 		if (e < -1 && !is_event_subset(v, e)) {
-			const struct picl_schema_event *se = picl_schema_event(v->schema, e);
-
-			/* Counted by PICL but never written as records (probe0's
-			 * -53/-54, who0's -13, ...; Tables 7-8): nothing to
-			 * recompute it from. (The predefined subsets of Table 5
-			 * produce no records either, but are sums of members.) */
-			if (se && (se->kinds & (1 << 2)) && !(se->kinds & 3))
+			/* (The predefined subsets of Table 5 produce no
+			 * records either, but are sums of members.) */
+			if (picltrace_counted_only(picl_schema_event(v->schema, e)))
 				continue;
 		}
 		found = recompute(v, p, rel, e, &t, &count, &volume, &undefined_volume);

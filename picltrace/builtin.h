@@ -150,6 +150,16 @@ static inline int picltrace_carry_note(struct picltrace_carry *c, const struct p
 int picltrace_carry_apply(struct picltrace_carry *c, const char *cmd, struct picl_reader *r);
 void picltrace_carry_free(struct picltrace_carry *c);
 
+/* An event type PICL counts but never writes records for (probe0's -53
+ * and -54, recvstatus0's -59, who0's -13, ...: Tables 7-8, "produces:
+ * none" in the schema): nothing can recompute its statistics from the
+ * events (validate's statistics check and stat --compare skip it). The
+ * caller rules out event subsets, which are sums of members. */
+static inline int picltrace_counted_only(const struct picl_schema_event *se)
+{
+	return se && (se->kinds & (1 << 2)) && !(se->kinds & 3);
+}
+
 /* Print "picltrace CMD: " and a formatted message on stderr. */
 void picltrace_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -730,19 +730,12 @@ static int volume_unknowable(const struct profile *p, int32_t event)
 		picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, event, -901));
 }
 
-/* An event type PICL counts but never writes records for (probe0's -53 and
- * -54, recvstatus0's -59, who0's -13, ...: Tables 7-8, "produces: none" in
- * the schema): its statistics cannot be recomputed from the events, as
- * validate knows too. Subsets are sums of members, never this. */
+/* An event type PICL only counts (picltrace_counted_only), not a subset. */
 static int counted_only(const struct profile *p, int32_t event)
 {
-	const struct picl_schema_event *se;
-
-	if (event >= -1 || !p->schema ||
-	    picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event))
-		return 0;
-	se = picl_schema_event(p->schema, event);
-	return se && (se->kinds & (1 << 2)) && !(se->kinds & 3);
+	return event < -1 && p->schema &&
+	       !picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event) &&
+	       picltrace_counted_only(picl_schema_event(p->schema, event));
 }
 
 /* Is the time t (seconds, n intervals) within the timestamps' resolution
