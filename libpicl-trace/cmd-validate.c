@@ -58,7 +58,7 @@
 #include "builtin.h"
 #include "grow.h"
 #include "intmap.h"
-#include "opencount.h"
+#include "openindex.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -142,7 +142,7 @@ struct proc {
 	int32_t processor, process;
 	struct frame *stack;
 	size_t depth, stack_cap;
-	struct opencount by_event;  /* entries on the stack by event type */
+	struct openindex by_event;  /* the stack's entries by event type */
 	int have_time;
 	struct picl_time last_time;
 	uint64_t last_line;
@@ -539,7 +539,7 @@ static const char *format_time(struct picl_time t, char *buf)
 static void proc_free(struct proc *p)
 {
 	free(p->stack);
-	opencount_free(&p->by_event);
+	openindex_free(&p->by_event);
 	free(p->events);
 	free(p);
 }
@@ -1202,9 +1202,13 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		f->column = rec->mark.column;
 	} else if (rec->type == PICL_REC_EXIT) {
 		/* the innermost open entry of the event */
-		size_t i = opencount_find(&p->by_event, p->stack, sizeof(*p->stack),
+		size_t i = openindex_find(&p->by_event, p->stack, sizeof(*p->stack),
 					  offsetof(struct frame, event), p->depth, rec->event);
 
+		if (i == OPENINDEX_NOMEM) {
+			v->nomem = 1;
+			return;
+		}
 		if (i == 0) {
 			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
 			       rec->mark.column, 0,
@@ -1222,10 +1226,8 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 				       (int)rec->event, (unsigned long long)entry->line,
 				       (int)inner->event, (unsigned long long)inner->line);
 			}
-			opencount_remove(&p->by_event, i - 1, rec->event);
-			memmove(p->stack + i - 1, p->stack + i,
-				(p->depth - i) * sizeof(*p->stack));
-			p->depth--;
+			p->depth = openindex_pop(&p->by_event, p->stack, sizeof(*p->stack),
+						 p->depth, i, rec->event);
 		}
 	}
 
@@ -1242,9 +1244,10 @@ static void finish_processes(struct validator *v)
 		struct proc *p = v->procs[k];
 
 		for (i = 0; i < p->depth; i++)
-			report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
-			       p->stack[i].column, 0,
-			       "entry of event %d is never exited", (int)p->stack[i].event);
+			if (!openindex_hole(&p->by_event, i))
+				report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
+				       p->stack[i].column, 0, "entry of event %d is never exited",
+				       (int)p->stack[i].event);
 		if (p->seen_event && p->processor != PICL_HOST_PROCESSOR &&
 		    !(p->last_type == PICL_REC_EXIT && p->last_event == EV_TRACING))
 			report(v, SEV_ERROR, R_TRACING, p->last_ev_line, p->last_ev_column, 0,

@@ -9,7 +9,7 @@ libpicl_trace_libpicl_trace_la_SOURCES = \
 	libpicl-trace/grow.h \
 	libpicl-trace/input.h \
 	libpicl-trace/intmap.h \
-	libpicl-trace/opencount.h \
+	libpicl-trace/openindex.h \
 	libpicl-trace/pow10.h \
 	libpicl-trace/reader-int.h \
 	libpicl-trace/linevec.h \

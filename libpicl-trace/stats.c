@@ -49,8 +49,9 @@
  *
  * Loose ends. An exit is matched with the innermost open entry of its event
  * type (normally the top of the stack; overlapping events are matched
- * further down); an exit with none is reported (PICL_ERR_DATA) and ignored,
- * found so without a scan of the stack (opencount.h).
+ * further down, found through an index rather than a scan, and leaving a
+ * hole: openindex.h); an exit with none is reported (PICL_ERR_DATA) and
+ * ignored.
  * Entries still open when the statistics are read have been counted but
  * add no time. Records read in raw mode carry no values, so they add no
  * volume.
@@ -64,7 +65,7 @@
 #include "grow.h"
 #include "internal.h"
 #include "intmap.h"
-#include "opencount.h"
+#include "openindex.h"
 #include "pow10.h"
 
 #include <math.h>
@@ -183,7 +184,7 @@ struct proc {
 
 	struct frame *frames;
 	size_t nframes, frames_cap;
-	struct opencount by_event;    /* the frames by event type */
+	struct openindex by_event;    /* the frames by event type */
 	int32_t *rels;
 	size_t nrels, rels_cap;
 	struct open_rel *open;
@@ -318,7 +319,7 @@ static void proc_free(struct proc *p)
 	if (!p)
 		return;
 	free(p->frames);
-	opencount_free(&p->by_event);
+	openindex_free(&p->by_event);
 	free(p->rels);
 	free(p->open);
 	free(p->cells);
@@ -552,24 +553,37 @@ static int add_entry(struct proc *p, const struct picl_record *rec, struct picl_
 	return PICL_OK;
 }
 
-/* Remove frame i (usually the top) and its window slice. */
-static void remove_frame(struct proc *p, size_t i)
+/*
+ * Frame i - 1 (as openindex_find gave it: usually the top) is exited. It
+ * goes with its window slice, or becomes a hole whose slice stays until
+ * the holes are many and both arrays are compacted (a memmove of the
+ * frames above was quadratic on badly nested traces).
+ */
+static void remove_frame(struct proc *p, size_t i, int32_t event)
 {
-	struct frame *f = &p->frames[i];
-	size_t start = f->rel_start, n = f->rel_count, k;
+	size_t k, n = 0;
 
-	if (i + 1 < p->nframes) {
-		if (n > 0) {
-			memmove(p->rels + start, p->rels + start + n,
-				(p->nrels - start - n) * sizeof(*p->rels));
-			for (k = i + 1; k < p->nframes; k++)
-				p->frames[k].rel_start -= n;
+	p->nframes = openindex_exit(&p->by_event, p->nframes, i, event);
+	if (openindex_crowded(&p->by_event, p->nframes)) {
+		for (k = 0; k < p->nframes; k++) {
+			struct frame *f = &p->frames[k];
+
+			if (openindex_hole(&p->by_event, k))
+				continue;
+			if (f->rel_start != n)
+				memmove(p->rels + n, p->rels + f->rel_start,
+					f->rel_count * sizeof(*p->rels));
+			f->rel_start = n;
+			n += f->rel_count;
 		}
-		memmove(p->frames + i, p->frames + i + 1,
-			(p->nframes - i - 1) * sizeof(*p->frames));
+		p->nframes = openindex_compact(&p->by_event, p->frames, sizeof(*p->frames),
+					       p->nframes);
+	} else if (p->nframes > 0) {
+		const struct frame *top = &p->frames[p->nframes - 1];
+
+		n = top->rel_start + top->rel_count;
 	}
-	p->nrels -= n;
-	p->nframes--;
+	p->nrels = n;
 }
 
 static void close_window(struct proc *p, int32_t rel)
@@ -597,8 +611,10 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 	size_t i, k;
 
 	/* The matching entry: the innermost open entry of its event type. */
-	i = opencount_find(&p->by_event, p->frames, sizeof(*p->frames),
+	i = openindex_find(&p->by_event, p->frames, sizeof(*p->frames),
 			   offsetof(struct frame, event), p->nframes, rec->event);
+	if (i == OPENINDEX_NOMEM)
+		return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 	if (i == 0) {
 		char tbuf[PICL_TIME_BUFSIZE];
 
@@ -609,7 +625,7 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 				      "exit of event %d at %s has no matching entry",
 				      (int)rec->event, tbuf);
 	}
-	f = &p->frames[--i];
+	f = &p->frames[i - 1];
 
 	if (rec->time.scale == f->time.scale && rec->time.scale >= 0 &&
 	    rec->time.scale <= PICL_TIME_MAX_SCALE &&
@@ -643,8 +659,7 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 		if (has_len)
 			add_volume(c, len);
 	}
-	opencount_remove(&p->by_event, i, rec->event);
-	remove_frame(p, i);
+	remove_frame(p, i, rec->event);
 	if (rec->event >= 0)
 		close_window(p, rec->event);
 	return PICL_OK;

@@ -48,7 +48,7 @@
  * created, and an input is never the output.
  */
 #include "builtin.h"
-#include "opencount.h"
+#include "openindex.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -625,8 +625,8 @@ static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec
  * The entry/exit bookkeeping of --pairs: a bitmap of the records to keep
  * (bit = record's ordinal over all inputs) and a stack of open entries per
  * (processor, process), found through an open-addressing hash, with its
- * entries counted by event type (opencount.h): an exit of no open entry
- * is known so without a scan of the stack.
+ * entries indexed by event type (openindex.h): an exit below the top, or
+ * of no open entry, finds its entry (or none) without a scan of the stack.
  */
 struct open_entry {
 	int32_t event;
@@ -638,7 +638,7 @@ struct entry_stack {
 	int32_t processor, process;
 	struct open_entry *v;
 	size_t n, cap;
-	struct opencount by_event;      /* v by event type */
+	struct openindex by_event;      /* v by event type */
 };
 
 struct pairs {
@@ -657,7 +657,7 @@ static void pairs_free(struct pairs *p)
 
 	for (i = 0; i < p->nstacks; i++) {
 		free(p->stacks[i].v);
-		opencount_free(&p->stacks[i].by_event);
+		openindex_free(&p->stacks[i].by_event);
 	}
 	free(p->stacks);
 	free(p->slots);
@@ -801,17 +801,17 @@ static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t or
 			return 0;
 		/* The innermost open entry of the same event; entries above
 		 * it that were never exited stay open. */
-		i = opencount_find(&s->by_event, s->v, sizeof(*s->v),
+		i = openindex_find(&s->by_event, s->v, sizeof(*s->v),
 				   offsetof(struct open_entry, event), s->n, rec->event);
-		if (i-- == 0)
+		if (i == OPENINDEX_NOMEM)
+			return -1;
+		if (i == 0)
 			return 0;
-		if (selected || s->v[i].selected) {
+		if (selected || s->v[i - 1].selected) {
 			bit_set(p, ord);
-			bit_set(p, s->v[i].ord);
+			bit_set(p, s->v[i - 1].ord);
 		}
-		opencount_remove(&s->by_event, i, rec->event);
-		memmove(s->v + i, s->v + i + 1, (s->n - i - 1) * sizeof(*s->v));
-		s->n--;
+		s->n = openindex_pop(&s->by_event, s->v, sizeof(*s->v), s->n, i, rec->event);
 	}
 	return 0;
 }

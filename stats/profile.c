@@ -364,7 +364,7 @@ static void proc_free(struct prof_proc *pp)
 	if (!pp)
 		return;
 	free(pp->open);
-	opencount_free(&pp->open_count);
+	openindex_free(&pp->open_index);
 	free(pp->bins);
 	free(pp->cells);
 	free(pp);
@@ -820,18 +820,17 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 			if (pp->window_depth > 0 && --pp->window_depth == 0)
 				pp->win_end = t;
 		} else if (cat >= 0) {
-			/* the innermost open entry of the event (opencount.h:
-			 * N exits of no open entry on N entries were quadratic) */
-			size_t k = opencount_find(&pp->open_count, pp->open, sizeof(*pp->open),
+			/* the innermost open entry of the event (openindex.h:
+			 * a scan and a memmove were quadratic on bad nesting) */
+			size_t k = openindex_find(&pp->open_index, pp->open, sizeof(*pp->open),
 						  offsetof(struct prof_open, event), pp->nopen,
 						  rec->event);
 
-			if (k > 0) {
-				opencount_remove(&pp->open_count, k - 1, rec->event);
-				memmove(pp->open + k - 1, pp->open + k,
-					(pp->nopen - k) * sizeof(*pp->open));
-				pp->nopen--;
-			}
+			if (k == OPENINDEX_NOMEM)
+				return PICL_ERR_NOMEM;
+			if (k > 0)
+				pp->nopen = openindex_pop(&pp->open_index, pp->open, sizeof(*pp->open),
+							  pp->nopen, k, rec->event);
 		}
 	}
 

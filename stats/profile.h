@@ -31,7 +31,7 @@
 
 #include "builtin.h"
 #include "intmap.h"
-#include "opencount.h"
+#include "openindex.h"
 #include "picl-trace.h"
 
 #include <stddef.h>
@@ -111,7 +111,7 @@ struct prof_proc {
 
 	struct prof_open *open;
 	size_t nopen, open_cap;
-	struct opencount open_count;     /* of open[] by event (opencount.h) */
+	struct openindex open_index;     /* of open[] by event (openindex.h) */
 
 	/* Plot timeline: last interval (exact mode), bins (binned mode). */
 	size_t last_iv;

@@ -53,6 +53,13 @@ t_unit_test_stats_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_stats_LDADD = $(UNIT_LDADD)
 TESTS += t/unit/test-stats
 
+# the index of open entries (openindex.h, header only) against a model
+check_PROGRAMS += t/unit/test-openindex
+t_unit_test_openindex_SOURCES = t/unit/test-openindex.c
+t_unit_test_openindex_CFLAGS = $(UNIT_CFLAGS) -I$(srcdir)/libpicl-trace
+t_unit_test_openindex_LDADD = $(CHECK_LIBS)
+TESTS += t/unit/test-openindex
+
 # schema
 check_PROGRAMS += t/unit/test-schema
 t_unit_test_schema_SOURCES = t/unit/test-schema.c

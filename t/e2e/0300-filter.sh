@@ -430,6 +430,29 @@ expect_out <<'T'
 T
 rm -f "$TMP/unmatched.picl" "$TMP/kept.picl"
 
+# N entries of 5, N of 6, N exits of 5 (each of the innermost 5, under all
+# the 6s), N of 6: a scan and a memmove per exit took 21 s for N = 150000.
+# The first exit of 5 keeps the last entry of 5; the last exit of 6 the
+# first entry of 6.
+awk 'BEGIN { n = 150000
+  for (i = 1; i <= n; i++) printf "-3 5 %d 0 0 0\n", i
+  for (i = 1; i <= n; i++) printf "-3 6 %d 0 0 0\n", n + i
+  for (i = 1; i <= n; i++) printf "-4 5 %d 0 0 0\n", 2 * n + i
+  for (i = 1; i <= n; i++) printf "-4 6 %d 0 0 0\n", 3 * n + i }' >"$TMP/layers.picl"
+run_within 30 "$PT" filter -q --pairs --from 300001 --to 300001.5 "$TMP/layers.picl"
+expect_rc 0
+expect_out <<'T'
+-3 5 150000 0 0 0
+-4 5 300001 0 0 0
+T
+run_within 30 "$PT" filter -q --pairs --from 600000 "$TMP/layers.picl"
+expect_rc 0
+expect_out <<'T'
+-3 6 150001 0 0 0
+-4 6 600000 0 0 0
+T
+rm -f "$TMP/layers.picl"
+
 # Pairs across two inputs (one trace cut in two), read as one stream.
 head -n 20 "$S" >"$TMP/part1.picl"
 tail -n +21 "$S" >"$TMP/part2.picl"
