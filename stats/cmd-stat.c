@@ -635,43 +635,60 @@ static const char *stat_kind(int32_t type)
 	       type == PICL_REC_STAT_COUNT ? "count" : "volume";
 }
 
+/* A field value that matches itself only: neither the wildcard nor a
+ * subset of `kind`. */
+static int plain_id(const struct profile *p, enum picl_subset_kind kind, int32_t id)
+{
+	return id >= 0 || (id < -1 && !picl_defs_subset_exists(p->defs, kind, id));
+}
+
+/* The first process not before (processor, process), the processes being
+ * sorted so (profile_finish). */
+static size_t proc_lower(const struct profile *p, int32_t processor, int32_t process)
+{
+	size_t lo = 0, hi = p->nprocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct prof_proc *pp = p->procs[mid];
+
+		if (pp->processor < processor ||
+		    (pp->processor == processor && pp->process < process))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Sum what the events say for E relative to R over the matching
  * processes; E may be an event subset. Returns the number of processes
- * that matched. */
+ * that matched. A record names one process as a rule, and one event type
+ * of thousands: the processes a plain processor (and process) names are
+ * found by halving, and each one's cells by prof_cells_add, so that a
+ * trace with a record per event type costs no records x cells. The sums
+ * add up in the order a scan of every process and cell had. */
 static size_t recompute(const struct profile *p, int32_t processor, int32_t process,
 			int32_t rel, int32_t event, struct prof_cell *sum)
 {
-	int is_subset = event < -1 && picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event);
-	size_t k, j, nproc = 0;
+	int one_processor = plain_id(p, PICL_SUBSET_PROCESSORS, processor);
+	int one_process = one_processor && plain_id(p, PICL_SUBSET_PROCESSES, process);
+	size_t k, nproc = 0;
 
 	memset(sum, 0, sizeof(*sum));
-	for (k = 0; k < p->nprocs; k++) {
+	k = one_processor ? proc_lower(p, processor, one_process ? process : INT32_MIN) : 0;
+	for (; k < p->nprocs; k++) {
 		const struct prof_proc *pp = p->procs[k];
 
+		if (one_processor && pp->processor != processor)
+			break;
+		if (one_process && pp->process != process)
+			break;
 		if (!picl_defs_matches(p->defs, PICL_SUBSET_PROCESSORS, processor, pp->processor) ||
 		    !picl_defs_matches(p->defs, PICL_SUBSET_PROCESSES, process, pp->process))
 			continue;
 		nproc++;
-		for (j = 0; j < pp->ncells; j++) {
-			const struct prof_cell *c = &pp->cells[j];
-
-			if (c->rel != rel)
-				continue;
-			if (is_subset ? (picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, c->event) ||
-					 !picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, event, c->event))
-				      : c->event != event)
-				continue;
-			sum->count += c->count;
-			sum->intervals += c->intervals;
-			if (c->has_time) {
-				sum->time += c->time;
-				sum->has_time = 1;
-			}
-			if (c->has_volume) {
-				sum->volume += c->volume;
-				sum->has_volume = 1;
-			}
-		}
+		prof_cells_add(p, pp->cells, pp->ncells, rel, event, sum);
 	}
 	return nproc;
 }

@@ -1199,8 +1199,9 @@ static void cell_merge(struct prof_cell *into, const struct prof_cell *c)
  * asking it about every cell of every process for every subset cost
  * subsets x events x members. So each subset shown is flattened once, when
  * the trace is all read, into the event types it holds, and
- * prof_subset_sums looks those up in a process's sorted cells (or the
- * cells up in them, whichever are fewer).
+ * prof_subset_sums (and prof_cells_add, for stat --compare's records of
+ * a subset) looks those up in a process's sorted cells (or the cells up
+ * in them, whichever are fewer).
  *
  * Membership is picl_defs_matches's: an event belongs to subset S if it is
  * a member of S or of a subset reached from S through members that are
@@ -1565,6 +1566,23 @@ static size_t cell_lower(const struct prof_cell *cells, size_t lo, size_t hi,
 	return lo;
 }
 
+/* The end of the cells of `rel` that start at lo, found by halving: a scan
+ * would cost every cell of a process with thousands of event types, on
+ * each --compare look-up. */
+static size_t cell_rel_end(const struct prof_cell *cells, size_t lo, size_t hi,
+			   int32_t rel)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cells[mid].rel == rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int evset_has(const struct profile *p, const struct prof_evset *es, int32_t event)
 {
 	size_t k;
@@ -1579,50 +1597,102 @@ static int evset_has(const struct profile *p, const struct prof_evset *es, int32
 	return 0;
 }
 
+/* Add to *sum the cells[lo, hi) (all of one relative event type, `rel`)
+ * of the event types in es, in the cells' order; 1 if there were any. */
+static int evset_add(const struct profile *p, const struct prof_evset *es,
+		     const struct prof_cell *cells, size_t lo, size_t hi, int32_t rel,
+		     struct prof_cell *sum)
+{
+	size_t k, at, e;
+	int any = 0;
+
+	if (es->npre || es->n >= hi - lo) {
+		for (k = lo; k < hi; k++) {
+			if (!evset_has(p, es, cells[k].event))
+				continue;
+			cell_merge(sum, &cells[k]);
+			any = 1;
+		}
+		return any;
+	}
+	/* Fewer types than cells: each looked up, in the cells' order, so
+	 * the sums add up as above. */
+	for (at = lo, e = 0; e < es->n && at < hi; e++) {
+		at = cell_lower(cells, at, hi, rel, es->ev[e]);
+		for (; at < hi && cells[at].event == es->ev[e]; at++) {
+			cell_merge(sum, &cells[at]);
+			any = 1;
+		}
+	}
+	return any;
+}
+
 size_t prof_subset_sums(const struct profile *p, const struct prof_cell *cells,
 			size_t n, int32_t rel, struct prof_cell *out)
 {
-	size_t s, k, lo, hi, m = 0;
+	size_t s, lo, hi, m = 0;
 
 	if (!p->evsets)
 		return 0;
 	/* The cells of `rel`: sorted by rel, then by event_rank, whose least
 	 * is -1. */
 	lo = cell_lower(cells, 0, n, rel, -1);
-	for (hi = lo; hi < n && cells[hi].rel == rel; hi++)
-		;
+	hi = cell_rel_end(cells, lo, n, rel);
 	for (s = 0; s < NPREDEFINED + p->nsubsets; s++) {
-		const struct prof_evset *es = &p->evsets[s];
 		struct prof_cell sum;
-		int any = 0;
 
 		memset(&sum, 0, sizeof(sum));
 		sum.rel = rel;
 		sum.event = s < NPREDEFINED ? predefined_subsets[s] : p->subsets[s - NPREDEFINED];
-		if (es->npre || es->n >= hi - lo) {
-			for (k = lo; k < hi; k++) {
-				if (!evset_has(p, es, cells[k].event))
-					continue;
-				cell_merge(&sum, &cells[k]);
-				any = 1;
-			}
-		} else {
-			/* Fewer types than cells: each looked up, in the cells'
-			 * order, so the sums add up as above. */
-			size_t at = lo, e;
-
-			for (e = 0; e < es->n && at < hi; e++) {
-				at = cell_lower(cells, at, hi, rel, es->ev[e]);
-				for (; at < hi && cells[at].event == es->ev[e]; at++) {
-					cell_merge(&sum, &cells[at]);
-					any = 1;
-				}
-			}
-		}
-		if (any)
+		if (evset_add(p, &p->evsets[s], cells, lo, hi, rel, &sum))
 			out[m++] = sum;
 	}
 	return m;
+}
+
+/* The flattened event types of subset `id`, or NULL if the profile did
+ * not flatten it (every subset a -203 defined and Table 5's are). */
+static const struct prof_evset *evset_of(const struct profile *p, int32_t id)
+{
+	size_t k;
+
+	if (!p->evsets)
+		return NULL;
+	for (k = 0; k < NPREDEFINED; k++)
+		if (predefined_subsets[k] == id)
+			return &p->evsets[k];
+	if (intmap_get(&p->subset_of, (uint64_t)(uint32_t)id, &k))
+		return &p->evsets[NPREDEFINED + k];
+	return NULL;
+}
+
+void prof_cells_add(const struct profile *p, const struct prof_cell *cells, size_t n,
+		    int32_t rel, int32_t event, struct prof_cell *sum)
+{
+	const struct prof_evset *es;
+	size_t lo, hi, k;
+
+	if (!(event < -1 && picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event))) {
+		/* Its own cell; a process may hold several of one (rel, E),
+		 * all summed. */
+		for (k = cell_lower(cells, 0, n, rel, event);
+		     k < n && cells[k].rel == rel && cells[k].event == event; k++)
+			cell_merge(sum, &cells[k]);
+		return;
+	}
+	lo = cell_lower(cells, 0, n, rel, -1);
+	hi = cell_rel_end(cells, lo, n, rel);
+	es = evset_of(p, event);
+	if (es) {
+		evset_add(p, es, cells, lo, hi, rel, sum);
+		return;
+	}
+	/* A subset the profile did not flatten (add_definition saw every
+	 * -203, so none as a rule): the defs asked about each cell of rel. */
+	for (k = lo; k < hi; k++)
+		if (!picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, cells[k].event) &&
+		    picl_defs_matches(p->defs, PICL_SUBSET_EVENTS, event, cells[k].event))
+			cell_merge(sum, &cells[k]);
 }
 
 prof_ticks prof_critical_path(const struct profile *p)

@@ -306,6 +306,18 @@ size_t prof_nsubsets(const struct profile *p);
 size_t prof_subset_sums(const struct profile *p, const struct prof_cell *cells,
 			size_t n, int32_t rel, struct prof_cell *out);
 
+/*
+ * Add to *sum (cell_merge: counts, intervals, times and volumes) the cells
+ * of cells[0..n) (sorted as a process's are) that --compare sums for a
+ * statistic of `event` relative to `rel`: the cell (rel, event), or, for an
+ * event subset, those of its member types that are no subset themselves,
+ * in the cells' order. It costs a binary search, plus for a subset the
+ * fewer of its types and the cells of `rel` (its flattened types, from
+ * profile_finish); not a scan of every cell. The profile is finished.
+ */
+void prof_cells_add(const struct profile *p, const struct prof_cell *cells, size_t n,
+		    int32_t rel, int32_t event, struct prof_cell *sum);
+
 /* Every pair, sorted by (src, dst) into a new array (free it); *n set. */
 struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n);
 
