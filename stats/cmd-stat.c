@@ -852,6 +852,14 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	}
 }
 
+/* Is r a pair of pp's statistics of `type` relative to rel? */
+static int same_record(const struct prof_recorded *r, const struct prof_proc *pp,
+		       int32_t rel, int32_t type)
+{
+	return r->processor == pp->processor && r->process == pp->process &&
+	       r->rel == rel && r->type == type;
+}
+
 /* Pairs PICL would have written (positive statistics) that a record for
  * the same process, relative event type and kind leaves out. For R = -1,
  * PICL writes system and user events in separate records: only the record
@@ -867,30 +875,28 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 	int t;
 
 	for (t = 0; t < 3; t++) {
-		const struct prof_recorded *group = NULL;
+		const struct prof_recorded *group;
 		size_t k;
-		int found = 0;
 
 		if (types[t] == PICL_REC_STAT_TIME
 		    ? !cell->has_time || within(c, cell->time, cell->intervals)
 		    : types[t] == PICL_REC_STAT_COUNT ? cell->count <= 0
 		    : !cell->has_volume || cell->volume <= 0)
 			continue;
-		for (k = lower_bound(p, pp->processor, pp->process, cell->rel, types[t], INT32_MIN);
-		     k < p->nrecorded; k++) {
-			const struct prof_recorded *r = &p->recorded[k];
-
-			if (r->processor != pp->processor || r->process != pp->process ||
-			    r->rel != cell->rel || r->type != types[t])
-				break;
-			if (cell->rel == PICL_WILDCARD && (r->event < 0) != (cell->event < 0))
-				continue;
-			if (!group)
-				group = r;
-			if (r->event == cell->event)
-				found = 1;
-		}
-		if (!group || found)
+		/* The record's first pair of E's kind (events ascend: system
+		 * ones first, user ones from 0), and E's own pair: two binary
+		 * searches, not a scan of the record's pairs for every cell,
+		 * which a record of thousands of event types made quadratic. */
+		k = lower_bound(p, pp->processor, pp->process, cell->rel, types[t],
+				cell->rel == PICL_WILDCARD && cell->event >= 0 ? 0 : INT32_MIN);
+		group = k < p->nrecorded && same_record(&p->recorded[k], pp, cell->rel, types[t])
+			? &p->recorded[k] : NULL;
+		if (!group ||
+		    (cell->rel == PICL_WILDCARD && (group->event < 0) != (cell->event < 0)))
+			continue;
+		k = lower_bound(p, pp->processor, pp->process, cell->rel, types[t], cell->event);
+		if (k < p->nrecorded && same_record(&p->recorded[k], pp, cell->rel, types[t]) &&
+		    p->recorded[k].event == cell->event)
 			continue;
 		c->differ++;
 		c->compared++;
