@@ -40,6 +40,7 @@
 #include "../picltrace/builtin.h"
 #include "clock.h"
 #include "pow10.h"
+#include "runs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +80,8 @@ static const char sync_help[] =
 	"      --report           print the report on standard output, not standard error\n"
 	"      --format=text|json report format (default text)\n"
 	"  -q, --quiet            no report on standard error, no progress\n"
-	"      --tmpdir=DIR       where standard input is spooled (default $TMPDIR, /tmp)\n"
+	"      --tmpdir=DIR       where standard input is spooled, and an unsorted trace\n"
+	"                         sorted (default $TMPDIR, /tmp)\n"
 	"  -h, --help             show this help\n"
 	"\n"
 	"With no FILE, or when FILE is -, read standard input. Inputs may be plain\n"
@@ -126,6 +128,8 @@ struct syncer {
 	int have_t0;
 	/* pass 1 */
 	uint64_t matched, within, tachyons_before;
+	int sorted_copy;                /* pass 1 read a sorted copy: errors unsaid */
+	uint64_t late_unsorted;         /* late calls of pass 1 on the input as it is */
 	/* the rewrite */
 	struct proc *procs;             /* by increasing processor */
 	size_t nprocs;
@@ -382,14 +386,142 @@ static int estimate(struct syncer *s)
 			break;
 	}
 	picltrace_progress_done(&pg);
-	if (rc == PICL_ERR_NOMEM)
+	if (rc == PICL_ERR_NOMEM) {
 		picltrace_error(CMD, "out of memory");
-	else if (rc < 0)
+	} else if (rc < 0 && s->sorted_copy) {
+		rc = -2;
+		goto out;
+	} else if (rc < 0) {
 		picltrace_report(CMD, picl_reader_error(r));
+	}
+	rc = rc < 0 ? -1 : 0;
 out:
 	picl_matcher_free(m);
 	picl_reader_free(r);
-	return rc < 0 ? -1 : 0;
+	return rc;
+}
+
+/* Copy the input, sorted by time, into the temporary file fd (zstd): the
+ * sort's machinery, spilling to --tmpdir beyond a quarter of memory. 0, or
+ * -1 after reporting. */
+static int sort_input(struct syncer *s, int fd)
+{
+	static const struct picl_reader_options ropts = {
+		PICL_READ_RAW | PICL_READ_NO_DEFS | PICL_READ_PARALLEL, 0, 0
+	};
+	struct picl_writer_options wopts = { 1, 1, 0 };
+	struct runs_config cfg = { CMD, NULL, 0, 0, 0 };
+	struct picltrace_progress pg;
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	struct picl_writer *w = NULL;
+	struct sorter *so = NULL;
+	struct picl_record rec;
+	uint64_t n = 0;
+	int rc = -1;
+
+	cfg.tmpdir = s->opt->tmpdir;
+	cfg.memory = runs_default_memory();
+	cfg.quiet = s->opt->quiet;
+	if (lseek(s->in.fd, 0, SEEK_SET) < 0) {
+		picltrace_error(CMD, "%s: cannot rewind: %s", s->in.name, strerror(errno));
+		return -1;
+	}
+	if (!(r = picl_reader_open_fd(s->in.fd, s->in.name, &ropts, &rc, &err))) {
+		picltrace_report(CMD, &err);
+		return -1;
+	}
+	rc = -1;
+	if (!(so = sorter_new(&cfg))) {
+		picltrace_error(CMD, "out of memory");
+		goto out;
+	}
+	picltrace_progress_init(&pg, "sync: sorting", s->in.compressed ? 0 : s->in.size,
+				s->opt->quiet);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if ((++n & 0xffff) == 0)
+			picltrace_progress(&pg, picl_reader_offset(r));
+		if (sorter_add(so, &rec) < 0)
+			break;
+	}
+	picltrace_progress_done(&pg);
+	if (rc != PICL_END) {
+		if (rc < 0)
+			picltrace_report(CMD, picl_reader_error(r));
+		rc = -1;
+		goto out;
+	}
+	rc = -1;
+	if (!(w = picl_writer_open_fd(fd, "the sorted copy", &wopts, &rc, &err))) {
+		picltrace_report(CMD, &err);
+		rc = -1;
+		goto out;
+	}
+	if (sorter_finish(so, w) < 0)
+		goto out;
+	rc = picl_writer_close(w, &err);
+	w = NULL;
+	if (rc < 0) {
+		picltrace_report(CMD, &err);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (w)
+		picl_writer_abort(w);
+	sorter_free(so);
+	picl_reader_free(r);
+	return rc;
+}
+
+/*
+ * A trace not sorted by time (as runtimes write one: node after node) can
+ * hold one process's synchronisation calls thousands of rounds after
+ * another's, and the estimator keeps at most 4096 calls waiting a process:
+ * pass 1 left the late ones out. It runs again on a copy sorted by time,
+ * where the calls of a round come together; the rewrite reads the input as
+ * it is. Returns 0 (s holds the new estimate), 1 when the copy cannot be
+ * read as the input was (a definition used before its time: the first
+ * estimate stays), or -1 after reporting.
+ */
+static int estimate_sorted(struct syncer *s)
+{
+	struct runs_config cfg = { CMD, NULL, 0, 0, 0 };
+	struct syncer first = *s;
+	int fd, rc;
+
+	cfg.tmpdir = s->opt->tmpdir;
+	if ((fd = runs_tempfile(&cfg)) < 0)
+		return -1;
+	if (sort_input(s, fd) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (!(s->ce = clock_estimator_new())) {
+		s->ce = first.ce;
+		close(fd);
+		picltrace_error(CMD, "out of memory");
+		return -1;
+	}
+	s->in.fd = fd;
+	s->in.name = "the input sorted by time";
+	s->matched = s->within = s->tachyons_before = 0;
+	s->sorted_copy = 1;
+	rc = estimate(s);       /* from the same t0: the first record's */
+	s->sorted_copy = 0;
+	s->in = first.in;
+	close(fd);
+	if (rc < 0) {
+		clock_estimator_free(s->ce);
+		s->ce = first.ce;
+		s->matched = first.matched;
+		s->within = first.within;
+		s->tachyons_before = first.tachyons_before;
+		return rc == -2 ? 1 : -1;
+	}
+	s->late_unsorted = clock_estimator_sync_late(first.ce);
+	clock_estimator_free(first.ce);
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1033,6 +1165,8 @@ int cmd_sync(int argc, const char **argv)
 	}
 	if (estimate(&s) < 0)
 		goto out;
+	if (clock_estimator_sync_late(s.ce) && estimate_sorted(&s) < 0)
+		goto out;
 	rc = clock_estimator_solve(s.ce, &o.clock);
 	if (rc == CLOCK_ERR_REFERENCE) {
 		picltrace_error(CMD, "%s: reference processor %d exchanged no messages", s.in.name,
@@ -1097,15 +1231,21 @@ int cmd_sync(int argc, const char **argv)
 		else
 			report_text(&s, rout);
 	}
+	if (s.late_unsorted && !o.quiet)
+		picltrace_error(CMD, "note: %s is not sorted by time (%llu synchronisation call%s "
+				"came over 4096 rounds after another process's): estimated from "
+				"a sorted copy", s.in.name, (unsigned long long)s.late_unsorted,
+				s.late_unsorted == 1 ? "" : "s");
 	if (clock_estimator_sync_late(s.ce) && !o.quiet)
 		picltrace_error(CMD, "%llu synchronisation call%s came after %s round%s had been "
-				"taken without %s (another process was 4096 calls ahead): left out; "
-				"is the trace sorted by time?",
+				"taken without %s (another process was 4096 calls ahead%s): left out",
 				(unsigned long long)clock_estimator_sync_late(s.ce),
 				clock_estimator_sync_late(s.ce) == 1 ? "" : "s",
 				clock_estimator_sync_late(s.ce) == 1 ? "its" : "their",
 				clock_estimator_sync_late(s.ce) == 1 ? "" : "s",
-				clock_estimator_sync_late(s.ce) == 1 ? "it" : "them");
+				clock_estimator_sync_late(s.ce) == 1 ? "it" : "them",
+				s.late_unsorted ? " even in time order" :
+				"; the trace could not be sorted: a definition comes after its use");
 	if (s.tachyons_after && !o.quiet)
 		picltrace_error(CMD, "%llu message%s still arrive%s before %s sent%s",
 				(unsigned long long)s.tachyons_after,
