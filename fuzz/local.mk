@@ -1,14 +1,14 @@
 # fuzz/: libFuzzer targets, one per parser, one for the message matcher
-# (fed by the reader) and one comparing the parsing threads with the serial
+# and one for the statistics accumulator (both fed by the reader), one comparing the parsing threads with the serial
 # reader, and a replay driver.
 #
-#   make fuzz            build fuzz/fuzz-{reader,descriptor,schema,match,parallel,linevec} with
+#   make fuzz            build fuzz/fuzz-{reader,descriptor,schema,match,stats,parallel,linevec} with
 #                        clang -fsanitize=fuzzer,address,undefined
 #   fuzz/fuzz-reader -max_total_time=600 fuzz/corpus/reader
 #
 # `make check` runs each target over its committed corpus with the normal
 # compiler (fuzz/replay.c), so a fixed crash stays fixed without clang.
-FUZZ_TARGETS = reader descriptor schema match parallel linevec
+FUZZ_TARGETS = reader descriptor schema match stats parallel linevec
 FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
 CLANG ?= clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/libpicl-trace -I$(builddir)
@@ -32,6 +32,10 @@ check_PROGRAMS += fuzz/replay-match
 fuzz_replay_match_SOURCES = fuzz/replay.c fuzz/fuzz-match.c
 fuzz_replay_match_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/match"'
 fuzz_replay_match_LDADD = libpicl-trace/libpicl-trace.la
+check_PROGRAMS += fuzz/replay-stats
+fuzz_replay_stats_SOURCES = fuzz/replay.c fuzz/fuzz-stats.c
+fuzz_replay_stats_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/stats"'
+fuzz_replay_stats_LDADD = libpicl-trace/libpicl-trace.la
 check_PROGRAMS += fuzz/replay-parallel
 fuzz_replay_parallel_SOURCES = fuzz/replay.c fuzz/fuzz-parallel.c
 fuzz_replay_parallel_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/parallel"'
@@ -42,7 +46,7 @@ fuzz_replay_linevec_SOURCES = fuzz/replay.c fuzz/fuzz-linevec.c fuzz/linevec-ref
 fuzz_replay_linevec_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/libpicl-trace \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/linevec"'
 TESTS += fuzz/replay-reader fuzz/replay-descriptor fuzz/replay-schema fuzz/replay-match \
-	fuzz/replay-parallel fuzz/replay-linevec
+	fuzz/replay-stats fuzz/replay-parallel fuzz/replay-linevec
 EXTRA_DIST += fuzz/corpus
 
 fuzz: $(FUZZ_TARGETS:%=fuzz/fuzz-%)
