@@ -641,9 +641,15 @@ struct entry_stack {
 	struct openindex by_event;      /* v by event type */
 };
 
+/* The bitmap in pages of PAGE_RECORDS records, made when one of their
+ * records is marked: a filter that keeps few records of a long trace
+ * costs a pointer per page, not a bit per record. */
+#define PAGE_RECORDS ((uint64_t)1 << 19)
+#define PAGE_WORDS (PAGE_RECORDS / 64)
+
 struct pairs {
-	uint64_t *bits;
-	size_t nwords;
+	uint64_t **pages;           /* NULL: no record of that page marked */
+	size_t npages;
 	struct entry_stack *stacks;
 	size_t nstacks, stacks_cap;
 	uint32_t *slots;            /* stack index + 1; 0: empty */
@@ -661,36 +667,47 @@ static void pairs_free(struct pairs *p)
 	}
 	free(p->stacks);
 	free(p->slots);
-	free(p->bits);
+	for (i = 0; i < p->npages; i++)
+		free(p->pages[i]);
+	free(p->pages);
 }
 
+/* Room in the page table for record ord. 0, or -1 when out of memory. */
 static int bits_reserve(struct pairs *p, uint64_t ord)
 {
-	size_t need = (size_t)(ord / 64) + 1, ncap;
-	uint64_t *b;
+	size_t need = (size_t)(ord / PAGE_RECORDS) + 1, ncap;
+	uint64_t **t;
 
-	if (need <= p->nwords)
+	if (need <= p->npages)
 		return 0;
-	ncap = p->nwords ? p->nwords : 1024;
+	ncap = p->npages ? p->npages : 64;
 	while (ncap < need)
 		ncap *= 2;
-	b = realloc(p->bits, ncap * sizeof(*b));
-	if (!b)
+	t = realloc(p->pages, ncap * sizeof(*t));
+	if (!t)
 		return -1;
-	memset(b + p->nwords, 0, (ncap - p->nwords) * sizeof(*b));
-	p->bits = b;
-	p->nwords = ncap;
+	memset(t + p->npages, 0, (ncap - p->npages) * sizeof(*t));
+	p->pages = t;
+	p->npages = ncap;
 	return 0;
 }
 
-static void bit_set(struct pairs *p, uint64_t ord)
+/* Mark record ord (bits_reserve'd). 0, or -1 when out of memory. */
+static int bit_set(struct pairs *p, uint64_t ord)
 {
-	p->bits[ord / 64] |= (uint64_t)1 << (ord % 64);
+	uint64_t **page = &p->pages[ord / PAGE_RECORDS];
+
+	if (!*page && !(*page = calloc(PAGE_WORDS, sizeof(**page))))
+		return -1;
+	(*page)[ord % PAGE_RECORDS / 64] |= (uint64_t)1 << (ord % 64);
+	return 0;
 }
 
 static int bit_test(const struct pairs *p, uint64_t ord)
 {
-	return ord / 64 < p->nwords && (p->bits[ord / 64] >> (ord % 64)) & 1;
+	const uint64_t *page = ord / PAGE_RECORDS < p->npages ? p->pages[ord / PAGE_RECORDS] : NULL;
+
+	return page && (page[ord % PAGE_RECORDS / 64] >> (ord % 64)) & 1;
 }
 
 static size_t slot_of(int32_t processor, int32_t process, size_t nslots)
@@ -774,10 +791,8 @@ static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t or
 	int nomem = 0;
 	size_t i;
 
-	if (bits_reserve(p, ord) < 0)
+	if (bits_reserve(p, ord) < 0 || (selected && bit_set(p, ord) < 0))
 		return -1;
-	if (selected)
-		bit_set(p, ord);
 	if (rec->type == PICL_REC_ENTRY) {
 		s = stack_of(p, rec->processor, rec->process, 1, &nomem);
 		if (!s)
@@ -807,10 +822,9 @@ static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t or
 			return -1;
 		if (i == 0)
 			return 0;
-		if (selected || s->v[i - 1].selected) {
-			bit_set(p, ord);
-			bit_set(p, s->v[i - 1].ord);
-		}
+		if ((selected || s->v[i - 1].selected) &&
+		    (bit_set(p, ord) < 0 || bit_set(p, s->v[i - 1].ord) < 0))
+			return -1;
 		s->n = openindex_pop(&s->by_event, s->v, sizeof(*s->v), s->n, i, rec->event);
 	}
 	return 0;
