@@ -157,8 +157,8 @@ static inline size_t openindex_exit(struct openindex *o, size_t depth, size_t i,
 		size_t mask = o->inner.cap - 1, k;
 		uint64_t key = (uint32_t)e;
 
-		for (k = (size_t)intmap_hash(key) & mask; o->inner.slots[k].key != key;
-		     k = (k + 1) & mask)
+		for (k = (size_t)intmap_hash(key) & mask;
+		     !o->inner.slots[k].val || o->inner.slots[k].key != key; k = (k + 1) & mask)
 			;
 		o->inner.slots[k].val = o->below[i] + 1;
 	}
