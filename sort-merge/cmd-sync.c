@@ -128,8 +128,10 @@ struct syncer {
 	int have_t0;
 	/* pass 1 */
 	uint64_t matched, within, tachyons_before;
-	int sorted_copy;                /* pass 1 read a sorted copy: errors unsaid */
+	int sorted_copy;                /* pass 1 read a sorted copy: errors kept in
+					   unsorted_why, not said */
 	uint64_t late_unsorted;         /* late calls of pass 1 on the input as it is */
+	char unsorted_why[PICL_PROBLEM_MAX + 64]; /* why no sorted copy served */
 	/* the rewrite */
 	struct proc *procs;             /* by increasing processor */
 	size_t nprocs;
@@ -389,6 +391,8 @@ static int estimate(struct syncer *s)
 	if (rc == PICL_ERR_NOMEM) {
 		picltrace_error(CMD, "out of memory");
 	} else if (rc < 0 && s->sorted_copy) {
+		snprintf(s->unsorted_why, sizeof(s->unsorted_why),
+			 "sorted by time, it cannot be read: %s", picl_reader_error(r)->problem);
 		rc = -2;
 		goto out;
 	} else if (rc < 0) {
@@ -480,9 +484,11 @@ out:
  * another's, and the estimator keeps at most 4096 calls waiting a process:
  * pass 1 left the late ones out. It runs again on a copy sorted by time,
  * where the calls of a round come together; the rewrite reads the input as
- * it is. Returns 0 (s holds the new estimate), 1 when the copy cannot be
- * read as the input was (a definition used before its time: the first
- * estimate stays), or -1 after reporting.
+ * it is. Returns 0 (s holds the new estimate), or 1 when the copy cannot be
+ * made (--tmpdir, the disk: said above) or read as the input was (a
+ * definition used before its time): the first estimate stays, and
+ * s->unsorted_why says why; only running out of memory for the estimator
+ * is -1 (reported).
  */
 static int estimate_sorted(struct syncer *s)
 {
@@ -491,11 +497,12 @@ static int estimate_sorted(struct syncer *s)
 	int fd, rc;
 
 	cfg.tmpdir = s->opt->tmpdir;
-	if ((fd = runs_tempfile(&cfg)) < 0)
-		return -1;
-	if (sort_input(s, fd) < 0) {
-		close(fd);
-		return -1;
+	if ((fd = runs_tempfile(&cfg)) < 0 || sort_input(s, fd) < 0) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(s->unsorted_why, sizeof(s->unsorted_why),
+			 "no copy sorted by time could be made (above)");
+		return 1;
 	}
 	if (!(s->ce = clock_estimator_new())) {
 		s->ce = first.ce;
@@ -1238,14 +1245,14 @@ int cmd_sync(int argc, const char **argv)
 				s.late_unsorted == 1 ? "" : "s");
 	if (clock_estimator_sync_late(s.ce) && !o.quiet)
 		picltrace_error(CMD, "%llu synchronisation call%s came after %s round%s had been "
-				"taken without %s (another process was 4096 calls ahead%s): left out",
+				"taken without %s (another process was 4096 calls ahead%s%s): left out",
 				(unsigned long long)clock_estimator_sync_late(s.ce),
 				clock_estimator_sync_late(s.ce) == 1 ? "" : "s",
 				clock_estimator_sync_late(s.ce) == 1 ? "its" : "their",
 				clock_estimator_sync_late(s.ce) == 1 ? "" : "s",
 				clock_estimator_sync_late(s.ce) == 1 ? "it" : "them",
-				s.late_unsorted ? " even in time order" :
-				"; the trace could not be sorted: a definition comes after its use");
+				s.late_unsorted ? " even in time order" : "; ",
+				s.late_unsorted ? "" : s.unsorted_why);
 	if (s.tachyons_after && !o.quiet)
 		picltrace_error(CMD, "%llu message%s still arrive%s before %s sent%s",
 				(unsigned long long)s.tachyons_after,

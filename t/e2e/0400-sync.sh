@@ -248,8 +248,8 @@ cmp "$TMP/out" "$TMP/mix.out" || fail "raised receives: stdout differs from -o"
 # over 4096 rounds after the other's were left out; now the estimate is
 # made again from a copy sorted by time, which meets every round, and the
 # result is the sorted trace's. Unless the copy cannot be read (an alias
-# defined, in time, after its use): then the late calls are left out, and
-# said so.
+# defined, in time, after its use) or made (no --tmpdir): then the late
+# calls are left out, and said so.
 cat >"$TMP/rounds.awk" <<'AWK'
 BEGIN {
   for (k = 0; k < N; k++) {
@@ -309,8 +309,16 @@ awk 'NR == 10001 { exit !($3 >= 0 && $3 <= 0.000001) }' "$TMP/synced.picl" ||
 run "$PT" sync -n "$TMP/latedef.picl"
 expect_rc 0
 grep -q '; 8192 synchronisation constraints$' "$TMP/err" || fail "late definition: constraints"
-grep -q '^picltrace sync: 904 synchronisation calls came after their rounds had been taken without them (another process was 4096 calls ahead; the trace could not be sorted' \
+grep -q '^picltrace sync: 904 synchronisation calls came after their rounds had been taken without them (another process was 4096 calls ahead; sorted by time, it cannot be read: descriptor alias 6 is not defined for event 7' \
   "$TMP/err" || fail "late definition: late calls not reported"
+# No room for the sorted copy: the first estimate, as before, and why.
+run "$PT" sync -n --tmpdir="$TMP/nonexistent" "$TMP/byproc.picl"
+expect_rc 0
+grep -q '; 8192 synchronisation constraints$' "$TMP/err" || fail "no tmpdir: constraints"
+grep -q "^picltrace sync: cannot create a temporary file in $TMP/nonexistent" "$TMP/err" ||
+  fail "no tmpdir: the cause not said"
+grep -q '^picltrace sync: 904 synchronisation calls came .*; no copy sorted by time could be made (above)): left out$' \
+  "$TMP/err" || fail "no tmpdir: late calls not reported"
 rm -f "$TMP/rounds.picl" "$TMP/byproc.picl" "$TMP/latedef.picl" "$TMP/synced.picl"
 
 # A round is made of the calls of the members that have one waiting, not
