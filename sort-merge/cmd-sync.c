@@ -363,7 +363,8 @@ static int estimate(struct syncer *s)
 	picltrace_progress_init(&pg, "sync: estimating", s->in.compressed ? 0 : s->in.size,
 				s->opt->quiet);
 	if (!(m = picl_matcher_new(estimate_match, s))) {
-		rc = PICL_ERR_NOMEM;
+		picltrace_error(CMD, "out of memory");
+		rc = -1;
 		goto out;
 	}
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
