@@ -70,11 +70,20 @@ static inline int intmap_get(const struct intmap *m, uint64_t key, size_t *val)
 }
 
 /* Map key to val (replacing what it mapped to). 0, or -1: out of memory,
- * and m is as it was. */
+ * and m is as it was; replacing a key's value never allocates, so never
+ * fails. */
 static inline int intmap_put(struct intmap *m, uint64_t key, size_t val)
 {
 	size_t mask, i;
 
+	if (m->cap > 0) {
+		mask = m->cap - 1;
+		for (i = (size_t)intmap_hash(key) & mask; m->slots[i].val; i = (i + 1) & mask)
+			if (m->slots[i].key == key) {
+				m->slots[i].val = val + 1;
+				return 0;
+			}
+	}
 	if ((m->n + 1) * 2 > m->cap) {
 		size_t ncap = m->cap ? m->cap * 2 : 16, k;
 		struct intmap_slot *s;
@@ -98,10 +107,7 @@ static inline int intmap_put(struct intmap *m, uint64_t key, size_t val)
 	}
 	mask = m->cap - 1;
 	for (i = (size_t)intmap_hash(key) & mask; m->slots[i].val; i = (i + 1) & mask)
-		if (m->slots[i].key == key) {
-			m->slots[i].val = val + 1;
-			return 0;
-		}
+		;
 	m->slots[i].key = key;
 	m->slots[i].val = val + 1;
 	m->n++;

@@ -33,6 +33,7 @@
 #ifndef PICL_OPENINDEX_H
 #define PICL_OPENINDEX_H
 
+#include "grow.h"
 #include "intmap.h"
 
 #include <stddef.h>
@@ -106,17 +107,8 @@ static inline size_t openindex_find(struct openindex *o, const void *frames, siz
 
 	if (depth == 0 || openindex_event(frames, size, offset, depth - 1) == e)
 		return depth;
-	if (depth > o->below_cap) {
-		size_t ncap = o->below_cap ? o->below_cap : 16;
-		size_t *b;
-
-		while (ncap < depth)
-			ncap *= 2;
-		if (ncap > SIZE_MAX / sizeof(*b) || !(b = (size_t *)realloc(o->below, ncap * sizeof(*b))))
-			return OPENINDEX_NOMEM;
-		o->below = b;
-		o->below_cap = ncap;
-	}
+	if (grow((void **)&o->below, &o->below_cap, depth, sizeof(*o->below)) < 0)
+		return OPENINDEX_NOMEM;
 	/* The map keeps the types of frames since gone (as "none"): when
 	 * they outnumber the frames, make it again from the frames (which
 	 * relinks each as it was; the old map stays if memory runs out). */
@@ -151,17 +143,10 @@ static inline size_t openindex_find(struct openindex *o, const void *frames, siz
 static inline size_t openindex_exit(struct openindex *o, size_t depth, size_t i, int32_t e)
 {
 	i--;
-	if (i < o->indexed) {
-		/* e's innermost: its chain now starts beneath it (the key is
-		 * there: no allocation) */
-		size_t mask = o->inner.cap - 1, k;
-		uint64_t key = (uint32_t)e;
-
-		for (k = (size_t)intmap_hash(key) & mask;
-		     !o->inner.slots[k].val || o->inner.slots[k].key != key; k = (k + 1) & mask)
-			;
-		o->inner.slots[k].val = o->below[i] + 1;
-	}
+	/* e's innermost: its chain now starts beneath it (the key is there:
+	 * replacing its value cannot fail) */
+	if (i < o->indexed)
+		(void)intmap_put(&o->inner, (uint32_t)e, o->below[i]);
 	if (i + 1 < depth) {
 		o->below[i] = OPENINDEX_HOLE;
 		o->holes++;
