@@ -672,31 +672,27 @@ static void pairs_free(struct pairs *p)
 	free(p->pages);
 }
 
-/* Room in the page table for record ord. 0, or -1 when out of memory. */
-static int bits_reserve(struct pairs *p, uint64_t ord)
-{
-	size_t need = (size_t)(ord / PAGE_RECORDS) + 1, ncap;
-	uint64_t **t;
-
-	if (need <= p->npages)
-		return 0;
-	ncap = p->npages ? p->npages : 64;
-	while (ncap < need)
-		ncap *= 2;
-	t = realloc(p->pages, ncap * sizeof(*t));
-	if (!t)
-		return -1;
-	memset(t + p->npages, 0, (ncap - p->npages) * sizeof(*t));
-	p->pages = t;
-	p->npages = ncap;
-	return 0;
-}
-
-/* Mark record ord (bits_reserve'd). 0, or -1 when out of memory. */
+/* Mark record ord, making its page (and room for it in the table). 0, or
+ * -1 when out of memory. */
 static int bit_set(struct pairs *p, uint64_t ord)
 {
-	uint64_t **page = &p->pages[ord / PAGE_RECORDS];
+	size_t at = (size_t)(ord / PAGE_RECORDS), ncap;
+	uint64_t **page;
 
+	if (at >= p->npages) {
+		uint64_t **t;
+
+		ncap = p->npages ? p->npages : 64;
+		while (ncap <= at)
+			ncap *= 2;
+		t = realloc(p->pages, ncap * sizeof(*t));
+		if (!t)
+			return -1;
+		memset(t + p->npages, 0, (ncap - p->npages) * sizeof(*t));
+		p->pages = t;
+		p->npages = ncap;
+	}
+	page = &p->pages[at];
 	if (!*page && !(*page = calloc(PAGE_WORDS, sizeof(**page))))
 		return -1;
 	(*page)[ord % PAGE_RECORDS / 64] |= (uint64_t)1 << (ord % 64);
@@ -791,7 +787,7 @@ static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t or
 	int nomem = 0;
 	size_t i;
 
-	if (bits_reserve(p, ord) < 0 || (selected && bit_set(p, ord) < 0))
+	if (selected && bit_set(p, ord) < 0)
 		return -1;
 	if (rec->type == PICL_REC_ENTRY) {
 		s = stack_of(p, rec->processor, rec->process, 1, &nomem);
