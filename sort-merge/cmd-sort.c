@@ -212,9 +212,6 @@ int cmd_sort(int argc, const char **argv)
 		sorter_reserve(s, prog.total);
 	for (i = 0; i < ninputs; i++) {
 		struct picl_reader *r = runs_open("sort", inputs[i], PICL_READ_PARALLEL);
-		struct picl_record rec;
-		uint64_t n = 0;
-		int rc;
 
 		if (!r)
 			goto out;
@@ -223,20 +220,11 @@ int cmd_sort(int argc, const char **argv)
 			if (in_place)  /* the file stays what it was */
 				compress = 1;
 		}
-		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
-			if (sorter_add(s, &rec) < 0) {
-				picl_reader_free(r);
-				goto out;
-			}
-			if ((++n & 0xffff) == 0)
-				picltrace_progress(&prog, done + picl_reader_offset(r));
-		}
-		done += picl_reader_offset(r);
-		if (rc != PICL_END) {
-			picltrace_report("sort", picl_reader_error(r));
+		if (sorter_add_all(s, r, &prog, done) < 0) {
 			picl_reader_free(r);
 			goto out;
 		}
+		done += picl_reader_offset(r);
 		picl_reader_free(r);
 	}
 	picltrace_progress_done(&prog);

@@ -421,8 +421,6 @@ static int sort_input(struct syncer *s, int fd)
 	struct picl_reader *r;
 	struct picl_writer *w = NULL;
 	struct sorter *so = NULL;
-	struct picl_record rec;
-	uint64_t n = 0;
 	int rc = -1;
 
 	cfg.tmpdir = s->opt->tmpdir;
@@ -443,19 +441,10 @@ static int sort_input(struct syncer *s, int fd)
 	}
 	picltrace_progress_init(&pg, "sync: sorting", s->in.compressed ? 0 : s->in.size,
 				s->opt->quiet);
-	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
-		if ((++n & 0xffff) == 0)
-			picltrace_progress(&pg, picl_reader_offset(r));
-		if (sorter_add(so, &rec) < 0)
-			break;
-	}
+	rc = sorter_add_all(so, r, &pg, 0);
 	picltrace_progress_done(&pg);
-	if (rc != PICL_END) {
-		if (rc < 0)
-			picltrace_report(CMD, picl_reader_error(r));
-		rc = -1;
+	if (rc < 0)
 		goto out;
-	}
 	rc = -1;
 	if (!(w = picl_writer_open_fd(fd, "the sorted copy", &wopts, &rc, &err))) {
 		picltrace_report(CMD, &err);

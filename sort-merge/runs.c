@@ -527,6 +527,26 @@ int sorter_add(struct sorter *s, const struct picl_record *rec)
 	return 0;
 }
 
+int sorter_add_all(struct sorter *s, struct picl_reader *r, struct picltrace_progress *prog,
+		   uint64_t base)
+{
+	struct picl_record rec;
+	uint64_t n = 0;
+	int rc;
+
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if (sorter_add(s, &rec) < 0)
+			return -1;
+		if ((++n & 0xffff) == 0)
+			picltrace_progress(prog, base + picl_reader_offset(r));
+	}
+	if (rc != PICL_END) {
+		picltrace_report(s->cfg.cmd, picl_reader_error(r));
+		return -1;
+	}
+	return 0;
+}
+
 struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags)
 {
 	return runs_open_buffer(cmd, path, flags, 0);

@@ -35,6 +35,11 @@ struct sorter *sorter_new(const struct runs_config *cfg);
 void sorter_reserve(struct sorter *s, uint64_t bytes);
 /* Take one record (its line is copied). 0, or -1 after reporting an error. */
 int sorter_add(struct sorter *s, const struct picl_record *rec);
+/* Take every record r holds, showing progress as base + r's offset (prog
+ * may be a silent one). 0, or -1 after reporting an error. */
+struct picltrace_progress;
+int sorter_add_all(struct sorter *s, struct picl_reader *r, struct picltrace_progress *prog,
+		   uint64_t base);
 /* Write everything, sorted, to w. 0, or -1 after reporting an error. */
 int sorter_finish(struct sorter *s, struct picl_writer *w);
 /* Number of runs spilled to disk so far. */
@@ -94,7 +99,6 @@ size_t runs_buffer(uint64_t budget, size_t k, uint64_t decoders);
  * its temporary file, with O_DIRECT. 0, or -1 after reporting.
  */
 struct msort;
-struct picltrace_progress;
 struct msort *msort_open(const struct runs_config *cfg, const char *path);
 int msort_read(struct msort *m, struct picltrace_progress *prog);
 int msort_finish(struct msort *m, struct picl_writer *w, const char *direct);
