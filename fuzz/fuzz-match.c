@@ -4,7 +4,9 @@
  * non-blocking requests, whatever the bytes say). The matcher must take
  * any sequence of records without crashing or leaking, whether or not the
  * processors are declared (the first byte decides), and never report more
- * matched messages than there were receive records.
+ * matched messages than there were receive records. Each input is matched
+ * twice, all in memory and with the smallest memory limit (waiting
+ * messages spilled to a file in $TMPDIR): the callbacks must be the same.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,36 +17,52 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct tally {
-	uint64_t matched;
+	uint64_t matched, calls, hash;
 };
+
+static void mix(struct tally *t, uint64_t v)
+{
+	t->hash = (t->hash ^ v) * 0x100000001b3ULL;
+}
 
 static int count(void *ctx, enum picl_match_kind kind, const struct picl_message *msg)
 {
 	struct tally *t = ctx;
 
-	(void)msg;
 	if (kind == PICL_MATCH_OK)
 		t->matched++;
+	t->calls++;
+	mix(t, (uint64_t)kind);
+	mix(t, msg->send_mark.offset);
+	mix(t, msg->recv_mark.offset);
+	mix(t, (uint64_t)(uint32_t)msg->dst_processor);
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Match the input's records, with every waiting message past the
+ * smallest limit spilled when `spill` says so; what the callbacks saw in
+ * *t. Returns the receive records met, or UINT64_MAX when the spill file
+ * failed (no room in $TMPDIR: not the matcher's fault). */
+static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, struct tally *t)
 {
 	static const int32_t procs[] = { 0, 1, 2, 3, 32767 };
 	struct picl_reader *r;
 	struct picl_matcher *m;
 	struct picl_record rec;
-	struct tally t = { 0 };
 	uint64_t recvs = 0;
-	int rc, declare = size > 0 && (data[0] & 1);
+	int rc;
 
+	memset(t, 0, sizeof(*t));
+	t->hash = 0xcbf29ce484222325ULL;
 	r = picl_reader_open_memory(data, size, "fuzz", NULL, &rc, NULL);
 	if (!r)
 		return 0;
-	m = picl_matcher_new(count, &t);
+	m = picl_matcher_new(count, t);
 	if (!m)
 		abort();
 	if (declare && picl_matcher_expect_processors(m, procs, 5) != PICL_OK)
+		abort();
+	if (spill && picl_matcher_set_memory(m, 1, NULL) != PICL_OK)
 		abort();
 	while ((rc = picl_reader_next(r, &rec)) != PICL_END) {
 		if (rc < 0) {
@@ -55,14 +73,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rec.event == -51 || rec.event == -52 || rec.event == -58 ||
 		    rec.event == -60 || rec.event == -61)
 			recvs++;
-		if (picl_matcher_add(m, &rec) == PICL_ERR_NOMEM)
+		rc = picl_matcher_add(m, &rec);
+		if (rc == PICL_ERR_IO)
+			recvs = UINT64_MAX;
+		if (rc == PICL_ERR_NOMEM || rc == PICL_ERR_IO)
 			break;
 	}
 	(void)picl_matcher_pending(m);
-	(void)picl_matcher_finish(m);
-	if (t.matched > recvs)
+	if (recvs != UINT64_MAX && (rc = picl_matcher_finish(m)) == PICL_ERR_IO)
+		recvs = UINT64_MAX;
+	else if (recvs != UINT64_MAX && rc == PICL_OK && picl_matcher_pending(m) != 0)
 		abort();
 	picl_matcher_free(m);
 	picl_reader_free(r);
+	return recvs;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tally mem, disk;
+	int declare = size > 0 && (data[0] & 1);
+	uint64_t recvs = run(data, size, declare, 0, &mem);
+
+	if (mem.matched > recvs)
+		abort();
+	/* Spilled, the callbacks must be the same, in the same order. */
+	if (run(data, size, declare, 1, &disk) != UINT64_MAX &&
+	    (disk.calls != mem.calls || disk.hash != mem.hash))
+		abort();
 	return 0;
 }

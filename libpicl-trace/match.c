@@ -13,19 +13,38 @@
  * it is dropped once all of them (the host aside) have received it. So
  * memory holds only what is in flight.
  *
+ * What is in flight can be most of a trace: per-node files one after
+ * another, or a trace in PICL's flush order, bring every send of processor
+ * 0 before any receive of processor 1. Past picl_matcher_set_memory's
+ * limit, queues keep their first item in memory and move the rest to an
+ * unlinked temporary file, as segments in the
+ * queue's order; items pushed later go to an in-memory tail behind the
+ * segments (struct spill), itself moved out at the next spill. When a
+ * queue's head empties, the next SPILL_READ items are read back. A queue
+ * is thus its head, then its segments, then its tail, always in input
+ * order, and never empty at its head while it holds anything. Broadcast
+ * queues, read by index, stay in memory.
+ *
  * Which records are sends and receives, and where their fields are, is
  * fixed by the spec's Tables 7-8 (length, type, peer processor, peer
  * process); marks carry the entry's fields then the exit's (§2.3.3).
  */
 #include "internal.h"
+#include "grow.h"
 #include "intmap.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define BCAST_DST INT32_MIN
 #define PROC_BITS 4096
 #define DSTS_SCAN 16
+#define SPILL_READ 64   /* items read back at once */
+#define SPILL_MIN 8     /* fewer items are not worth a write */
 
 struct item {
 	uint64_t seq;                 /* input order */
@@ -34,14 +53,27 @@ struct item {
 	size_t ngot;                  /* broadcast: declared receivers that had it */
 };
 
+/* Items of a queue on disk: n items from byte off of the spill file. */
+struct segment {
+	uint64_t off, n;
+};
+
+/* The part of a spilled queue behind its head: segments, then a tail. */
+struct spill {
+	struct segment *seg;
+	size_t shead, nseg, segcap;   /* live segments are seg[shead .. nseg) */
+	struct item *t;               /* pushed after the segments were written */
+	size_t tn, tcap;
+};
+
 struct queue {
 	struct item *v;
 	size_t head, n, cap;          /* live items are v[head .. n) */
+	struct spill *sp;             /* NULL unless items wait behind v */
 };
 
 struct channel {
 	int32_t src, dst, type;
-	int used;
 	struct queue sends, recvs;    /* dst BCAST_DST: sends are the broadcasts */
 	uint64_t bcast_done;          /* broadcasts of (src, type) received on dst */
 	/* dst BCAST_DST only: */
@@ -71,8 +103,10 @@ struct reqstate {
 struct picl_matcher {
 	int (*cb)(void *ctx, enum picl_match_kind kind, const struct picl_message *msg);
 	void *ctx;
-	struct channel *ch;
-	size_t ncap, nused;
+	struct channel *ch;           /* the channels, ch[0 .. nused) */
+	size_t chcap, nused;
+	uint32_t *slot;               /* open addressing: 1 + index into ch, */
+	size_t ncap;                  /* or 0 for none; ncap slots */
 	int32_t *procs;               /* processors seen, in order of first */
 	size_t nprocs, procs_cap;     /* appearance (sorted by finish) */
 	struct intmap procs_of;       /* the same as a set (at or above */
@@ -83,6 +117,12 @@ struct picl_matcher {
 	size_t reqcap, nreq;
 	struct intmap req_of;         /* (processor, process) -> req index */
 	uint64_t seq, matched, pending_recvs, pending;
+	size_t limit;                 /* items kept in memory at most (0: all) */
+	size_t inmem, next_check;     /* items in memory; spill past next_check */
+	char *tmpdir;                 /* where the spill file goes (NULL: default) */
+	int fd_open, fd;              /* the spill file, once made */
+	uint64_t spill_end;           /* its size */
+	char err[320];                /* what went wrong last */
 };
 
 static uint64_t chash(int32_t a, int32_t b, int32_t c)
@@ -96,46 +136,67 @@ static uint64_t chash(int32_t a, int32_t b, int32_t c)
 	return x;
 }
 
+/* The slot holding channel index `idx` (which is in the table). */
+static size_t slot_of(const struct picl_matcher *m, size_t idx)
+{
+	const struct channel *c = &m->ch[idx];
+	size_t i;
+
+	for (i = chash(c->src, c->dst, c->type) & (m->ncap - 1); m->slot[i] != idx + 1;
+	     i = (i + 1) & (m->ncap - 1))
+		;
+	return i;
+}
+
+/*
+ * The channel (src, dst, type), made if `create` (NULL if not there, or out
+ * of memory). The channels lie in one dense array, found through a table of
+ * 4-byte slots at most half full: a trace whose messages wait long can have
+ * a hundred thousand channels holding a message or two, and slots the size
+ * of a channel, kept half empty, took more memory than the messages.
+ * Making a channel may move the others (no pointer may be kept across it).
+ */
 static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 			    int32_t type, int create)
 {
+	struct channel *c;
 	size_t i;
 
 	if (m->ncap == 0 || (create && (m->nused + 1) * 2 > m->ncap)) {
 		size_t ncap = m->ncap ? m->ncap * 2 : 64, j;
-		struct channel *n;
+		uint32_t *n;
 
 		if (!create && m->ncap == 0)
 			return NULL;
-		n = calloc(ncap, sizeof(*n));
-		if (!n)
+		if (ncap > (size_t)UINT32_MAX || !(n = calloc(ncap, sizeof(*n))))
 			return NULL;
-		for (j = 0; j < m->ncap; j++) {
-			struct channel *c = &m->ch[j];
+		for (j = 0; j < m->nused; j++) {
 			size_t k;
 
-			if (!c->used)
-				continue;
-			for (k = chash(c->src, c->dst, c->type) & (ncap - 1); n[k].used;
+			c = &m->ch[j];
+			for (k = chash(c->src, c->dst, c->type) & (ncap - 1); n[k];
 			     k = (k + 1) & (ncap - 1))
 				;
-			n[k] = *c;
+			n[k] = (uint32_t)(j + 1);
 		}
-		free(m->ch);
-		m->ch = n;
+		free(m->slot);
+		m->slot = n;
 		m->ncap = ncap;
 	}
-	for (i = chash(src, dst, type) & (m->ncap - 1); m->ch[i].used; i = (i + 1) & (m->ncap - 1))
-		if (m->ch[i].src == src && m->ch[i].dst == dst && m->ch[i].type == type)
-			return &m->ch[i];
-	if (!create)
+	for (i = chash(src, dst, type) & (m->ncap - 1); m->slot[i]; i = (i + 1) & (m->ncap - 1)) {
+		c = &m->ch[m->slot[i] - 1];
+		if (c->src == src && c->dst == dst && c->type == type)
+			return c;
+	}
+	if (!create || grow((void **)&m->ch, &m->chcap, m->nused + 1, sizeof(*m->ch)) < 0)
 		return NULL;
-	m->ch[i].used = 1;
-	m->ch[i].src = src;
-	m->ch[i].dst = dst;
-	m->ch[i].type = type;
-	m->nused++;
-	return &m->ch[i];
+	c = &m->ch[m->nused];
+	memset(c, 0, sizeof(*c));
+	c->src = src;
+	c->dst = dst;
+	c->type = type;
+	m->slot[i] = (uint32_t)++m->nused;
+	return c;
 }
 
 /*
@@ -148,12 +209,13 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
  * ends: empty, no broadcast counted beyond those all its receivers had
  * (bcast_done <= the broadcast channel's base), and still listed in
  * dsts, where it keeps its place (channel_get). Broadcast channels stay.
- * Entries after c in its run move back (linear probing's deletion), so no
- * pointer into the table may be used after this.
+ * Slots after c's in its run move back (linear probing's deletion), and
+ * the last channel of the array takes c's place, so no pointer into the
+ * array may be used after this.
  */
 static void drop_idle(struct picl_matcher *m, struct channel *c)
 {
-	size_t mask = m->ncap - 1, i, j, k;
+	size_t mask = m->ncap - 1, idx = (size_t)(c - m->ch), last = m->nused - 1, i, j, k;
 
 	if (c->dst == BCAST_DST || c->sends.n || c->recvs.n)
 		return;
@@ -163,16 +225,23 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 		if (!b || c->bcast_done > b->bcast_base)
 			return;
 	}
-	i = (size_t)(c - m->ch);
-	for (j = (i + 1) & mask; m->ch[j].used; j = (j + 1) & mask) {
-		k = chash(m->ch[j].src, m->ch[j].dst, m->ch[j].type) & mask;
+	i = slot_of(m, idx);
+	for (j = (i + 1) & mask; m->slot[j]; j = (j + 1) & mask) {
+		const struct channel *x = &m->ch[m->slot[j] - 1];
+
+		k = chash(x->src, x->dst, x->type) & mask;
 		/* j may move to i unless its home k lies cyclically in (i, j] */
 		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
-			m->ch[i] = m->ch[j];
+			m->slot[i] = m->slot[j];
 			i = j;
 		}
 	}
-	memset(&m->ch[i], 0, sizeof(m->ch[i]));
+	m->slot[i] = 0;
+	if (idx != last) {
+		m->slot[slot_of(m, last)] = (uint32_t)(idx + 1);
+		m->ch[idx] = m->ch[last];
+	}
+	memset(&m->ch[last], 0, sizeof(m->ch[last]));
 	m->nused--;
 }
 
@@ -239,24 +308,179 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 	return find(m, src, dst, type, 1);
 }
 
-static int push(struct queue *q, const struct item *it)
+static int fail(struct picl_matcher *m, int code, const char *what)
 {
-	if (q->n == q->cap) {
-		if (q->head > 0 && q->head * 2 >= q->n) {
-			memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
-			q->n -= q->head;
-			q->head = 0;
-		} else {
-			size_t ncap = q->cap ? q->cap * 2 : 4;
-			struct item *v = realloc(q->v, ncap * sizeof(*v));
+	if (code == PICL_ERR_NOMEM)
+		snprintf(m->err, sizeof(m->err), "out of memory");
+	else
+		snprintf(m->err, sizeof(m->err), "%s the messages waiting for a partner in %s: %s",
+			 what, m->tmpdir ? m->tmpdir : "the temporary directory", strerror(errno));
+	return code;
+}
 
-			if (!v)
-				return PICL_ERR_NOMEM;
+static int spill_open(struct picl_matcher *m)
+{
+	const char *dir = m->tmpdir;
+	char *path;
+	size_t len;
+	int fd;
+
+	if (!dir) {
+		dir = getenv("TMPDIR");
+		if (!dir || !*dir)
+			dir = "/tmp";
+		if (!(m->tmpdir = strdup(dir)))
+			return fail(m, PICL_ERR_NOMEM, NULL);
+	}
+	len = strlen(dir) + 32;
+	if (!(path = malloc(len)))
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	snprintf(path, len, "%s/picl-messages.XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd >= 0) {
+		unlink(path);
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	free(path);
+	if (fd < 0)
+		return fail(m, PICL_ERR_IO, "cannot make a file for");
+	m->fd = fd;
+	m->fd_open = 1;
+	return PICL_OK;
+}
+
+/* Write the n items at v to the end of the spill file, as a new last
+ * segment of q. */
+static int spill_write(struct picl_matcher *m, struct queue *q, const struct item *v, size_t n)
+{
+	const char *p = (const char *)v;
+	size_t left = n * sizeof(*v);
+	uint64_t off = m->spill_end;
+	struct spill *sp = q->sp;
+	int rc;
+
+	if (!m->fd_open && (rc = spill_open(m)) < 0)
+		return rc;
+	if (!sp && !(sp = calloc(1, sizeof(*sp))))
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	q->sp = sp;
+	if (sp->shead > 0 && sp->shead * 2 >= sp->nseg) {
+		/* the segments read back give their room */
+		memmove(sp->seg, sp->seg + sp->shead, (sp->nseg - sp->shead) * sizeof(*sp->seg));
+		sp->nseg -= sp->shead;
+		sp->shead = 0;
+	}
+	if (grow((void **)&sp->seg, &sp->segcap, sp->nseg + 1, sizeof(*sp->seg)) < 0)
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	while (left) {
+		ssize_t w = pwrite(m->fd, p, left, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return fail(m, PICL_ERR_IO, "cannot keep");
+		}
+		p += w;
+		off += (uint64_t)w;
+		left -= (size_t)w;
+	}
+	sp->seg[sp->nseg].off = m->spill_end;
+	sp->seg[sp->nseg].n = n;
+	sp->nseg++;
+	m->spill_end = off;
+	return PICL_OK;
+}
+
+/* Move what q holds beyond the item at its head to disk: its tail if it
+ * has segments already (so the order stays), else its head's rest. Traces
+ * where messages wait long often make up a message type per step, so
+ * most queues are short: a few items are worth a write. */
+static int spill_queue(struct picl_matcher *m, struct queue *q)
+{
+	size_t k;
+	int rc;
+
+	if (q->sp) {
+		if ((k = q->sp->tn) < SPILL_MIN)
+			return PICL_OK;
+		if ((rc = spill_write(m, q, q->sp->t, k)) < 0)
+			return rc;
+		free(q->sp->t);
+		q->sp->t = NULL;
+		q->sp->tn = q->sp->tcap = 0;
+	} else {
+		struct item *v;
+
+		if (q->n - q->head < 1 + SPILL_MIN)
+			return PICL_OK;
+		k = q->n - q->head - 1;
+		if ((rc = spill_write(m, q, q->v + q->head + 1, k)) < 0)
+			return rc;
+		q->v[0] = q->v[q->head];
+		q->head = 0;
+		q->n = 1;
+		if ((v = realloc(q->v, sizeof(*v))) != NULL) {
 			q->v = v;
-			q->cap = ncap;
+			q->cap = 1;
 		}
 	}
-	q->v[q->n++] = *it;
+	m->inmem -= k;
+	return PICL_OK;
+}
+
+/* Past the limit: spill queues, in table order, until half of it is left.
+ * Broadcast queues and short queues stay, so that may not be reached; the
+ * next attempt then waits until memory has grown by half again, which
+ * keeps the scans of the table few. */
+static int spill_some(struct picl_matcher *m)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < m->nused && m->inmem > m->limit / 2; i++) {
+		struct channel *c = &m->ch[i];
+
+		if (c->dst == BCAST_DST)
+			continue;
+		if ((rc = spill_queue(m, &c->sends)) < 0 || (rc = spill_queue(m, &c->recvs)) < 0)
+			return rc;
+	}
+	m->next_check = m->inmem > m->limit / 2 ? m->inmem + m->inmem / 2 : m->limit;
+	if (m->next_check < m->limit)
+		m->next_check = m->limit;
+	return PICL_OK;
+}
+
+static int push(struct picl_matcher *m, struct queue *q, const struct item *it)
+{
+	if (q->sp) {
+		struct spill *sp = q->sp;
+
+		if (grow((void **)&sp->t, &sp->tcap, sp->tn + 1, sizeof(*sp->t)) < 0)
+			return fail(m, PICL_ERR_NOMEM, NULL);
+		sp->t[sp->tn++] = *it;
+	} else {
+		if (q->n == q->cap) {
+			if (q->head > 0 && q->head * 2 >= q->n) {
+				memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
+				q->n -= q->head;
+				q->head = 0;
+			} else {
+				size_t ncap = q->cap ? q->cap * 2 : 1;
+				struct item *v = realloc(q->v, ncap * sizeof(*v));
+
+				if (!v)
+					return fail(m, PICL_ERR_NOMEM, NULL);
+				q->v = v;
+				q->cap = ncap;
+			}
+		}
+		q->v[q->n++] = *it;
+	}
+	if (++m->inmem > m->next_check && m->limit)
+		return spill_some(m);
 	return PICL_OK;
 }
 
@@ -265,15 +489,75 @@ static struct item *front(struct queue *q)
 	return q->head < q->n ? &q->v[q->head] : NULL;
 }
 
+/* q's head is empty: read its next items back, or take its tail. */
+static int refill(struct picl_matcher *m, struct queue *q)
+{
+	struct spill *sp = q->sp;
+
+	if (sp->shead < sp->nseg) {
+		struct segment *g = &sp->seg[sp->shead];
+		size_t k = g->n < SPILL_READ ? (size_t)g->n : SPILL_READ, left = k * sizeof(*q->v);
+		char *p;
+
+		if (!(q->v = malloc(k * sizeof(*q->v))))
+			return fail(m, PICL_ERR_NOMEM, NULL);
+		for (p = (char *)q->v; left;) {
+			ssize_t r = pread(m->fd, p, left, (off_t)g->off);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				if (r == 0)
+					errno = EIO;
+				free(q->v);
+				q->v = NULL;
+				return fail(m, PICL_ERR_IO, "cannot read back");
+			}
+			p += r;
+			g->off += (uint64_t)r;
+			left -= (size_t)r;
+		}
+		q->n = q->cap = k;
+		g->n -= k;
+		if (g->n == 0)
+			sp->shead++;
+		m->inmem += k;
+		if (sp->shead < sp->nseg || sp->tn)
+			return PICL_OK;
+	} else {
+		q->v = sp->t;
+		q->n = sp->tn;
+		q->cap = sp->tcap;
+	}
+	free(sp->seg);
+	free(q->sp);
+	q->sp = NULL;
+	return PICL_OK;
+}
+
 /* Take the front item away (callers copy it first). An emptied queue gives
  * its array back: a trace has a channel per (source, destination, type),
  * tens of thousands of them, and most hold nothing most of the time. */
-static void pop(struct queue *q)
+static int pop(struct picl_matcher *m, struct queue *q)
 {
+	m->inmem--;
 	if (++q->head == q->n) {
 		free(q->v);
 		q->v = NULL;
 		q->head = q->n = q->cap = 0;
+		if (q->sp)
+			return refill(m, q);
+	}
+	return PICL_OK;
+}
+
+static void queue_free(struct queue *q)
+{
+	free(q->v);
+	if (q->sp) {
+		free(q->sp->seg);
+		free(q->sp->t);
+		free(q->sp);
 	}
 }
 
@@ -406,7 +690,7 @@ static void trim_broadcasts(struct picl_matcher *m, struct channel *b)
 
 	while ((it = front(&b->sends)) && it->ngot >= bcast_receivers(m, it->msg.src_processor) &&
 	       it->ngot > 0) {
-		pop(&b->sends);
+		(void)pop(m, &b->sends); /* broadcasts stay in memory: no refill */
 		b->bcast_base++;
 		m->pending--;
 	}
@@ -426,15 +710,16 @@ static int add_send(struct picl_matcher *m, struct item *it)
 		if (front(&c->recvs)) {
 			struct item r = *front(&c->recvs);
 
-			pop(&c->recvs);
 			m->pending_recvs--;
 			m->pending--;
+			if ((rc = pop(m, &c->recvs)) < 0)
+				return rc;
 			rc = emit(m, it, &r);
 			drop_idle(m, c);
 			return rc;
 		}
 		m->pending++;
-		return push(&c->sends, it);
+		return push(m, &c->sends, it);
 	}
 	/* A broadcast: it goes to the end of its (source, type) queue. */
 	it->msg.broadcast = 1;
@@ -442,7 +727,7 @@ static int add_send(struct picl_matcher *m, struct item *it)
 	if (!b)
 		return PICL_ERR_NOMEM;
 	it->bidx = b->bcast_base + (b->sends.n - b->sends.head);
-	if ((rc = push(&b->sends, it)) < 0)
+	if ((rc = push(m, &b->sends, it)) < 0)
 		return rc;
 	m->pending++;
 	/* The receives waiting on its channels (they have had every earlier
@@ -454,9 +739,10 @@ static int add_send(struct picl_matcher *m, struct item *it)
 		    !front(&c->recvs))
 			continue;
 		r = *front(&c->recvs);
-		pop(&c->recvs);
 		m->pending_recvs--;
 		m->pending--;
+		if ((rc = pop(m, &c->recvs)) < 0)
+			return rc;
 		c->bcast_done = it->bidx + 1;
 		bc = &b->sends.v[b->sends.n - 1];
 		count_receiver(m, bc, src, c->dst);
@@ -496,15 +782,16 @@ static int add_recv(struct picl_matcher *m, struct item *it)
 	if (uni) {
 		struct item s = *uni;
 
-		pop(&c->sends);
 		m->pending--;
+		if ((rc = pop(m, &c->sends)) < 0)
+			return rc;
 		rc = emit(m, &s, it);
 		drop_idle(m, c);
 		return rc;
 	}
 	m->pending_recvs++;
 	m->pending++;
-	return push(&c->recvs, it);
+	return push(m, &c->recvs, it);
 }
 
 /* Integer data value i of rec into *out; 0 if there is none. */
@@ -756,19 +1043,69 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 	return PICL_OK;
 }
 
-static int cmp_seq(const void *a, const void *b)
+/* The queues by their front items' input order: a binary heap. */
+static int heap_before(struct queue *const *h, size_t i, size_t j)
 {
-	const struct item *x = *(const struct item *const *)a;
-	const struct item *y = *(const struct item *const *)b;
-
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	return front(h[i])->seq < front(h[j])->seq;
 }
 
-/* Unmatched sends (a broadcast once per missing receiver), then receives. */
+static void heap_down(struct queue **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, least = i;
+		struct queue *t;
+
+		if (l < n && heap_before(h, l, least))
+			least = l;
+		if (l + 1 < n && heap_before(h, l + 1, least))
+			least = l + 1;
+		if (least == i)
+			return;
+		t = h[i];
+		h[i] = h[least];
+		h[least] = t;
+		i = least;
+	}
+}
+
+/* One unmatched item: a broadcast once per processor that did not have it. */
+static int report(struct picl_matcher *m, int pass, const struct item *it)
+{
+	struct picl_message msg = it->msg;
+	const int32_t *all;
+	size_t nall, k;
+	int rc = PICL_OK;
+
+	if (!m->cb)
+		return PICL_OK;
+	if (pass == 1)
+		return m->cb(m->ctx, PICL_MATCH_UNMATCHED_RECV, &msg);
+	if (!msg.broadcast)
+		return m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
+	all = m->expected ? m->expected : m->procs;
+	nall = m->expected ? m->nexpected : m->nprocs;
+	for (k = 0; k < nall && rc == PICL_OK; k++) {
+		int32_t p = all[k];
+		const struct channel *c;
+
+		if (p == msg.src_processor || p == PICL_HOST_PROCESSOR)
+			continue;
+		c = find(m, msg.src_processor, p, msg.type, 0);
+		if (c && c->bcast_done > it->bidx)
+			continue;
+		msg.dst_processor = p;
+		rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
+	}
+	return rc;
+}
+
+/* Unmatched sends (a broadcast once per missing receiver), then receives,
+ * each in input order: every queue is, so the report merges them, taking
+ * them apart as it goes (spilled ones read back a few items at a time). */
 int picl_matcher_finish(struct picl_matcher *m)
 {
-	struct item **v = NULL;
-	size_t n = 0, cap = 0, i, k;
+	struct queue **h = NULL;
+	size_t n, cap = 0, i;
 	int pass, rc = PICL_OK;
 
 	/* Broadcasts are reported once per missing receiver, by processor. */
@@ -776,59 +1113,35 @@ int picl_matcher_finish(struct picl_matcher *m)
 		qsort(m->procs, m->nprocs, sizeof(*m->procs), cmp_i32);
 	for (pass = 0; pass < 2 && rc == PICL_OK; pass++) {
 		n = 0;
-		for (i = 0; i < m->ncap; i++) {
+		for (i = 0; i < m->nused; i++) {
 			struct channel *c = &m->ch[i];
 			struct queue *q = pass == 0 ? &c->sends : &c->recvs;
 
-			if (!c->used)
+			if (!front(q))
 				continue;
-			for (k = q->head; k < q->n; k++) {
-				if (n == cap) {
-					size_t ncap = cap ? cap * 2 : 64;
-					struct item **p = realloc(v, ncap * sizeof(*p));
-
-					if (!p) {
-						free(v);
-						return PICL_ERR_NOMEM;
-					}
-					v = p;
-					cap = ncap;
-				}
-				v[n++] = &q->v[k];
+			if (grow((void **)&h, &cap, n + 1, sizeof(*h)) < 0) {
+				free(h);
+				return fail(m, PICL_ERR_NOMEM, NULL);
 			}
+			h[n++] = q;
 		}
-		if (n > 1)
-			qsort(v, n, sizeof(*v), cmp_seq);
-		for (i = 0; i < n && rc == PICL_OK; i++) {
-			struct picl_message msg = v[i]->msg;
+		for (i = n / 2; i-- > 0;)
+			heap_down(h, n, i);
+		while (n && rc == PICL_OK) {
+			struct item it = *front(h[0]);
 
-			if (!m->cb)
-				continue;
-			if (pass == 1) {
-				rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_RECV, &msg);
-			} else if (!msg.broadcast) {
-				rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
-			} else {
-				const int32_t *all = m->expected ? m->expected : m->procs;
-				size_t nall = m->expected ? m->nexpected : m->nprocs;
-
-				for (k = 0; k < nall && rc == PICL_OK; k++) {
-					int32_t p = all[k];
-
-					const struct channel *c;
-
-					if (p == msg.src_processor || p == PICL_HOST_PROCESSOR)
-						continue;
-					c = find(m, msg.src_processor, p, msg.type, 0);
-					if (c && c->bcast_done > v[i]->bidx)
-						continue;
-					msg.dst_processor = p;
-					rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
-				}
-			}
+			m->pending--;
+			if (pass == 1)
+				m->pending_recvs--;
+			if ((rc = pop(m, h[0])) < 0)
+				break;
+			if (!front(h[0]))
+				h[0] = h[--n];
+			heap_down(h, n, 0);
+			rc = report(m, pass, &it);
 		}
 	}
-	free(v);
+	free(h);
 	return rc;
 }
 
@@ -848,18 +1161,16 @@ void picl_matcher_free(struct picl_matcher *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->ncap; i++) {
+	for (i = 0; i < m->nused; i++) {
 		struct channel *c = &m->ch[i];
 
-		if (!c->used)
-			continue;
 		free(c->dsts);
 		if (c->dsts_of) {
 			intmap_free(c->dsts_of);
 			free(c->dsts_of);
 		}
-		free(c->sends.v);
-		free(c->recvs.v);
+		queue_free(&c->sends);
+		queue_free(&c->recvs);
 	}
 	for (i = 0; i < m->nreq; i++) {
 		free(m->req[i].open);
@@ -868,8 +1179,32 @@ void picl_matcher_free(struct picl_matcher *m)
 	free(m->req);
 	intmap_free(&m->req_of);
 	free(m->ch);
+	free(m->slot);
 	free(m->procs);
 	intmap_free(&m->procs_of);
 	free(m->expected);
+	free(m->tmpdir);
+	if (m->fd_open)
+		close(m->fd);
 	free(m);
+}
+
+int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char *tmpdir)
+{
+	char *dir = NULL;
+
+	if (tmpdir && !(dir = strdup(tmpdir)))
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	free(m->tmpdir);
+	m->tmpdir = dir;
+	m->limit = max_bytes / sizeof(struct item);
+	if (max_bytes && m->limit < 2 * SPILL_MIN)
+		m->limit = 2 * SPILL_MIN;
+	m->next_check = m->limit;
+	return PICL_OK;
+}
+
+const char *picl_matcher_strerror(const struct picl_matcher *m)
+{
+	return m->err[0] ? m->err : "out of memory";
 }

@@ -832,10 +832,31 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 						const struct picl_message *msg),
 				      void *ctx);
 
+/*
+ * Keep about `max_bytes` at most of the sends and receives waiting for a
+ * partner in memory (0, the default: no limit). Past it, the queues of a
+ * (source, destination, type) keep their first message and move the rest
+ * to an unlinked temporary file in `tmpdir` (NULL: $TMPDIR, else /tmp),
+ * made when first needed, from which they are read back a few at a time
+ * as their partners come; matches and their order are the same. So a
+ * trace whose messages wait long (per-node files one after another,
+ * PICL's flush order) is matched in bounded memory, with the file growing
+ * instead. Broadcasts, and queues of fewer than 9 messages, stay in
+ * memory. Call it before the first record. Returns PICL_OK or
+ * PICL_ERR_NOMEM.
+ */
+int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char *tmpdir);
+
 /* Take in one decoded record; records that are not sends or receives are
- * ignored. Returns PICL_OK, the callback's non-zero value, or
- * PICL_ERR_NOMEM. */
+ * ignored. Returns PICL_OK, the callback's non-zero value, PICL_ERR_NOMEM,
+ * or PICL_ERR_IO (the temporary file of picl_matcher_set_memory could not
+ * be made, written or read: picl_matcher_strerror says which, and why). */
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec);
+
+/* What the last PICL_ERR_NOMEM or PICL_ERR_IO of the matcher was, as a
+ * line of text (e.g. "cannot keep the messages waiting for a partner in
+ * /tmp: No space left on device"); owned by m. */
+const char *picl_matcher_strerror(const struct picl_matcher *m);
 
 /* Declare the processors of the trace (e.g. from a -307 header record), so
  * that a broadcast can be forgotten once all of them have received it; call
@@ -846,7 +867,8 @@ int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs,
 				   size_t n);
 
 /* Report what is still unmatched (sends, then receives, each in input
- * order). Returns PICL_OK or the callback's non-zero value. */
+ * order); the matcher holds nothing afterwards. Returns PICL_OK, the
+ * callback's non-zero value, PICL_ERR_NOMEM or PICL_ERR_IO. */
 int picl_matcher_finish(struct picl_matcher *m);
 
 /* Messages matched so far, and sends/receives waiting for a partner. */

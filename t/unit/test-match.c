@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "picl-trace.h"
 
@@ -409,6 +410,145 @@ START_TEST(channels_dropped_and_made_again)
 }
 END_TEST
 
+/*
+ * Spilling: a trace whose processors come one after another (so thousands
+ * of messages wait at once) matched with a limit of a few KB must give the
+ * callbacks the in-memory matcher gives, in the same order, unmatched ones
+ * included; and the limit must really be reached (a temporary directory
+ * that cannot be written to then fails, with a message saying so).
+ */
+struct event {
+	int kind, bcast;
+	int32_t dst;
+	uint64_t send_line, recv_line;
+};
+
+struct events {
+	struct event *v;
+	size_t n, cap;
+};
+
+static int record_event(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
+{
+	struct events *e = ctx;
+
+	if (e->n == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 1024;
+		e->v = realloc(e->v, e->cap * sizeof(*e->v));
+		ck_assert_ptr_nonnull(e->v);
+	}
+	e->v[e->n].kind = (int)kind;
+	e->v[e->n].bcast = m->broadcast;
+	e->v[e->n].dst = m->dst_processor;
+	e->v[e->n].send_line = m->send_mark.line;
+	e->v[e->n].recv_line = m->recv_mark.line;
+	e->n++;
+	return 0;
+}
+
+static int same_event(const struct event *a, const struct event *b)
+{
+	return a->kind == b->kind && a->bcast == b->bcast && a->dst == b->dst &&
+	       a->send_line == b->send_line && a->recv_line == b->recv_line;
+}
+
+#define SP_PROCS 5
+#define SP_PER_PROC 6000
+
+/* Match `trace` with a limit (0: none) in tmpdir; the first error of
+ * picl_matcher_add or _finish, or PICL_OK. */
+static int match_spilled(const char *trace, size_t len, size_t limit, const char *tmpdir,
+			 struct events *got, char *why, size_t whylen)
+{
+	struct picl_reader *r;
+	struct picl_matcher *m;
+	struct picl_record rec;
+	int rc, added = PICL_OK;
+
+	r = picl_reader_open_memory(trace, len, "byproc", NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(r);
+	m = picl_matcher_new(record_event, got);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(picl_matcher_set_memory(m, limit, tmpdir), PICL_OK);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK && added == PICL_OK)
+		added = picl_matcher_add(m, &rec);
+	if (added == PICL_OK) {
+		ck_assert_int_eq(rc, PICL_END);
+		added = picl_matcher_finish(m);
+		ck_assert_uint_eq(picl_matcher_pending(m), 0);
+	}
+	if (added != PICL_OK)
+		snprintf(why, whylen, "%s", picl_matcher_strerror(m));
+	picl_matcher_free(m);
+	picl_reader_free(r);
+	return added;
+}
+
+START_TEST(spilled_same_as_in_memory)
+{
+	size_t cap = (size_t)SP_PROCS * SP_PER_PROC * 48, len = 0, i, line = 0;
+	char *trace = malloc(cap), dir[] = "/tmp/test-match.XXXXXX", why[400];
+	struct events mem = { NULL, 0, 0 }, disk = { NULL, 0, 0 }, small = { NULL, 0, 0 };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int p;
+
+	ck_assert_ptr_nonnull(trace);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (p = 0; p < SP_PROCS; p++) {
+		for (i = 0; i < SP_PER_PROC; i++) {
+			int peer, t, what;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			peer = (int)(x % SP_PROCS);
+			t = (int)((x >> 8) % 3);
+			what = (int)((x >> 16) % 100);
+			line++;
+			if (what < 2)           /* a broadcast now and then */
+				len += (size_t)snprintf(trace + len, cap - len,
+							"-3 -21 %zu %d 0 3 2 8 %d -1\n", line, p, t);
+			else if (what < 55)     /* sends outnumber receives a little */
+				len += (size_t)snprintf(trace + len, cap - len,
+							"-3 -21 %zu %d 0 3 2 8 %d %d\n", line, p, t,
+							peer);
+			else
+				len += (size_t)snprintf(trace + len, cap - len,
+							"-4 -52 %zu %d 0 3 2 8 %d %d\n", line, p, t,
+							peer);
+			ck_assert_uint_lt(len, cap);
+		}
+	}
+	ck_assert_int_eq(match_spilled(trace, len, 0, NULL, &mem, why, sizeof(why)), PICL_OK);
+	ck_assert_int_eq(match_spilled(trace, len, 16384, dir, &disk, why, sizeof(why)), PICL_OK);
+	/* the smallest limit there is (two queue heads) */
+	ck_assert_int_eq(match_spilled(trace, len, 1, dir, &small, why, sizeof(why)), PICL_OK);
+	ck_assert_uint_gt(mem.n, 10000);
+	ck_assert_uint_eq(disk.n, mem.n);
+	ck_assert_uint_eq(small.n, mem.n);
+	for (i = 0; i < mem.n; i++) {
+		ck_assert(same_event(&disk.v[i], &mem.v[i]));
+		ck_assert(same_event(&small.v[i], &mem.v[i]));
+	}
+	/* the file is unlinked at once: the directory is empty again */
+	ck_assert_int_eq(rmdir(dir), 0);
+	/* the limit was reached: a directory that is not there fails */
+	disk.n = 0;
+	ck_assert_int_eq(match_spilled(trace, len, 16384, dir, &disk, why, sizeof(why)),
+			 PICL_ERR_IO);
+	ck_assert_ptr_nonnull(strstr(why, "cannot make a file for the messages waiting"));
+	ck_assert_ptr_nonnull(strstr(why, dir));
+	ck_assert_ptr_nonnull(strstr(why, "No such file or directory"));
+	/* ... while a limit above what waits never makes one */
+	disk.n = 0;
+	ck_assert_int_eq(match_spilled(trace, len, (size_t)1 << 30, dir, &disk, why, sizeof(why)),
+			 PICL_OK);
+	ck_assert_uint_eq(disk.n, mem.n);
+	free(mem.v);
+	free(disk.v);
+	free(small.v);
+	free(trace);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("match");
@@ -430,6 +570,7 @@ int main(void)
 	tcase_add_test(tc, own_broadcast);
 	tcase_add_test(tc, broadcast_declared_processors);
 	tcase_add_test(tc, channels_dropped_and_made_again);
+	tcase_add_test(tc, spilled_same_as_in_memory);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
