@@ -69,7 +69,8 @@
 
 static const char validate_usage[] =
 	"usage: picltrace validate [--sorted] [--partial] [--schema=FILE] [--max-errors=N]\n"
-	"                          [--quiet] [--format=text|json] FILE...\n";
+	"                          [--memory=SIZE] [--tmpdir=DIR] [--quiet]\n"
+	"                          [--format=text|json] FILE...\n";
 
 static const char validate_help[] =
 	"\n"
@@ -79,6 +80,10 @@ static const char validate_help[] =
 	"  --schema=FILE        add the record and event types described in FILE\n"
 	"  --max-errors=N       list at most N violations per file (default 1000,\n"
 	"                       0: all); all are counted\n"
+	"  --memory=SIZE        the most memory for messages waiting for their partner\n"
+	"                       (e.g. 256M; default a quarter of physical memory);\n"
+	"                       the rest wait in a temporary file\n"
+	"  --tmpdir=DIR         where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet          print the summary lines only (no progress line)\n"
 	"  --format=text|json   output format (default text)\n"
 	"  -h, --help           show this help\n"
@@ -116,6 +121,8 @@ enum severity { SEV_ERROR, SEV_WARNING };
 struct options {
 	int sorted, partial, quiet, json;
 	uint64_t max_errors;    /* 0: unlimited */
+	uint64_t memory;        /* --memory (0: the default) */
+	const char *tmpdir;     /* --tmpdir (NULL: the default) */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -203,6 +210,7 @@ struct validator {
 	struct picl_stats *stats;
 	uint64_t records, errors, warnings, listed, unmatched;
 	int nomem;
+	const char *failure;    /* with nomem: what failed, if not memory */
 
 	struct proc **procs;    /* in order of first appearance */
 	size_t nprocs, procs_cap;
@@ -1146,8 +1154,10 @@ static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_me
 /* At the end: what was sent and never received, received and never sent. */
 static void finish_messages(struct validator *v)
 {
-	if (picl_matcher_finish(v->matcher) == PICL_ERR_NOMEM)
+	if (picl_matcher_finish(v->matcher) < 0) {
 		v->nomem = 1;
+		v->failure = picl_matcher_strerror(v->matcher);
+	}
 	flush_broadcast(v);
 }
 
@@ -1563,8 +1573,10 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 static void check_record(struct validator *v, struct picl_record *rec)
 {
 	check_rules(v, rec);
-	if (!v->nomem && picl_matcher_add(v->matcher, rec) == PICL_ERR_NOMEM)
+	if (!v->nomem && picl_matcher_add(v->matcher, rec) < 0) {
 		v->nomem = 1;
+		v->failure = picl_matcher_strerror(v->matcher);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1604,6 +1616,7 @@ static void reset(struct validator *v)
 	v->have_last = 0;
 	v->deferring = 0;
 	v->nomem = 0;
+	v->failure = NULL;
 }
 
 /* Validate one input. Returns 0 (valid), 1 (errors) or 2 (unreadable). */
@@ -1636,7 +1649,8 @@ static int validate_file(struct validator *v, const char *path)
 	begin_output(v);
 	v->stats = picl_stats_new();
 	v->matcher = picl_matcher_new(on_message, v);
-	if (!v->stats || !v->matcher) {
+	if (!v->stats || !v->matcher ||
+	    picltrace_matcher_memory(v->matcher, v->opt->memory, v->opt->tmpdir) < 0) {
 		failed = "out of memory";
 		goto out;
 	}
@@ -1670,7 +1684,7 @@ static int validate_file(struct validator *v, const char *path)
 			check_record(v, &rec);
 		}
 		if (v->nomem) {
-			failed = "out of memory";
+			failed = v->failure ? v->failure : "out of memory";
 			break;
 		}
 	}
@@ -1682,7 +1696,7 @@ static int validate_file(struct validator *v, const char *path)
 		finish_messages(v);
 		flush_deferred(v);
 		if (v->nomem)
-			failed = "out of memory";
+			failed = v->failure ? v->failure : "out of memory";
 	}
 out:
 	if (failed)
@@ -1726,18 +1740,21 @@ static int parse_count(const char *s, uint64_t *out)
 
 int cmd_validate(int argc, const char **argv)
 {
-	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_FORMAT };
+	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_FORMAT, OPT_MEMORY,
+	       OPT_TMPDIR };
 	static const struct option longopts[] = {
 		{ "sorted", no_argument, NULL, OPT_SORTED },
 		{ "partial", no_argument, NULL, OPT_PARTIAL },
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct options opt = { 0, 0, 0, 0, 1000 };
+	struct options opt = { 0, 0, 0, 0, 1000, 0, NULL };
 	struct validator v;
 	struct picl_error err = { 0 };
 	const char **schemas = NULL;
@@ -1771,6 +1788,15 @@ int cmd_validate(int argc, const char **argv)
 				status = bad_usage();
 				goto cleanup;
 			}
+			break;
+		case OPT_MEMORY:
+			if (picltrace_parse_memory(CMD, optarg, &opt.memory) < 0) {
+				status = bad_usage();
+				goto cleanup;
+			}
+			break;
+		case OPT_TMPDIR:
+			opt.tmpdir = optarg;
 			break;
 		case 'q':
 			opt.quiet = 1;

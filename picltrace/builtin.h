@@ -31,6 +31,15 @@ int picltrace_parse_size(const char *s, uint64_t *out);
 int picltrace_parse_level(const char *cmd, const char *arg, int *level);
 int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes);
 
+/* The default --memory: a quarter of physical memory, at least 64 MiB. */
+uint64_t picltrace_default_memory(void);
+
+/* Bound what matcher m keeps in memory of the messages waiting for a
+ * partner to `memory` bytes (--memory; 0: the default above), the rest
+ * going to a temporary file in `tmpdir` (--tmpdir; NULL: $TMPDIR, else
+ * /tmp): picl_matcher_set_memory. PICL_OK or PICL_ERR_NOMEM. */
+int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char *tmpdir);
+
 /* 1 if the regular file `out` is one of the n inputs ("-" never is). */
 int picltrace_same_file(const char *out, const char *const *inputs, int n);
 

@@ -76,6 +76,21 @@ int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes)
 	return 0;
 }
 
+uint64_t picltrace_default_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t m = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
+
+	return m < (64ULL << 20) ? 64ULL << 20 : m;
+}
+
+int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char *tmpdir)
+{
+	if (!memory)
+		memory = picltrace_default_memory();
+	return picl_matcher_set_memory(m, memory > SIZE_MAX ? SIZE_MAX : (size_t)memory, tmpdir);
+}
+
 int picltrace_same_file(const char *out, const char *const *inputs, int n)
 {
 	struct stat so, si;

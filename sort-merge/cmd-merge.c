@@ -634,7 +634,7 @@ int cmd_merge(int argc, const char **argv)
 		return 2;
 	}
 	if (!cfg.memory)
-		cfg.memory = runs_default_memory();
+		cfg.memory = picltrace_default_memory();
 	runs_fresh_buffers();
 	in = calloc(n, sizeof(*in));
 	if (!in) {

@@ -183,7 +183,7 @@ int cmd_sort(int argc, const char **argv)
 		return 2;
 	}
 	if (!cfg.memory)
-		cfg.memory = runs_default_memory();
+		cfg.memory = picltrace_default_memory();
 	runs_fresh_buffers();
 	s = sorter_new(&cfg);
 	if (!s) {

@@ -61,7 +61,7 @@ static const char sync_usage[] =
 	"usage: picltrace sync [-o FILE | --in-place] [-z] [--level=N] [--reference=P]\n"
 	"                      [--min-latency=SECONDS] [--max-drift=PPM] [--no-drift]\n"
 	"                      [--dry-run] [--report] [--format=text|json] [--quiet]\n"
-	"                      [--tmpdir=DIR] [FILE]\n";
+	"                      [--memory=SIZE] [--tmpdir=DIR] [FILE]\n";
 
 static const char sync_help[] =
 	"\n"
@@ -80,8 +80,12 @@ static const char sync_help[] =
 	"      --report           print the report on standard output, not standard error\n"
 	"      --format=text|json report format (default text)\n"
 	"  -q, --quiet            no report on standard error, no progress\n"
-	"      --tmpdir=DIR       where standard input is spooled, and an unsorted trace\n"
-	"                         sorted (default $TMPDIR, /tmp)\n"
+	"      --memory=SIZE      the most memory for messages waiting for their\n"
+	"                         partner, and for sorting an unsorted trace (e.g.\n"
+	"                         256M; default a quarter of physical memory)\n"
+	"      --tmpdir=DIR       where standard input is spooled, an unsorted trace\n"
+	"                         sorted and messages past --memory wait (default\n"
+	"                         $TMPDIR, /tmp)\n"
 	"  -h, --help             show this help\n"
 	"\n"
 	"With no FILE, or when FILE is -, read standard input. Inputs may be plain\n"
@@ -91,6 +95,7 @@ static const char sync_help[] =
 struct options {
 	const char *output;
 	int in_place, compress, level, dry_run, report, json, quiet;
+	uint64_t memory;                /* --memory (0: the default) */
 	const char *tmpdir;
 	struct clock_options clock;
 	struct picl_time min_latency;   /* exact, for raised receives */
@@ -356,13 +361,14 @@ static int estimate(struct syncer *s)
 	struct picl_reader *r;
 	struct picl_record rec;
 	uint64_t n = 0;
-	int rc;
+	int rc, matcher_failed = 0;
 
 	if (!(r = input_reader(&s->in)))
 		return -1;
 	picltrace_progress_init(&pg, "sync: estimating", s->in.compressed ? 0 : s->in.size,
 				s->opt->quiet);
-	if (!(m = picl_matcher_new(estimate_match, s))) {
+	if (!(m = picl_matcher_new(estimate_match, s)) ||
+	    picltrace_matcher_memory(m, s->opt->memory, s->opt->tmpdir) < 0) {
 		picltrace_error(CMD, "out of memory");
 		rc = -1;
 		goto out;
@@ -385,11 +391,15 @@ static int estimate(struct syncer *s)
 			    (rc = note_sync(s, &rec)) < 0)
 				break;
 		}
-		if ((rc = picl_matcher_add(m, &rec)) < 0)
+		if ((rc = picl_matcher_add(m, &rec)) < 0) {
+			matcher_failed = 1;
 			break;
+		}
 	}
 	picltrace_progress_done(&pg);
-	if (rc == PICL_ERR_NOMEM) {
+	if (matcher_failed) {
+		picltrace_error(CMD, "%s", picl_matcher_strerror(m));
+	} else if (rc == PICL_ERR_NOMEM) {
 		picltrace_error(CMD, "out of memory");
 	} else if (rc < 0 && s->sorted_copy) {
 		snprintf(s->unsorted_why, sizeof(s->unsorted_why),
@@ -407,7 +417,7 @@ out:
 }
 
 /* Copy the input, sorted by time, into the temporary file fd (zstd): the
- * sort's machinery, spilling to --tmpdir beyond a quarter of memory. 0, or
+ * sort's machinery, spilling to --tmpdir beyond --memory. 0, or
  * -1 after reporting. */
 static int sort_input(struct syncer *s, int fd)
 {
@@ -424,7 +434,7 @@ static int sort_input(struct syncer *s, int fd)
 	int rc = -1;
 
 	cfg.tmpdir = s->opt->tmpdir;
-	cfg.memory = runs_default_memory();
+	cfg.memory = s->opt->memory ? s->opt->memory : picltrace_default_memory();
 	cfg.quiet = s->opt->quiet;
 	if (lseek(s->in.fd, 0, SEEK_SET) < 0) {
 		picltrace_error(CMD, "%s: cannot rewind: %s", s->in.name, strerror(errno));
@@ -742,7 +752,9 @@ static int rewrite(struct syncer *s, struct picl_writer *w)
 
 	if (!(r = input_reader(&s->in)))
 		return -1;
-	if (!(m = picl_matcher_new(apply_match, s))) {
+	if (!(m = picl_matcher_new(apply_match, s)) ||
+	    picltrace_matcher_memory(m, s->opt->memory, s->opt->tmpdir) < 0) {
+		picl_matcher_free(m);
 		picl_reader_free(r);
 		picltrace_error(CMD, "out of memory");
 		return -1;
@@ -775,7 +787,7 @@ static int rewrite(struct syncer *s, struct picl_writer *w)
 			goto done;
 		}
 		if ((rc = picl_matcher_add(m, &rec)) < 0) {
-			picltrace_error(CMD, "out of memory");
+			picltrace_error(CMD, "%s", picl_matcher_strerror(m));
 			goto done;
 		}
 	}
@@ -976,6 +988,7 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "tmpdir", required_argument, NULL, 'T' },
+		{ "memory", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1065,6 +1078,10 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 			break;
 		case 'T':
 			o->tmpdir = optarg;
+			break;
+		case 'M':
+			if (picltrace_parse_memory(CMD, optarg, &o->memory) < 0)
+				return -1;
 			break;
 		case 'h':
 			fputs(sync_usage, stdout);

@@ -63,14 +63,6 @@ struct sorter {
 /* Memory an entry costs while sorting: the entry and two radix pairs. */
 #define ENT_COST (sizeof(struct ent) + 2 * sizeof(struct pair))
 
-uint64_t runs_default_memory(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t m = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
-
-	return m < (64ULL << 20) ? 64ULL << 20 : m;
-}
-
 size_t runs_fan_in(void)
 {
 	struct rlimit rl;

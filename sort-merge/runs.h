@@ -111,10 +111,6 @@ void *runs_big_alloc(size_t bytes);
 void runs_big_free(void *p, size_t bytes);
 void *runs_big_grow(void *p, size_t old, size_t bytes);
 
-/* The default in-memory budget: a quarter of physical memory, at least
- * 64 MiB. */
-uint64_t runs_default_memory(void);
-
 /* The most inputs merged at once, from the descriptor limit. */
 size_t runs_fan_in(void);
 

@@ -45,7 +45,7 @@ extern char **environ;
 static const char plot_usage[] =
 	"usage: picltrace plot [--kind=KIND] [--format=png|svg|script] [-o FILE]\n"
 	"                      [--bins=N] [--size=W,H] [--title=TEXT] [--user-events]\n"
-	"                      [-q] [FILE...]\n"
+	"                      [--memory=SIZE] [--tmpdir=DIR] [-q] [FILE...]\n"
 	"\n"
 	"  -k, --kind=KIND    utilization (default: busy, overhead and idle processes\n"
 	"                     over time), gantt (each process's timeline), events\n"
@@ -57,6 +57,10 @@ static const char plot_usage[] =
 	"      --size=W,H     image size in pixels (default 1000,600)\n"
 	"      --title=TEXT   the plot's title\n"
 	"      --user-events  events plot: user event types instead of system ones\n"
+	"      --memory=SIZE  the most memory for messages waiting for their\n"
+	"                     partner (e.g. 256M; default a quarter of physical\n"
+	"                     memory); the rest wait in a temporary file\n"
+	"      --tmpdir=DIR   where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet        no progress line, no warnings\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -76,6 +80,8 @@ struct plot_opts {
 	size_t bins;
 	long width, height;
 	int user_events, quiet;
+	uint64_t memory;
+	const char *tmpdir;
 };
 
 /* ParaGraph's colors for busy, overhead, idle. */
@@ -701,7 +707,7 @@ static int parse_size(const char *s, long *w, long *h)
 
 int cmd_plot(int argc, const char **argv)
 {
-	enum { OPT_BINS = 256, OPT_SIZE, OPT_TITLE, OPT_USER };
+	enum { OPT_BINS = 256, OPT_SIZE, OPT_TITLE, OPT_USER, OPT_MEMORY, OPT_TMPDIR };
 	static const struct option longopts[] = {
 		{ "kind", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' },
@@ -710,6 +716,8 @@ int cmd_plot(int argc, const char **argv)
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "user-events", no_argument, NULL, OPT_USER },
+		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -781,6 +789,13 @@ int cmd_plot(int argc, const char **argv)
 		case OPT_USER:
 			o.user_events = 1;
 			break;
+		case OPT_MEMORY:
+			if (picltrace_parse_memory("plot", optarg, &o.memory) < 0)
+				return 2;
+			break;
+		case OPT_TMPDIR:
+			o.tmpdir = optarg;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -815,6 +830,8 @@ int cmd_plot(int argc, const char **argv)
 	po.bins = 2 * o.bins > 2000 ? 2 * o.bins : 2000;
 	po.quiet = o.quiet;
 	po.cmd = "plot";
+	po.memory = o.memory;
+	po.tmpdir = o.tmpdir;
 	/* How many intervals a timeline keeps exactly (see picltrace-plot(1));
 	 * small values let tests and the curious see the binned form. */
 	env = getenv("PICL_PLOT_INTERVALS");

@@ -39,6 +39,10 @@ static const char stat_usage[] =
 	"      --emit-records write the statistics records the events give\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
 	"  -z, --zstd         with --emit-records: compress the output\n"
+	"      --memory=SIZE  the most memory for messages waiting for their\n"
+	"                     partner (e.g. 256M; default a quarter of physical\n"
+	"                     memory); the rest wait in a temporary file\n"
+	"      --tmpdir=DIR   where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet        no progress line, no warnings\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -51,6 +55,8 @@ struct stat_opts {
 	enum stat_format format;
 	int messages, summary, compare, emit, compress, quiet;
 	const char *output;
+	uint64_t memory;             /* --memory (0: the default) */
+	const char *tmpdir;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1035,7 +1041,7 @@ static void warn_loose_ends(const struct profile *p, const struct stat_opts *o)
 
 int cmd_stat(int argc, const char **argv)
 {
-	enum { OPT_COMPARE = 256, OPT_EMIT };
+	enum { OPT_COMPARE = 256, OPT_EMIT, OPT_MEMORY, OPT_TMPDIR };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "messages", no_argument, NULL, 'm' },
@@ -1044,6 +1050,8 @@ int cmd_stat(int argc, const char **argv)
 		{ "emit-records", no_argument, NULL, OPT_EMIT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "zstd", no_argument, NULL, 'z' },
+		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1094,6 +1102,13 @@ int cmd_stat(int argc, const char **argv)
 		case 'z':
 			o.compress = 1;
 			break;
+		case OPT_MEMORY:
+			if (picltrace_parse_memory("stat", optarg, &o.memory) < 0)
+				return 2;
+			break;
+		case OPT_TMPDIR:
+			o.tmpdir = optarg;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -1128,6 +1143,8 @@ int cmd_stat(int argc, const char **argv)
 	po.message_pairs = o.messages;
 	po.quiet = o.quiet;
 	po.cmd = "stat";
+	po.memory = o.memory;
+	po.tmpdir = o.tmpdir;
 	p = profile_of_inputs(&po, inputs, ninputs, !o.emit);
 	if (!p)
 		return 2;

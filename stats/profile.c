@@ -692,6 +692,16 @@ static void report_nomem(struct profile *p)
 	picltrace_error(p->opt.cmd, "out of memory");
 }
 
+/* Out of memory, or the matcher's temporary file failed (PICL_ERR_IO:
+ * nothing else here does I/O). */
+static void report_failure(struct profile *p, int rc)
+{
+	if (rc == PICL_ERR_IO)
+		picltrace_error(p->opt.cmd, "%s", picl_matcher_strerror(p->matcher));
+	else
+		report_nomem(p);
+}
+
 /* Whether the record's data must be decoded for what we keep. */
 static int needs_values(const struct profile *p, const struct picl_record *rec)
 {
@@ -1081,8 +1091,8 @@ int profile_read(struct profile *p, const char *path)
 			break;
 		}
 		if (rc < 0) {
-			if (rc == PICL_ERR_NOMEM)
-				report_nomem(p);
+			if (rc == PICL_ERR_NOMEM || rc == PICL_ERR_IO)
+				report_failure(p, rc);
 			status = 2;
 			break;
 		}
@@ -1412,7 +1422,7 @@ int profile_finish(struct profile *p)
 	if (rc == 0)
 		rc = picl_stats_emit(p->stats, collect_cells, p);
 	if (rc < 0) {
-		report_nomem(p);
+		report_failure(p, rc);
 		return 2;
 	}
 	for (k = 0; k < p->nprocs; k++) {
@@ -2020,7 +2030,8 @@ struct profile *profile_new(const struct prof_options *opts,
 	p->stats = picl_stats_new();
 	p->matcher = picl_matcher_new(on_message, p);
 	p->defs = p->no_defs = picl_defs_new();
-	if (!p->stats || !p->matcher || !p->defs) {
+	if (!p->stats || !p->matcher || !p->defs ||
+	    picltrace_matcher_memory(p->matcher, p->opt.memory, p->opt.tmpdir) < 0) {
 		profile_free(p);
 		return NULL;
 	}

@@ -73,6 +73,9 @@ struct prof_options {
 				    (0: PROF_EXACT_LIMIT) */
 	int quiet;               /* no progress line, no warnings */
 	const char *cmd;         /* command name for messages ("stat") */
+	uint64_t memory;         /* messages waiting for a partner kept in
+				    memory, bytes (0: picltrace_default_memory) */
+	const char *tmpdir;      /* where the rest wait (NULL: $TMPDIR, /tmp) */
 };
 
 /* One statistic of event type E relative to R on a process (or summed). */

@@ -7,18 +7,19 @@ set -e
 cd "$PICL_SRCDIR/testdata/validate"
 
 usage='usage: picltrace validate [--sorted] [--partial] [--schema=FILE] [--max-errors=N]
-                          [--quiet] [--format=text|json] FILE...'
+                          [--memory=SIZE] [--tmpdir=DIR] [--quiet]
+                          [--format=text|json] FILE...'
 
 # Help on stdout, exit 0; its synopsis is the man page's, word for word.
 run "$PT" validate --help
 expect_rc 0
 expect_err </dev/null
-[ "$(head -n 2 "$TMP/out")" = "$usage" ] || fail "--help does not start with the usage"
+[ "$(head -n 3 "$TMP/out")" = "$usage" ] || fail "--help does not start with the usage"
 grep -q -- '--max-errors=N' "$TMP/out" || fail "--help lists no options"
 run "$PT" help validate
 expect_rc 0
-[ "$(head -n 2 "$TMP/out")" = "$usage" ] || fail "help validate shows no usage"
-head -n 2 "$TMP/out" | sed 's/^usage: //' | tr -s ' \n' '  ' | sed 's/ *$//' >"$TMP/u"
+[ "$(head -n 3 "$TMP/out")" = "$usage" ] || fail "help validate shows no usage"
+head -n 3 "$TMP/out" | sed 's/^usage: //' | tr -s ' \n' '  ' | sed 's/ *$//' >"$TMP/u"
 sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$PICL_SRCDIR/man/picltrace-validate.1" |
   grep -v '^\.SH\|^\.nh\|^\.hy' |
   sed -e 's/^\.B //' -e '/^\.[BIR][BIR] /{s/^\.[BIR][BIR] //;s/ //g;}' \

@@ -1,0 +1,120 @@
+#!/bin/sh
+# Messages that wait long: a trace written processor after processor (as
+# per-node files one after another are), so that every send of a processor
+# waits for the next one's receives. stat, plot, validate and sync match
+# them in bounded memory (--memory, --tmpdir): past the limit the waiting
+# messages go to a temporary file, and everything they print or write is
+# the same as when all wait in memory. A limit that needs the file where
+# none can be made is a clear error, with no output left.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+cd "$TMP"
+
+# P processors in a ring, processor after processor; each sends N
+# messages to the next (types 1 and 2 in turn, 8 + i%50 bytes) and
+# receives N from the one before, a receive after every send; times rise
+# by 1 ms a record. Processor 0's receives come before their sends.
+gen() {
+	awk -v P="$1" -v N="$2" 'BEGIN {
+		for (p = 0; p < P; p++) {
+			t = 0
+			printf "-3 -901 %d.000000 %d 0 0\n", t, p
+			for (i = 0; i < N; i++) {
+				t++
+				printf "-3 -21 %d.%06d %d 0 3 2 %d %d %d\n", int(t / 1000),
+				       (t % 1000) * 1000, p, 8 + i % 50, 1 + i % 2, (p + 1) % P
+				printf "-4 -21 %d.%06d %d 0 0\n", int(t / 1000),
+				       (t % 1000) * 1000 + 10, p
+				t++
+				printf "-3 -52 %d.%06d %d 0 0\n", int(t / 1000),
+				       (t % 1000) * 1000, p
+				printf "-4 -52 %d.%06d %d 0 3 2 %d %d %d\n", int(t / 1000),
+				       (t % 1000) * 1000 + 500, p, 8 + i % 50, 1 + i % 2,
+				       (p + P - 1) % P
+			}
+			printf "-4 -901 %d.000000 %d 0 0\n", int(t / 1000) + 1, p
+		}
+	}'
+}
+gen 4 20000 >ring.picl
+mkdir spill
+
+# Each tool twice: all in memory (the default limit is far above these
+# 80,000 messages), then with 1M (6,500 messages) and the file in spill/.
+same() {
+	name=$1
+	shift
+	run "$@"
+	cp out "$name.mem"
+	mem_rc=$rc
+	run "$@" --memory=1M --tmpdir=spill
+	expect_rc "$mem_rc"
+	cmp -s out "$name.mem" || { diff "$name.mem" out | head >&2; fail "$name: not the same past --memory"; }
+	[ -z "$(ls spill)" ] || fail "$name: left a file in spill/"
+}
+same stat "$PT" stat -q --messages ring.picl
+grep -q '^== messages: 80000 matched, .*unmatched: 0 sends, 0 receives$' stat.mem ||
+	{ cat stat.mem >&2; fail "stat: expected 80000 messages matched"; }
+same stat-json "$PT" stat -q --messages --format=json ring.picl
+python3 -c '
+import json, sys
+d = json.load(open("stat-json.mem"))
+m = d["messages"]
+assert m["count"] == 80000, m
+assert m["unmatched_sends"] == 0 and m["unmatched_receives"] == 0, m
+'
+same validate "$PT" validate -q ring.picl
+same plot "$PT" plot -q --kind=messages --format=script ring.picl
+same sync-report "$PT" sync -q -n --report ring.picl
+
+# sync writes the same trace
+run "$PT" sync -q -o synced-mem.picl ring.picl
+sync_rc=$rc
+run "$PT" sync -q --memory=1M --tmpdir=spill -o synced-disk.picl ring.picl
+expect_rc "$sync_rc"
+cmp synced-mem.picl synced-disk.picl || fail "sync: another trace past --memory"
+
+# Unsorted and unmatched too: processor 3's part first, and the last
+# 1000 lines cut off (its receives from 2 lost, 2's sends to 3 waiting).
+gen 4 20000 | awk '$4 == 3' >cut.picl
+gen 4 20000 | awk '$4 != 3' | head -n -1000 >>cut.picl
+same validate-cut "$PT" validate -q --format=json ring.picl cut.picl
+same stat-cut "$PT" stat -q --messages cut.picl
+
+# Where the file cannot be made: exit 2, the reason, no output file.
+for tool in stat validate sync; do
+	case $tool in
+	sync) run "$PT" sync -q --memory=1M --tmpdir=nowhere -o out.picl ring.picl ;;
+	stat) run "$PT" stat -q --memory=1M --tmpdir=nowhere -o out.txt ring.picl ;;
+	*) run "$PT" validate -q --memory=1M --tmpdir=nowhere ring.picl ;;
+	esac
+	expect_rc 2
+	grep -q "cannot make a file for the messages waiting for a partner in nowhere: No such file or directory" err ||
+		{ cat err >&2; fail "$tool: no reason given"; }
+	[ ! -e out.picl ] && [ ! -e out.txt ] || fail "$tool: left an output file"
+done
+# ... and a limit above what waits never needs it
+run "$PT" stat -q --memory=64M --tmpdir=nowhere ring.picl
+expect_rc 0
+
+run "$PT" stat --memory=512K ring.picl
+expect_rc 2
+grep -q -- "--memory takes a size of at least 1M" err || fail "stat --memory=512K: $(cat err)"
+
+# Memory: with 1M, stat holds far less than with every message kept.
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+  echo "note: sanitizer build (shadow memory); memory not measured here"
+elif [ -x /usr/bin/time ]; then
+  gen 4 100000 >big.picl
+  run /usr/bin/time -f '%M' -o peak-mem "$PT" validate -q big.picl
+  run /usr/bin/time -f '%M' -o peak-disk "$PT" validate -q --memory=1M big.picl
+  mem=$(tail -n 1 peak-mem)
+  disk=$(tail -n 1 peak-disk)
+  echo "validate of 400,000 waiting messages: ${mem} KB in memory, ${disk} KB with --memory=1M"
+  [ $((disk + 30000)) -le "$mem" ] || fail "--memory=1M saved too little: $disk KB against $mem KB"
+  rm -f big.picl
+else
+  echo "note: /usr/bin/time absent; memory not measured"
+fi
+
+echo "PASS: $ntest runs with messages waiting in memory and on disk"
