@@ -120,7 +120,7 @@ struct picl_matcher {
 	size_t limit;                 /* items kept in memory at most (0: all) */
 	size_t inmem, next_check;     /* items in memory; spill past next_check */
 	char *tmpdir;                 /* where the spill file goes (NULL: default) */
-	int fd_open, fd;              /* the spill file, once made */
+	int fd;                       /* the spill file, once made (else -1) */
 	uint64_t spill_end;           /* its size */
 	char err[320];                /* what went wrong last */
 };
@@ -345,21 +345,18 @@ static int spill_open(struct picl_matcher *m)
 	if (fd < 0)
 		return fail(m, PICL_ERR_IO, "cannot make a file for");
 	m->fd = fd;
-	m->fd_open = 1;
 	return PICL_OK;
 }
 
 /* Write the n items at v to the end of the spill file, as a new last
- * segment of q. */
+ * segment of q. The file is only ever written at its end (read back with
+ * pread, which leaves the offset alone), so a plain write appends. */
 static int spill_write(struct picl_matcher *m, struct queue *q, const struct item *v, size_t n)
 {
-	const char *p = (const char *)v;
-	size_t left = n * sizeof(*v);
-	uint64_t off = m->spill_end;
 	struct spill *sp = q->sp;
 	int rc;
 
-	if (!m->fd_open && (rc = spill_open(m)) < 0)
+	if (m->fd < 0 && (rc = spill_open(m)) < 0)
 		return rc;
 	if (!sp && !(sp = calloc(1, sizeof(*sp))))
 		return fail(m, PICL_ERR_NOMEM, NULL);
@@ -372,24 +369,12 @@ static int spill_write(struct picl_matcher *m, struct queue *q, const struct ite
 	}
 	if (grow((void **)&sp->seg, &sp->segcap, sp->nseg + 1, sizeof(*sp->seg)) < 0)
 		return fail(m, PICL_ERR_NOMEM, NULL);
-	while (left) {
-		ssize_t w = pwrite(m->fd, p, left, (off_t)off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return fail(m, PICL_ERR_IO, "cannot keep");
-		}
-		p += w;
-		off += (uint64_t)w;
-		left -= (size_t)w;
-	}
+	if (picl_write_all(m->fd, (const char *)v, n * sizeof(*v)) < 0)
+		return fail(m, PICL_ERR_IO, "cannot keep");
 	sp->seg[sp->nseg].off = m->spill_end;
 	sp->seg[sp->nseg].n = n;
 	sp->nseg++;
-	m->spill_end = off;
+	m->spill_end += n * sizeof(*v);
 	return PICL_OK;
 }
 
@@ -570,6 +555,7 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 	if (m) {
 		m->cb = cb;
 		m->ctx = ctx;
+		m->fd = -1;
 	}
 	return m;
 }
@@ -1184,7 +1170,7 @@ void picl_matcher_free(struct picl_matcher *m)
 	intmap_free(&m->procs_of);
 	free(m->expected);
 	free(m->tmpdir);
-	if (m->fd_open)
+	if (m->fd >= 0)
 		close(m->fd);
 	free(m);
 }
