@@ -7,6 +7,8 @@
  * matched messages than there were receive records. Each input is matched
  * twice, all in memory and with the smallest memory limit (waiting
  * messages spilled to a file in $TMPDIR): the callbacks must be the same.
+ * Every send carries its own mark as data (picl_matcher_add_data), which
+ * must come back with its match or its unmatched report.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct tally {
 	uint64_t matched, calls, hash;
+	struct picl_matcher *m;
 };
 
 static void mix(struct tally *t, uint64_t v)
@@ -28,7 +31,12 @@ static void mix(struct tally *t, uint64_t v)
 static int count(void *ctx, enum picl_match_kind kind, const struct picl_message *msg)
 {
 	struct tally *t = ctx;
+	uint64_t carried[2];
 
+	memcpy(carried, picl_matcher_send_data(t->m), sizeof(carried));
+	if (kind == PICL_MATCH_UNMATCHED_RECV ? carried[0] || carried[1]
+	    : carried[0] != msg->send_mark.offset || carried[1] != msg->send_mark.line)
+		abort();
 	if (kind == PICL_MATCH_OK)
 		t->matched++;
 	t->calls++;
@@ -49,7 +57,7 @@ static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, st
 	struct picl_reader *r;
 	struct picl_matcher *m;
 	struct picl_record rec;
-	uint64_t recvs = 0;
+	uint64_t recvs = 0, mark[2];
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -60,6 +68,7 @@ static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, st
 	m = picl_matcher_new(count, t);
 	if (!m)
 		abort();
+	t->m = m;
 	if (declare && picl_matcher_expect_processors(m, procs, 5) != PICL_OK)
 		abort();
 	if (spill && picl_matcher_set_memory(m, 1, NULL) != PICL_OK)
@@ -73,7 +82,9 @@ static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, st
 		if (rec.event == -51 || rec.event == -52 || rec.event == -58 ||
 		    rec.event == -60 || rec.event == -61)
 			recvs++;
-		rc = picl_matcher_add(m, &rec);
+		mark[0] = rec.mark.offset;
+		mark[1] = rec.mark.line;
+		rc = picl_matcher_add_data(m, &rec, mark, sizeof(mark));
 		if (rc == PICL_ERR_IO)
 			recvs = UINT64_MAX;
 		if (rc == PICL_ERR_NOMEM || rc == PICL_ERR_IO)

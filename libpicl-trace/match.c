@@ -34,6 +34,7 @@
 #include "intmap.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +46,24 @@
 #define DSTS_SCAN 16
 #define SPILL_READ 64   /* items read back at once */
 #define SPILL_MIN 8     /* fewer items are not worth a write */
+#define QUEUE_MAX (UINT32_MAX / 2)  /* items of a queue in memory at most */
 
+/*
+ * A send or a receive waiting for its partner: its own side only, the
+ * processors and the type being its channel's. 88 bytes, where a struct
+ * picl_message with the other side empty took 160: where messages wait
+ * long there are hundreds of thousands of these.
+ */
 struct item {
 	uint64_t seq;                 /* input order */
-	struct picl_message msg;      /* the side(s) known so far */
-	uint64_t bidx;                /* broadcast: its number in its (source, type) */
-	size_t ngot;                  /* broadcast: declared receivers that had it */
+	int64_t length;               /* bytes, as this side recorded */
+	struct picl_time time;        /* send entry, or receive exit */
+	struct picl_mark mark;
+	unsigned char data[PICL_MATCHER_DATA_MAX];  /* send: the caller's */
+	int32_t process;              /* this side's process */
+	int32_t peer_process;         /* the other side's, as recorded (or -1) */
+	int32_t event;
+	uint32_t ngot;                /* broadcast: declared receivers that had it */
 };
 
 /* Items of a queue on disk: n items from byte off of the spill file. */
@@ -68,20 +81,28 @@ struct spill {
 
 struct queue {
 	struct item *v;
-	size_t head, n, cap;          /* live items are v[head .. n) */
+	uint32_t head, n, cap;        /* live items are v[head .. n) */
 	struct spill *sp;             /* NULL unless items wait behind v */
 };
 
-struct channel {
-	int32_t src, dst, type;
-	struct queue sends, recvs;    /* dst BCAST_DST: sends are the broadcasts */
-	uint64_t bcast_done;          /* broadcasts of (src, type) received on dst */
-	/* dst BCAST_DST only: */
-	uint64_t bcast_base;          /* number of the broadcast at sends' head */
+/* What a (source, BCAST_DST, type) channel knows of its broadcasts. */
+struct bcast {
+	uint64_t base;                /* number of the broadcast at sends' head */
 	int32_t *dsts;                /* destinations of the (src, type) channels, */
 	size_t ndsts, dstcap;         /* in the order they were made */
 	uint64_t dst_bits;            /* bit d: destination d (0..63) is in dsts */
 	struct intmap *dsts_of;       /* dsts as a set, once over DSTS_SCAN */
+};
+
+/* 88 bytes: there can be a hundred thousand channels, each holding a
+ * message or two. */
+struct channel {
+	int32_t src, dst, type;
+	struct queue sends, recvs;    /* dst BCAST_DST: sends are the broadcasts */
+	union {
+		uint64_t done;        /* broadcasts of (src, type) received on dst */
+		struct bcast *b;      /* dst BCAST_DST: its broadcasts */
+	} u;
 };
 
 /* An open -58/-60/-61 entry and its request id. */
@@ -123,6 +144,10 @@ struct picl_matcher {
 	int fd;                       /* the spill file, once made (else -1) */
 	uint64_t spill_end;           /* its size */
 	char err[320];                /* what went wrong last */
+	union {                       /* picl_matcher_send_data in a callback */
+		max_align_t align;
+		unsigned char b[PICL_MATCHER_DATA_MAX];
+	} data;
 };
 
 static uint64_t chash(int32_t a, int32_t b, int32_t c)
@@ -199,6 +224,24 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 	return c;
 }
 
+/* The broadcast channel of (src, type), made if new. */
+static struct channel *bcast_get(struct picl_matcher *m, int32_t src, int32_t type)
+{
+	struct channel *c = find(m, src, BCAST_DST, type, 1);
+
+	if (c && !c->u.b && !(c->u.b = calloc(1, sizeof(*c->u.b))))
+		return NULL; /* left empty: bcast_find passes it by */
+	return c;
+}
+
+/* The broadcast channel of (src, type), or NULL. */
+static struct channel *bcast_find(struct picl_matcher *m, int32_t src, int32_t type)
+{
+	struct channel *c = find(m, src, BCAST_DST, type, 0);
+
+	return c && c->u.b ? c : NULL;
+}
+
 /*
  * Forget channel c (src, dst, type) once nothing in it waits and it holds
  * nothing a later record needs: a trace has a channel per (source,
@@ -207,7 +250,7 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
  * larger than the caches, and every look-up a miss (`picltrace stat` spent
  * an eighth of its time there). A channel made again starts as this one
  * ends: empty, no broadcast counted beyond those all its receivers had
- * (bcast_done <= the broadcast channel's base), and still listed in
+ * (u.done <= the broadcast channel's base), and still listed in
  * dsts, where it keeps its place (channel_get). Broadcast channels stay.
  * Slots after c's in its run move back (linear probing's deletion), and
  * the last channel of the array takes c's place, so no pointer into the
@@ -219,10 +262,10 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 
 	if (c->dst == BCAST_DST || c->sends.n || c->recvs.n)
 		return;
-	if (c->bcast_done) {
-		const struct channel *b = find(m, c->src, BCAST_DST, c->type, 0);
+	if (c->u.done) {
+		const struct channel *b = bcast_find(m, c->src, c->type);
 
-		if (!b || c->bcast_done > b->bcast_base)
+		if (!b || c->u.done > b->u.b->base)
 			return;
 	}
 	i = slot_of(m, idx);
@@ -250,61 +293,61 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t dst,
 				   int32_t type)
 {
-	struct channel *c = find(m, src, dst, type, 0), *b;
+	struct channel *c = find(m, src, dst, type, 0);
+	struct bcast *b;
+	size_t i;
 
 	if (c)
 		return c;
-	if (dst != BCAST_DST) {
-		size_t i;
-
-		b = find(m, src, BCAST_DST, type, 1);
-		if (!b)
-			return NULL;
-		/* Made again after drop_idle: already listed, in its place.
-		 * (Every message remakes its channel: the bits, and the set
-		 * once there are many, spare the scan of up to a processor
-		 * count of destinations, which made a scatter from one
-		 * processor to a million others quadratic.) */
-		if (dst >= 0 && dst < 64) {
-			if (b->dst_bits >> dst & 1)
+	if (dst == BCAST_DST)
+		return bcast_get(m, src, type);
+	if (!(c = bcast_get(m, src, type)))
+		return NULL;
+	b = c->u.b;
+	/* Made again after drop_idle: already listed, in its place. (Every
+	 * message remakes its channel: the bits, and the set once there are
+	 * many, spare the scan of up to a processor count of destinations,
+	 * which made a scatter from one processor to a million others
+	 * quadratic.) */
+	if (dst >= 0 && dst < 64) {
+		if (b->dst_bits >> dst & 1)
+			return find(m, src, dst, type, 1);
+	} else if (b->dsts_of) {
+		if (intmap_get(b->dsts_of, (uint64_t)(uint32_t)dst, &i))
+			return find(m, src, dst, type, 1);
+	} else {
+		for (i = b->ndsts; i > 0; i--)
+			if (b->dsts[i - 1] == dst)
 				return find(m, src, dst, type, 1);
-		} else if (b->dsts_of) {
-			if (intmap_get(b->dsts_of, (uint64_t)(uint32_t)dst, &i))
-				return find(m, src, dst, type, 1);
-		} else {
-			for (i = b->ndsts; i > 0; i--)
-				if (b->dsts[i - 1] == dst)
-					return find(m, src, dst, type, 1);
-		}
-		if (b->ndsts == b->dstcap) {
-			size_t ncap = b->dstcap ? b->dstcap * 2 : 4;
-			int32_t *v = realloc(b->dsts, ncap * sizeof(*v));
-
-			if (!v)
-				return NULL;
-			b->dsts = v;
-			b->dstcap = ncap;
-		}
-		if (b->ndsts == DSTS_SCAN && !b->dsts_of) {
-			struct intmap *set = calloc(1, sizeof(*set));
-
-			for (i = 0; set && i < b->ndsts; i++)
-				if (intmap_put(set, (uint64_t)(uint32_t)b->dsts[i], i) < 0)
-					break;
-			if (!set || i < b->ndsts) {
-				if (set)
-					intmap_free(set);
-				free(set);
-				return NULL;
-			}
-			b->dsts_of = set;
-		}
-		if (b->dsts_of && intmap_put(b->dsts_of, (uint64_t)(uint32_t)dst, b->ndsts) < 0)
-			return NULL;
-		b->dsts[b->ndsts++] = dst;
-		if (dst >= 0 && dst < 64)
-			b->dst_bits |= (uint64_t)1 << dst;
 	}
+	if (b->ndsts == b->dstcap) {
+		size_t ncap = b->dstcap ? b->dstcap * 2 : 4;
+		int32_t *v = realloc(b->dsts, ncap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		b->dsts = v;
+		b->dstcap = ncap;
+	}
+	if (b->ndsts == DSTS_SCAN && !b->dsts_of) {
+		struct intmap *set = calloc(1, sizeof(*set));
+
+		for (i = 0; set && i < b->ndsts; i++)
+			if (intmap_put(set, (uint64_t)(uint32_t)b->dsts[i], i) < 0)
+				break;
+		if (!set || i < b->ndsts) {
+			if (set)
+				intmap_free(set);
+			free(set);
+			return NULL;
+		}
+		b->dsts_of = set;
+	}
+	if (b->dsts_of && intmap_put(b->dsts_of, (uint64_t)(uint32_t)dst, b->ndsts) < 0)
+		return NULL;
+	b->dsts[b->ndsts++] = dst;
+	if (dst >= 0 && dst < 64)
+		b->dst_bits |= (uint64_t)1 << dst;
 	return find(m, src, dst, type, 1);
 }
 
@@ -443,7 +486,8 @@ static int push(struct picl_matcher *m, struct queue *q, const struct item *it)
 	if (q->sp) {
 		struct spill *sp = q->sp;
 
-		if (grow((void **)&sp->t, &sp->tcap, sp->tn + 1, sizeof(*sp->t)) < 0)
+		if (sp->tn >= QUEUE_MAX ||
+		    grow((void **)&sp->t, &sp->tcap, sp->tn + 1, sizeof(*sp->t)) < 0)
 			return fail(m, PICL_ERR_NOMEM, NULL);
 		sp->t[sp->tn++] = *it;
 	} else {
@@ -453,10 +497,11 @@ static int push(struct picl_matcher *m, struct queue *q, const struct item *it)
 				q->n -= q->head;
 				q->head = 0;
 			} else {
-				size_t ncap = q->cap ? q->cap * 2 : 1;
-				struct item *v = realloc(q->v, ncap * sizeof(*v));
+				uint32_t ncap = q->cap ? q->cap * 2 : 1;
+				struct item *v;
 
-				if (!v)
+				if (q->cap >= QUEUE_MAX ||
+				    !(v = realloc(q->v, (size_t)ncap * sizeof(*v))))
 					return fail(m, PICL_ERR_NOMEM, NULL);
 				q->v = v;
 				q->cap = ncap;
@@ -502,7 +547,7 @@ static int refill(struct picl_matcher *m, struct queue *q)
 			g->off += (uint64_t)r;
 			left -= (size_t)r;
 		}
-		q->n = q->cap = k;
+		q->n = q->cap = (uint32_t)k;
 		g->n -= k;
 		if (g->n == 0)
 			sp->shead++;
@@ -511,8 +556,8 @@ static int refill(struct picl_matcher *m, struct queue *q)
 			return PICL_OK;
 	} else {
 		q->v = sp->t;
-		q->n = sp->tn;
-		q->cap = sp->tcap;
+		q->n = (uint32_t)sp->tn;
+		q->cap = (uint32_t)sp->tcap;
 	}
 	free(sp->seg);
 	free(q->sp);
@@ -651,21 +696,52 @@ static void count_receiver(const struct picl_matcher *m, struct item *b, int32_t
 		b->ngot++;
 }
 
-static int emit(struct picl_matcher *m, const struct item *send, const struct item *recv)
+/*
+ * The message of channel (src, dst, type) between send and recv, either of
+ * which may be NULL (unmatched): the other side's times and marks zero, its
+ * length -1. dst is the receiver (PICL_WILDCARD for a broadcast nobody
+ * received yet).
+ */
+static void message_of(struct picl_message *msg, int32_t src, int32_t dst, int32_t type,
+		       const struct item *send, const struct item *recv)
 {
-	struct picl_message msg = send->msg;
-	const struct picl_message *r = &recv->msg;
+	memset(msg, 0, sizeof(*msg));
+	msg->src_processor = src;
+	msg->dst_processor = dst;
+	msg->type = type;
+	msg->send_length = msg->recv_length = -1;
+	if (send) {
+		msg->src_process = send->process;
+		msg->dst_process = send->peer_process;
+		msg->send_length = send->length;
+		msg->send_event = send->event;
+		msg->send_time = send->time;
+		msg->send_mark = send->mark;
+	}
+	if (recv) {
+		msg->dst_process = recv->process;
+		if (!send || msg->src_process < 0)
+			msg->src_process = recv->peer_process;
+		msg->recv_length = recv->length;
+		msg->recv_event = recv->event;
+		msg->recv_time = recv->time;
+		msg->recv_mark = recv->mark;
+	}
+}
 
-	msg.dst_processor = r->dst_processor;
-	msg.dst_process = r->dst_process;
-	msg.recv_length = r->recv_length;
-	msg.recv_event = r->recv_event;
-	msg.recv_time = r->recv_time;
-	msg.recv_mark = r->recv_mark;
-	if (msg.src_process < 0)
-		msg.src_process = r->src_process;
+/* A match: send (a broadcast if `broadcast`) from src received on dst. */
+static int emit(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type, int broadcast,
+		const struct item *send, const struct item *recv)
+{
+	struct picl_message msg;
+
 	m->matched++;
-	return m->cb ? m->cb(m->ctx, PICL_MATCH_OK, &msg) : 0;
+	if (!m->cb)
+		return 0;
+	message_of(&msg, src, dst, type, send, recv);
+	msg.broadcast = broadcast;
+	memcpy(m->data.b, send->data, sizeof(m->data.b));
+	return m->cb(m->ctx, PICL_MATCH_OK, &msg);
 }
 
 /* Drop the broadcasts at the head of b that every declared receiver has
@@ -674,23 +750,25 @@ static void trim_broadcasts(struct picl_matcher *m, struct channel *b)
 {
 	struct item *it;
 
-	while ((it = front(&b->sends)) && it->ngot >= bcast_receivers(m, it->msg.src_processor) &&
+	while ((it = front(&b->sends)) && it->ngot >= bcast_receivers(m, b->src) &&
 	       it->ngot > 0) {
 		(void)pop(m, &b->sends); /* broadcasts stay in memory: no refill */
-		b->bcast_base++;
+		b->u.b->base++;
 		m->pending--;
 	}
 }
 
-static int add_send(struct picl_matcher *m, struct item *it)
+/* A send from src to dst (PICL_WILDCARD: a broadcast) of message type. */
+static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
+		    const struct item *it)
 {
-	int32_t src = it->msg.src_processor, type = it->msg.type;
 	struct channel *c, *b;
+	uint64_t bidx;
 	size_t i;
 	int rc;
 
-	if (it->msg.dst_processor != PICL_WILDCARD) {
-		c = channel_get(m, src, it->msg.dst_processor, type);
+	if (dst != PICL_WILDCARD) {
+		c = channel_get(m, src, dst, type);
 		if (!c)
 			return PICL_ERR_NOMEM;
 		if (front(&c->recvs)) {
@@ -700,7 +778,7 @@ static int add_send(struct picl_matcher *m, struct item *it)
 			m->pending--;
 			if ((rc = pop(m, &c->recvs)) < 0)
 				return rc;
-			rc = emit(m, it, &r);
+			rc = emit(m, src, dst, type, 0, it, &r);
 			drop_idle(m, c);
 			return rc;
 		}
@@ -708,40 +786,40 @@ static int add_send(struct picl_matcher *m, struct item *it)
 		return push(m, &c->sends, it);
 	}
 	/* A broadcast: it goes to the end of its (source, type) queue. */
-	it->msg.broadcast = 1;
-	b = channel_get(m, src, BCAST_DST, type);
+	b = bcast_get(m, src, type);
 	if (!b)
 		return PICL_ERR_NOMEM;
-	it->bidx = b->bcast_base + (b->sends.n - b->sends.head);
+	bidx = b->u.b->base + (b->sends.n - b->sends.head);
 	if ((rc = push(m, &b->sends, it)) < 0)
 		return rc;
 	m->pending++;
 	/* The receives waiting on its channels (they have had every earlier
 	 * broadcast) take it now, in the order the channels were made. */
-	for (i = 0; m->pending_recvs && i < b->ndsts; i++) {
+	for (i = 0; m->pending_recvs && i < b->u.b->ndsts; i++) {
+		int32_t d = b->u.b->dsts[i];
 		struct item r, *bc;
 
-		if (b->dsts[i] == src || !(c = find(m, src, b->dsts[i], type, 0)) ||
-		    !front(&c->recvs))
+		if (d == src || !(c = find(m, src, d, type, 0)) || !front(&c->recvs))
 			continue;
 		r = *front(&c->recvs);
 		m->pending_recvs--;
 		m->pending--;
 		if ((rc = pop(m, &c->recvs)) < 0)
 			return rc;
-		c->bcast_done = it->bidx + 1;
+		c->u.done = bidx + 1;
 		bc = &b->sends.v[b->sends.n - 1];
-		count_receiver(m, bc, src, c->dst);
-		if ((rc = emit(m, bc, &r)) != 0)
+		count_receiver(m, bc, src, d);
+		if ((rc = emit(m, src, d, type, 1, bc, &r)) != 0)
 			return rc;
 	}
 	trim_broadcasts(m, b);
 	return PICL_OK;
 }
 
-static int add_recv(struct picl_matcher *m, struct item *it)
+/* A receive on dst of a message of type from src. */
+static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
+		    const struct item *it)
 {
-	int32_t src = it->msg.src_processor, dst = it->msg.dst_processor, type = it->msg.type;
 	struct channel *c = channel_get(m, src, dst, type), *b = NULL;
 	struct item *uni, *bc = NULL;
 	uint64_t k = 0;
@@ -752,15 +830,17 @@ static int add_recv(struct picl_matcher *m, struct item *it)
 	uni = front(&c->sends);
 	/* The next broadcast of (src, type) this processor has not had (a
 	 * processor does not receive its own broadcasts). */
-	if (src != dst && (b = find(m, src, BCAST_DST, type, 0)) != NULL) {
-		k = c->bcast_done > b->bcast_base ? c->bcast_done : b->bcast_base;
-		if (k - b->bcast_base < b->sends.n - b->sends.head)
-			bc = &b->sends.v[b->sends.head + (k - b->bcast_base)];
+	if (src != dst && (b = bcast_find(m, src, type)) != NULL) {
+		uint64_t base = b->u.b->base;
+
+		k = c->u.done > base ? c->u.done : base;
+		if (k - base < b->sends.n - b->sends.head)
+			bc = &b->sends.v[b->sends.head + (k - base)];
 	}
 	if (bc && (!uni || bc->seq < uni->seq)) {
-		c->bcast_done = k + 1;
+		c->u.done = k + 1;
 		count_receiver(m, bc, src, dst);
-		rc = emit(m, bc, it);
+		rc = emit(m, src, dst, type, 1, bc, it);
 		trim_broadcasts(m, b);
 		drop_idle(m, c);
 		return rc;
@@ -771,7 +851,7 @@ static int add_recv(struct picl_matcher *m, struct item *it)
 		m->pending--;
 		if ((rc = pop(m, &c->sends)) < 0)
 			return rc;
-		rc = emit(m, &s, it);
+		rc = emit(m, src, dst, type, 0, &s, it);
 		drop_idle(m, c);
 		return rc;
 	}
@@ -983,10 +1063,19 @@ static int repeated_receive(struct picl_matcher *m, const struct picl_record *re
 
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 {
+	return picl_matcher_add_data(m, rec, NULL, 0);
+}
+
+int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
+			  const void *data, size_t size)
+{
 	struct item it;
+	int32_t type, peer;
 	size_t base;
 	int rc;
 
+	if (size > sizeof(it.data))
+		return PICL_ERR_USAGE;
 	if ((rc = saw_processor(m, rec->processor)) < 0)
 		return rc;
 	if ((rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_EXIT &&
@@ -994,56 +1083,52 @@ int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 		return PICL_OK; /* not an event of one processor */
 	if (repeated_receive(m, rec, &rc) || rc < 0)
 		return rc;
-	if (is_send(rec->event) && rec->type != PICL_REC_EXIT) {
-		memset(&it, 0, sizeof(it));
-		if (!message_fields(rec, 0, PICL_WILDCARD, &it.msg.send_length, &it.msg.type,
-				    &it.msg.dst_processor))
-			return PICL_OK;
-		it.seq = ++m->seq;
-		it.msg.src_processor = rec->processor;
-		it.msg.src_process = rec->process;
-		it.msg.dst_process = process_field(rec, 3);
-		it.msg.recv_length = -1;
-		it.msg.send_event = rec->event;
-		it.msg.send_time = rec->time;
-		it.msg.send_mark = rec->mark;
-		return add_send(m, &it);
-	}
-	if (is_recv(rec->event) && rec->type != PICL_REC_ENTRY) {
-		memset(&it, 0, sizeof(it));
+	if (is_send(rec->event) && rec->type != PICL_REC_EXIT)
+		base = 0;
+	else if (is_recv(rec->event) && rec->type != PICL_REC_ENTRY)
 		base = rec->type == PICL_REC_MARK ? recv_entry_fields(rec->event, rec->nvalues) : 0;
-		/* A source of -1 (unknown) leaves nothing to match. */
-		if (!message_fields(rec, base, 0, &it.msg.recv_length, &it.msg.type,
-				    &it.msg.src_processor))
-			return PICL_OK;
-		it.seq = ++m->seq;
-		it.msg.dst_processor = rec->processor;
-		it.msg.dst_process = rec->process;
-		it.msg.src_process = process_field(rec, base + 3);
-		it.msg.send_length = -1;
-		it.msg.recv_event = rec->event;
-		it.msg.recv_time = rec->time;
-		it.msg.recv_mark = rec->mark;
-		return add_recv(m, &it);
+	else
+		return PICL_OK;
+	memset(&it, 0, sizeof(it)); /* padding too: items may go to disk */
+	/* A receive's source of -1 (unknown) leaves nothing to match. */
+	if (!message_fields(rec, base, is_send(rec->event) ? PICL_WILDCARD : 0, &it.length, &type,
+			    &peer))
+		return PICL_OK;
+	it.seq = ++m->seq;
+	it.time = rec->time;
+	it.mark = rec->mark;
+	it.process = rec->process;
+	it.peer_process = process_field(rec, base + 3);
+	it.event = rec->event;
+	if (is_send(rec->event)) {
+		if (size)
+			memcpy(it.data, data, size);
+		return add_send(m, rec->processor, peer, type, &it);
 	}
-	return PICL_OK;
+	return add_recv(m, peer, rec->processor, type, &it);
 }
 
-/* The queues by their front items' input order: a binary heap. */
-static int heap_before(struct queue *const *h, size_t i, size_t j)
+/* The queue of channel c that the pass reports: sends, then receives. */
+static struct queue *pass_queue(struct channel *c, int pass)
 {
-	return front(h[i])->seq < front(h[j])->seq;
+	return pass == 0 ? &c->sends : &c->recvs;
 }
 
-static void heap_down(struct queue **h, size_t n, size_t i)
+/* The channels by their queues' front items' input order: a binary heap. */
+static int heap_before(struct channel *const *h, int pass, size_t i, size_t j)
+{
+	return front(pass_queue(h[i], pass))->seq < front(pass_queue(h[j], pass))->seq;
+}
+
+static void heap_down(struct channel **h, int pass, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, least = i;
-		struct queue *t;
+		struct channel *t;
 
-		if (l < n && heap_before(h, l, least))
+		if (l < n && heap_before(h, pass, l, least))
 			least = l;
-		if (l + 1 < n && heap_before(h, l + 1, least))
+		if (l + 1 < n && heap_before(h, pass, l + 1, least))
 			least = l + 1;
 		if (least == i)
 			return;
@@ -1054,30 +1139,40 @@ static void heap_down(struct queue **h, size_t n, size_t i)
 	}
 }
 
-/* One unmatched item: a broadcast once per processor that did not have it. */
-static int report(struct picl_matcher *m, int pass, const struct item *it)
+/* Item `it` of channel c, unmatched: a broadcast (number bidx of its
+ * (source, type)) once per processor that did not have it. */
+static int report(struct picl_matcher *m, int pass, const struct channel *c,
+		  const struct item *it, uint64_t bidx)
 {
-	struct picl_message msg = it->msg;
+	struct picl_message msg;
 	const int32_t *all;
 	size_t nall, k;
 	int rc = PICL_OK;
 
 	if (!m->cb)
 		return PICL_OK;
-	if (pass == 1)
+	if (pass == 1) {
+		message_of(&msg, c->src, c->dst, c->type, NULL, it);
+		memset(m->data.b, 0, sizeof(m->data.b));
 		return m->cb(m->ctx, PICL_MATCH_UNMATCHED_RECV, &msg);
-	if (!msg.broadcast)
+	}
+	memcpy(m->data.b, it->data, sizeof(m->data.b));
+	if (c->dst != BCAST_DST) {
+		message_of(&msg, c->src, c->dst, c->type, it, NULL);
 		return m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
+	}
+	message_of(&msg, c->src, PICL_WILDCARD, c->type, it, NULL);
+	msg.broadcast = 1;
 	all = m->expected ? m->expected : m->procs;
 	nall = m->expected ? m->nexpected : m->nprocs;
 	for (k = 0; k < nall && rc == PICL_OK; k++) {
 		int32_t p = all[k];
-		const struct channel *c;
+		const struct channel *r;
 
-		if (p == msg.src_processor || p == PICL_HOST_PROCESSOR)
+		if (p == c->src || p == PICL_HOST_PROCESSOR)
 			continue;
-		c = find(m, msg.src_processor, p, msg.type, 0);
-		if (c && c->bcast_done > it->bidx)
+		r = find(m, c->src, p, c->type, 0);
+		if (r && r->u.done > bidx)
 			continue;
 		msg.dst_processor = p;
 		rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
@@ -1087,10 +1182,11 @@ static int report(struct picl_matcher *m, int pass, const struct item *it)
 
 /* Unmatched sends (a broadcast once per missing receiver), then receives,
  * each in input order: every queue is, so the report merges them, taking
- * them apart as it goes (spilled ones read back a few items at a time). */
+ * them apart as it goes (spilled ones read back a few items at a time).
+ * No channel is made meanwhile, so pointers into m->ch hold. */
 int picl_matcher_finish(struct picl_matcher *m)
 {
-	struct queue **h = NULL;
+	struct channel **h = NULL;
 	size_t n, cap = 0, i;
 	int pass, rc = PICL_OK;
 
@@ -1100,31 +1196,33 @@ int picl_matcher_finish(struct picl_matcher *m)
 	for (pass = 0; pass < 2 && rc == PICL_OK; pass++) {
 		n = 0;
 		for (i = 0; i < m->nused; i++) {
-			struct channel *c = &m->ch[i];
-			struct queue *q = pass == 0 ? &c->sends : &c->recvs;
-
-			if (!front(q))
+			if (!front(pass_queue(&m->ch[i], pass)))
 				continue;
 			if (grow((void **)&h, &cap, n + 1, sizeof(*h)) < 0) {
 				free(h);
 				return fail(m, PICL_ERR_NOMEM, NULL);
 			}
-			h[n++] = q;
+			h[n++] = &m->ch[i];
 		}
 		for (i = n / 2; i-- > 0;)
-			heap_down(h, n, i);
+			heap_down(h, pass, n, i);
 		while (n && rc == PICL_OK) {
-			struct item it = *front(h[0]);
+			struct channel *c = h[0];
+			struct queue *q = pass_queue(c, pass);
+			struct item it = *front(q);
+			uint64_t bidx = 0;
 
+			if (c->dst == BCAST_DST)
+				bidx = c->u.b->base++;
 			m->pending--;
 			if (pass == 1)
 				m->pending_recvs--;
-			if ((rc = pop(m, h[0])) < 0)
+			if ((rc = pop(m, q)) < 0)
 				break;
-			if (!front(h[0]))
+			if (!front(q))
 				h[0] = h[--n];
-			heap_down(h, n, 0);
-			rc = report(m, pass, &it);
+			heap_down(h, pass, n, 0);
+			rc = report(m, pass, c, &it, bidx);
 		}
 	}
 	free(h);
@@ -1150,10 +1248,13 @@ void picl_matcher_free(struct picl_matcher *m)
 	for (i = 0; i < m->nused; i++) {
 		struct channel *c = &m->ch[i];
 
-		free(c->dsts);
-		if (c->dsts_of) {
-			intmap_free(c->dsts_of);
-			free(c->dsts_of);
+		if (c->dst == BCAST_DST && c->u.b) {
+			free(c->u.b->dsts);
+			if (c->u.b->dsts_of) {
+				intmap_free(c->u.b->dsts_of);
+				free(c->u.b->dsts_of);
+			}
+			free(c->u.b);
 		}
 		queue_free(&c->sends);
 		queue_free(&c->recvs);
@@ -1188,6 +1289,11 @@ int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char
 		m->limit = 2 * SPILL_MIN;
 	m->next_check = m->limit;
 	return PICL_OK;
+}
+
+const void *picl_matcher_send_data(const struct picl_matcher *m)
+{
+	return m->data.b;
 }
 
 const char *picl_matcher_strerror(const struct picl_matcher *m)

@@ -853,6 +853,27 @@ int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char
  * be made, written or read: picl_matcher_strerror says which, and why). */
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec);
 
+/*
+ * The same, a send carrying `size` bytes of the caller's (at most
+ * PICL_MATCHER_DATA_MAX; NULL and 0 for none, as picl_matcher_add; not
+ * used for receives). The bytes wait with the send, in memory or in the
+ * temporary file, and picl_matcher_send_data gives them back while the
+ * callback runs for that send's match (every receiver's, for a broadcast)
+ * or its unmatched report: what a caller knows at a send (e.g. the
+ * sender's critical path) needs no table of its own, and is bounded with
+ * the messages. Returns as picl_matcher_add, or PICL_ERR_USAGE (the record
+ * not taken in) when size is too large.
+ */
+#define PICL_MATCHER_DATA_MAX 16
+int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
+			  const void *data, size_t size);
+
+/* During a callback: the bytes the send of the message was given by
+ * picl_matcher_add_data, zero-filled to PICL_MATCHER_DATA_MAX (all zero
+ * for a send given none, and for an unmatched receive). Suitably aligned
+ * for any type of that size; valid until the callback returns. */
+const void *picl_matcher_send_data(const struct picl_matcher *m);
+
 /* What the last PICL_ERR_NOMEM or PICL_ERR_IO of the matcher was, as a
  * line of text (e.g. "cannot keep the messages waiting for a partner in
  * /tmp: No space left on device"); owned by m. */

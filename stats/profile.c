@@ -77,14 +77,6 @@
 
 #define PROF_EXACT_LIMIT ((size_t)1 << 20)
 
-/* The cp at a send still waiting for its receive(s). */
-struct prof_sendcp {
-	uint64_t key;             /* input base + byte offset of the send */
-	prof_ticks cp;
-	uint32_t matches;
-	int used;
-};
-
 /* The label of an event type (-5 records), and how global its scope was. */
 struct prof_label {
 	int32_t event;
@@ -298,10 +290,9 @@ static struct prof_proc *proc_find(const struct profile *p, int32_t processor,
 	return p->procs[i];
 }
 
-/* Remember a processor: broadcasts reach every other one. Only the set is
- * kept (broadcast_receivers asks whether it holds a processor, stat says
- * how many there are), not a sorted list: keeping one cost a memmove per
- * new processor, quadratic in a trace of a million of them. */
+/* Remember a processor (stat says how many there are). Only the set is
+ * kept, not a sorted list: keeping one cost a memmove per new processor,
+ * quadratic in a trace of a million of them. */
 static int saw_processor(struct profile *p, int32_t processor)
 {
 	size_t i;
@@ -547,99 +538,13 @@ struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n)
 	return v;
 }
 
-/* The send cp table: open addressing on the key, deletion by backward
- * shift (no tombstones), so it holds only the sends in flight. */
-static struct prof_sendcp *sendcp_find(struct profile *p, uint64_t key)
-{
-	size_t mask, i;
-
-	if (!p->sendcp_cap)
-		return NULL;
-	mask = p->sendcp_cap - 1;
-	for (i = (size_t)intmap_hash(key) & mask;; i = (i + 1) & mask) {
-		if (!p->sendcp[i].used)
-			return NULL;
-		if (p->sendcp[i].key == key)
-			return &p->sendcp[i];
-	}
-}
-
-static int sendcp_put(struct profile *p, uint64_t key, prof_ticks cp)
-{
-	size_t mask, i;
-
-	if ((p->nsendcp + 1) * 2 > p->sendcp_cap) {
-		size_t ncap = p->sendcp_cap ? p->sendcp_cap * 2 : 256, k;
-		struct prof_sendcp *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return -1;
-		for (k = 0; k < p->sendcp_cap; k++) {
-			if (!p->sendcp[k].used)
-				continue;
-			for (i = (size_t)intmap_hash(p->sendcp[k].key) & (ncap - 1); n[i].used;
-			     i = (i + 1) & (ncap - 1))
-				;
-			n[i] = p->sendcp[k];
-		}
-		free(p->sendcp);
-		p->sendcp = n;
-		p->sendcp_cap = ncap;
-	}
-	mask = p->sendcp_cap - 1;
-	for (i = (size_t)intmap_hash(key) & mask; p->sendcp[i].used && p->sendcp[i].key != key;
-	     i = (i + 1) & mask)
-		;
-	if (!p->sendcp[i].used)
-		p->nsendcp++;
-	p->sendcp[i].used = 1;
-	p->sendcp[i].key = key;
-	p->sendcp[i].cp = cp;
-	p->sendcp[i].matches = 0;
-	return 0;
-}
-
-static void sendcp_delete(struct profile *p, struct prof_sendcp *e)
-{
-	size_t mask = p->sendcp_cap - 1, i = (size_t)(e - p->sendcp), j = i;
-
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & mask;
-		if (!p->sendcp[j].used)
-			break;
-		home = (size_t)intmap_hash(p->sendcp[j].key) & mask;
-		/* Move j back to i unless its home lies cyclically in (i, j]. */
-		if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
-			p->sendcp[i] = p->sendcp[j];
-			i = j;
-		}
-	}
-	p->sendcp[i].used = 0;
-	p->nsendcp--;
-}
-
-/* Processors other than src (and the host) that a broadcast reaches. It
- * is asked at every receive of a broadcast: no scan of the processors. */
-static size_t broadcast_receivers(const struct profile *p, int32_t src)
-{
-	size_t n = p->nprocessors, i;
-
-	if (intmap_get(&p->processors, (uint64_t)(uint32_t)src, &i))
-		n--;
-	if (src != PICL_HOST_PROCESSOR &&
-	    intmap_get(&p->processors, (uint64_t)(uint32_t)PICL_HOST_PROCESSOR, &i))
-		n--;
-	return n;
-}
+_Static_assert(sizeof(prof_ticks) <= PICL_MATCHER_DATA_MAX, "a cp must fit beside its send");
 
 static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
 {
 	struct profile *p = ctx;
-	struct prof_sendcp *sc;
 	int64_t bytes;
-	prof_ticks lat;
+	prof_ticks lat, cp;
 
 	if (kind == PICL_MATCH_UNMATCHED_SEND) {
 		p->unmatched_sends++;
@@ -661,20 +566,16 @@ static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_me
 			return PICL_ERR_NOMEM;
 		msgstat_add(pm, bytes, lat);
 	}
-	sc = sendcp_find(p, m->send_mark.offset);
-	if (!sc)
-		return 0;
+	/* the sender's cp at the send, which waited with it */
+	memcpy(&cp, picl_matcher_send_data(p->matcher), sizeof(cp));
 	if (p->cur_is_recv && p->cur_proc) {
-		prof_ticks cand = sc->cp + (lat > 0 ? lat : 0);
+		prof_ticks cand = cp + (lat > 0 ? lat : 0);
 
 		if (cand > p->cur_proc->cp)
 			p->cur_proc->cp = cand;
 	} else {
 		p->late_edges++;
 	}
-	sc->matches++;
-	if (!m->broadcast || sc->matches >= broadcast_receivers(p, m->src_processor))
-		sendcp_delete(p, sc);
 	return 0;
 }
 
@@ -859,22 +760,19 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 		}
 	}
 
-	/* Messages: sends remember the sender's cp; receives may raise the
-	 * receiver's. The matcher sees offsets made unique across inputs, and
-	 * only sends, receives and a first record of every process (it
-	 * learns from those which processors a broadcast must reach). */
+	/* Messages: sends give the matcher the sender's cp to keep with
+	 * them; receives may raise the receiver's. The matcher sees only
+	 * sends, receives and a first record of every process (it learns
+	 * from those which processors a broadcast must reach). */
 	send = is_send_record(rec);
 	p->cur_is_recv = is_recv_record(rec);
 	if (!send && !p->cur_is_recv && !pp->is_new)
 		return 0;
 	pp->is_new = 0;
-	rec->mark.offset += p->input_base;
-	if (send && sendcp_put(p, rec->mark.offset, pp->cp))
-		return PICL_ERR_NOMEM;
 	p->cur_proc = pp;
-	rc = picl_matcher_add(p->matcher, rec);
+	rc = picl_matcher_add_data(p->matcher, rec, send ? &pp->cp : NULL,
+				   send ? sizeof(pp->cp) : 0);
 	p->cur_is_recv = 0;
-	rec->mark.offset -= p->input_base;
 	return rc < 0 ? rc : 0;
 }
 
@@ -1103,7 +1001,6 @@ int profile_read(struct profile *p, const char *path)
 		report(p, picl_reader_error(r));
 		status = 2;
 	}
-	p->input_base += picl_reader_offset(r) + 1;
 	picltrace_progress_done(&prog);
 	return status;
 }
@@ -2090,7 +1987,6 @@ void profile_free(struct profile *p)
 	free(p->fast);
 	free(p->pairs);
 	intmap_free(&p->pair_of);
-	free(p->sendcp);
 	intmap_free(&p->processors);
 	for (k = 0; k < p->nlabels; k++)
 		free(p->labels[k].text);

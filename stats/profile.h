@@ -38,7 +38,6 @@
 #include <stdint.h>
 
 typedef __int128 prof_ticks;
-struct prof_sendcp;
 struct prof_label;
 #define PROF_TICK_SCALE 18
 
@@ -187,14 +186,12 @@ struct profile {
 	size_t npairs, pairs_cap;
 	struct intmap pair_of;           /* (src, dst) -> pairs index */
 
-	/* Critical path: cp at each send still in flight. */
-	struct prof_sendcp *sendcp;
-	size_t nsendcp, sendcp_cap;
+	/* Critical path: the cp at each send in flight waits with it in the
+	 * matcher (picl_matcher_add_data). */
 	struct intmap processors;        /* distinct processors (a set) */
 	size_t nprocessors;
 	int cur_is_recv;
 	struct prof_proc *cur_proc;
-	uint64_t input_base;             /* offset of the current input */
 
 	/* Labels and event subsets. */
 	struct prof_label *labels;

@@ -426,12 +426,29 @@ struct event {
 struct events {
 	struct event *v;
 	size_t n, cap;
+	struct picl_matcher *m;
 };
+
+/* What match_spilled gives a send to carry: its line, scrambled. */
+static uint64_t send_datum(uint64_t line)
+{
+	return line * 0x9e3779b97f4a7c15ULL ^ 0x5555;
+}
 
 static int record_event(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
 {
 	struct events *e = ctx;
+	const unsigned char *d = picl_matcher_send_data(e->m);
+	uint64_t datum, rest;
 
+	/* the send's data came back with it (8 bytes given, the rest zero),
+	 * from memory or from the file; an unmatched receive has none */
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq((uintptr_t)d % 16, 0);
+	memcpy(&datum, d, 8);
+	memcpy(&rest, d + 8, 8);
+	ck_assert_uint_eq(rest, 0);
+	ck_assert_uint_eq(datum, kind == PICL_MATCH_UNMATCHED_RECV ? 0 : send_datum(m->send_mark.line));
 	if (e->n == e->cap) {
 		e->cap = e->cap ? e->cap * 2 : 1024;
 		e->v = realloc(e->v, e->cap * sizeof(*e->v));
@@ -469,9 +486,19 @@ static int match_spilled(const char *trace, size_t len, size_t limit, const char
 	ck_assert_ptr_nonnull(r);
 	m = picl_matcher_new(record_event, got);
 	ck_assert_ptr_nonnull(m);
+	got->m = m;
 	ck_assert_int_eq(picl_matcher_set_memory(m, limit, tmpdir), PICL_OK);
-	while ((rc = picl_reader_next(r, &rec)) == PICL_OK && added == PICL_OK)
-		added = picl_matcher_add(m, &rec);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK && added == PICL_OK) {
+		uint64_t datum = send_datum(rec.mark.line);
+		char big[PICL_MATCHER_DATA_MAX + 1] = { 0 };
+
+		/* more than a send can carry is refused, and not taken in */
+		ck_assert_int_eq(picl_matcher_add_data(m, &rec, big, sizeof(big)), PICL_ERR_USAGE);
+		if (rec.event == -21)
+			added = picl_matcher_add_data(m, &rec, &datum, sizeof(datum));
+		else
+			added = picl_matcher_add(m, &rec);
+	}
 	if (added == PICL_OK) {
 		ck_assert_int_eq(rc, PICL_END);
 		added = picl_matcher_finish(m);
@@ -488,7 +515,8 @@ START_TEST(spilled_same_as_in_memory)
 {
 	size_t cap = (size_t)SP_PROCS * SP_PER_PROC * 48, len = 0, i, line = 0;
 	char *trace = malloc(cap), dir[] = "/tmp/test-match.XXXXXX", why[400];
-	struct events mem = { NULL, 0, 0 }, disk = { NULL, 0, 0 }, small = { NULL, 0, 0 };
+	struct events mem = { NULL, 0, 0, NULL }, disk = { NULL, 0, 0, NULL };
+	struct events small = { NULL, 0, 0, NULL };
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	int p;
 
