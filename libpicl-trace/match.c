@@ -25,6 +25,19 @@
  * order, and never empty at its head while it holds anything. Broadcast
  * queues, read by index, stay in memory.
  *
+ * A trace that makes up a message type per step has instead tens of
+ * thousands of channels of a message or two (and as many broadcast
+ * channels listing their destinations), which spilling queues leaves in
+ * memory. When spilling is not enough, every channel without segments of
+ * its own (a broadcast one only with no broadcast waiting) moves to the
+ * file whole, as a run sorted by key (evict); a look-up that misses in
+ * memory tries the runs' Bloom filters, newest first, reads one block of
+ * the run that may hold the key, and takes the channel back (lookup).
+ * Runs are merged so that their sizes halve from the oldest, keeping the
+ * filters tried logarithmic. The unmatched are merged at the end from
+ * memory and from the runs alike. The limit counts channels in memory as
+ * well as items, each about an item's size.
+ *
  * Which records are sends and receives, and where their fields are, is
  * fixed by the spec's Tables 7-8 (length, type, peer processor, peer
  * process); marks carry the entry's fields then the exit's (§2.3.3).
@@ -47,6 +60,8 @@
 #define SPILL_READ 64   /* items read back at once */
 #define SPILL_MIN 8     /* fewer items are not worth a write */
 #define QUEUE_MAX (UINT32_MAX / 2)  /* items of a queue in memory at most */
+#define RUN_BLOCK 16384 /* bytes of a run read back at once */
+#define BLOOM_K 6       /* bits a key sets in a run's filter */
 
 /*
  * A send or a receive waiting for its partner: its own side only, the
@@ -105,6 +120,47 @@ struct channel {
 	} u;
 };
 
+/*
+ * Channels moved to the spill file whole (evict): a run of entries sorted
+ * by (src, dst, type), each a struct ehead then its sends then its
+ * receives, cut into blocks of about RUN_BLOCK bytes. In memory a run
+ * keeps only the first key of each block, a Bloom filter of its keys and
+ * a bit per entry that says it was taken back (lookup): about two bytes a
+ * channel, where a channel in memory with its message or two takes some
+ * 200.
+ */
+struct ehead {
+	int32_t src, dst, type;
+	uint32_t nsends;
+	uint64_t done;                /* dst BCAST_DST: the base */
+	uint32_t nrecvs, pad;         /* dst BCAST_DST: the number of dsts */
+};
+
+/* The bytes after an entry's head: its sends and receives, or, for a
+ * broadcast channel (which moves out only with no broadcast waiting), its
+ * destinations, padded to 8 bytes. */
+static size_t entry_body(const struct ehead *h)
+{
+	if (h->dst == BCAST_DST)
+		return ((size_t)h->nrecvs * sizeof(int32_t) + 7) & ~(size_t)7;
+	return ((size_t)h->nsends + h->nrecvs) * sizeof(struct item);
+}
+
+struct rblock {
+	int32_t src, dst, type;       /* the key of its first entry */
+	uint64_t off;                 /* where it starts in the spill file */
+	uint64_t first;               /* its first entry's number in the run */
+};
+
+struct run {
+	struct rblock *blk;
+	size_t nblk;
+	uint64_t end;                 /* where its last block ends */
+	uint64_t nent, nlive;         /* entries, and those not taken back */
+	uint64_t *bloom, bmask;       /* bmask + 1 bits */
+	uint64_t *gone;               /* bit e: entry e was taken back */
+};
+
 /* An open -58/-60/-61 entry and its request id. */
 struct openreq {
 	int32_t event;
@@ -143,6 +199,11 @@ struct picl_matcher {
 	char *tmpdir;                 /* where the spill file goes (NULL: default) */
 	int fd;                       /* the spill file, once made (else -1) */
 	uint64_t spill_end;           /* its size */
+	struct run *runs;             /* oldest first */
+	size_t nruns, runcap;
+	int code;                     /* the last failure (fail) */
+	char *rbuf;                   /* a block read back */
+	size_t rbufcap;
 	char err[320];                /* what went wrong last */
 	union {                       /* picl_matcher_send_data in a callback */
 		max_align_t align;
@@ -224,17 +285,26 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 	return c;
 }
 
-/* The broadcast channel of (src, type), made if new. */
+static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
+			      int create, int *rc);
+
+static int bcast_base(struct picl_matcher *m, int32_t src, int32_t type, uint64_t *base);
+static void bcast_free(struct bcast *b);
+
+/* The broadcast channel of (src, type), taken back from the runs or made
+ * if need be (NULL on failure; pointers into m->ch do not hold across). */
 static struct channel *bcast_get(struct picl_matcher *m, int32_t src, int32_t type)
 {
-	struct channel *c = find(m, src, BCAST_DST, type, 1);
+	int rc;
+	struct channel *c = lookup(m, src, BCAST_DST, type, 1, &rc);
 
 	if (c && !c->u.b && !(c->u.b = calloc(1, sizeof(*c->u.b))))
 		return NULL; /* left empty: bcast_find passes it by */
 	return c;
 }
 
-/* The broadcast channel of (src, type), or NULL. */
+/* The broadcast channel of (src, type) if it is in memory, or NULL. One
+ * in the runs has no broadcast waiting: bcast_base gives its base. */
 static struct channel *bcast_find(struct picl_matcher *m, int32_t src, int32_t type)
 {
 	struct channel *c = find(m, src, BCAST_DST, type, 0);
@@ -251,7 +321,8 @@ static struct channel *bcast_find(struct picl_matcher *m, int32_t src, int32_t t
  * an eighth of its time there). A channel made again starts as this one
  * ends: empty, no broadcast counted beyond those all its receivers had
  * (u.done <= the broadcast channel's base), and still listed in
- * dsts, where it keeps its place (channel_get). Broadcast channels stay.
+ * dsts, where it keeps its place (channel_get). Broadcast channels stay
+ * (in memory or in the runs).
  * Slots after c's in its run move back (linear probing's deletion), and
  * the last channel of the array takes c's place, so no pointer into the
  * array may be used after this.
@@ -263,9 +334,9 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 	if (c->dst == BCAST_DST || c->sends.n || c->recvs.n)
 		return;
 	if (c->u.done) {
-		const struct channel *b = bcast_find(m, c->src, c->type);
+		uint64_t base;
 
-		if (!b || c->u.done > b->u.b->base)
+		if (!bcast_base(m, c->src, c->type, &base) || c->u.done > base)
 			return;
 	}
 	i = slot_of(m, idx);
@@ -293,11 +364,12 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t dst,
 				   int32_t type)
 {
-	struct channel *c = find(m, src, dst, type, 0);
+	struct channel *c;
 	struct bcast *b;
 	size_t i;
+	int rc;
 
-	if (c)
+	if ((c = lookup(m, src, dst, type, 0, &rc)) != NULL || rc < 0)
 		return c;
 	if (dst == BCAST_DST)
 		return bcast_get(m, src, type);
@@ -353,6 +425,7 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 
 static int fail(struct picl_matcher *m, int code, const char *what)
 {
+	m->code = code;
 	if (code == PICL_ERR_NOMEM)
 		snprintf(m->err, sizeof(m->err), "out of memory");
 	else
@@ -389,6 +462,27 @@ static int spill_open(struct picl_matcher *m)
 		return fail(m, PICL_ERR_IO, "cannot make a file for");
 	m->fd = fd;
 	return PICL_OK;
+}
+
+/* Read len bytes at off of fd; -1 with errno (EIO when the file is
+ * shorter) on failure. */
+static int read_at(int fd, char *p, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t r = pread(fd, p, len, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += r;
+		off += (uint64_t)r;
+		len -= (size_t)r;
+	}
+	return 0;
 }
 
 /* Write the n items at v to the end of the spill file, as a new last
@@ -458,16 +552,605 @@ static int spill_queue(struct picl_matcher *m, struct queue *q)
 	return PICL_OK;
 }
 
-/* Past the limit: spill queues, in table order, until half of it is left.
- * Broadcast queues and short queues stay, so that may not be reached; the
- * next attempt then waits until memory has grown by half again, which
- * keeps the scans of the table few. */
+static int key_cmp(int32_t as, int32_t ad, int32_t at, int32_t bs, int32_t bd, int32_t bt)
+{
+	if (as != bs)
+		return as < bs ? -1 : 1;
+	if (ad != bd)
+		return ad < bd ? -1 : 1;
+	return at < bt ? -1 : at > bt;
+}
+
+/* The second hash of a key's Bloom bits (odd, so every bit is reached). */
+static uint64_t bloom_step(uint64_t h)
+{
+	return (h >> 29 | h << 35) * 0x9e3779b97f4a7c15ULL | 1;
+}
+
+static int bloom_has(const struct run *r, uint64_t h)
+{
+	uint64_t step = bloom_step(h);
+	int k;
+
+	for (k = 0; k < BLOOM_K; k++, h += step)
+		if (!(r->bloom[(h & r->bmask) / 64] >> (h & 63) & 1))
+			return 0;
+	return 1;
+}
+
+static void run_free(struct run *r)
+{
+	free(r->blk);
+	free(r->bloom);
+	free(r->gone);
+}
+
+struct evictee {
+	int32_t src, dst, type;
+	uint32_t idx;
+};
+
+static int evictee_cmp(const void *a, const void *b)
+{
+	const struct evictee *x = a, *y = b;
+
+	return key_cmp(x->src, x->dst, x->type, y->src, y->dst, y->type);
+}
+
+/* A channel that may move to disk whole: one with no segments of its own
+ * there, and, for a broadcast one (whose broadcasts are read by index), no
+ * broadcast waiting. */
+static int evictable(const struct channel *c)
+{
+	if (c->dst == BCAST_DST)
+		return c->sends.head == c->sends.n && c->u.b;
+	return !c->sends.sp && !c->recvs.sp;
+}
+
+static void bcast_free(struct bcast *b)
+{
+	if (!b)
+		return;
+	free(b->dsts);
+	if (b->dsts_of) {
+		intmap_free(b->dsts_of);
+		free(b->dsts_of);
+	}
+	free(b);
+}
+
+/* A run being written: entries go through buf to the end of the spill
+ * file, blocks and the filter as they come. */
+struct rbuild {
+	struct run r;
+	size_t blkcap, len;
+	uint64_t pos, block_start;
+	char *buf;
+};
+
+#define RUN_BUF (RUN_BLOCK * 4)
+
+/* Start a run of at most n entries. */
+static int build_start(struct picl_matcher *m, struct rbuild *b, uint64_t n)
+{
+	uint64_t nbits = 64;
+
+	memset(b, 0, sizeof(*b));
+	if (m->fd < 0) {
+		int rc = spill_open(m);
+
+		if (rc < 0)
+			return rc;
+	}
+	while (nbits < n * 10)
+		nbits *= 2;
+	b->r.bmask = nbits - 1;
+	b->r.bloom = calloc(nbits / 64, sizeof(*b->r.bloom));
+	b->r.gone = calloc((n + 63) / 64, sizeof(*b->r.gone));
+	b->buf = malloc(RUN_BUF);
+	b->pos = m->spill_end;
+	if (!b->r.bloom || !b->r.gone || !b->buf)
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	return PICL_OK;
+}
+
+static int build_flush(struct picl_matcher *m, struct rbuild *b)
+{
+	if (b->len && picl_write_all(m->fd, b->buf, b->len) < 0)
+		return fail(m, PICL_ERR_IO, "cannot keep");
+	m->spill_end += b->len;
+	b->len = 0;
+	return PICL_OK;
+}
+
+static int build_put(struct picl_matcher *m, struct rbuild *b, const void *p, size_t n)
+{
+	while (n) {
+		size_t k = RUN_BUF - b->len < n ? RUN_BUF - b->len : n;
+		int rc;
+
+		memcpy(b->buf + b->len, p, k);
+		b->len += k;
+		p = (const char *)p + k;
+		n -= k;
+		if (b->len == RUN_BUF && (rc = build_flush(m, b)) < 0)
+			return rc;
+	}
+	return PICL_OK;
+}
+
+/* Add an entry: its head, then n1 bytes at p1 and n2 at p2 (making up
+ * entry_body(h)). Keys come in increasing order. */
+static int build_add(struct picl_matcher *m, struct rbuild *b, const struct ehead *h,
+		     const void *p1, size_t n1, const void *p2, size_t n2)
+{
+	uint64_t hash = chash(h->src, h->dst, h->type), step = bloom_step(hash);
+	int k, rc;
+
+	if (b->r.nent == 0 || b->pos - b->block_start >= RUN_BLOCK) {
+		struct rblock *blk;
+
+		if (grow((void **)&b->r.blk, &b->blkcap, b->r.nblk + 1, sizeof(*b->r.blk)) < 0)
+			return fail(m, PICL_ERR_NOMEM, NULL);
+		blk = &b->r.blk[b->r.nblk++];
+		blk->src = h->src;
+		blk->dst = h->dst;
+		blk->type = h->type;
+		blk->off = b->pos;
+		blk->first = b->r.nent;
+		b->block_start = b->pos;
+	}
+	if ((rc = build_put(m, b, h, sizeof(*h))) < 0 || (rc = build_put(m, b, p1, n1)) < 0 ||
+	    (rc = build_put(m, b, p2, n2)) < 0)
+		return rc;
+	b->pos += sizeof(*h) + n1 + n2;
+	for (k = 0; k < BLOOM_K; k++, hash += step)
+		b->r.bloom[(hash & b->r.bmask) / 64] |= (uint64_t)1 << (hash & 63);
+	b->r.nent++;
+	return PICL_OK;
+}
+
+/* The run written, in *r (its memory now r's), or an error. */
+static int build_finish(struct picl_matcher *m, struct rbuild *b, struct run *r)
+{
+	int rc = build_flush(m, b);
+
+	free(b->buf);
+	b->buf = NULL;
+	if (rc < 0)
+		return rc;
+	b->r.nlive = b->r.nent;
+	b->r.end = b->pos;
+	*r = b->r;
+	memset(&b->r, 0, sizeof(b->r));
+	return PICL_OK;
+}
+
+static void build_abort(struct rbuild *b)
+{
+	run_free(&b->r);
+	free(b->buf);
+}
+
+/* Reading a run's entries in order, a block at a time. */
+struct rread {
+	const struct run *r;
+	size_t blk;                   /* the next block to read */
+	char *buf;
+	size_t cap, len, pos;         /* buf[pos .. len) is still to go */
+	uint64_t ent;                 /* the number of the entry at pos */
+};
+
+/* The next entry of the run not taken back: 1 with *h and *items (valid
+ * until the next call), 0 at the end, or an error. */
+static int rread_next(struct picl_matcher *m, struct rread *rd, struct ehead *h,
+		      const char **items)
+{
+	for (;;) {
+		size_t size;
+
+		if (rd->pos + sizeof(*h) > rd->len) {
+			uint64_t start, end;
+
+			if (rd->blk == rd->r->nblk)
+				return 0;
+			start = rd->r->blk[rd->blk].off;
+			end = rd->blk + 1 < rd->r->nblk ? rd->r->blk[rd->blk + 1].off : rd->r->end;
+			rd->ent = rd->r->blk[rd->blk].first;
+			rd->len = (size_t)(end - start);
+			rd->pos = 0;
+			rd->blk++;
+			if (grow((void **)&rd->buf, &rd->cap, rd->len, 1) < 0)
+				return fail(m, PICL_ERR_NOMEM, NULL);
+			if (read_at(m->fd, rd->buf, rd->len, start) < 0)
+				return fail(m, PICL_ERR_IO, "cannot read back");
+			continue;
+		}
+		memcpy(h, rd->buf + rd->pos, sizeof(*h));
+		size = sizeof(*h) + entry_body(h);
+		*items = rd->buf + rd->pos + sizeof(*h);
+		rd->pos += size;
+		if (!(rd->r->gone[rd->ent / 64] >> (rd->ent % 64) & 1)) {
+			rd->ent++;
+			return 1;
+		}
+		rd->ent++;
+	}
+}
+
+/*
+ * Merge the two newest runs into one while the newer is at least half the
+ * size of the one before it: the runs then shrink geometrically from the
+ * oldest, so a look-up tries a logarithmic number of filters however
+ * often channels move out. A key is live in one run at most, so the merge
+ * only interleaves. The space of the two in the file is not given back.
+ */
+static int merge_runs(struct picl_matcher *m)
+{
+	while (m->nruns >= 2 &&
+	       m->runs[m->nruns - 1].nlive * 2 >= m->runs[m->nruns - 2].nlive) {
+		struct run *a = &m->runs[m->nruns - 2], *z = &m->runs[m->nruns - 1], out;
+		struct rread ra = { a, 0, NULL, 0, 0, 0, 0 }, rz = { z, 0, NULL, 0, 0, 0, 0 };
+		struct ehead ha, hz;
+		const char *ia = NULL, *iz = NULL;
+		struct rbuild b;
+		int rc, ga, gz;
+
+		rc = build_start(m, &b, a->nlive + z->nlive);
+		ga = rc < 0 ? rc : rread_next(m, &ra, &ha, &ia);
+		gz = ga < 0 ? ga : rread_next(m, &rz, &hz, &iz);
+		while (gz >= 0 && ga >= 0 && (ga || gz)) {
+			int from_a = ga && (!gz || key_cmp(ha.src, ha.dst, ha.type, hz.src, hz.dst,
+							  hz.type) < 0);
+			const struct ehead *h = from_a ? &ha : &hz;
+			const char *it = from_a ? ia : iz;
+
+			if ((rc = build_add(m, &b, h, it, entry_body(h), NULL, 0)) < 0)
+				break;
+			if (from_a)
+				ga = rread_next(m, &ra, &ha, &ia);
+			else
+				gz = rread_next(m, &rz, &hz, &iz);
+		}
+		if (rc >= 0 && (ga < 0 || gz < 0))
+			rc = ga < 0 ? ga : gz;
+		if (rc >= 0)
+			rc = build_finish(m, &b, &out);
+		build_abort(&b);
+		free(ra.buf);
+		free(rz.buf);
+		if (rc < 0)
+			return rc;
+		run_free(a);
+		run_free(z);
+		*a = out;
+		m->nruns--;
+	}
+	return PICL_OK;
+}
+
+/*
+ * Spilling queues was not enough: there are many channels, each holding a
+ * message or two (a trace that makes up a message type per step, written
+ * processor after processor). Move every channel that can go (evictable)
+ * to the spill file as a new run, and out of memory. Pointers into m->ch
+ * do not hold across this.
+ */
+static int evict(struct picl_matcher *m)
+{
+	struct evictee *e;
+	struct rbuild b;
+	size_t n = 0, i, j, ncap;
+	int rc = PICL_OK;
+
+	for (i = 0; i < m->nused; i++)
+		n += (size_t)evictable(&m->ch[i]);
+	if (n == 0)
+		return PICL_OK;
+	if (grow((void **)&m->runs, &m->runcap, m->nruns + 1, sizeof(*m->runs)) < 0)
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	if (!(e = malloc(n * sizeof(*e))))
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	for (i = j = 0; i < m->nused; i++) {
+		const struct channel *c = &m->ch[i];
+
+		if (evictable(c)) {
+			e[j].src = c->src;
+			e[j].dst = c->dst;
+			e[j].type = c->type;
+			e[j++].idx = (uint32_t)i;
+		}
+	}
+	qsort(e, n, sizeof(*e), evictee_cmp);
+	rc = build_start(m, &b, n);
+	for (i = 0; i < n && rc >= 0; i++) {
+		const struct channel *c = &m->ch[e[i].idx];
+		struct ehead h;
+
+		static const char zero[8];
+
+		memset(&h, 0, sizeof(h));
+		h.src = c->src;
+		h.dst = c->dst;
+		h.type = c->type;
+		if (c->dst == BCAST_DST) {
+			size_t n4 = c->u.b->ndsts * sizeof(int32_t);
+
+			h.nrecvs = (uint32_t)c->u.b->ndsts;
+			h.done = c->u.b->base;
+			rc = build_add(m, &b, &h, c->u.b->dsts, n4, zero, entry_body(&h) - n4);
+			continue;
+		}
+		h.nsends = c->sends.n - c->sends.head;
+		h.nrecvs = c->recvs.n - c->recvs.head;
+		h.done = c->u.done;
+		rc = build_add(m, &b, &h, h.nsends ? c->sends.v + c->sends.head : NULL,
+			       h.nsends * sizeof(struct item),
+			       h.nrecvs ? c->recvs.v + c->recvs.head : NULL,
+			       h.nrecvs * sizeof(struct item));
+	}
+	free(e);
+	if (rc >= 0)
+		rc = build_finish(m, &b, &m->runs[m->nruns]);
+	build_abort(&b);
+	if (rc < 0)
+		return rc;
+	m->nruns++;
+
+	/* The channels left close up, and the table is made anew. */
+	for (i = j = 0; i < m->nused; i++) {
+		struct channel *c = &m->ch[i];
+
+		if (evictable(c)) {
+			m->inmem -= (size_t)(c->sends.n - c->sends.head) + (c->recvs.n - c->recvs.head);
+			free(c->sends.v);
+			free(c->recvs.v);
+			if (c->dst == BCAST_DST)
+				bcast_free(c->u.b);
+		} else {
+			m->ch[j++] = *c;
+		}
+	}
+	m->nused = j;
+	for (ncap = 64; ncap < 2 * (m->nused + 1); ncap *= 2)
+		;
+	if (ncap < m->ncap) {
+		uint32_t *v = calloc(ncap, sizeof(*v));
+
+		if (v) {
+			free(m->slot);
+			m->slot = v;
+			m->ncap = ncap;
+		}
+	}
+	ncap = m->ncap; /* the old table, if no smaller one could be had */
+	memset(m->slot, 0, ncap * sizeof(*m->slot));
+	for (i = 0; i < m->nused; i++) {
+		const struct channel *c = &m->ch[i];
+
+		for (j = chash(c->src, c->dst, c->type) & (ncap - 1); m->slot[j];
+		     j = (j + 1) & (ncap - 1))
+			;
+		m->slot[j] = (uint32_t)(i + 1);
+	}
+	if (m->chcap > 2 * m->nused + 64) {
+		struct channel *v = realloc(m->ch, (m->nused + 64) * sizeof(*v));
+
+		if (v) {
+			m->ch = v;
+			m->chcap = m->nused + 64;
+		}
+	}
+	return merge_runs(m);
+}
+
+/*
+ * Look for channel (src, dst, type) in the runs, newest first. A channel
+ * is live in one run at most (taken back before it is moved out again),
+ * so the first entry with its key decides. 1 with *h and *items (in
+ * m->rbuf), *run and *ent filled when it is there and not taken back; 0
+ * if not; PICL_ERR_IO if a block could not be read.
+ */
+static int run_find(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
+		    struct ehead *h, const char **items, size_t *run, uint64_t *ent)
+{
+	uint64_t hash = chash(src, dst, type);
+	size_t ri;
+
+	for (ri = m->nruns; ri-- > 0;) {
+		struct run *r = &m->runs[ri];
+		size_t lo = 0, hi = r->nblk, len, p;
+		uint64_t e, start, end;
+
+		if (!bloom_has(r, hash))
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const struct rblock *b = &r->blk[mid];
+
+			if (key_cmp(b->src, b->dst, b->type, src, dst, type) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == 0)
+			continue;
+		start = r->blk[lo - 1].off;
+		end = lo < r->nblk ? r->blk[lo].off : r->end;
+		len = (size_t)(end - start);
+		if (grow((void **)&m->rbuf, &m->rbufcap, len, 1) < 0)
+			return fail(m, PICL_ERR_NOMEM, NULL);
+		if (read_at(m->fd, m->rbuf, len, start) < 0)
+			return fail(m, PICL_ERR_IO, "cannot read back");
+		for (p = 0, e = r->blk[lo - 1].first; p + sizeof(*h) <= len; e++) {
+			int cmp;
+
+			memcpy(h, m->rbuf + p, sizeof(*h));
+			cmp = key_cmp(h->src, h->dst, h->type, src, dst, type);
+			if (cmp > 0)
+				break;
+			if (cmp == 0) {
+				if (r->gone[e / 64] >> (e % 64) & 1)
+					return 0;
+				*items = m->rbuf + p + sizeof(*h);
+				*run = ri;
+				*ent = e;
+				return 1;
+			}
+			p += sizeof(*h) + entry_body(h);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The channel (src, dst, type): in memory, else taken back from the runs
+ * (its entry marked, and the run dropped once all of them are), else made
+ * if `create`. NULL with *rc 0 when it is not there; NULL with *rc < 0 on
+ * failure. Pointers into m->ch do not hold across it.
+ */
+static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
+			      int create, int *rc)
+{
+	struct channel *c = find(m, src, dst, type, 0);
+	struct item *sends = NULL, *recvs = NULL;
+	struct bcast *b = NULL;
+	struct ehead h;
+	const char *items;
+	size_t ri;
+	uint64_t e;
+	int found;
+
+	*rc = PICL_OK;
+	if (c || !m->nruns)
+		goto make;
+	if ((found = run_find(m, src, dst, type, &h, &items, &ri, &e)) < 0) {
+		*rc = found;
+		return NULL;
+	}
+	if (!found)
+		goto make;
+	/* Everything is had before the channel is made, so that a failure
+	 * leaves the entry where it was and no channel in memory. */
+	if (dst == BCAST_DST) {
+		size_t k;
+
+		if (!(b = calloc(1, sizeof(*b))) ||
+		    (h.nrecvs && !(b->dsts = malloc(h.nrecvs * sizeof(*b->dsts)))))
+			goto nomem;
+		b->base = h.done;
+		b->ndsts = b->dstcap = h.nrecvs;
+		if (h.nrecvs)
+			memcpy(b->dsts, items, h.nrecvs * sizeof(*b->dsts));
+		for (k = 0; k < b->ndsts; k++) {
+			int32_t d = b->dsts[k];
+
+			if (d >= 0 && d < 64)
+				b->dst_bits |= (uint64_t)1 << d;
+		}
+		if (b->ndsts > DSTS_SCAN) {
+			if (!(b->dsts_of = calloc(1, sizeof(*b->dsts_of))))
+				goto nomem;
+			for (k = 0; k < b->ndsts; k++)
+				if (intmap_put(b->dsts_of, (uint64_t)(uint32_t)b->dsts[k], k) < 0)
+					goto nomem;
+		}
+	} else if ((h.nsends && !(sends = malloc(h.nsends * sizeof(*sends)))) ||
+		   (h.nrecvs && !(recvs = malloc(h.nrecvs * sizeof(*recvs))))) {
+		goto nomem;
+	}
+	if (!(c = find(m, src, dst, type, 1)))
+		goto nomem;
+	if (dst == BCAST_DST) {
+		c->u.b = b;
+	} else {
+		c->u.done = h.done;
+		if (h.nsends)
+			memcpy(sends, items, h.nsends * sizeof(*sends));
+		if (h.nrecvs)
+			memcpy(recvs, items + h.nsends * sizeof(*sends), h.nrecvs * sizeof(*recvs));
+		c->sends.v = sends;
+		c->recvs.v = recvs;
+		c->sends.n = c->sends.cap = h.nsends;
+		c->recvs.n = c->recvs.cap = h.nrecvs;
+		m->inmem += (size_t)h.nsends + h.nrecvs;
+	}
+	m->runs[ri].gone[e / 64] |= (uint64_t)1 << (e % 64);
+	if (--m->runs[ri].nlive == 0) {
+		run_free(&m->runs[ri]);
+		memmove(m->runs + ri, m->runs + ri + 1, (m->nruns - ri - 1) * sizeof(*m->runs));
+		m->nruns--;
+	}
+	return c;
+make:
+	if (!c && create && !(c = find(m, src, dst, type, 1)))
+		*rc = fail(m, PICL_ERR_NOMEM, NULL);
+	return c;
+nomem:
+	bcast_free(b);
+	free(sends);
+	free(recvs);
+	*rc = fail(m, PICL_ERR_NOMEM, NULL);
+	return NULL;
+}
+
+/* The base of the broadcast channel of (src, type), wherever it is: 1
+ * with *base, or 0 if there is none (or it could not be read). */
+static int bcast_base(struct picl_matcher *m, int32_t src, int32_t type, uint64_t *base)
+{
+	const struct channel *c = find(m, src, BCAST_DST, type, 0);
+	struct ehead h;
+	const char *items;
+	size_t ri;
+	uint64_t e;
+
+	if (c) {
+		*base = c->u.b ? c->u.b->base : 0;
+		return c->u.b != NULL;
+	}
+	if (!m->nruns || run_find(m, src, BCAST_DST, type, &h, &items, &ri, &e) != 1)
+		return 0;
+	*base = h.done;
+	return 1;
+}
+
+/* Broadcasts of (src, type) that dst has had: u.done of its channel,
+ * wherever that is (0 if none). */
+static int done_of(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
+		   uint64_t *done)
+{
+	const struct channel *c = find(m, src, dst, type, 0);
+	struct ehead h;
+	const char *items;
+	size_t ri;
+	uint64_t e;
+	int found;
+
+	*done = 0;
+	if (c) {
+		*done = c->u.done;
+		return PICL_OK;
+	}
+	if (!m->nruns)
+		return PICL_OK;
+	if ((found = run_find(m, src, dst, type, &h, &items, &ri, &e)) < 0)
+		return found;
+	if (found)
+		*done = h.done;
+	return PICL_OK;
+}
+
+/* Past the limit: spill queues, in table order, until half of it is left;
+ * if that is not enough (short queues stay), move the channels out whole.
+ * Broadcast queues stay, so even that may not be enough; the next attempt
+ * then waits until memory has grown by half again, which keeps the scans
+ * of the table few. Pointers into m->ch do not hold across it. */
 static int spill_some(struct picl_matcher *m)
 {
-	size_t i;
+	size_t i, used;
 	int rc;
 
-	for (i = 0; i < m->nused && m->inmem > m->limit / 2; i++) {
+	for (i = 0; i < m->nused && m->inmem + m->nused > m->limit / 2; i++) {
 		struct channel *c = &m->ch[i];
 
 		if (c->dst == BCAST_DST)
@@ -475,7 +1158,10 @@ static int spill_some(struct picl_matcher *m)
 		if ((rc = spill_queue(m, &c->sends)) < 0 || (rc = spill_queue(m, &c->recvs)) < 0)
 			return rc;
 	}
-	m->next_check = m->inmem > m->limit / 2 ? m->inmem + m->inmem / 2 : m->limit;
+	if (m->inmem + m->nused > m->limit / 2 && (rc = evict(m)) < 0)
+		return rc;
+	used = m->inmem + m->nused;
+	m->next_check = used > m->limit / 2 ? used + used / 2 : m->limit;
 	if (m->next_check < m->limit)
 		m->next_check = m->limit;
 	return PICL_OK;
@@ -509,8 +1195,7 @@ static int push(struct picl_matcher *m, struct queue *q, const struct item *it)
 		}
 		q->v[q->n++] = *it;
 	}
-	if (++m->inmem > m->next_check && m->limit)
-		return spill_some(m);
+	m->inmem++;
 	return PICL_OK;
 }
 
@@ -526,27 +1211,16 @@ static int refill(struct picl_matcher *m, struct queue *q)
 
 	if (sp->shead < sp->nseg) {
 		struct segment *g = &sp->seg[sp->shead];
-		size_t k = g->n < SPILL_READ ? (size_t)g->n : SPILL_READ, left = k * sizeof(*q->v);
-		char *p;
+		size_t k = g->n < SPILL_READ ? (size_t)g->n : SPILL_READ;
 
 		if (!(q->v = malloc(k * sizeof(*q->v))))
 			return fail(m, PICL_ERR_NOMEM, NULL);
-		for (p = (char *)q->v; left;) {
-			ssize_t r = pread(m->fd, p, left, (off_t)g->off);
-
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				if (r == 0)
-					errno = EIO;
-				free(q->v);
-				q->v = NULL;
-				return fail(m, PICL_ERR_IO, "cannot read back");
-			}
-			p += r;
-			g->off += (uint64_t)r;
-			left -= (size_t)r;
+		if (read_at(m->fd, (char *)q->v, k * sizeof(*q->v), g->off) < 0) {
+			free(q->v);
+			q->v = NULL;
+			return fail(m, PICL_ERR_IO, "cannot read back");
 		}
+		g->off += k * sizeof(*q->v);
 		q->n = q->cap = (uint32_t)k;
 		g->n -= k;
 		if (g->n == 0)
@@ -758,6 +1432,13 @@ static void trim_broadcasts(struct picl_matcher *m, struct channel *b)
 	}
 }
 
+/* What a channel that could not be had failed of: the spill file could
+ * not be read, or memory (not always through fail). */
+static int failed(const struct picl_matcher *m)
+{
+	return m->code == PICL_ERR_IO ? PICL_ERR_IO : PICL_ERR_NOMEM;
+}
+
 /* A send from src to dst (PICL_WILDCARD: a broadcast) of message type. */
 static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
 		    const struct item *it)
@@ -770,7 +1451,7 @@ static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 	if (dst != PICL_WILDCARD) {
 		c = channel_get(m, src, dst, type);
 		if (!c)
-			return PICL_ERR_NOMEM;
+			return failed(m);
 		if (front(&c->recvs)) {
 			struct item r = *front(&c->recvs);
 
@@ -788,18 +1469,28 @@ static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 	/* A broadcast: it goes to the end of its (source, type) queue. */
 	b = bcast_get(m, src, type);
 	if (!b)
-		return PICL_ERR_NOMEM;
+		return failed(m);
 	bidx = b->u.b->base + (b->sends.n - b->sends.head);
 	if ((rc = push(m, &b->sends, it)) < 0)
 		return rc;
 	m->pending++;
 	/* The receives waiting on its channels (they have had every earlier
-	 * broadcast) take it now, in the order the channels were made. */
-	for (i = 0; m->pending_recvs && i < b->u.b->ndsts; i++) {
-		int32_t d = b->u.b->dsts[i];
+	 * broadcast) take it now, in the order the channels were made. Both
+	 * push and lookup may move the channels: b is found again. */
+	for (i = 0; m->pending_recvs; i++) {
+		int32_t d;
 		struct item r, *bc;
 
-		if (d == src || !(c = find(m, src, d, type, 0)) || !front(&c->recvs))
+		b = find(m, src, BCAST_DST, type, 0);
+		if (i >= b->u.b->ndsts)
+			break;
+		if ((d = b->u.b->dsts[i]) == src)
+			continue;
+		c = lookup(m, src, d, type, 0, &rc);
+		if (rc < 0)
+			return rc;
+		b = find(m, src, BCAST_DST, type, 0);
+		if (!c || !front(&c->recvs))
 			continue;
 		r = *front(&c->recvs);
 		m->pending_recvs--;
@@ -812,7 +1503,7 @@ static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 		if ((rc = emit(m, src, d, type, 1, bc, &r)) != 0)
 			return rc;
 	}
-	trim_broadcasts(m, b);
+	trim_broadcasts(m, find(m, src, BCAST_DST, type, 0));
 	return PICL_OK;
 }
 
@@ -826,7 +1517,7 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 	int rc;
 
 	if (!c)
-		return PICL_ERR_NOMEM;
+		return failed(m);
 	uni = front(&c->sends);
 	/* The next broadcast of (src, type) this processor has not had (a
 	 * processor does not receive its own broadcasts). */
@@ -1076,6 +1767,12 @@ int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
 
 	if (size > sizeof(it.data))
 		return PICL_ERR_USAGE;
+	if (m->code == PICL_ERR_IO)
+		return PICL_ERR_IO; /* what is on disk can no longer be trusted */
+	/* Past the limit, between records, where no pointer into m->ch is
+	 * held: what waits, and the channels, each about an item's size. */
+	if (m->limit && m->inmem + m->nused > m->next_check && (rc = spill_some(m)) < 0)
+		return rc;
 	if ((rc = saw_processor(m, rec->processor)) < 0)
 		return rc;
 	if ((rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_EXIT &&
@@ -1114,21 +1811,30 @@ static struct queue *pass_queue(struct channel *c, int pass)
 	return pass == 0 ? &c->sends : &c->recvs;
 }
 
-/* The channels by their queues' front items' input order: a binary heap. */
-static int heap_before(struct channel *const *h, int pass, size_t i, size_t j)
-{
-	return front(pass_queue(h[i], pass))->seq < front(pass_queue(h[j], pass))->seq;
-}
+/* The items of one pass of a channel in a run, read one at a time. */
+struct cursor {
+	int32_t src, dst, type;
+	uint32_t left;                /* items after `next` */
+	uint64_t off;                 /* where the one after `next` is */
+	struct item next;
+};
 
-static void heap_down(struct channel **h, int pass, size_t n, size_t i)
+/* What finish merges: channel i of m->ch when i < m->nused, else cursor
+ * i - m->nused; seq is its next item's. */
+struct hsrc {
+	uint64_t seq;
+	size_t i;
+};
+
+static void heap_down(struct hsrc *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, least = i;
-		struct channel *t;
+		struct hsrc t;
 
-		if (l < n && heap_before(h, pass, l, least))
+		if (l < n && h[l].seq < h[least].seq)
 			least = l;
-		if (l + 1 < n && heap_before(h, pass, l + 1, least))
+		if (l + 1 < n && h[l + 1].seq < h[least].seq)
 			least = l + 1;
 		if (least == i)
 			return;
@@ -1139,9 +1845,9 @@ static void heap_down(struct channel **h, int pass, size_t n, size_t i)
 	}
 }
 
-/* Item `it` of channel c, unmatched: a broadcast (number bidx of its
- * (source, type)) once per processor that did not have it. */
-static int report(struct picl_matcher *m, int pass, const struct channel *c,
+/* Item `it` of channel (src, dst, type), unmatched: a broadcast (number
+ * bidx of its (source, type)) once per processor that did not have it. */
+static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, int32_t type,
 		  const struct item *it, uint64_t bidx)
 {
 	struct picl_message msg;
@@ -1152,27 +1858,28 @@ static int report(struct picl_matcher *m, int pass, const struct channel *c,
 	if (!m->cb)
 		return PICL_OK;
 	if (pass == 1) {
-		message_of(&msg, c->src, c->dst, c->type, NULL, it);
+		message_of(&msg, src, dst, type, NULL, it);
 		memset(m->data.b, 0, sizeof(m->data.b));
 		return m->cb(m->ctx, PICL_MATCH_UNMATCHED_RECV, &msg);
 	}
 	memcpy(m->data.b, it->data, sizeof(m->data.b));
-	if (c->dst != BCAST_DST) {
-		message_of(&msg, c->src, c->dst, c->type, it, NULL);
+	if (dst != BCAST_DST) {
+		message_of(&msg, src, dst, type, it, NULL);
 		return m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
 	}
-	message_of(&msg, c->src, PICL_WILDCARD, c->type, it, NULL);
+	message_of(&msg, src, PICL_WILDCARD, type, it, NULL);
 	msg.broadcast = 1;
 	all = m->expected ? m->expected : m->procs;
 	nall = m->expected ? m->nexpected : m->nprocs;
 	for (k = 0; k < nall && rc == PICL_OK; k++) {
 		int32_t p = all[k];
-		const struct channel *r;
+		uint64_t done;
 
-		if (p == c->src || p == PICL_HOST_PROCESSOR)
+		if (p == src || p == PICL_HOST_PROCESSOR)
 			continue;
-		r = find(m, c->src, p, c->type, 0);
-		if (r && r->u.done > bidx)
+		if ((rc = done_of(m, src, p, type, &done)) < 0)
+			return rc;
+		if (done > bidx)
 			continue;
 		msg.dst_processor = p;
 		rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
@@ -1180,52 +1887,138 @@ static int report(struct picl_matcher *m, int pass, const struct channel *c,
 	return rc;
 }
 
+/* Cursors on the items of the pass in every entry of the runs not taken
+ * back, appended to *cur. */
+static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, size_t *n,
+		       size_t *cap)
+{
+	size_t ri;
+	int rc = PICL_OK;
+
+	for (ri = 0; ri < m->nruns && rc >= 0; ri++) {
+		struct rread rd = { &m->runs[ri], 0, NULL, 0, 0, 0, 0 };
+		struct ehead h;
+		const char *items;
+
+		while ((rc = rread_next(m, &rd, &h, &items)) > 0) {
+			uint32_t k = pass == 0 ? h.nsends : h.nrecvs;
+			struct cursor *c;
+
+			if (k == 0 || h.dst == BCAST_DST)
+				continue;
+			if (grow((void **)cur, cap, *n + 1, sizeof(**cur)) < 0) {
+				rc = fail(m, PICL_ERR_NOMEM, NULL);
+				break;
+			}
+			if (pass == 1)
+				items += h.nsends * sizeof(struct item);
+			c = &(*cur)[(*n)++];
+			c->src = h.src;
+			c->dst = h.dst;
+			c->type = h.type;
+			c->left = k - 1;
+			/* where the entry's next item lies in the file */
+			c->off = rd.r->blk[rd.blk - 1].off + (uint64_t)(items - rd.buf) +
+				 sizeof(struct item);
+			memcpy(&c->next, items, sizeof(struct item));
+		}
+		free(rd.buf);
+	}
+	return rc < 0 ? rc : PICL_OK;
+}
+
 /* Unmatched sends (a broadcast once per missing receiver), then receives,
- * each in input order: every queue is, so the report merges them, taking
- * them apart as it goes (spilled ones read back a few items at a time).
- * No channel is made meanwhile, so pointers into m->ch hold. */
+ * each in input order: every queue is, so the report merges them, those
+ * in memory and those in the runs, taking them apart as it goes (spilled
+ * ones read back a few items at a time, the runs' one at a time). No
+ * channel is made or moved meanwhile, so pointers into m->ch hold. */
 int picl_matcher_finish(struct picl_matcher *m)
 {
-	struct channel **h = NULL;
-	size_t n, cap = 0, i;
+	struct hsrc *h = NULL;
+	struct cursor *cur = NULL;
+	size_t n, cap = 0, ncur, curcap = 0, i;
 	int pass, rc = PICL_OK;
 
+	if (m->code == PICL_ERR_IO)
+		return PICL_ERR_IO;
 	/* Broadcasts are reported once per missing receiver, by processor. */
 	if (m->nprocs > 1)
 		qsort(m->procs, m->nprocs, sizeof(*m->procs), cmp_i32);
 	for (pass = 0; pass < 2 && rc == PICL_OK; pass++) {
-		n = 0;
+		n = ncur = 0;
+		if ((rc = run_cursors(m, pass, &cur, &ncur, &curcap)) < 0)
+			break;
+		if (grow((void **)&h, &cap, m->nused + ncur, sizeof(*h)) < 0) {
+			rc = fail(m, PICL_ERR_NOMEM, NULL);
+			break;
+		}
 		for (i = 0; i < m->nused; i++) {
-			if (!front(pass_queue(&m->ch[i], pass)))
-				continue;
-			if (grow((void **)&h, &cap, n + 1, sizeof(*h)) < 0) {
-				free(h);
-				return fail(m, PICL_ERR_NOMEM, NULL);
+			const struct item *f = front(pass_queue(&m->ch[i], pass));
+
+			if (f) {
+				h[n].seq = f->seq;
+				h[n++].i = i;
 			}
-			h[n++] = &m->ch[i];
+		}
+		for (i = 0; i < ncur; i++) {
+			h[n].seq = cur[i].next.seq;
+			h[n++].i = m->nused + i;
 		}
 		for (i = n / 2; i-- > 0;)
-			heap_down(h, pass, n, i);
+			heap_down(h, n, i);
 		while (n && rc == PICL_OK) {
-			struct channel *c = h[0];
-			struct queue *q = pass_queue(c, pass);
-			struct item it = *front(q);
+			struct item it;
 			uint64_t bidx = 0;
+			int32_t src, dst, type;
+			const struct item *f;
 
-			if (c->dst == BCAST_DST)
-				bidx = c->u.b->base++;
+			if (h[0].i < m->nused) {
+				struct channel *c = &m->ch[h[0].i];
+				struct queue *q = pass_queue(c, pass);
+
+				it = *front(q);
+				src = c->src;
+				dst = c->dst;
+				type = c->type;
+				if (dst == BCAST_DST)
+					bidx = c->u.b->base++;
+				if ((rc = pop(m, q)) < 0)
+					break;
+				f = front(q);
+			} else {
+				struct cursor *k = &cur[h[0].i - m->nused];
+
+				it = k->next;
+				src = k->src;
+				dst = k->dst;
+				type = k->type;
+				f = NULL;
+				if (k->left) {
+					if (read_at(m->fd, (char *)&k->next, sizeof(k->next), k->off) < 0) {
+						rc = fail(m, PICL_ERR_IO, "cannot read back");
+						break;
+					}
+					k->off += sizeof(k->next);
+					k->left--;
+					f = &k->next;
+				}
+			}
 			m->pending--;
 			if (pass == 1)
 				m->pending_recvs--;
-			if ((rc = pop(m, q)) < 0)
-				break;
-			if (!front(q))
+			if (f)
+				h[0].seq = f->seq;
+			else
 				h[0] = h[--n];
-			heap_down(h, pass, n, 0);
-			rc = report(m, pass, c, &it, bidx);
+			heap_down(h, n, 0);
+			rc = report(m, pass, src, dst, type, &it, bidx);
 		}
 	}
 	free(h);
+	free(cur);
+	for (i = 0; i < m->nruns; i++)
+		run_free(&m->runs[i]);
+	m->nruns = 0;
 	return rc;
 }
 
@@ -1248,14 +2041,8 @@ void picl_matcher_free(struct picl_matcher *m)
 	for (i = 0; i < m->nused; i++) {
 		struct channel *c = &m->ch[i];
 
-		if (c->dst == BCAST_DST && c->u.b) {
-			free(c->u.b->dsts);
-			if (c->u.b->dsts_of) {
-				intmap_free(c->u.b->dsts_of);
-				free(c->u.b->dsts_of);
-			}
-			free(c->u.b);
-		}
+		if (c->dst == BCAST_DST)
+			bcast_free(c->u.b);
 		queue_free(&c->sends);
 		queue_free(&c->recvs);
 	}
@@ -1265,6 +2052,10 @@ void picl_matcher_free(struct picl_matcher *m)
 	}
 	free(m->req);
 	intmap_free(&m->req_of);
+	for (i = 0; i < m->nruns; i++)
+		run_free(&m->runs[i]);
+	free(m->runs);
+	free(m->rbuf);
 	free(m->ch);
 	free(m->slot);
 	free(m->procs);

@@ -841,16 +841,20 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
  * as their partners come; matches and their order are the same. So a
  * trace whose messages wait long (per-node files one after another,
  * PICL's flush order) is matched in bounded memory, with the file growing
- * instead. Broadcasts, and queues of fewer than 9 messages, stay in
- * memory. Call it before the first record. Returns PICL_OK or
- * PICL_ERR_NOMEM.
+ * instead. When that is not enough (many channels of a message or two,
+ * as when types are step numbers), whole channels go to the file, in
+ * sorted runs, about two bytes of each staying in memory; the limit counts
+ * the channels in memory as well as the messages. Broadcasts not yet
+ * received everywhere stay in memory. Call it before the first record.
+ * Returns PICL_OK or PICL_ERR_NOMEM.
  */
 int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char *tmpdir);
 
 /* Take in one decoded record; records that are not sends or receives are
  * ignored. Returns PICL_OK, the callback's non-zero value, PICL_ERR_NOMEM,
  * or PICL_ERR_IO (the temporary file of picl_matcher_set_memory could not
- * be made, written or read: picl_matcher_strerror says which, and why). */
+ * be made, written or read: picl_matcher_strerror says which, and why;
+ * every later call then fails the same way). */
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec);
 
 /*

@@ -11,25 +11,28 @@ set -e
 cd "$TMP"
 
 # P processors in a ring, processor after processor; each sends N
-# messages to the next (types 1 and 2 in turn, 8 + i%50 bytes) and
-# receives N from the one before, a receive after every send; times rise
-# by 1 ms a record. Processor 0's receives come before their sends.
+# messages to the next (types 1 and 2 in turn, 8 + i%50 bytes; with a
+# third argument, type 1 + i: a type per step, so that each message has a
+# (source, destination, type) of its own) and receives N from the one
+# before, a receive after every send; times rise by 1 ms a record.
+# Processor 0's receives come before their sends.
 gen() {
-	awk -v P="$1" -v N="$2" 'BEGIN {
+	awk -v P="$1" -v N="$2" -v S="${3:-0}" 'BEGIN {
 		for (p = 0; p < P; p++) {
 			t = 0
 			printf "-3 -901 %d.000000 %d 0 0\n", t, p
 			for (i = 0; i < N; i++) {
 				t++
 				printf "-3 -21 %d.%06d %d 0 3 2 %d %d %d\n", int(t / 1000),
-				       (t % 1000) * 1000, p, 8 + i % 50, 1 + i % 2, (p + 1) % P
+				       (t % 1000) * 1000, p, 8 + i % 50, S ? 1 + i : 1 + i % 2,
+				       (p + 1) % P
 				printf "-4 -21 %d.%06d %d 0 0\n", int(t / 1000),
 				       (t % 1000) * 1000 + 10, p
 				t++
 				printf "-3 -52 %d.%06d %d 0 0\n", int(t / 1000),
 				       (t % 1000) * 1000, p
 				printf "-4 -52 %d.%06d %d 0 3 2 %d %d %d\n", int(t / 1000),
-				       (t % 1000) * 1000 + 500, p, 8 + i % 50, 1 + i % 2,
+				       (t % 1000) * 1000 + 500, p, 8 + i % 50, S ? 1 + i : 1 + i % 2,
 				       (p + P - 1) % P
 			}
 			printf "-4 -901 %d.000000 %d 0 0\n", int(t / 1000) + 1, p
@@ -81,6 +84,19 @@ gen 4 20000 | awk '$4 != 3' | head -n -1000 >>cut.picl
 same validate-cut "$PT" validate -q --format=json ring.picl cut.picl
 same stat-cut "$PT" stat -q --messages cut.picl
 
+# A type per step: 20,000 channels of a message each wait at once, which
+# past the limit move to the file whole and come back one by one.
+gen 4 20000 steps >steps.picl
+same stat-steps "$PT" stat -q --messages steps.picl
+grep -q '^== messages: 80000 matched, .*unmatched: 0 sends, 0 receives$' stat-steps.mem ||
+	{ cat stat-steps.mem >&2; fail "stat: expected 80000 messages matched, a type each"; }
+same validate-steps "$PT" validate -q --format=json steps.picl
+same sync-steps "$PT" sync -q -n --report steps.picl
+gen 4 20000 steps | awk '$4 == 3' >cut-steps.picl
+gen 4 20000 steps | awk '$4 != 3' | head -n -1000 >>cut-steps.picl
+same validate-cut-steps "$PT" validate -q --format=json cut-steps.picl
+same stat-cut-steps "$PT" stat -q --messages cut-steps.picl
+
 # Where the file cannot be made: exit 2, the reason, no output file.
 for tool in stat validate sync; do
 	case $tool in
@@ -102,16 +118,26 @@ expect_rc 2
 grep -q -- "--memory takes a size of at least 1M" err || fail "stat --memory=512K: $(cat err)"
 
 # Memory: with 1M, validate holds far less than with every message kept.
+# peak FILE: validate's peak memory (KB) on FILE in $mem, and with 1M in $disk.
+peak() {
+  run /usr/bin/time -f '%M' -o peak-mem "$PT" validate -q "$1"
+  run /usr/bin/time -f '%M' -o peak-disk "$PT" validate -q --memory=1M "$1"
+  mem=$(tail -n 1 peak-mem)
+  disk=$(tail -n 1 peak-disk)
+}
 if [ -n "${ASAN_OPTIONS:-}" ]; then
   echo "note: sanitizer build (shadow memory); memory not measured here"
 elif [ -x /usr/bin/time ]; then
   gen 4 100000 >big.picl
-  run /usr/bin/time -f '%M' -o peak-mem "$PT" validate -q big.picl
-  run /usr/bin/time -f '%M' -o peak-disk "$PT" validate -q --memory=1M big.picl
-  mem=$(tail -n 1 peak-mem)
-  disk=$(tail -n 1 peak-disk)
+  peak big.picl
   echo "validate of 400,000 waiting messages: ${mem} KB in memory, ${disk} KB with --memory=1M"
   [ $((disk + 15000)) -le "$mem" ] || fail "--memory=1M saved too little: $disk KB against $mem KB"
+  # the same, a (source, destination, type) for each message: the
+  # channels go to the file too
+  gen 4 100000 steps >big.picl
+  peak big.picl
+  echo "validate of 400,000 messages, a channel each: ${mem} KB in memory, ${disk} KB with --memory=1M"
+  [ $((disk * 3)) -le "$mem" ] || fail "--memory=1M saved too little: $disk KB against $mem KB"
   rm -f big.picl
 else
   echo "note: /usr/bin/time absent; memory not measured"

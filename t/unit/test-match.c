@@ -472,6 +472,10 @@ static int same_event(const struct event *a, const struct event *b)
 #define SP_PROCS 5
 #define SP_PER_PROC 6000
 
+/* Whether match_spilled declares the processors 0 .. SP_PROCS - 1 (so
+ * broadcasts all have had are dropped, and channels count from a base). */
+static int declare_procs;
+
 /* Match `trace` with a limit (0: none) in tmpdir; the first error of
  * picl_matcher_add or _finish, or PICL_OK. */
 static int match_spilled(const char *trace, size_t len, size_t limit, const char *tmpdir,
@@ -488,6 +492,11 @@ static int match_spilled(const char *trace, size_t len, size_t limit, const char
 	ck_assert_ptr_nonnull(m);
 	got->m = m;
 	ck_assert_int_eq(picl_matcher_set_memory(m, limit, tmpdir), PICL_OK);
+	if (declare_procs) {
+		static const int32_t procs[SP_PROCS] = { 0, 1, 2, 3, 4 };
+
+		ck_assert_int_eq(picl_matcher_expect_processors(m, procs, SP_PROCS), PICL_OK);
+	}
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK && added == PICL_OK) {
 		uint64_t datum = send_datum(rec.mark.line);
 		char big[PICL_MATCHER_DATA_MAX + 1] = { 0 };
@@ -511,40 +520,57 @@ static int match_spilled(const char *trace, size_t len, size_t limit, const char
 	return added;
 }
 
-START_TEST(spilled_same_as_in_memory)
+/*
+ * A trace written processor after processor: SP_PER_PROC sends (a few of
+ * them broadcasts) and receives on each of SP_PROCS processors, to random
+ * peers, of message types 0 .. ntypes - 1 (or, when `steps`, the record's
+ * number / steps: a type per step, so channels many and short). Its
+ * length in *len.
+ */
+static char *byproc_trace(int ntypes, int steps, size_t *len)
 {
-	size_t cap = (size_t)SP_PROCS * SP_PER_PROC * 48, len = 0, i, line = 0;
-	char *trace = malloc(cap), dir[] = "/tmp/test-match.XXXXXX", why[400];
-	struct events mem = { NULL, 0, 0, NULL }, disk = { NULL, 0, 0, NULL };
-	struct events small = { NULL, 0, 0, NULL };
+	size_t cap = (size_t)SP_PROCS * SP_PER_PROC * 48, i, line = 0;
+	char *trace = malloc(cap);
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	int p;
 
 	ck_assert_ptr_nonnull(trace);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	*len = 0;
 	for (p = 0; p < SP_PROCS; p++) {
 		for (i = 0; i < SP_PER_PROC; i++) {
 			int peer, t, what;
 
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			peer = (int)(x % SP_PROCS);
-			t = (int)((x >> 8) % 3);
+			t = steps ? (int)(i / (size_t)steps) : (int)((x >> 8) % (uint64_t)ntypes);
 			what = (int)((x >> 16) % 100);
 			line++;
 			if (what < 2)           /* a broadcast now and then */
-				len += (size_t)snprintf(trace + len, cap - len,
-							"-3 -21 %zu %d 0 3 2 8 %d -1\n", line, p, t);
+				*len += (size_t)snprintf(trace + *len, cap - *len,
+							 "-3 -21 %zu %d 0 3 2 8 %d -1\n", line, p, t);
 			else if (what < 55)     /* sends outnumber receives a little */
-				len += (size_t)snprintf(trace + len, cap - len,
-							"-3 -21 %zu %d 0 3 2 8 %d %d\n", line, p, t,
-							peer);
+				*len += (size_t)snprintf(trace + *len, cap - *len,
+							 "-3 -21 %zu %d 0 3 2 8 %d %d\n", line, p,
+							 t, peer);
 			else
-				len += (size_t)snprintf(trace + len, cap - len,
-							"-4 -52 %zu %d 0 3 2 8 %d %d\n", line, p, t,
-							peer);
-			ck_assert_uint_lt(len, cap);
+				*len += (size_t)snprintf(trace + *len, cap - *len,
+							 "-4 -52 %zu %d 0 3 2 8 %d %d\n", line, p,
+							 t, peer);
+			ck_assert_uint_lt(*len, cap);
 		}
 	}
+	return trace;
+}
+
+START_TEST(spilled_same_as_in_memory)
+{
+	size_t len, i;
+	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	char *trace = byproc_trace(3, 0, &len);
+	struct events mem = { NULL, 0, 0, NULL }, disk = { NULL, 0, 0, NULL };
+	struct events small = { NULL, 0, 0, NULL };
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_int_eq(match_spilled(trace, len, 0, NULL, &mem, why, sizeof(why)), PICL_OK);
 	ck_assert_int_eq(match_spilled(trace, len, 16384, dir, &disk, why, sizeof(why)), PICL_OK);
 	/* the smallest limit there is (two queue heads) */
@@ -577,6 +603,52 @@ START_TEST(spilled_same_as_in_memory)
 }
 END_TEST
 
+/* A type per step: thousands of channels of a message or two, which
+ * spilling queues leaves in memory; past the limit they move out whole
+ * and come back as their partners do, and what is matched, and reported
+ * unmatched at the end (broadcasts once per missing receiver), is the
+ * same, in the same order. */
+START_TEST(channels_moved_out_same_as_in_memory)
+{
+	static const int steps[] = { 1, 3, 40, 3 };
+	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	size_t len, i, s, k;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		/* the last time with the processors declared */
+		declare_procs = s == sizeof(steps) / sizeof(steps[0]) - 1;
+		static const size_t limits[] = { 1, 4096, 65536 };
+		char *trace = byproc_trace(0, steps[s], &len);
+		struct events mem = { NULL, 0, 0, NULL };
+		size_t unmatched = 0;
+
+		ck_assert_int_eq(match_spilled(trace, len, 0, NULL, &mem, why, sizeof(why)),
+				 PICL_OK);
+		for (i = 0; i < mem.n; i++)
+			unmatched += mem.v[i].kind != PICL_MATCH_OK;
+		ck_assert_uint_gt(mem.n - unmatched, 1000);
+		ck_assert_uint_gt(unmatched, 1000);
+		for (k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+			struct events disk = { NULL, 0, 0, NULL };
+
+			ck_assert_int_eq(match_spilled(trace, len, limits[k], dir, &disk, why,
+						       sizeof(why)), PICL_OK);
+			ck_assert_uint_eq(disk.n, mem.n);
+			for (i = 0; i < mem.n; i++)
+				ck_assert_msg(same_event(&disk.v[i], &mem.v[i]),
+					      "steps %d, limit %zu: event %zu differs", steps[s],
+					      limits[k], i);
+			free(disk.v);
+		}
+		free(mem.v);
+		free(trace);
+	}
+	declare_procs = 0;
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("match");
@@ -584,6 +656,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	tcase_set_timeout(tc, 60); /* the spilling tests, under the sanitizers */
 	tcase_add_test(tc, fifo_per_channel);
 	tcase_add_test(tc, recv_before_send_and_tachyon);
 	tcase_add_test(tc, broadcast);
@@ -599,6 +672,7 @@ int main(void)
 	tcase_add_test(tc, broadcast_declared_processors);
 	tcase_add_test(tc, channels_dropped_and_made_again);
 	tcase_add_test(tc, spilled_same_as_in_memory);
+	tcase_add_test(tc, channels_moved_out_same_as_in_memory);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
