@@ -40,6 +40,15 @@ uint64_t picltrace_default_memory(void);
  * /tmp): picl_matcher_set_memory. PICL_OK or PICL_ERR_NOMEM. */
 int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char *tmpdir);
 
+/* A new unlinked temporary file in tmpdir (NULL or "": $TMPDIR, else
+ * /tmp), named after cmd: its descriptor, or -1 after saying why. */
+int picltrace_tempfile(const char *cmd, const char *tmpdir);
+
+/* Copy everything `from` holds (called `what` in messages: a pipe, a
+ * terminal) to a new picltrace_tempfile, rewound, so that it can be read
+ * more than once: its descriptor, or -1 after saying why. */
+int picltrace_spool(const char *cmd, int from, const char *what, const char *tmpdir);
+
 /* 1 if the regular file `out` is one of the n inputs ("-" never is). */
 int picltrace_same_file(const char *out, const char *const *inputs, int n);
 

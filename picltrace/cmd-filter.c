@@ -926,69 +926,6 @@ struct source {
 	off_t start;
 };
 
-/* Copy fd to an unlinked temporary file; the new descriptor or -1. */
-static int spool(const char *name, int fd)
-{
-	const char *dir = getenv("TMPDIR");
-	char *tmpl, *buf;
-	int out;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	tmpl = malloc(strlen(dir) + 32);
-	buf = malloc(1 << 20);
-	if (!tmpl || !buf) {
-		free(tmpl);
-		free(buf);
-		picltrace_error("filter", "out of memory");
-		return -1;
-	}
-	sprintf(tmpl, "%s/picltrace-filter.XXXXXX", dir);
-	out = mkstemp(tmpl);
-	if (out < 0) {
-		picltrace_error("filter", "%s: cannot create a temporary file in %s: %s",
-				name, dir, strerror(errno));
-		goto done;
-	}
-	unlink(tmpl);
-	for (;;) {
-		ssize_t n = read(fd, buf, 1 << 20), k;
-		char *p = buf;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			picltrace_error("filter", "%s: cannot read: %s", name, strerror(errno));
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		while (n > 0) {
-			k = write(out, p, (size_t)n);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0) {
-				picltrace_error("filter", "%s: cannot copy to a temporary file in %s: %s",
-						name, dir, strerror(errno));
-				goto fail;
-			}
-			p += k;
-			n -= k;
-		}
-	}
-	if (lseek(out, 0, SEEK_SET) == 0)
-		goto done;
-	picltrace_error("filter", "%s: cannot rewind the temporary file: %s", name,
-			strerror(errno));
-fail:
-	close(out);
-	out = -1;
-done:
-	free(tmpl);
-	free(buf);
-	return out;
-}
-
 /* Open an input so that it can be read twice. 0 or -1 (reported). */
 static int source_open(struct source *s, const char *path)
 {
@@ -1011,7 +948,7 @@ static int source_open(struct source *s, const char *path)
 	    (s->start = lseek(s->fd, 0, SEEK_CUR)) >= 0)
 		return 0;
 	{
-		int fd = spool(s->name, s->fd);
+		int fd = picltrace_spool("filter", s->fd, s->name, NULL);
 
 		if (s->own)
 			close(s->fd);

@@ -91,6 +91,69 @@ int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char
 	return picl_matcher_set_memory(m, memory > SIZE_MAX ? SIZE_MAX : (size_t)memory, tmpdir);
 }
 
+int picltrace_tempfile(const char *cmd, const char *tmpdir)
+{
+	const char *dir = tmpdir && *tmpdir ? tmpdir : getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/picltrace-%s.XXXXXX", dir, cmd);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		picltrace_error(cmd, "cannot create a temporary file in %s: %s", dir,
+				strerror(errno));
+		return -1;
+	}
+	unlink(path);
+	return fd;
+}
+
+int picltrace_spool(const char *cmd, int from, const char *what, const char *tmpdir)
+{
+	enum { BUFSIZE = 1 << 20 };
+	char *buf = malloc(BUFSIZE);
+	int fd = buf ? picltrace_tempfile(cmd, tmpdir) : -1;
+
+	if (!buf)
+		picltrace_error(cmd, "out of memory");
+	while (fd >= 0) {
+		ssize_t n = read(from, buf, BUFSIZE), w = 0;
+
+		if (n == 0) {
+			if (lseek(fd, 0, SEEK_SET) == 0)
+				break;
+			picltrace_error(cmd, "%s: cannot rewind its copy: %s", what, strerror(errno));
+			goto fail;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			picltrace_error(cmd, "%s: cannot read: %s", what, strerror(errno));
+			goto fail;
+		}
+		while (w < n) {
+			ssize_t k = write(fd, buf + w, (size_t)(n - w));
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				picltrace_error(cmd, "%s: cannot copy it to a temporary file: %s",
+						what, strerror(errno));
+				goto fail;
+			}
+			w += k;
+		}
+	}
+	free(buf);
+	return fd;
+fail:
+	close(fd);
+	free(buf);
+	return -1;
+}
+
 int picltrace_same_file(const char *out, const char *const *inputs, int n)
 {
 	struct stat so, si;

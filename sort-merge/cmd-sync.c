@@ -150,63 +150,6 @@ struct syncer {
 /* Input                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Copy everything `from` holds to an unlinked temporary file in tmpdir;
- * *out is then its descriptor. Returns 0, or -1 after saying why. */
-static int spool(int from, const char *what, const char *tmpdir, int *out)
-{
-	enum { BUFSIZE = 1 << 20 };
-	size_t len = strlen(tmpdir) + 32;
-	char *path = malloc(len), *buf = malloc(BUFSIZE);
-	int fd = -1;
-
-	if (!path || !buf) {
-		picltrace_error(CMD, "out of memory");
-		goto fail;
-	}
-	snprintf(path, len, "%s/picltrace-sync.XXXXXX", tmpdir);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		picltrace_error(CMD, "cannot create a temporary file in %s: %s", tmpdir,
-				strerror(errno));
-		goto fail;
-	}
-	unlink(path);
-	for (;;) {
-		ssize_t n = read(from, buf, BUFSIZE), w = 0;
-
-		if (n == 0)
-			break;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			picltrace_error(CMD, "%s: cannot read: %s", what, strerror(errno));
-			goto fail;
-		}
-		while (w < n) {
-			ssize_t k = write(fd, buf + w, (size_t)(n - w));
-
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0) {
-				picltrace_error(CMD, "cannot spool %s to %s: %s", what, tmpdir,
-						strerror(errno));
-				goto fail;
-			}
-			w += k;
-		}
-	}
-	free(path);
-	free(buf);
-	*out = fd;
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(path);
-	free(buf);
-	return -1;
-}
-
 /* Open the input so that it can be read several times. */
 static int input_open(struct input *in, const char *path, const char *tmpdir)
 {
@@ -217,7 +160,7 @@ static int input_open(struct input *in, const char *path, const char *tmpdir)
 		in->name = "<stdin>";
 		if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_CUR) == 0) {
 			in->fd = dup(0);
-		} else if (spool(0, "standard input", tmpdir, &in->fd) < 0) {
+		} else if ((in->fd = picltrace_spool(CMD, 0, "standard input", tmpdir)) < 0) {
 			return -1;
 		}
 	} else {
@@ -232,10 +175,9 @@ static int input_open(struct input *in, const char *path, const char *tmpdir)
 		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 			in->fd = fd;
 		} else {
-			int rc = spool(fd, path, tmpdir, &in->fd);
-
+			in->fd = picltrace_spool(CMD, fd, path, tmpdir);
 			close(fd);
-			if (rc < 0)
+			if (in->fd < 0)
 				return -1;
 		}
 	}

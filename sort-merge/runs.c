@@ -76,21 +76,7 @@ size_t runs_fan_in(void)
 
 int runs_tempfile(const struct runs_config *cfg)
 {
-	const char *dir = cfg->tmpdir ? cfg->tmpdir : getenv("TMPDIR");
-	char path[4096];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/picltrace-%s.XXXXXX", dir, cfg->cmd);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		picltrace_error(cfg->cmd, "cannot create a temporary file in %s: %s", dir,
-				strerror(errno));
-		return -1;
-	}
-	unlink(path);
-	return fd;
+	return picltrace_tempfile(cfg->cmd, cfg->tmpdir);
 }
 
 /*
