@@ -42,6 +42,9 @@
  * fixed by the spec's Tables 7-8 (length, type, peer processor, peer
  * process); marks carry the entry's fields then the exit's (§2.3.3).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* fallocate, FALLOC_FL_PUNCH_HOLE */
+#endif
 #include "internal.h"
 #include "grow.h"
 #include "intmap.h"
@@ -60,7 +63,8 @@
 #define SPILL_READ 64   /* items read back at once */
 #define SPILL_MIN 8     /* fewer items are not worth a write */
 #define QUEUE_MAX (UINT32_MAX / 2)  /* items of a queue in memory at most */
-#define RUN_BLOCK 16384 /* bytes of a run read back at once */
+#define RUN_BLOCK 4096  /* bytes of a run read back at once */
+#define RELEASE_MIN ((uint64_t)1 << 20)  /* spill-file bytes given back at once */
 #define BLOOM_K 6       /* bits a key sets in a run's filter */
 
 /*
@@ -84,6 +88,7 @@ struct item {
 /* Items of a queue on disk: n items from byte off of the spill file. */
 struct segment {
 	uint64_t off, n;
+	uint64_t kept;                /* bytes read back, not yet given back */
 };
 
 /* The part of a spilled queue behind its head: segments, then a tail. */
@@ -485,6 +490,23 @@ static int read_at(int fd, char *p, size_t len, uint64_t off)
 	return 0;
 }
 
+/* Give back to the file system the blocks of spill-file bytes [off, off +
+ * len), read back for the last time: the file keeps its size, but what
+ * waits no longer adds up to all that ever waited. Where holes cannot be
+ * punched, the file just keeps them. */
+static void spill_release(const struct picl_matcher *m, uint64_t off, uint64_t len)
+{
+#ifdef FALLOC_FL_PUNCH_HOLE
+	if (len)
+		(void)fallocate(m->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+				(off_t)len);
+#else
+	(void)m;
+	(void)off;
+	(void)len;
+#endif
+}
+
 /* Write the n items at v to the end of the spill file, as a new last
  * segment of q. The file is only ever written at its end (read back with
  * pread, which leaves the offset alone), so a plain write appends. */
@@ -510,6 +532,7 @@ static int spill_write(struct picl_matcher *m, struct queue *q, const struct ite
 		return fail(m, PICL_ERR_IO, "cannot keep");
 	sp->seg[sp->nseg].off = m->spill_end;
 	sp->seg[sp->nseg].n = n;
+	sp->seg[sp->nseg].kept = 0;
 	sp->nseg++;
 	m->spill_end += n * sizeof(*v);
 	return PICL_OK;
@@ -578,6 +601,12 @@ static int bloom_has(const struct run *r, uint64_t h)
 	return 1;
 }
 
+/* A run's bytes in the spill file: [start, end). */
+static uint64_t run_start(const struct run *r)
+{
+	return r->nblk ? r->blk[0].off : r->end;
+}
+
 static void run_free(struct run *r)
 {
 	free(r->blk);
@@ -628,7 +657,7 @@ struct rbuild {
 	char *buf;
 };
 
-#define RUN_BUF (RUN_BLOCK * 4)
+#define RUN_BUF 65536  /* bytes of a run written at once */
 
 /* Start a run of at most n entries. */
 static int build_start(struct picl_matcher *m, struct rbuild *b, uint64_t n)
@@ -783,7 +812,9 @@ static int rread_next(struct picl_matcher *m, struct rread *rd, struct ehead *h,
  * size of the one before it: the runs then shrink geometrically from the
  * oldest, so a look-up tries a logarithmic number of filters however
  * often channels move out. A key is live in one run at most, so the merge
- * only interleaves. The space of the two in the file is not given back.
+ * only interleaves. The two runs' bytes are then given back
+ * (spill_release), as are those of a run all taken back, and of spilled
+ * items once read back: the file holds about what still waits.
  */
 static int merge_runs(struct picl_matcher *m)
 {
@@ -821,6 +852,8 @@ static int merge_runs(struct picl_matcher *m)
 		free(rz.buf);
 		if (rc < 0)
 			return rc;
+		spill_release(m, run_start(a), a->end - run_start(a));
+		spill_release(m, run_start(z), z->end - run_start(z));
 		run_free(a);
 		run_free(z);
 		*a = out;
@@ -1077,6 +1110,7 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 	}
 	m->runs[ri].gone[e / 64] |= (uint64_t)1 << (e % 64);
 	if (--m->runs[ri].nlive == 0) {
+		spill_release(m, run_start(&m->runs[ri]), m->runs[ri].end - run_start(&m->runs[ri]));
 		run_free(&m->runs[ri]);
 		memmove(m->runs + ri, m->runs + ri + 1, (m->nruns - ri - 1) * sizeof(*m->runs));
 		m->nruns--;
@@ -1221,6 +1255,12 @@ static int refill(struct picl_matcher *m, struct queue *q)
 			return fail(m, PICL_ERR_IO, "cannot read back");
 		}
 		g->off += k * sizeof(*q->v);
+		g->kept += k * sizeof(*q->v);
+		/* given back a megabyte at a time: a call per read cost more */
+		if (g->kept >= RELEASE_MIN || g->n == k) {
+			spill_release(m, g->off - g->kept, g->kept);
+			g->kept = 0;
+		}
 		q->n = q->cap = (uint32_t)k;
 		g->n -= k;
 		if (g->n == 0)
