@@ -22,8 +22,10 @@
  * segments (struct spill), itself moved out at the next spill. When a
  * queue's head empties, the next SPILL_READ items are read back. A queue
  * is thus its head, then its segments, then its tail, always in input
- * order, and never empty at its head while it holds anything. Broadcast
- * queues, read by index, stay in memory.
+ * order, and never empty at its head while it holds anything. Broadcasts,
+ * read by their number, go to the file as chunks in order (bcast_spill)
+ * and are read back one at a time where they are (bcast_at): unless the
+ * processors are declared, every one waits until the end.
  *
  * A trace that makes up a message type per step has instead tens of
  * thousands of channels of a message or two (and as many broadcast
@@ -105,9 +107,20 @@ struct queue {
 	struct spill *sp;             /* NULL unless items wait behind v */
 };
 
-/* What a (source, BCAST_DST, type) channel knows of its broadcasts. */
+/* Broadcasts moved to the spill file: n of them, numbers first.., at off. */
+struct bchunk {
+	uint64_t off, first, n;
+	uint64_t kept;                /* bytes dropped, not yet given back */
+};
+
+/* What a (source, BCAST_DST, type) channel knows of its broadcasts: the
+ * first `ndisk` (from `base`) in the spill file, in chunks, the rest in
+ * the channel's sends. */
 struct bcast {
-	uint64_t base;                /* number of the broadcast at sends' head */
+	uint64_t base;                /* number of the first broadcast kept */
+	uint64_t ndisk;
+	struct bchunk *ck;            /* live chunks are ck[ckhead .. nck) */
+	size_t ckhead, nck, ckcap;
 	int32_t *dsts;                /* destinations of the (src, type) channels, */
 	size_t ndsts, dstcap;         /* in the order they were made */
 	uint64_t dst_bits;            /* bit d: destination d (0..63) is in dsts */
@@ -507,6 +520,99 @@ static void spill_release(const struct picl_matcher *m, uint64_t off, uint64_t l
 #endif
 }
 
+/* Write len bytes at off of fd, in place; -1 with errno on failure. */
+static int write_at(int fd, const char *p, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t w = pwrite(fd, p, len, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		off += (uint64_t)w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Broadcasts of channel b not yet dropped, on disk and in memory. */
+static uint64_t bcast_count(const struct channel *b)
+{
+	return b->u.b->ndisk + (b->sends.n - b->sends.head);
+}
+
+/*
+ * Broadcast number k of b (base <= k < base + bcast_count): *it points at
+ * it in memory, or at *tmp, read from the spill file, with *at its offset
+ * there (UINT64_MAX for one in memory).
+ */
+static int bcast_at(struct picl_matcher *m, struct channel *b, uint64_t k, struct item *tmp,
+		    struct item **it, uint64_t *at)
+{
+	struct bcast *bc = b->u.b;
+	size_t lo = bc->ckhead, hi = bc->nck;
+	const struct bchunk *g;
+
+	if (k - bc->base >= bc->ndisk) {
+		*it = &b->sends.v[b->sends.head + (k - bc->base - bc->ndisk)];
+		*at = UINT64_MAX;
+		return PICL_OK;
+	}
+	while (hi - lo > 1) {         /* the last chunk with first <= k */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bc->ck[mid].first <= k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	g = &bc->ck[lo];
+	*at = g->off + (k - g->first) * sizeof(*tmp);
+	if (read_at(m->fd, (char *)tmp, sizeof(*tmp), *at) < 0)
+		return fail(m, PICL_ERR_IO, "cannot read back");
+	*it = tmp;
+	return PICL_OK;
+}
+
+/* The broadcasts of b in memory go to the end of the spill file, as a new
+ * chunk: without the processors declared, a broadcast waits until the end
+ * (a processor met later may still receive it). */
+static int bcast_spill(struct picl_matcher *m, struct channel *b)
+{
+	struct bcast *bc = b->u.b;
+	struct queue *q = &b->sends;
+	size_t k = q->n - q->head;
+	int rc;
+
+	if (!bc || k < SPILL_MIN)
+		return PICL_OK;
+	if (m->fd < 0 && (rc = spill_open(m)) < 0)
+		return rc;
+	if (bc->ckhead > 0 && bc->ckhead * 2 >= bc->nck) {
+		memmove(bc->ck, bc->ck + bc->ckhead, (bc->nck - bc->ckhead) * sizeof(*bc->ck));
+		bc->nck -= bc->ckhead;
+		bc->ckhead = 0;
+	}
+	if (grow((void **)&bc->ck, &bc->ckcap, bc->nck + 1, sizeof(*bc->ck)) < 0)
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	if (picl_write_all(m->fd, (const char *)(q->v + q->head), k * sizeof(*q->v)) < 0)
+		return fail(m, PICL_ERR_IO, "cannot keep");
+	bc->ck[bc->nck].off = m->spill_end;
+	bc->ck[bc->nck].first = bc->base + bc->ndisk;
+	bc->ck[bc->nck].n = k;
+	bc->ck[bc->nck].kept = 0;
+	bc->nck++;
+	bc->ndisk += k;
+	m->spill_end += k * sizeof(*q->v);
+	free(q->v);
+	q->v = NULL;
+	q->head = q->n = q->cap = 0;
+	m->inmem -= k;
+	return PICL_OK;
+}
+
 /* Write the n items at v to the end of the spill file, as a new last
  * segment of q. The file is only ever written at its end (read back with
  * pread, which leaves the offset alone), so a plain write appends. */
@@ -632,7 +738,7 @@ static int evictee_cmp(const void *a, const void *b)
 static int evictable(const struct channel *c)
 {
 	if (c->dst == BCAST_DST)
-		return c->sends.head == c->sends.n && c->u.b;
+		return c->sends.head == c->sends.n && c->u.b && c->u.b->ndisk == 0;
 	return !c->sends.sp && !c->recvs.sp;
 }
 
@@ -645,6 +751,7 @@ static void bcast_free(struct bcast *b)
 		intmap_free(b->dsts_of);
 		free(b->dsts_of);
 	}
+	free(b->ck);
 	free(b);
 }
 
@@ -1188,8 +1295,10 @@ static int spill_some(struct picl_matcher *m)
 		struct channel *c = &m->ch[i];
 
 		if (c->dst == BCAST_DST)
-			continue;
-		if ((rc = spill_queue(m, &c->sends)) < 0 || (rc = spill_queue(m, &c->recvs)) < 0)
+			rc = bcast_spill(m, c);
+		else if ((rc = spill_queue(m, &c->sends)) >= 0)
+			rc = spill_queue(m, &c->recvs);
+		if (rc < 0)
 			return rc;
 	}
 	if (m->inmem + m->nused > m->limit / 2 && (rc = evict(m)) < 0)
@@ -1460,16 +1569,38 @@ static int emit(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type, 
 
 /* Drop the broadcasts at the head of b that every declared receiver has
  * had (none when the processors are not declared). */
-static void trim_broadcasts(struct picl_matcher *m, struct channel *b)
+static int trim_broadcasts(struct picl_matcher *m, struct channel *b)
 {
-	struct item *it;
+	struct bcast *bc = b->u.b;
+	struct item tmp, *it;
+	uint64_t at;
+	int rc;
 
-	while ((it = front(&b->sends)) && it->ngot >= bcast_receivers(m, b->src) &&
-	       it->ngot > 0) {
-		(void)pop(m, &b->sends); /* broadcasts stay in memory: no refill */
-		b->u.b->base++;
+	while (m->expected && bcast_count(b)) {
+		if ((rc = bcast_at(m, b, bc->base, &tmp, &it, &at)) < 0)
+			return rc;
+		if (it->ngot < bcast_receivers(m, b->src) || it->ngot == 0)
+			break;
+		if (at == UINT64_MAX) {
+			(void)pop(m, &b->sends); /* no refill: never spilled as a queue */
+		} else {
+			struct bchunk *g = &bc->ck[bc->ckhead];
+
+			g->off += sizeof(tmp);
+			g->kept += sizeof(tmp);
+			g->first++;
+			if (--g->n == 0 || g->kept >= RELEASE_MIN) {
+				spill_release(m, g->off - g->kept, g->kept);
+				g->kept = 0;
+			}
+			if (g->n == 0)
+				bc->ckhead++;
+			bc->ndisk--;
+		}
+		bc->base++;
 		m->pending--;
 	}
+	return PICL_OK;
 }
 
 /* What a channel that could not be had failed of: the spill file could
@@ -1510,7 +1641,7 @@ static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 	b = bcast_get(m, src, type);
 	if (!b)
 		return failed(m);
-	bidx = b->u.b->base + (b->sends.n - b->sends.head);
+	bidx = b->u.b->base + bcast_count(b);
 	if ((rc = push(m, &b->sends, it)) < 0)
 		return rc;
 	m->pending++;
@@ -1543,8 +1674,7 @@ static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 		if ((rc = emit(m, src, d, type, 1, bc, &r)) != 0)
 			return rc;
 	}
-	trim_broadcasts(m, find(m, src, BCAST_DST, type, 0));
-	return PICL_OK;
+	return trim_broadcasts(m, find(m, src, BCAST_DST, type, 0));
 }
 
 /* A receive on dst of a message of type from src. */
@@ -1552,9 +1682,9 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 		    const struct item *it)
 {
 	struct channel *c = channel_get(m, src, dst, type), *b = NULL;
-	struct item *uni, *bc = NULL;
-	uint64_t k = 0;
-	int rc;
+	struct item *uni, *bc = NULL, tmp;
+	uint64_t k = 0, at = UINT64_MAX;
+	int rc, trc;
 
 	if (!c)
 		return failed(m);
@@ -1565,14 +1695,19 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 		uint64_t base = b->u.b->base;
 
 		k = c->u.done > base ? c->u.done : base;
-		if (k - base < b->sends.n - b->sends.head)
-			bc = &b->sends.v[b->sends.head + (k - base)];
+		if (k - base < bcast_count(b) && (rc = bcast_at(m, b, k, &tmp, &bc, &at)) < 0)
+			return rc;
 	}
 	if (bc && (!uni || bc->seq < uni->seq)) {
 		c->u.done = k + 1;
 		count_receiver(m, bc, src, dst);
+		if (at != UINT64_MAX && m->expected &&
+		    write_at(m->fd, (const char *)&bc->ngot, sizeof(bc->ngot),
+			     at + offsetof(struct item, ngot)) < 0)
+			return fail(m, PICL_ERR_IO, "cannot keep");
 		rc = emit(m, src, dst, type, 1, bc, it);
-		trim_broadcasts(m, b);
+		if ((trc = trim_broadcasts(m, b)) < 0)
+			return trc;
 		drop_idle(m, c);
 		return rc;
 	}
@@ -1851,11 +1986,13 @@ static struct queue *pass_queue(struct channel *c, int pass)
 	return pass == 0 ? &c->sends : &c->recvs;
 }
 
-/* The items of one pass of a channel in a run, read one at a time. */
+/* The items of one pass of a channel in a run, or a chunk of spilled
+ * broadcasts, read one at a time. */
 struct cursor {
 	int32_t src, dst, type;
 	uint32_t left;                /* items after `next` */
 	uint64_t off;                 /* where the one after `next` is */
+	uint64_t bidx;                /* a broadcast: the number of `next` */
 	struct item next;
 };
 
@@ -1927,6 +2064,41 @@ static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, in
 	return rc;
 }
 
+/* Cursors on every chunk of spilled broadcasts, appended to *cur; the
+ * broadcasts left in memory are then numbered from the channel's base. */
+static int bcast_cursors(struct picl_matcher *m, struct cursor **cur, size_t *n, size_t *cap)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->nused; i++) {
+		struct channel *c = &m->ch[i];
+		struct bcast *bc = c->u.b;
+
+		if (c->dst != BCAST_DST || !bc || !bc->ndisk)
+			continue;
+		for (j = bc->ckhead; j < bc->nck; j++) {
+			const struct bchunk *g = &bc->ck[j];
+			struct cursor *k;
+
+			if (grow((void **)cur, cap, *n + 1, sizeof(**cur)) < 0)
+				return fail(m, PICL_ERR_NOMEM, NULL);
+			k = &(*cur)[(*n)++];
+			k->src = c->src;
+			k->dst = BCAST_DST;
+			k->type = c->type;
+			k->left = (uint32_t)(g->n - 1);
+			k->off = g->off + sizeof(k->next);
+			k->bidx = g->first;
+			if (read_at(m->fd, (char *)&k->next, sizeof(k->next), g->off) < 0)
+				return fail(m, PICL_ERR_IO, "cannot read back");
+		}
+		bc->base += bc->ndisk;
+		bc->ndisk = 0;
+		bc->ckhead = bc->nck = 0;
+	}
+	return PICL_OK;
+}
+
 /* Cursors on the items of the pass in every entry of the runs not taken
  * back, appended to *cur. */
 static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, size_t *n,
@@ -1957,6 +2129,7 @@ static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, si
 			c->dst = h.dst;
 			c->type = h.type;
 			c->left = k - 1;
+			c->bidx = 0;
 			/* where the entry's next item lies in the file */
 			c->off = rd.r->blk[rd.blk - 1].off + (uint64_t)(items - rd.buf) +
 				 sizeof(struct item);
@@ -1986,7 +2159,8 @@ int picl_matcher_finish(struct picl_matcher *m)
 		qsort(m->procs, m->nprocs, sizeof(*m->procs), cmp_i32);
 	for (pass = 0; pass < 2 && rc == PICL_OK; pass++) {
 		n = ncur = 0;
-		if ((rc = run_cursors(m, pass, &cur, &ncur, &curcap)) < 0)
+		if ((rc = run_cursors(m, pass, &cur, &ncur, &curcap)) < 0 ||
+		    (pass == 0 && (rc = bcast_cursors(m, &cur, &ncur, &curcap)) < 0))
 			break;
 		if (grow((void **)&h, &cap, m->nused + ncur, sizeof(*h)) < 0) {
 			rc = fail(m, PICL_ERR_NOMEM, NULL);
@@ -2032,6 +2206,8 @@ int picl_matcher_finish(struct picl_matcher *m)
 				src = k->src;
 				dst = k->dst;
 				type = k->type;
+				if (dst == BCAST_DST)
+					bidx = k->bidx++;
 				f = NULL;
 				if (k->left) {
 					if (read_at(m->fd, (char *)&k->next, sizeof(k->next), k->off) < 0) {
