@@ -125,6 +125,8 @@ struct bcast {
 	size_t ndsts, dstcap;         /* in the order they were made */
 	uint64_t dst_bits;            /* bit d: destination d (0..63) is in dsts */
 	struct intmap *dsts_of;       /* dsts as a set, once over DSTS_SCAN */
+	uint64_t *ddone;              /* u.done of each dsts' channel when it was
+				         dropped (NULL while all were 0) */
 };
 
 /* 88 bytes: there can be a hundred thousand channels, each holding a
@@ -156,7 +158,8 @@ struct ehead {
 
 /* The bytes after an entry's head: its sends and receives, or, for a
  * broadcast channel (which moves out only with no broadcast waiting), its
- * destinations, padded to 8 bytes. */
+ * destinations, padded to 8 bytes. (Not its ddone: with no broadcast
+ * left, no destination can have had more than the base.) */
 static size_t entry_body(const struct ehead *h)
 {
 	if (h->dst == BCAST_DST)
@@ -330,6 +333,37 @@ static struct channel *bcast_find(struct picl_matcher *m, int32_t src, int32_t t
 	return c && c->u.b ? c : NULL;
 }
 
+/* Where dst is in b's dsts, or SIZE_MAX. */
+static size_t dst_index(const struct bcast *b, int32_t dst)
+{
+	size_t i;
+
+	if (b->dsts_of)
+		return intmap_get(b->dsts_of, (uint64_t)(uint32_t)dst, &i) ? i : SIZE_MAX;
+	for (i = 0; i < b->ndsts; i++)
+		if (b->dsts[i] == dst)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Keep done as the count of broadcasts dst has had, for its channel made
+ * again. 0, or -1 when there is no room. */
+static int keep_done(struct bcast *b, int32_t dst, uint64_t done)
+{
+	size_t i = dst_index(b, dst);
+
+	if (i == SIZE_MAX)
+		return -1;
+	if (!b->ddone) {
+		if (!done)
+			return 0;
+		if (!(b->ddone = calloc(b->dstcap, sizeof(*b->ddone))))
+			return -1;
+	}
+	b->ddone[i] = done;
+	return 0;
+}
+
 /*
  * Forget channel c (src, dst, type) once nothing in it waits and it holds
  * nothing a later record needs: a trace has a channel per (source,
@@ -337,10 +371,11 @@ static struct channel *bcast_find(struct picl_matcher *m, int32_t src, int32_t t
  * number in the type) has millions of them; kept, they make a table far
  * larger than the caches, and every look-up a miss (`picltrace stat` spent
  * an eighth of its time there). A channel made again starts as this one
- * ends: empty, no broadcast counted beyond those all its receivers had
- * (u.done <= the broadcast channel's base), and still listed in
- * dsts, where it keeps its place (channel_get). Broadcast channels stay
- * (in memory or in the runs).
+ * ends: empty, with the broadcasts it had counted (kept in the broadcast
+ * channel's ddone: without the processors declared, none is ever known
+ * to be had by all, and a trace with broadcasts kept every channel that
+ * had one), and still listed in dsts, where it keeps its place
+ * (channel_get). Broadcast channels stay (in memory or in the runs).
  * Slots after c's in its run move back (linear probing's deletion), and
  * the last channel of the array takes c's place, so no pointer into the
  * array may be used after this.
@@ -352,9 +387,13 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 	if (c->dst == BCAST_DST || c->sends.n || c->recvs.n)
 		return;
 	if (c->u.done) {
+		struct channel *b = bcast_find(m, c->src, c->type);
 		uint64_t base;
 
-		if (!bcast_base(m, c->src, c->type, &base) || c->u.done > base)
+		/* the count goes to the broadcast channel's list, if it is in
+		 * memory and has room; else the channel stays */
+		if (b ? keep_done(b->u.b, c->dst, c->u.done) < 0
+		      : !bcast_base(m, c->src, c->type, &base) || c->u.done > base)
 			return;
 	}
 	i = slot_of(m, idx);
@@ -375,6 +414,18 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 	}
 	memset(&m->ch[last], 0, sizeof(m->ch[last]));
 	m->nused--;
+}
+
+/* Channel (src, dst, type), listed in b, made again after drop_idle:
+ * with the broadcasts it had counted. */
+static struct channel *remade(struct picl_matcher *m, const struct bcast *b, int32_t src,
+			      int32_t dst, int32_t type)
+{
+	struct channel *c = find(m, src, dst, type, 1);
+
+	if (c && b->ddone)
+		c->u.done = b->ddone[dst_index(b, dst)];
+	return c;
 }
 
 /* The channel, made if new; a new (src, dst, type) channel is listed in
@@ -401,14 +452,14 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 	 * quadratic.) */
 	if (dst >= 0 && dst < 64) {
 		if (b->dst_bits >> dst & 1)
-			return find(m, src, dst, type, 1);
+			return remade(m, b, src, dst, type);
 	} else if (b->dsts_of) {
 		if (intmap_get(b->dsts_of, (uint64_t)(uint32_t)dst, &i))
-			return find(m, src, dst, type, 1);
+			return remade(m, b, src, dst, type);
 	} else {
 		for (i = b->ndsts; i > 0; i--)
 			if (b->dsts[i - 1] == dst)
-				return find(m, src, dst, type, 1);
+				return remade(m, b, src, dst, type);
 	}
 	if (b->ndsts == b->dstcap) {
 		size_t ncap = b->dstcap ? b->dstcap * 2 : 4;
@@ -417,8 +468,17 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 		if (!v)
 			return NULL;
 		b->dsts = v;
+		if (b->ddone) {
+			uint64_t *d = realloc(b->ddone, ncap * sizeof(*d));
+
+			if (!d)
+				return NULL;
+			b->ddone = d;
+		}
 		b->dstcap = ncap;
 	}
+	if (b->ddone)
+		b->ddone[b->ndsts] = 0;
 	if (b->ndsts == DSTS_SCAN && !b->dsts_of) {
 		struct intmap *set = calloc(1, sizeof(*set));
 
@@ -752,6 +812,7 @@ static void bcast_free(struct bcast *b)
 		free(b->dsts_of);
 	}
 	free(b->ck);
+	free(b->ddone);
 	free(b);
 }
 
@@ -1182,6 +1243,7 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 		b->ndsts = b->dstcap = h.nrecvs;
 		if (h.nrecvs)
 			memcpy(b->dsts, items, h.nrecvs * sizeof(*b->dsts));
+
 		for (k = 0; k < b->ndsts; k++) {
 			int32_t d = b->dsts[k];
 
@@ -1272,12 +1334,18 @@ static int done_of(struct picl_matcher *m, int32_t src, int32_t dst, int32_t typ
 		*done = c->u.done;
 		return PICL_OK;
 	}
-	if (!m->nruns)
-		return PICL_OK;
-	if ((found = run_find(m, src, dst, type, &h, &items, &ri, &e)) < 0)
-		return found;
-	if (found)
-		*done = h.done;
+	if (m->nruns) {
+		if ((found = run_find(m, src, dst, type, &h, &items, &ri, &e)) < 0)
+			return found;
+		if (found) {
+			*done = h.done;
+			return PICL_OK;
+		}
+	}
+	/* dropped: its count is in its broadcast channel's list */
+	if ((c = bcast_find(m, src, type)) != NULL && c->u.b->ddone &&
+	    (ri = dst_index(c->u.b, dst)) != SIZE_MAX)
+		*done = c->u.b->ddone[ri];
 	return PICL_OK;
 }
 
