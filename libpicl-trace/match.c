@@ -30,11 +30,12 @@
  * A trace that makes up a message type per step has instead tens of
  * thousands of channels of a message or two (and as many broadcast
  * channels listing their destinations), which spilling queues leaves in
- * memory. When spilling is not enough, every channel without segments of
- * its own (a broadcast one only with no broadcast waiting) moves to the
+ * memory. When spilling is not enough, every channel without segments or
+ * chunks of its own (a broadcast one with its broadcasts) moves to the
  * file whole, as a run sorted by key (evict); a look-up that misses in
  * memory tries the runs' Bloom filters, newest first, reads one block of
- * the run that may hold the key, and takes the channel back (lookup).
+ * the run that may hold the key, and takes the channel back (lookup); a
+ * receive takes back its broadcast channel too.
  * Runs are merged so that their sizes halve from the oldest, keeping the
  * filters tried logarithmic. The unmatched are merged at the end from
  * memory and from the runs alike. The limit counts channels in memory as
@@ -153,17 +154,25 @@ struct ehead {
 	int32_t src, dst, type;
 	uint32_t nsends;
 	uint64_t done;                /* dst BCAST_DST: the base */
-	uint32_t nrecvs, pad;         /* dst BCAST_DST: the number of dsts */
+	uint32_t nrecvs, pad;         /* dst BCAST_DST: the number of dsts, and
+					 1 if their ddone follow */
 };
 
+/* A broadcast entry's destinations, padded to 8 bytes. */
+static size_t dsts_bytes(const struct ehead *h)
+{
+	return ((size_t)h->nrecvs * sizeof(int32_t) + 7) & ~(size_t)7;
+}
+
 /* The bytes after an entry's head: its sends and receives, or, for a
- * broadcast channel (which moves out only with no broadcast waiting), its
- * destinations, padded to 8 bytes. (Not its ddone: with no broadcast
- * left, no destination can have had more than the base.) */
+ * broadcast channel (whose broadcasts are all in memory when it moves
+ * out), its broadcasts, its destinations, and their ddone if it has one
+ * (pad 1). */
 static size_t entry_body(const struct ehead *h)
 {
 	if (h->dst == BCAST_DST)
-		return ((size_t)h->nrecvs * sizeof(int32_t) + 7) & ~(size_t)7;
+		return (size_t)h->nsends * sizeof(struct item) + dsts_bytes(h) +
+		       (h->pad ? (size_t)h->nrecvs * sizeof(uint64_t) : 0);
 	return ((size_t)h->nsends + h->nrecvs) * sizeof(struct item);
 }
 
@@ -793,12 +802,11 @@ static int evictee_cmp(const void *a, const void *b)
 }
 
 /* A channel that may move to disk whole: one with no segments of its own
- * there, and, for a broadcast one (whose broadcasts are read by index), no
- * broadcast waiting. */
+ * there (for a broadcast one, no chunks). */
 static int evictable(const struct channel *c)
 {
 	if (c->dst == BCAST_DST)
-		return c->sends.head == c->sends.n && c->u.b && c->u.b->ndisk == 0;
+		return c->u.b && c->u.b->ndisk == 0;
 	return !c->sends.sp && !c->recvs.sp;
 }
 
@@ -1068,18 +1076,33 @@ static int evict(struct picl_matcher *m)
 		const struct channel *c = &m->ch[e[i].idx];
 		struct ehead h;
 
-		static const char zero[8];
-
 		memset(&h, 0, sizeof(h));
 		h.src = c->src;
 		h.dst = c->dst;
 		h.type = c->type;
 		if (c->dst == BCAST_DST) {
-			size_t n4 = c->u.b->ndsts * sizeof(int32_t);
+			const struct bcast *bc = c->u.b;
+			size_t n8, tl;
+			char *tail;
 
-			h.nrecvs = (uint32_t)c->u.b->ndsts;
-			h.done = c->u.b->base;
-			rc = build_add(m, &b, &h, c->u.b->dsts, n4, zero, entry_body(&h) - n4);
+			h.nsends = c->sends.n - c->sends.head;
+			h.nrecvs = (uint32_t)bc->ndsts;
+			h.done = bc->base;
+			h.pad = bc->ddone != NULL;
+			n8 = bc->ddone ? bc->ndsts * sizeof(*bc->ddone) : 0;
+			tl = dsts_bytes(&h) + n8;
+			/* the destinations, padded, then their counts */
+			if (!(tail = calloc(1, tl ? tl : 1))) {
+				rc = fail(m, PICL_ERR_NOMEM, NULL);
+				continue;
+			}
+			if (bc->ndsts)
+				memcpy(tail, bc->dsts, bc->ndsts * sizeof(int32_t));
+			if (n8)
+				memcpy(tail + dsts_bytes(&h), bc->ddone, n8);
+			rc = build_add(m, &b, &h, h.nsends ? c->sends.v + c->sends.head : NULL,
+				       h.nsends * sizeof(struct item), tail, tl);
+			free(tail);
 			continue;
 		}
 		h.nsends = c->sends.n - c->sends.head;
@@ -1234,15 +1257,20 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 	/* Everything is had before the channel is made, so that a failure
 	 * leaves the entry where it was and no channel in memory. */
 	if (dst == BCAST_DST) {
+		const char *d4 = items + (size_t)h.nsends * sizeof(struct item);
 		size_t k;
 
 		if (!(b = calloc(1, sizeof(*b))) ||
-		    (h.nrecvs && !(b->dsts = malloc(h.nrecvs * sizeof(*b->dsts)))))
+		    (h.nrecvs && !(b->dsts = malloc(h.nrecvs * sizeof(*b->dsts)))) ||
+		    (h.nrecvs && h.pad && !(b->ddone = malloc(h.nrecvs * sizeof(*b->ddone)))) ||
+		    (h.nsends && !(sends = malloc(h.nsends * sizeof(*sends)))))
 			goto nomem;
 		b->base = h.done;
 		b->ndsts = b->dstcap = h.nrecvs;
 		if (h.nrecvs)
-			memcpy(b->dsts, items, h.nrecvs * sizeof(*b->dsts));
+			memcpy(b->dsts, d4, h.nrecvs * sizeof(*b->dsts));
+		if (b->ddone)
+			memcpy(b->ddone, d4 + dsts_bytes(&h), h.nrecvs * sizeof(*b->ddone));
 
 		for (k = 0; k < b->ndsts; k++) {
 			int32_t d = b->dsts[k];
@@ -1263,19 +1291,20 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 	}
 	if (!(c = find(m, src, dst, type, 1)))
 		goto nomem;
+	if (h.nsends)
+		memcpy(sends, items, h.nsends * sizeof(*sends));
+	c->sends.v = sends;
+	c->sends.n = c->sends.cap = h.nsends;
+	m->inmem += h.nsends;
 	if (dst == BCAST_DST) {
 		c->u.b = b;
 	} else {
 		c->u.done = h.done;
-		if (h.nsends)
-			memcpy(sends, items, h.nsends * sizeof(*sends));
 		if (h.nrecvs)
 			memcpy(recvs, items + h.nsends * sizeof(*sends), h.nrecvs * sizeof(*recvs));
-		c->sends.v = sends;
 		c->recvs.v = recvs;
-		c->sends.n = c->sends.cap = h.nsends;
 		c->recvs.n = c->recvs.cap = h.nrecvs;
-		m->inmem += (size_t)h.nsends + h.nrecvs;
+		m->inmem += h.nrecvs;
 	}
 	m->runs[ri].gone[e / 64] |= (uint64_t)1 << (e % 64);
 	if (--m->runs[ri].nlive == 0) {
@@ -1343,9 +1372,26 @@ static int done_of(struct picl_matcher *m, int32_t src, int32_t dst, int32_t typ
 		}
 	}
 	/* dropped: its count is in its broadcast channel's list */
-	if ((c = bcast_find(m, src, type)) != NULL && c->u.b->ddone &&
-	    (ri = dst_index(c->u.b, dst)) != SIZE_MAX)
-		*done = c->u.b->ddone[ri];
+	if ((c = bcast_find(m, src, type)) != NULL) {
+		if (c->u.b->ddone && (ri = dst_index(c->u.b, dst)) != SIZE_MAX)
+			*done = c->u.b->ddone[ri];
+		return PICL_OK;
+	}
+	if (m->nruns && (found = run_find(m, src, BCAST_DST, type, &h, &items, &ri, &e)) != 0) {
+		const char *d4 = items + (size_t)h.nsends * sizeof(struct item);
+		uint32_t i;
+		int32_t d;
+
+		if (found < 0)
+			return found;
+		for (i = 0; h.pad && i < h.nrecvs; i++) {
+			memcpy(&d, d4 + i * sizeof(d), sizeof(d));
+			if (d == dst) {
+				memcpy(done, d4 + dsts_bytes(&h) + i * sizeof(*done), sizeof(*done));
+				break;
+			}
+		}
+	}
 	return PICL_OK;
 }
 
@@ -1756,6 +1802,13 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 
 	if (!c)
 		return failed(m);
+	/* Its broadcast channel may be in the runs, broadcasts and all:
+	 * taken back, it may move c. */
+	if (src != dst && m->nruns && !bcast_find(m, src, type)) {
+		if (!lookup(m, src, BCAST_DST, type, 0, &rc) && rc < 0)
+			return rc;
+		c = find(m, src, dst, type, 0);
+	}
 	uni = front(&c->sends);
 	/* The next broadcast of (src, type) this processor has not had (a
 	 * processor does not receive its own broadcasts). */
@@ -2184,7 +2237,7 @@ static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, si
 			uint32_t k = pass == 0 ? h.nsends : h.nrecvs;
 			struct cursor *c;
 
-			if (k == 0 || h.dst == BCAST_DST)
+			if (k == 0 || (h.dst == BCAST_DST && pass == 1))
 				continue;
 			if (grow((void **)cur, cap, *n + 1, sizeof(**cur)) < 0) {
 				rc = fail(m, PICL_ERR_NOMEM, NULL);
@@ -2197,7 +2250,7 @@ static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, si
 			c->dst = h.dst;
 			c->type = h.type;
 			c->left = k - 1;
-			c->bidx = 0;
+			c->bidx = h.done; /* a broadcast entry's base */
 			/* where the entry's next item lies in the file */
 			c->off = rd.r->blk[rd.blk - 1].off + (uint64_t)(items - rd.buf) +
 				 sizeof(struct item);
