@@ -1378,12 +1378,13 @@ static int done_of(struct picl_matcher *m, int32_t src, int32_t dst, int32_t typ
 		return PICL_OK;
 	}
 	if (m->nruns && (found = run_find(m, src, BCAST_DST, type, &h, &items, &ri, &e)) != 0) {
-		const char *d4 = items + (size_t)h.nsends * sizeof(struct item);
+		const char *d4;
 		uint32_t i;
 		int32_t d;
 
 		if (found < 0)
 			return found;
+		d4 = items + (size_t)h.nsends * sizeof(struct item);
 		for (i = 0; h.pad && i < h.nrecvs; i++) {
 			memcpy(&d, d4 + i * sizeof(d), sizeof(d));
 			if (d == dst) {
