@@ -88,16 +88,22 @@ struct item {
 	uint32_t ngot;                /* broadcast: declared receivers that had it */
 };
 
-/* Items of a queue on disk: n items from byte off of the spill file. */
+/* Items on disk: n items from byte off of the spill file; for broadcasts,
+ * numbered from first. */
 struct segment {
-	uint64_t off, n;
+	uint64_t off, n, first;
 	uint64_t kept;                /* bytes read back, not yet given back */
+};
+
+/* Segments in the order they were written: v[head .. n) are live. */
+struct seglist {
+	struct segment *v;
+	size_t head, n, cap;
 };
 
 /* The part of a spilled queue behind its head: segments, then a tail. */
 struct spill {
-	struct segment *seg;
-	size_t shead, nseg, segcap;   /* live segments are seg[shead .. nseg) */
+	struct seglist seg;
 	struct item *t;               /* pushed after the segments were written */
 	size_t tn, tcap;
 };
@@ -108,20 +114,13 @@ struct queue {
 	struct spill *sp;             /* NULL unless items wait behind v */
 };
 
-/* Broadcasts moved to the spill file: n of them, numbers first.., at off. */
-struct bchunk {
-	uint64_t off, first, n;
-	uint64_t kept;                /* bytes dropped, not yet given back */
-};
-
 /* What a (source, BCAST_DST, type) channel knows of its broadcasts: the
  * first `ndisk` (from `base`) in the spill file, in chunks, the rest in
  * the channel's sends. */
 struct bcast {
 	uint64_t base;                /* number of the first broadcast kept */
 	uint64_t ndisk;
-	struct bchunk *ck;            /* live chunks are ck[ckhead .. nck) */
-	size_t ckhead, nck, ckcap;
+	struct seglist ck;            /* the chunks */
 	int32_t *dsts;                /* destinations of the (src, type) channels, */
 	size_t ndsts, dstcap;         /* in the order they were made */
 	uint64_t dst_bits;            /* bit d: destination d (0..63) is in dsts */
@@ -158,10 +157,11 @@ struct ehead {
 					 1 if their ddone follow */
 };
 
-/* A broadcast entry's destinations, padded to 8 bytes. */
+/* The bytes of a broadcast entry's destinations. (Entries are read back
+ * with memcpy: nothing in them needs aligning.) */
 static size_t dsts_bytes(const struct ehead *h)
 {
-	return ((size_t)h->nrecvs * sizeof(int32_t) + 7) & ~(size_t)7;
+	return (size_t)h->nrecvs * sizeof(int32_t);
 }
 
 /* The bytes after an entry's head: its sends and receives, or, for a
@@ -606,6 +606,19 @@ static int write_at(int fd, const char *p, size_t len, uint64_t off)
 	return 0;
 }
 
+/* Append len bytes at p to the spill file, made if need be. */
+static int spill_append(struct picl_matcher *m, const void *p, size_t len)
+{
+	int rc;
+
+	if (m->fd < 0 && (rc = spill_open(m)) < 0)
+		return rc;
+	if (len && picl_write_all(m->fd, p, len) < 0)
+		return fail(m, PICL_ERR_IO, "cannot keep");
+	m->spill_end += len;
+	return PICL_OK;
+}
+
 /* Broadcasts of channel b not yet dropped, on disk and in memory. */
 static uint64_t bcast_count(const struct channel *b)
 {
@@ -621,8 +634,8 @@ static int bcast_at(struct picl_matcher *m, struct channel *b, uint64_t k, struc
 		    struct item **it, uint64_t *at)
 {
 	struct bcast *bc = b->u.b;
-	size_t lo = bc->ckhead, hi = bc->nck;
-	const struct bchunk *g;
+	size_t lo = bc->ck.head, hi = bc->ck.n;
+	const struct segment *g;
 
 	if (k - bc->base >= bc->ndisk) {
 		*it = &b->sends.v[b->sends.head + (k - bc->base - bc->ndisk)];
@@ -632,17 +645,65 @@ static int bcast_at(struct picl_matcher *m, struct channel *b, uint64_t k, struc
 	while (hi - lo > 1) {         /* the last chunk with first <= k */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (bc->ck[mid].first <= k)
+		if (bc->ck.v[mid].first <= k)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	g = &bc->ck[lo];
+	g = &bc->ck.v[lo];
 	*at = g->off + (k - g->first) * sizeof(*tmp);
 	if (read_at(m->fd, (char *)tmp, sizeof(*tmp), *at) < 0)
 		return fail(m, PICL_ERR_IO, "cannot read back");
 	*it = tmp;
 	return PICL_OK;
+}
+
+/* Write the n items at v to the end of the spill file, as a new last
+ * segment of l (numbered from first). The file is only ever written at
+ * its end (read back with pread, which leaves the offset alone), so a
+ * plain write appends. */
+static int seg_append(struct picl_matcher *m, struct seglist *l, const struct item *v,
+		      size_t n, uint64_t first)
+{
+	struct segment *g;
+	uint64_t off = m->spill_end;
+	int rc;
+
+	if (l->head > 0 && l->head * 2 >= l->n) {
+		/* the segments read back give their room */
+		memmove(l->v, l->v + l->head, (l->n - l->head) * sizeof(*l->v));
+		l->n -= l->head;
+		l->head = 0;
+	}
+	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	if ((rc = spill_append(m, v, n * sizeof(*v))) < 0)
+		return rc;
+	g = &l->v[l->n++];
+	g->off = off;
+	g->n = n;
+	g->first = first;
+	g->kept = 0;
+	return PICL_OK;
+}
+
+/* k items at the front of l's first segment were read for the last time:
+ * it moves past them, given back a megabyte at a time (a call per read
+ * cost more), and is dropped once empty. */
+static void seg_consumed(struct picl_matcher *m, struct seglist *l, uint64_t k)
+{
+	struct segment *g = &l->v[l->head];
+
+	g->off += k * sizeof(struct item);
+	g->kept += k * sizeof(struct item);
+	g->first += k;
+	g->n -= k;
+	if (g->kept >= RELEASE_MIN || g->n == 0) {
+		spill_release(m, g->off - g->kept, g->kept);
+		g->kept = 0;
+	}
+	if (g->n == 0)
+		l->head++;
 }
 
 /* The broadcasts of b in memory go to the end of the spill file, as a new
@@ -657,24 +718,9 @@ static int bcast_spill(struct picl_matcher *m, struct channel *b)
 
 	if (!bc || k < SPILL_MIN)
 		return PICL_OK;
-	if (m->fd < 0 && (rc = spill_open(m)) < 0)
+	if ((rc = seg_append(m, &bc->ck, q->v + q->head, k, bc->base + bc->ndisk)) < 0)
 		return rc;
-	if (bc->ckhead > 0 && bc->ckhead * 2 >= bc->nck) {
-		memmove(bc->ck, bc->ck + bc->ckhead, (bc->nck - bc->ckhead) * sizeof(*bc->ck));
-		bc->nck -= bc->ckhead;
-		bc->ckhead = 0;
-	}
-	if (grow((void **)&bc->ck, &bc->ckcap, bc->nck + 1, sizeof(*bc->ck)) < 0)
-		return fail(m, PICL_ERR_NOMEM, NULL);
-	if (picl_write_all(m->fd, (const char *)(q->v + q->head), k * sizeof(*q->v)) < 0)
-		return fail(m, PICL_ERR_IO, "cannot keep");
-	bc->ck[bc->nck].off = m->spill_end;
-	bc->ck[bc->nck].first = bc->base + bc->ndisk;
-	bc->ck[bc->nck].n = k;
-	bc->ck[bc->nck].kept = 0;
-	bc->nck++;
 	bc->ndisk += k;
-	m->spill_end += k * sizeof(*q->v);
 	free(q->v);
 	q->v = NULL;
 	q->head = q->n = q->cap = 0;
@@ -683,34 +729,12 @@ static int bcast_spill(struct picl_matcher *m, struct channel *b)
 }
 
 /* Write the n items at v to the end of the spill file, as a new last
- * segment of q. The file is only ever written at its end (read back with
- * pread, which leaves the offset alone), so a plain write appends. */
+ * segment of q. */
 static int spill_write(struct picl_matcher *m, struct queue *q, const struct item *v, size_t n)
 {
-	struct spill *sp = q->sp;
-	int rc;
-
-	if (m->fd < 0 && (rc = spill_open(m)) < 0)
-		return rc;
-	if (!sp && !(sp = calloc(1, sizeof(*sp))))
+	if (!q->sp && !(q->sp = calloc(1, sizeof(*q->sp))))
 		return fail(m, PICL_ERR_NOMEM, NULL);
-	q->sp = sp;
-	if (sp->shead > 0 && sp->shead * 2 >= sp->nseg) {
-		/* the segments read back give their room */
-		memmove(sp->seg, sp->seg + sp->shead, (sp->nseg - sp->shead) * sizeof(*sp->seg));
-		sp->nseg -= sp->shead;
-		sp->shead = 0;
-	}
-	if (grow((void **)&sp->seg, &sp->segcap, sp->nseg + 1, sizeof(*sp->seg)) < 0)
-		return fail(m, PICL_ERR_NOMEM, NULL);
-	if (picl_write_all(m->fd, (const char *)v, n * sizeof(*v)) < 0)
-		return fail(m, PICL_ERR_IO, "cannot keep");
-	sp->seg[sp->nseg].off = m->spill_end;
-	sp->seg[sp->nseg].n = n;
-	sp->seg[sp->nseg].kept = 0;
-	sp->nseg++;
-	m->spill_end += n * sizeof(*v);
-	return PICL_OK;
+	return seg_append(m, &q->sp->seg, v, n, 0);
 }
 
 /* Move what q holds beyond the item at its head to disk: its tail if it
@@ -763,6 +787,15 @@ static int key_cmp(int32_t as, int32_t ad, int32_t at, int32_t bs, int32_t bd, i
 static uint64_t bloom_step(uint64_t h)
 {
 	return (h >> 29 | h << 35) * 0x9e3779b97f4a7c15ULL | 1;
+}
+
+static void bloom_add(struct run *r, uint64_t h)
+{
+	uint64_t step = bloom_step(h);
+	int k;
+
+	for (k = 0; k < BLOOM_K; k++, h += step)
+		r->bloom[(h & r->bmask) / 64] |= (uint64_t)1 << (h & 63);
 }
 
 static int bloom_has(const struct run *r, uint64_t h)
@@ -819,7 +852,7 @@ static void bcast_free(struct bcast *b)
 		intmap_free(b->dsts_of);
 		free(b->dsts_of);
 	}
-	free(b->ck);
+	free(b->ck.v);
 	free(b->ddone);
 	free(b);
 }
@@ -841,12 +874,6 @@ static int build_start(struct picl_matcher *m, struct rbuild *b, uint64_t n)
 	uint64_t nbits = 64;
 
 	memset(b, 0, sizeof(*b));
-	if (m->fd < 0) {
-		int rc = spill_open(m);
-
-		if (rc < 0)
-			return rc;
-	}
 	while (nbits < n * 10)
 		nbits *= 2;
 	b->r.bmask = nbits - 1;
@@ -861,11 +888,10 @@ static int build_start(struct picl_matcher *m, struct rbuild *b, uint64_t n)
 
 static int build_flush(struct picl_matcher *m, struct rbuild *b)
 {
-	if (b->len && picl_write_all(m->fd, b->buf, b->len) < 0)
-		return fail(m, PICL_ERR_IO, "cannot keep");
-	m->spill_end += b->len;
+	int rc = spill_append(m, b->buf, b->len);
+
 	b->len = 0;
-	return PICL_OK;
+	return rc;
 }
 
 static int build_put(struct picl_matcher *m, struct rbuild *b, const void *p, size_t n)
@@ -884,13 +910,11 @@ static int build_put(struct picl_matcher *m, struct rbuild *b, const void *p, si
 	return PICL_OK;
 }
 
-/* Add an entry: its head, then n1 bytes at p1 and n2 at p2 (making up
- * entry_body(h)). Keys come in increasing order. */
-static int build_add(struct picl_matcher *m, struct rbuild *b, const struct ehead *h,
-		     const void *p1, size_t n1, const void *p2, size_t n2)
+/* Start an entry with its head; the caller then puts its entry_body(h)
+ * bytes (build_put). Keys come in increasing order. */
+static int build_entry(struct picl_matcher *m, struct rbuild *b, const struct ehead *h)
 {
-	uint64_t hash = chash(h->src, h->dst, h->type), step = bloom_step(hash);
-	int k, rc;
+	int rc;
 
 	if (b->r.nent == 0 || b->pos - b->block_start >= RUN_BLOCK) {
 		struct rblock *blk;
@@ -905,12 +929,10 @@ static int build_add(struct picl_matcher *m, struct rbuild *b, const struct ehea
 		blk->first = b->r.nent;
 		b->block_start = b->pos;
 	}
-	if ((rc = build_put(m, b, h, sizeof(*h))) < 0 || (rc = build_put(m, b, p1, n1)) < 0 ||
-	    (rc = build_put(m, b, p2, n2)) < 0)
+	if ((rc = build_put(m, b, h, sizeof(*h))) < 0)
 		return rc;
-	b->pos += sizeof(*h) + n1 + n2;
-	for (k = 0; k < BLOOM_K; k++, hash += step)
-		b->r.bloom[(hash & b->r.bmask) / 64] |= (uint64_t)1 << (hash & 63);
+	b->pos += sizeof(*h) + entry_body(h);
+	bloom_add(&b->r, chash(h->src, h->dst, h->type));
 	b->r.nent++;
 	return PICL_OK;
 }
@@ -1012,7 +1034,8 @@ static int merge_runs(struct picl_matcher *m)
 			const struct ehead *h = from_a ? &ha : &hz;
 			const char *it = from_a ? ia : iz;
 
-			if ((rc = build_add(m, &b, h, it, entry_body(h), NULL, 0)) < 0)
+			if ((rc = build_entry(m, &b, h)) < 0 ||
+			    (rc = build_put(m, &b, it, entry_body(h))) < 0)
 				break;
 			if (from_a)
 				ga = rread_next(m, &ra, &ha, &ia);
@@ -1074,44 +1097,35 @@ static int evict(struct picl_matcher *m)
 	rc = build_start(m, &b, n);
 	for (i = 0; i < n && rc >= 0; i++) {
 		const struct channel *c = &m->ch[e[i].idx];
+		const struct bcast *bc = c->dst == BCAST_DST ? c->u.b : NULL;
 		struct ehead h;
 
 		memset(&h, 0, sizeof(h));
 		h.src = c->src;
 		h.dst = c->dst;
 		h.type = c->type;
-		if (c->dst == BCAST_DST) {
-			const struct bcast *bc = c->u.b;
-			size_t n8, tl;
-			char *tail;
-
-			h.nsends = c->sends.n - c->sends.head;
+		h.nsends = c->sends.n - c->sends.head;
+		if (bc) {
 			h.nrecvs = (uint32_t)bc->ndsts;
 			h.done = bc->base;
 			h.pad = bc->ddone != NULL;
-			n8 = bc->ddone ? bc->ndsts * sizeof(*bc->ddone) : 0;
-			tl = dsts_bytes(&h) + n8;
-			/* the destinations, padded, then their counts */
-			if (!(tail = calloc(1, tl ? tl : 1))) {
-				rc = fail(m, PICL_ERR_NOMEM, NULL);
-				continue;
-			}
-			if (bc->ndsts)
-				memcpy(tail, bc->dsts, bc->ndsts * sizeof(int32_t));
-			if (n8)
-				memcpy(tail + dsts_bytes(&h), bc->ddone, n8);
-			rc = build_add(m, &b, &h, h.nsends ? c->sends.v + c->sends.head : NULL,
-				       h.nsends * sizeof(struct item), tail, tl);
-			free(tail);
-			continue;
+		} else {
+			h.nrecvs = c->recvs.n - c->recvs.head;
+			h.done = c->u.done;
 		}
-		h.nsends = c->sends.n - c->sends.head;
-		h.nrecvs = c->recvs.n - c->recvs.head;
-		h.done = c->u.done;
-		rc = build_add(m, &b, &h, h.nsends ? c->sends.v + c->sends.head : NULL,
-			       h.nsends * sizeof(struct item),
-			       h.nrecvs ? c->recvs.v + c->recvs.head : NULL,
-			       h.nrecvs * sizeof(struct item));
+		/* the sends (broadcasts), then the receives, or the broadcast
+		 * channel's destinations and their counts */
+		if ((rc = build_entry(m, &b, &h)) < 0 ||
+		    (h.nsends && (rc = build_put(m, &b, c->sends.v + c->sends.head,
+						 h.nsends * sizeof(struct item))) < 0))
+			break;
+		if (!bc) {
+			if (h.nrecvs)
+				rc = build_put(m, &b, c->recvs.v + c->recvs.head,
+					       h.nrecvs * sizeof(struct item));
+		} else if ((rc = build_put(m, &b, bc->dsts, dsts_bytes(&h))) >= 0 && bc->ddone) {
+			rc = build_put(m, &b, bc->ddone, bc->ndsts * sizeof(*bc->ddone));
+		}
 	}
 	free(e);
 	if (rc >= 0)
@@ -1467,8 +1481,8 @@ static int refill(struct picl_matcher *m, struct queue *q)
 {
 	struct spill *sp = q->sp;
 
-	if (sp->shead < sp->nseg) {
-		struct segment *g = &sp->seg[sp->shead];
+	if (sp->seg.head < sp->seg.n) {
+		const struct segment *g = &sp->seg.v[sp->seg.head];
 		size_t k = g->n < SPILL_READ ? (size_t)g->n : SPILL_READ;
 
 		if (!(q->v = malloc(k * sizeof(*q->v))))
@@ -1478,26 +1492,17 @@ static int refill(struct picl_matcher *m, struct queue *q)
 			q->v = NULL;
 			return fail(m, PICL_ERR_IO, "cannot read back");
 		}
-		g->off += k * sizeof(*q->v);
-		g->kept += k * sizeof(*q->v);
-		/* given back a megabyte at a time: a call per read cost more */
-		if (g->kept >= RELEASE_MIN || g->n == k) {
-			spill_release(m, g->off - g->kept, g->kept);
-			g->kept = 0;
-		}
+		seg_consumed(m, &sp->seg, k);
 		q->n = q->cap = (uint32_t)k;
-		g->n -= k;
-		if (g->n == 0)
-			sp->shead++;
 		m->inmem += k;
-		if (sp->shead < sp->nseg || sp->tn)
+		if (sp->seg.head < sp->seg.n || sp->tn)
 			return PICL_OK;
 	} else {
 		q->v = sp->t;
 		q->n = (uint32_t)sp->tn;
 		q->cap = (uint32_t)sp->tcap;
 	}
-	free(sp->seg);
+	free(sp->seg.v);
 	free(q->sp);
 	q->sp = NULL;
 	return PICL_OK;
@@ -1523,7 +1528,7 @@ static void queue_free(struct queue *q)
 {
 	free(q->v);
 	if (q->sp) {
-		free(q->sp->seg);
+		free(q->sp->seg.v);
 		free(q->sp->t);
 		free(q->sp);
 	}
@@ -1699,17 +1704,7 @@ static int trim_broadcasts(struct picl_matcher *m, struct channel *b)
 		if (at == UINT64_MAX) {
 			(void)pop(m, &b->sends); /* no refill: never spilled as a queue */
 		} else {
-			struct bchunk *g = &bc->ck[bc->ckhead];
-
-			g->off += sizeof(tmp);
-			g->kept += sizeof(tmp);
-			g->first++;
-			if (--g->n == 0 || g->kept >= RELEASE_MIN) {
-				spill_release(m, g->off - g->kept, g->kept);
-				g->kept = 0;
-			}
-			if (g->n == 0)
-				bc->ckhead++;
+			seg_consumed(m, &bc->ck, 1);
 			bc->ndisk--;
 		}
 		bc->base++;
@@ -1803,17 +1798,19 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 
 	if (!c)
 		return failed(m);
-	/* Its broadcast channel may be in the runs, broadcasts and all:
-	 * taken back, it may move c. */
-	if (src != dst && m->nruns && !bcast_find(m, src, type)) {
-		if (!lookup(m, src, BCAST_DST, type, 0, &rc) && rc < 0)
+	/* The next broadcast of (src, type) this processor has not had (a
+	 * processor does not receive its own broadcasts). Its broadcast
+	 * channel may be in the runs, broadcasts and all: taken back, it may
+	 * move c. */
+	if (src != dst && !(b = bcast_find(m, src, type)) && m->nruns) {
+		if (!(b = lookup(m, src, BCAST_DST, type, 0, &rc)) && rc < 0)
 			return rc;
+		if (b && !b->u.b)
+			b = NULL;
 		c = find(m, src, dst, type, 0);
 	}
 	uni = front(&c->sends);
-	/* The next broadcast of (src, type) this processor has not had (a
-	 * processor does not receive its own broadcasts). */
-	if (src != dst && (b = bcast_find(m, src, type)) != NULL) {
+	if (b) {
 		uint64_t base = b->u.b->base;
 
 		k = c->u.done > base ? c->u.done : base;
@@ -2198,8 +2195,8 @@ static int bcast_cursors(struct picl_matcher *m, struct cursor **cur, size_t *n,
 
 		if (c->dst != BCAST_DST || !bc || !bc->ndisk)
 			continue;
-		for (j = bc->ckhead; j < bc->nck; j++) {
-			const struct bchunk *g = &bc->ck[j];
+		for (j = bc->ck.head; j < bc->ck.n; j++) {
+			const struct segment *g = &bc->ck.v[j];
 			struct cursor *k;
 
 			if (grow((void **)cur, cap, *n + 1, sizeof(**cur)) < 0)
@@ -2216,7 +2213,7 @@ static int bcast_cursors(struct picl_matcher *m, struct cursor **cur, size_t *n,
 		}
 		bc->base += bc->ndisk;
 		bc->ndisk = 0;
-		bc->ckhead = bc->nck = 0;
+		bc->ck.head = bc->ck.n = 0;
 	}
 	return PICL_OK;
 }
