@@ -69,6 +69,8 @@
 #define RUN_BLOCK 4096  /* bytes of a run read back at once */
 #define RELEASE_MIN ((uint64_t)1 << 20)  /* spill-file bytes given back at once */
 #define BLOOM_K 6       /* bits a key sets in a run's filter */
+#define BCAST_HELD (INT32_MIN + 1)  /* in a run's filter, as dst: the broadcast
+				       channel of (src, type) holds broadcasts */
 
 /*
  * A send or a receive waiting for its partner: its own side only, the
@@ -933,6 +935,8 @@ static int build_entry(struct picl_matcher *m, struct rbuild *b, const struct eh
 		return rc;
 	b->pos += sizeof(*h) + entry_body(h);
 	bloom_add(&b->r, chash(h->src, h->dst, h->type));
+	if (h->dst == BCAST_DST && h->nsends)
+		bloom_add(&b->r, chash(h->src, BCAST_HELD, h->type));
 	b->r.nent++;
 	return PICL_OK;
 }
@@ -1238,6 +1242,19 @@ static int run_find(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 			p += sizeof(*h) + entry_body(h);
 		}
 	}
+	return 0;
+}
+
+/* 0 if no run holds (src, dst, type), as their filters say; 1 if one may.
+ * With dst BCAST_HELD: a broadcast channel with broadcasts. */
+static int runs_may_hold(const struct picl_matcher *m, int32_t src, int32_t dst, int32_t type)
+{
+	uint64_t hash = chash(src, dst, type);
+	size_t i;
+
+	for (i = 0; i < m->nruns; i++)
+		if (bloom_has(&m->runs[i], hash))
+			return 1;
 	return 0;
 }
 
@@ -1800,9 +1817,10 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 		return failed(m);
 	/* The next broadcast of (src, type) this processor has not had (a
 	 * processor does not receive its own broadcasts). Its broadcast
-	 * channel may be in the runs, broadcasts and all: taken back, it may
-	 * move c. */
-	if (src != dst && !(b = bcast_find(m, src, type)) && m->nruns) {
+	 * channel may be in the runs with broadcasts (their filters say if
+	 * not, without a read): taken back, it may move c. */
+	if (src != dst && !(b = bcast_find(m, src, type)) &&
+	    runs_may_hold(m, src, BCAST_HELD, type)) {
 		if (!(b = lookup(m, src, BCAST_DST, type, 0, &rc)) && rc < 0)
 			return rc;
 		if (b && !b->u.b)
