@@ -649,6 +649,69 @@ START_TEST(channels_moved_out_same_as_in_memory)
 }
 END_TEST
 
+/*
+ * A broadcast channel moved out after its first broadcasts went to every
+ * declared processor (so its broadcasts count from a base above 0): at the
+ * end, each later broadcast is reported once per processor still missing
+ * it, numbered from that base as in memory.
+ */
+START_TEST(broadcast_base_moved_out)
+{
+	/* receives of processor 0's four broadcasts, by processors 1-4 */
+	static const int got[SP_PROCS] = { 0, 3, 2, 4, 2 };
+	static const struct { int32_t dst; uint64_t line; } lost[] = {
+		{ 2, 3 }, { 4, 3 }, { 1, 4 }, { 2, 4 }, { 4, 4 }
+	};
+	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	size_t cap = 4096 * 48, len = 0, line = 0, i, k, l;
+	char *trace = malloc(cap);
+	int p;
+
+	ck_assert_ptr_nonnull(trace);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (i = 0; i < 4; i++)
+		len += (size_t)snprintf(trace + len, cap - len, "-3 -21 %zu 0 0 3 2 8 7 -1\n",
+					++line);
+	for (p = 1; p < SP_PROCS; p++)
+		for (i = 0; i < (size_t)got[p]; i++)
+			len += (size_t)snprintf(trace + len, cap - len,
+						"-4 -52 %zu %d 0 3 2 8 7 0\n", ++line, p);
+	/* then thousands of channels, each a send never received, which
+	 * push the broadcast channel out past the limit */
+	for (i = 0; i < 3000; i++)
+		len += (size_t)snprintf(trace + len, cap - len, "-3 -21 %zu 4 0 3 2 8 %zu 3\n",
+					++line, 100 + i);
+	ck_assert_uint_lt(len, cap);
+	declare_procs = 1;
+	for (k = 0; k < 3; k++) {
+		static const size_t limits[] = { 0, 1, 4096 };
+		struct events e = { NULL, 0, 0, NULL };
+		size_t nlost = 0;
+
+		ck_assert_int_eq(match_spilled(trace, len, limits[k], dir, &e, why, sizeof(why)),
+				 PICL_OK);
+		ck_assert_uint_eq(e.n, 3 * 4 - 1 + 5 + 3000);
+		for (i = 0; i < e.n; i++) {
+			if (!e.v[i].bcast || e.v[i].kind != PICL_MATCH_UNMATCHED_SEND)
+				continue;
+			for (l = 0; l < sizeof(lost) / sizeof(lost[0]); l++)
+				if (lost[l].dst == e.v[i].dst && lost[l].line == e.v[i].send_line)
+					break;
+			ck_assert_msg(l < sizeof(lost) / sizeof(lost[0]),
+				      "limit %zu: broadcast of line %llu reported lost for %d",
+				      limits[k], (unsigned long long)e.v[i].send_line,
+				      (int)e.v[i].dst);
+			nlost++;
+		}
+		ck_assert_uint_eq(nlost, sizeof(lost) / sizeof(lost[0]));
+		free(e.v);
+	}
+	declare_procs = 0;
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(trace);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("match");
@@ -673,6 +736,7 @@ int main(void)
 	tcase_add_test(tc, channels_dropped_and_made_again);
 	tcase_add_test(tc, spilled_same_as_in_memory);
 	tcase_add_test(tc, channels_moved_out_same_as_in_memory);
+	tcase_add_test(tc, broadcast_base_moved_out);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
