@@ -11,7 +11,9 @@
 FUZZ_TARGETS = reader descriptor schema match stats parallel linevec
 FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
 CLANG ?= clang
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/libpicl-trace -I$(builddir)
+# (PICL_MATCH_SELFCHECK: the matcher checks its own memory accounting)
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/libpicl-trace -I$(builddir) \
+	-DPICL_MATCH_SELFCHECK
 
 check_PROGRAMS += fuzz/replay-reader fuzz/replay-descriptor
 fuzz_replay_reader_SOURCES = fuzz/replay.c fuzz/fuzz-reader.c
@@ -29,9 +31,13 @@ fuzz_replay_schema_SOURCES = fuzz/replay.c fuzz/fuzz-schema.c
 fuzz_replay_schema_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/schema"'
 fuzz_replay_schema_LDADD = libpicl-trace/libpicl-trace.la
 check_PROGRAMS += fuzz/replay-match
-fuzz_replay_match_SOURCES = fuzz/replay.c fuzz/fuzz-match.c
-fuzz_replay_match_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/match"'
-fuzz_replay_match_LDADD = libpicl-trace/libpicl-trace.la
+# (with the library's sources, built to check the matcher's accounting)
+fuzz_replay_match_SOURCES = fuzz/replay.c fuzz/fuzz-match.c \
+	$(libpicl_trace_libpicl_trace_la_SOURCES)
+fuzz_replay_match_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/match"' \
+	-DPICL_MATCH_SELFCHECK
+fuzz_replay_match_CFLAGS = $(libpicl_trace_libpicl_trace_la_CFLAGS)
+fuzz_replay_match_LDADD = $(libpicl_trace_libpicl_trace_la_LIBADD)
 check_PROGRAMS += fuzz/replay-stats
 fuzz_replay_stats_SOURCES = fuzz/replay.c fuzz/fuzz-stats.c
 fuzz_replay_stats_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/stats"'

@@ -129,6 +129,8 @@ struct bcast {
 	struct intmap *dsts_of;       /* dsts as a set, once over DSTS_SCAN */
 	uint64_t *ddone;              /* u.done of each dsts' channel when it was
 				         dropped (NULL while all were 0) */
+	size_t counted;               /* bytes of this and its lists (not of ck)
+					 in the matcher's `extra` */
 };
 
 /* 88 bytes: there can be a hundred thousand channels, each holding a
@@ -191,6 +193,7 @@ struct run {
 	uint64_t nent, nlive;         /* entries, and those not taken back */
 	uint64_t *bloom, bmask;       /* bmask + 1 bits */
 	uint64_t *gone;               /* bit e: entry e was taken back */
+	size_t counted;               /* bytes of these in the matcher's `extra` */
 };
 
 /* An open -58/-60/-61 entry and its request id. */
@@ -228,6 +231,9 @@ struct picl_matcher {
 	uint64_t seq, matched, pending_recvs, pending;
 	size_t limit;                 /* items kept in memory at most (0: all) */
 	size_t inmem, next_check;     /* items in memory; spill past next_check */
+	size_t extra;                 /* bytes besides items and channels: the
+					 broadcast channels' lists, the spilled
+					 queues' segment lists, the runs' indexes */
 	char *tmpdir;                 /* where the spill file goes (NULL: default) */
 	int fd;                       /* the spill file, once made (else -1) */
 	uint64_t spill_end;           /* its size */
@@ -323,6 +329,33 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 static int bcast_base(struct picl_matcher *m, int32_t src, int32_t type, uint64_t *base);
 static void bcast_free(struct bcast *b);
 
+/* The bytes of b and its lists of destinations (not its chunks', which
+ * seg_append counts): a broadcast channel with hundreds of receivers
+ * takes kilobytes. */
+static size_t bcast_bytes(const struct bcast *b)
+{
+	return sizeof(*b) + b->dstcap * (sizeof(*b->dsts) + (b->ddone ? sizeof(*b->ddone) : 0)) +
+	       (b->dsts_of ? sizeof(*b->dsts_of) + b->dsts_of->cap * sizeof(*b->dsts_of->slots)
+			   : 0);
+}
+
+/* Count b in m->extra as it is now (after a change). */
+static void bcast_counted(struct picl_matcher *m, struct bcast *b)
+{
+	size_t now = bcast_bytes(b);
+
+	m->extra = m->extra - b->counted + now;
+	b->counted = now;
+}
+
+/* Free b, and stop counting it (and its chunks' list). */
+static void bcast_release(struct picl_matcher *m, struct bcast *b)
+{
+	if (b)
+		m->extra -= b->counted + b->ck.cap * sizeof(*b->ck.v);
+	bcast_free(b);
+}
+
 /* The broadcast channel of (src, type), taken back from the runs or made
  * if need be (NULL on failure; pointers into m->ch do not hold across). */
 static struct channel *bcast_get(struct picl_matcher *m, int32_t src, int32_t type)
@@ -330,8 +363,11 @@ static struct channel *bcast_get(struct picl_matcher *m, int32_t src, int32_t ty
 	int rc;
 	struct channel *c = lookup(m, src, BCAST_DST, type, 1, &rc);
 
-	if (c && !c->u.b && !(c->u.b = calloc(1, sizeof(*c->u.b))))
-		return NULL; /* left empty: bcast_find passes it by */
+	if (c && !c->u.b) {
+		if (!(c->u.b = calloc(1, sizeof(*c->u.b))))
+			return NULL; /* left empty: bcast_find passes it by */
+		bcast_counted(m, c->u.b);
+	}
 	return c;
 }
 
@@ -406,6 +442,8 @@ static void drop_idle(struct picl_matcher *m, struct channel *c)
 		if (b ? keep_done(b->u.b, c->dst, c->u.done) < 0
 		      : !bcast_base(m, c->src, c->type, &base) || c->u.done > base)
 			return;
+		if (b)
+			bcast_counted(m, b->u.b);
 	}
 	i = slot_of(m, idx);
 	for (j = (i + 1) & mask; m->slot[j]; j = (j + 1) & mask) {
@@ -509,6 +547,7 @@ static struct channel *channel_get(struct picl_matcher *m, int32_t src, int32_t 
 	b->dsts[b->ndsts++] = dst;
 	if (dst >= 0 && dst < 64)
 		b->dst_bits |= (uint64_t)1 << dst;
+	bcast_counted(m, b);
 	return find(m, src, dst, type, 1);
 }
 
@@ -669,6 +708,7 @@ static int seg_append(struct picl_matcher *m, struct seglist *l, const struct it
 {
 	struct segment *g;
 	uint64_t off = m->spill_end;
+	size_t cap = l->cap;
 	int rc;
 
 	if (l->head > 0 && l->head * 2 >= l->n) {
@@ -679,6 +719,7 @@ static int seg_append(struct picl_matcher *m, struct seglist *l, const struct it
 	}
 	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
 		return fail(m, PICL_ERR_NOMEM, NULL);
+	m->extra += (l->cap - cap) * sizeof(*l->v);
 	if ((rc = spill_append(m, v, n * sizeof(*v))) < 0)
 		return rc;
 	g = &l->v[l->n++];
@@ -734,8 +775,11 @@ static int bcast_spill(struct picl_matcher *m, struct channel *b)
  * segment of q. */
 static int spill_write(struct picl_matcher *m, struct queue *q, const struct item *v, size_t n)
 {
-	if (!q->sp && !(q->sp = calloc(1, sizeof(*q->sp))))
-		return fail(m, PICL_ERR_NOMEM, NULL);
+	if (!q->sp) {
+		if (!(q->sp = calloc(1, sizeof(*q->sp))))
+			return fail(m, PICL_ERR_NOMEM, NULL);
+		m->extra += sizeof(*q->sp);
+	}
 	return seg_append(m, &q->sp->seg, v, n, 0);
 }
 
@@ -817,8 +861,9 @@ static uint64_t run_start(const struct run *r)
 	return r->nblk ? r->blk[0].off : r->end;
 }
 
-static void run_free(struct run *r)
+static void run_free(struct picl_matcher *m, struct run *r)
 {
+	m->extra -= r->counted;
 	free(r->blk);
 	free(r->bloom);
 	free(r->gone);
@@ -952,14 +997,17 @@ static int build_finish(struct picl_matcher *m, struct rbuild *b, struct run *r)
 		return rc;
 	b->r.nlive = b->r.nent;
 	b->r.end = b->pos;
+	b->r.counted = b->blkcap * sizeof(*b->r.blk) + (b->r.bmask + 1) / 8 +
+		       (b->r.nent + 63) / 64 * sizeof(*b->r.gone);
+	m->extra += b->r.counted;
 	*r = b->r;
 	memset(&b->r, 0, sizeof(b->r));
 	return PICL_OK;
 }
 
-static void build_abort(struct rbuild *b)
+static void build_abort(struct picl_matcher *m, struct rbuild *b)
 {
-	run_free(&b->r);
+	run_free(m, &b->r);
 	free(b->buf);
 }
 
@@ -1050,15 +1098,15 @@ static int merge_runs(struct picl_matcher *m)
 			rc = ga < 0 ? ga : gz;
 		if (rc >= 0)
 			rc = build_finish(m, &b, &out);
-		build_abort(&b);
+		build_abort(m, &b);
 		free(ra.buf);
 		free(rz.buf);
 		if (rc < 0)
 			return rc;
 		spill_release(m, run_start(a), a->end - run_start(a));
 		spill_release(m, run_start(z), z->end - run_start(z));
-		run_free(a);
-		run_free(z);
+		run_free(m, a);
+		run_free(m, z);
 		*a = out;
 		m->nruns--;
 	}
@@ -1134,7 +1182,7 @@ static int evict(struct picl_matcher *m)
 	free(e);
 	if (rc >= 0)
 		rc = build_finish(m, &b, &m->runs[m->nruns]);
-	build_abort(&b);
+	build_abort(m, &b);
 	if (rc < 0)
 		return rc;
 	m->nruns++;
@@ -1148,7 +1196,7 @@ static int evict(struct picl_matcher *m)
 			free(c->sends.v);
 			free(c->recvs.v);
 			if (c->dst == BCAST_DST)
-				bcast_free(c->u.b);
+				bcast_release(m, c->u.b);
 		} else {
 			m->ch[j++] = *c;
 		}
@@ -1329,6 +1377,7 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 	m->inmem += h.nsends;
 	if (dst == BCAST_DST) {
 		c->u.b = b;
+		bcast_counted(m, b);
 	} else {
 		c->u.done = h.done;
 		if (h.nrecvs)
@@ -1340,7 +1389,7 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 	m->runs[ri].gone[e / 64] |= (uint64_t)1 << (e % 64);
 	if (--m->runs[ri].nlive == 0) {
 		spill_release(m, run_start(&m->runs[ri]), m->runs[ri].end - run_start(&m->runs[ri]));
-		run_free(&m->runs[ri]);
+		run_free(m, &m->runs[ri]);
 		memmove(m->runs + ri, m->runs + ri + 1, (m->nruns - ri - 1) * sizeof(*m->runs));
 		m->nruns--;
 	}
@@ -1427,6 +1476,42 @@ static int done_of(struct picl_matcher *m, int32_t src, int32_t dst, int32_t typ
 	return PICL_OK;
 }
 
+/* What the matcher holds, in items: the items, the channels (about an
+ * item's size each), and the rest of what it keeps, in bytes. */
+static size_t in_use(const struct picl_matcher *m)
+{
+	return m->inmem + m->nused + m->extra / sizeof(struct item);
+}
+
+#ifdef PICL_MATCH_SELFCHECK
+/* In the tests' and the fuzzers' builds: m->extra, kept up as things
+ * change, must be what counting them all again gives. */
+static void extra_check(const struct picl_matcher *m)
+{
+	size_t n = 0, i, k;
+
+	for (i = 0; i < m->nused; i++) {
+		const struct channel *c = &m->ch[i];
+		const struct queue *q[2] = { &c->sends, &c->recvs };
+
+		if (c->dst == BCAST_DST && c->u.b) {
+			if (c->u.b->counted != bcast_bytes(c->u.b))
+				abort();
+			n += c->u.b->counted + c->u.b->ck.cap * sizeof(struct segment);
+		}
+		for (k = 0; k < 2; k++)
+			if (q[k]->sp)
+				n += sizeof(struct spill) + q[k]->sp->seg.cap * sizeof(struct segment);
+	}
+	for (i = 0; i < m->nruns; i++)
+		n += m->runs[i].counted;
+	if (n != m->extra)
+		abort();
+}
+#else
+#define extra_check(m) ((void)0)
+#endif
+
 /* Past the limit: spill queues, in table order, until half of it is left;
  * if that is not enough (short queues stay), move the channels out whole.
  * Broadcast queues stay, so even that may not be enough; the next attempt
@@ -1437,7 +1522,8 @@ static int spill_some(struct picl_matcher *m)
 	size_t i, used;
 	int rc;
 
-	for (i = 0; i < m->nused && m->inmem + m->nused > m->limit / 2; i++) {
+	extra_check(m);
+	for (i = 0; i < m->nused && in_use(m) > m->limit / 2; i++) {
 		struct channel *c = &m->ch[i];
 
 		if (c->dst == BCAST_DST)
@@ -1447,9 +1533,10 @@ static int spill_some(struct picl_matcher *m)
 		if (rc < 0)
 			return rc;
 	}
-	if (m->inmem + m->nused > m->limit / 2 && (rc = evict(m)) < 0)
+	if (in_use(m) > m->limit / 2 && (rc = evict(m)) < 0)
 		return rc;
-	used = m->inmem + m->nused;
+	extra_check(m);
+	used = in_use(m);
 	m->next_check = used > m->limit / 2 ? used + used / 2 : m->limit;
 	if (m->next_check < m->limit)
 		m->next_check = m->limit;
@@ -1519,6 +1606,7 @@ static int refill(struct picl_matcher *m, struct queue *q)
 		q->n = (uint32_t)sp->tn;
 		q->cap = (uint32_t)sp->tcap;
 	}
+	m->extra -= sizeof(*sp) + sp->seg.cap * sizeof(*sp->seg.v);
 	free(sp->seg.v);
 	free(q->sp);
 	q->sp = NULL;
@@ -2082,8 +2170,8 @@ int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
 	if (m->code == PICL_ERR_IO)
 		return PICL_ERR_IO; /* what is on disk can no longer be trusted */
 	/* Past the limit, between records, where no pointer into m->ch is
-	 * held: what waits, and the channels, each about an item's size. */
-	if (m->limit && m->inmem + m->nused > m->next_check && (rc = spill_some(m)) < 0)
+	 * held (in_use: what waits, the channels, and their lists). */
+	if (m->limit && in_use(m) > m->next_check && (rc = spill_some(m)) < 0)
 		return rc;
 	if ((rc = saw_processor(m, rec->processor)) < 0)
 		return rc;
@@ -2124,13 +2212,23 @@ static struct queue *pass_queue(struct channel *c, int pass)
 }
 
 /* The items of one pass of a channel in a run, or a chunk of spilled
- * broadcasts, read one at a time. */
+ * broadcasts, read one at a time; or a stream of such items that
+ * merge_cursors wrote, each with its channel (struct sitem). */
 struct cursor {
 	int32_t src, dst, type;
-	uint32_t left;                /* items after `next` */
+	uint32_t stream;              /* a stream: 1 */
+	uint64_t left;                /* items after `next` */
 	uint64_t off;                 /* where the one after `next` is */
 	uint64_t bidx;                /* a broadcast: the number of `next` */
 	struct item next;
+	uint64_t level;               /* a stream: how many merges made it */
+};
+
+/* An item of a stream, in the spill file. */
+struct sitem {
+	int32_t src, dst, type, pad;
+	uint64_t bidx;
+	struct item it;
 };
 
 /* What finish merges: channel i of m->ch when i < m->nused, else cursor
@@ -2201,9 +2299,167 @@ static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, in
 	return rc;
 }
 
-/* Cursors on every chunk of spilled broadcasts, appended to *cur; the
- * broadcasts left in memory are then numbered from the channel's base. */
-static int bcast_cursors(struct picl_matcher *m, struct cursor **cur, size_t *n, size_t *cap)
+/* k's next item (1), or 0 when it has none left. */
+static int cursor_next(struct picl_matcher *m, struct cursor *k)
+{
+	struct sitem si;
+
+	if (!k->left)
+		return 0;
+	if (!k->stream) {
+		if (read_at(m->fd, (char *)&k->next, sizeof(k->next), k->off) < 0)
+			return fail(m, PICL_ERR_IO, "cannot read back");
+		k->off += sizeof(k->next);
+		k->bidx++;
+	} else {
+		if (read_at(m->fd, (char *)&si, sizeof(si), k->off) < 0)
+			return fail(m, PICL_ERR_IO, "cannot read back");
+		k->off += sizeof(si);
+		k->src = si.src;
+		k->dst = si.dst;
+		k->type = si.type;
+		k->bidx = si.bidx;
+		k->next = si.it;
+	}
+	k->left--;
+	return 1;
+}
+
+/*
+ * The cursors finish merges, gathered so that their number stays bounded
+ * (a run can hold millions of channels, each a cursor of its own): past
+ * `batch` of them, merge_cursors makes them one stream in the spill file,
+ * and `batch` streams of one level one of the next.
+ */
+struct gather {
+	struct cursor *v;             /* v[0 .. nstreams) streams, by level */
+	size_t n, cap, nstreams;      /* (highest first), then cursors */
+	size_t batch;
+};
+
+/* Merge the n cursors at v by their items' order into one stream at the
+ * end of the spill file, in *out. */
+static int merge_cursors(struct picl_matcher *m, struct cursor *v, size_t n, struct cursor *out)
+{
+	struct hsrc *h = malloc(n * sizeof(*h));
+	char *buf = malloc(RUN_BUF);
+	size_t i, len = 0, nh = n;
+	uint64_t start = m->spill_end, count = 0;
+	int rc = PICL_OK;
+
+	if (!h || !buf) {
+		rc = fail(m, PICL_ERR_NOMEM, NULL);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		h[i].seq = v[i].next.seq;
+		h[i].i = i;
+	}
+	for (i = n / 2; i-- > 0;)
+		heap_down(h, n, i);
+	while (nh) {
+		struct cursor *k = &v[h[0].i];
+		struct sitem si;
+
+		memset(&si, 0, sizeof(si));
+		si.src = k->src;
+		si.dst = k->dst;
+		si.type = k->type;
+		si.bidx = k->bidx;
+		si.it = k->next;
+		if (len + sizeof(si) > RUN_BUF) {
+			if ((rc = spill_append(m, buf, len)) < 0)
+				goto out;
+			len = 0;
+		}
+		memcpy(buf + len, &si, sizeof(si));
+		len += sizeof(si);
+		count++;
+		if ((rc = cursor_next(m, k)) < 0)
+			goto out;
+		if (rc)
+			h[0].seq = k->next.seq;
+		else
+			h[0] = h[--nh];
+		heap_down(h, nh, 0);
+	}
+	if (len && (rc = spill_append(m, buf, len)) < 0)
+		goto out;
+	memset(out, 0, sizeof(*out));
+	out->stream = 1;
+	out->off = start;
+	out->left = count;
+	rc = cursor_next(m, out) < 0 ? PICL_ERR_IO : PICL_OK;
+out:
+	free(h);
+	free(buf);
+	return rc;
+}
+
+/* Merge the last n of g's streams into one, a level up. */
+static int merge_streams(struct picl_matcher *m, struct gather *g, size_t n)
+{
+	struct cursor s;
+	size_t at = g->nstreams - n;
+	uint64_t level = g->v[at].level + 1;
+	int rc = merge_cursors(m, g->v + at, n, &s);
+
+	if (rc < 0)
+		return rc;
+	s.level = level;
+	memmove(g->v + at + 1, g->v + g->nstreams, (g->n - g->nstreams) * sizeof(*g->v));
+	g->v[at] = s;
+	g->nstreams = at + 1;
+	g->n -= n - 1;
+	return PICL_OK;
+}
+
+/* Take cursor k; past the batch, the cursors become a stream, and
+ * streams of one level one of the next. */
+static int gather_add(struct picl_matcher *m, struct gather *g, const struct cursor *k)
+{
+	struct cursor s;
+	int rc;
+
+	if (grow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v)) < 0)
+		return fail(m, PICL_ERR_NOMEM, NULL);
+	g->v[g->n++] = *k;
+	if (g->n - g->nstreams < g->batch)
+		return PICL_OK;
+	if ((rc = merge_cursors(m, g->v + g->nstreams, g->batch, &s)) < 0)
+		return rc;
+	g->v[g->nstreams++] = s;
+	g->n = g->nstreams;
+	while (g->nstreams >= g->batch &&
+	       g->v[g->nstreams - g->batch].level == g->v[g->nstreams - 1].level)
+		if ((rc = merge_streams(m, g, g->batch)) < 0)
+			return rc;
+	return PICL_OK;
+}
+
+/* Once all are in: at most a batch of cursors (or streams) to merge. */
+static int gather_end(struct picl_matcher *m, struct gather *g)
+{
+	struct cursor s;
+	int rc;
+
+	if (!g->nstreams)
+		return PICL_OK;
+	if (g->n > g->nstreams) {
+		if ((rc = merge_cursors(m, g->v + g->nstreams, g->n - g->nstreams, &s)) < 0)
+			return rc;
+		g->v[g->nstreams++] = s;
+		g->n = g->nstreams;
+	}
+	while (g->nstreams > g->batch)
+		if ((rc = merge_streams(m, g, g->batch)) < 0)
+			return rc;
+	return PICL_OK;
+}
+
+/* Cursors on every chunk of spilled broadcasts, to g; the broadcasts left
+ * in memory are then numbered from the channel's base. */
+static int bcast_cursors(struct picl_matcher *m, struct gather *g)
 {
 	size_t i, j;
 
@@ -2214,20 +2470,21 @@ static int bcast_cursors(struct picl_matcher *m, struct cursor **cur, size_t *n,
 		if (c->dst != BCAST_DST || !bc || !bc->ndisk)
 			continue;
 		for (j = bc->ck.head; j < bc->ck.n; j++) {
-			const struct segment *g = &bc->ck.v[j];
-			struct cursor *k;
+			const struct segment *sg = &bc->ck.v[j];
+			struct cursor k;
+			int rc;
 
-			if (grow((void **)cur, cap, *n + 1, sizeof(**cur)) < 0)
-				return fail(m, PICL_ERR_NOMEM, NULL);
-			k = &(*cur)[(*n)++];
-			k->src = c->src;
-			k->dst = BCAST_DST;
-			k->type = c->type;
-			k->left = (uint32_t)(g->n - 1);
-			k->off = g->off + sizeof(k->next);
-			k->bidx = g->first;
-			if (read_at(m->fd, (char *)&k->next, sizeof(k->next), g->off) < 0)
+			memset(&k, 0, sizeof(k));
+			k.src = c->src;
+			k.dst = BCAST_DST;
+			k.type = c->type;
+			k.left = sg->n - 1;
+			k.off = sg->off + sizeof(k.next);
+			k.bidx = sg->first;
+			if (read_at(m->fd, (char *)&k.next, sizeof(k.next), sg->off) < 0)
 				return fail(m, PICL_ERR_IO, "cannot read back");
+			if ((rc = gather_add(m, g, &k)) < 0)
+				return rc;
 		}
 		bc->base += bc->ndisk;
 		bc->ndisk = 0;
@@ -2237,9 +2494,8 @@ static int bcast_cursors(struct picl_matcher *m, struct cursor **cur, size_t *n,
 }
 
 /* Cursors on the items of the pass in every entry of the runs not taken
- * back, appended to *cur. */
-static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, size_t *n,
-		       size_t *cap)
+ * back, to g. */
+static int run_cursors(struct picl_matcher *m, int pass, struct gather *g)
 {
 	size_t ri;
 	int rc = PICL_OK;
@@ -2251,26 +2507,24 @@ static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, si
 
 		while ((rc = rread_next(m, &rd, &h, &items)) > 0) {
 			uint32_t k = pass == 0 ? h.nsends : h.nrecvs;
-			struct cursor *c;
+			struct cursor c;
 
 			if (k == 0 || (h.dst == BCAST_DST && pass == 1))
 				continue;
-			if (grow((void **)cur, cap, *n + 1, sizeof(**cur)) < 0) {
-				rc = fail(m, PICL_ERR_NOMEM, NULL);
-				break;
-			}
 			if (pass == 1)
 				items += h.nsends * sizeof(struct item);
-			c = &(*cur)[(*n)++];
-			c->src = h.src;
-			c->dst = h.dst;
-			c->type = h.type;
-			c->left = k - 1;
-			c->bidx = h.done; /* a broadcast entry's base */
+			memset(&c, 0, sizeof(c));
+			c.src = h.src;
+			c.dst = h.dst;
+			c.type = h.type;
+			c.left = k - 1;
+			c.bidx = h.done; /* a broadcast entry's base */
 			/* where the entry's next item lies in the file */
-			c->off = rd.r->blk[rd.blk - 1].off + (uint64_t)(items - rd.buf) +
-				 sizeof(struct item);
-			memcpy(&c->next, items, sizeof(struct item));
+			c.off = rd.r->blk[rd.blk - 1].off + (uint64_t)(items - rd.buf) +
+				sizeof(struct item);
+			memcpy(&c.next, items, sizeof(struct item));
+			if ((rc = gather_add(m, g, &c)) < 0)
+				break;
 		}
 		free(rd.buf);
 	}
@@ -2280,25 +2534,37 @@ static int run_cursors(struct picl_matcher *m, int pass, struct cursor **cur, si
 /* Unmatched sends (a broadcast once per missing receiver), then receives,
  * each in input order: every queue is, so the report merges them, those
  * in memory and those in the runs, taking them apart as it goes (spilled
- * ones read back a few items at a time, the runs' one at a time). No
- * channel is made or moved meanwhile, so pointers into m->ch hold. */
+ * ones read back a few items at a time, the runs' one at a time). With a
+ * limit, more queues in the runs and chunks than a quarter of it counts
+ * are merged a batch at a time into streams first (gather_add), so the
+ * cursors stay few. No channel is made or moved meanwhile, so pointers
+ * into m->ch hold. */
 int picl_matcher_finish(struct picl_matcher *m)
 {
 	struct hsrc *h = NULL;
-	struct cursor *cur = NULL;
-	size_t n, cap = 0, ncur, curcap = 0, i;
+	struct gather g = { NULL, 0, 0, 0, SIZE_MAX };
+	struct cursor *cur;
+	size_t n, cap = 0, ncur, i;
 	int pass, rc = PICL_OK;
 
 	if (m->code == PICL_ERR_IO)
 		return PICL_ERR_IO;
+	extra_check(m);
 	/* Broadcasts are reported once per missing receiver, by processor. */
 	if (m->nprocs > 1)
 		qsort(m->procs, m->nprocs, sizeof(*m->procs), cmp_i32);
+	/* a cursor takes about an item and a half */
+	if (m->limit)
+		g.batch = m->limit / 4 > 2 ? m->limit / 4 : 2;
 	for (pass = 0; pass < 2 && rc == PICL_OK; pass++) {
-		n = ncur = 0;
-		if ((rc = run_cursors(m, pass, &cur, &ncur, &curcap)) < 0 ||
-		    (pass == 0 && (rc = bcast_cursors(m, &cur, &ncur, &curcap)) < 0))
+		n = 0;
+		g.n = g.nstreams = 0;
+		if ((rc = run_cursors(m, pass, &g)) < 0 ||
+		    (pass == 0 && (rc = bcast_cursors(m, &g)) < 0) ||
+		    (rc = gather_end(m, &g)) < 0)
 			break;
+		cur = g.v;
+		ncur = g.n;
 		if (grow((void **)&h, &cap, m->nused + ncur, sizeof(*h)) < 0) {
 			rc = fail(m, PICL_ERR_NOMEM, NULL);
 			break;
@@ -2343,18 +2609,11 @@ int picl_matcher_finish(struct picl_matcher *m)
 				src = k->src;
 				dst = k->dst;
 				type = k->type;
-				if (dst == BCAST_DST)
-					bidx = k->bidx++;
-				f = NULL;
-				if (k->left) {
-					if (read_at(m->fd, (char *)&k->next, sizeof(k->next), k->off) < 0) {
-						rc = fail(m, PICL_ERR_IO, "cannot read back");
-						break;
-					}
-					k->off += sizeof(k->next);
-					k->left--;
-					f = &k->next;
-				}
+				bidx = k->bidx;
+				if ((rc = cursor_next(m, k)) < 0)
+					break;
+				f = rc ? &k->next : NULL;
+				rc = PICL_OK;
 			}
 			m->pending--;
 			if (pass == 1)
@@ -2368,9 +2627,9 @@ int picl_matcher_finish(struct picl_matcher *m)
 		}
 	}
 	free(h);
-	free(cur);
+	free(g.v);
 	for (i = 0; i < m->nruns; i++)
-		run_free(&m->runs[i]);
+		run_free(m, &m->runs[i]);
 	m->nruns = 0;
 	return rc;
 }
@@ -2406,7 +2665,7 @@ void picl_matcher_free(struct picl_matcher *m)
 	free(m->req);
 	intmap_free(&m->req_of);
 	for (i = 0; i < m->nruns; i++)
-		run_free(&m->runs[i]);
+		run_free(m, &m->runs[i]);
 	free(m->runs);
 	free(m->rbuf);
 	free(m->ch);

@@ -844,8 +844,10 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
  * instead. When that is not enough (many channels of a message or two,
  * as when types are step numbers), whole channels go to the file, in
  * sorted runs, about two bytes of each staying in memory; the limit counts
- * the channels in memory as well as the messages. Broadcasts go to the
- * file as well. Call it before the first record.
+ * the channels in memory as well as the messages, and their lists (and
+ * those runs' two bytes). Broadcasts go to the file as well. At the end,
+ * picl_matcher_finish merges what is left in the file a bounded number of
+ * queues at a time. Call it before the first record.
  * Returns PICL_OK or PICL_ERR_NOMEM.
  */
 int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char *tmpdir);

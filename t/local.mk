@@ -20,9 +20,11 @@ t_unit_test_output_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_output_LDADD = $(UNIT_LDADD)
 TESTS += t/unit/test-output
 check_PROGRAMS += t/unit/test-match
-t_unit_test_match_SOURCES = t/unit/test-match.c
-t_unit_test_match_CFLAGS = $(UNIT_CFLAGS)
-t_unit_test_match_LDADD = $(UNIT_LDADD)
+# (with the library's sources, built to check the matcher's accounting)
+t_unit_test_match_SOURCES = t/unit/test-match.c $(libpicl_trace_libpicl_trace_la_SOURCES)
+t_unit_test_match_CPPFLAGS = $(AM_CPPFLAGS) -DPICL_MATCH_SELFCHECK
+t_unit_test_match_CFLAGS = $(UNIT_CFLAGS) $(libpicl_trace_libpicl_trace_la_CFLAGS)
+t_unit_test_match_LDADD = $(CHECK_LIBS) $(libpicl_trace_libpicl_trace_la_LIBADD)
 TESTS += t/unit/test-match
 # the reader's parsing threads against the serial reader
 check_PROGRAMS += t/unit/test-parallel
