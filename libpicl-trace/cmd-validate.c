@@ -231,8 +231,9 @@ struct validator {
 	uint64_t last_line;
 
 	int deferring;
-	struct finding *deferred;
-	size_t ndeferred, deferred_cap;
+	struct finding *deferred; /* a heap, the last in line order on top: */
+	size_t ndeferred, deferred_cap;  /* those that will be listed */
+	uint64_t deferred_seq;  /* findings deferred so far */
 
 	struct picl_stat_pair *pairs;
 	size_t pairs_cap;
@@ -327,6 +328,77 @@ static void print_finding(struct validator *v, const struct finding *f)
 	}
 }
 
+static int cmp_findings(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Restore the heap of deferred findings from slot i down. */
+static void deferred_down(struct validator *v, size_t i)
+{
+	struct finding *h = v->deferred, t;
+	size_t n = v->ndeferred;
+
+	for (;;) {
+		size_t l = 2 * i + 1, top = i;
+
+		if (l < n && cmp_findings(&h[l], &h[top]) > 0)
+			top = l;
+		if (l + 1 < n && cmp_findings(&h[l + 1], &h[top]) > 0)
+			top = l + 1;
+		if (top == i)
+			return;
+		t = h[i];
+		h[i] = h[top];
+		h[top] = t;
+		i = top;
+	}
+}
+
+/* Keep a finding made at the end of the trace, to be listed in line order
+ * with the others: only as many as --max-errors leaves to list, the first
+ * in line order (a trace of millions of unmatched messages would
+ * otherwise keep them all). */
+static void defer_finding(struct validator *v, const struct finding *f)
+{
+	struct finding d = *f, t;
+	size_t room = SIZE_MAX, i;
+
+	if (v->opt->max_errors)
+		room = v->listed < v->opt->max_errors ? v->opt->max_errors - v->listed : 0;
+	d.seq = v->deferred_seq++;
+	if (room == 0 || (v->ndeferred == room && cmp_findings(&d, &v->deferred[0]) > 0))
+		return;
+	if (!(d.message = strdup(f->message))) {
+		v->nomem = 1;
+		return;
+	}
+	if (v->ndeferred == room) {      /* it takes the last one's place */
+		free(v->deferred[0].message);
+		v->deferred[0] = d;
+		deferred_down(v, 0);
+		return;
+	}
+	if (grow((void **)&v->deferred, &v->deferred_cap, v->ndeferred + 1,
+		 sizeof(*v->deferred)) < 0) {
+		free(d.message);
+		v->nomem = 1;
+		return;
+	}
+	for (i = v->ndeferred++; i > 0 && cmp_findings(&v->deferred[(i - 1) / 2], &d) < 0;
+	     i = (i - 1) / 2) {
+		t = v->deferred[(i - 1) / 2];
+		v->deferred[i] = t;
+	}
+	v->deferred[i] = d;
+}
+
 /* Count a finding and list it (now, or at the end when deferring). */
 static void add_finding(struct validator *v, const struct finding *f)
 {
@@ -337,22 +409,7 @@ static void add_finding(struct validator *v, const struct finding *f)
 	if (v->opt->quiet)
 		return;
 	if (v->deferring) {
-		struct finding *d;
-
-		if (grow((void **)&v->deferred, &v->deferred_cap, v->ndeferred + 1,
-			 sizeof(*v->deferred)) < 0) {
-			v->nomem = 1;
-			return;
-		}
-		d = &v->deferred[v->ndeferred];
-		*d = *f;
-		d->seq = v->ndeferred;
-		d->message = strdup(f->message);
-		if (!d->message) {
-			v->nomem = 1;
-			return;
-		}
-		v->ndeferred++;
+		defer_finding(v, f);
 		return;
 	}
 	if (v->opt->max_errors && v->listed >= v->opt->max_errors)
@@ -385,17 +442,6 @@ static void report(struct validator *v, enum severity sev, const char *rule,
 	f.sev = sev;
 	f.message = message;
 	add_finding(v, &f);
-}
-
-static int cmp_findings(const void *a, const void *b)
-{
-	const struct finding *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->column != y->column)
-		return x->column < y->column ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Print the findings kept until the end, in line order. */
@@ -1607,6 +1653,7 @@ static void reset(struct validator *v)
 	for (k = 0; k < v->ndeferred; k++)
 		free(v->deferred[k].message);
 	v->ndeferred = 0;
+	v->deferred_seq = 0;
 	picl_stats_free(v->stats);
 	v->stats = NULL;
 	picl_reader_free(v->reader);
