@@ -2222,6 +2222,7 @@ struct cursor {
 	uint64_t bidx;                /* a broadcast: the number of `next` */
 	struct item next;
 	uint64_t level;               /* a stream: how many merges made it */
+	uint64_t kept;                /* a stream: bytes read, not given back */
 };
 
 /* An item of a stream, in the spill file. */
@@ -2315,6 +2316,12 @@ static int cursor_next(struct picl_matcher *m, struct cursor *k)
 		if (read_at(m->fd, (char *)&si, sizeof(si), k->off) < 0)
 			return fail(m, PICL_ERR_IO, "cannot read back");
 		k->off += sizeof(si);
+		/* read for the only time: given back a megabyte at a time */
+		k->kept += sizeof(si);
+		if (k->kept >= RELEASE_MIN || k->left == 1) {
+			spill_release(m, k->off - k->kept, k->kept);
+			k->kept = 0;
+		}
 		k->src = si.src;
 		k->dst = si.dst;
 		k->type = si.type;
