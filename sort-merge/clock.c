@@ -100,7 +100,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COMPACT_MIN 1024           /* points buffered before folding into a hull */
+#define COMPACT_MIN 16             /* points buffered before folding into a hull */
 #define SYNC_ALL_PAIRS_MAX 32
 #define SYNC_WAIT_MAX 4096         /* calls one process holds waiting for their
 				      rounds (a power of two) */
