@@ -723,6 +723,11 @@ static int seg_merge(struct picl_matcher *m, struct seglist *l)
 		uint64_t off = m->spill_end, done, k;
 		int i;
 
+		if (from[0] + bytes[0] == from[1]) {   /* side by side already */
+			a->n += b->n;
+			l->n--;
+			continue;
+		}
 		if (!buf && !(buf = malloc(RUN_BUF))) {
 			rc = fail(m, PICL_ERR_NOMEM, NULL);
 			break;

@@ -712,6 +712,47 @@ START_TEST(broadcast_base_moved_out)
 }
 END_TEST
 
+/* One long queue, spilled again and again with nothing else written
+ * between: its segments lie side by side and merge without a copy; every
+ * message still matches its own receive, in order. */
+START_TEST(one_long_queue)
+{
+	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	size_t cap = 20000 * 40, len = 0, line = 0, i, k;
+	char *trace = malloc(cap);
+	struct events mem = { NULL, 0, 0, NULL };
+
+	ck_assert_ptr_nonnull(trace);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (i = 0; i < 10000; i++)
+		len += (size_t)snprintf(trace + len, cap - len, "-3 -21 %zu 0 0 3 2 8 1 1\n", ++line);
+	for (i = 0; i < 9990; i++)
+		len += (size_t)snprintf(trace + len, cap - len, "-4 -52 %zu 1 0 3 2 8 1 0\n", ++line);
+	ck_assert_uint_lt(len, cap);
+	ck_assert_int_eq(match_spilled(trace, len, 0, NULL, &mem, why, sizeof(why)), PICL_OK);
+	ck_assert_uint_eq(mem.n, 10000);
+	for (i = 0; i < mem.n; i++) {
+		ck_assert_int_eq(mem.v[i].kind, i < 9990 ? PICL_MATCH_OK : PICL_MATCH_UNMATCHED_SEND);
+		ck_assert_uint_eq(mem.v[i].send_line, i + 1);
+		if (i < 9990)
+			ck_assert_uint_eq(mem.v[i].recv_line, 10000 + i + 1);
+	}
+	for (k = 0; k < 2; k++) {
+		struct events disk = { NULL, 0, 0, NULL };
+
+		ck_assert_int_eq(match_spilled(trace, len, k ? 4096 : 1, dir, &disk, why,
+					       sizeof(why)), PICL_OK);
+		ck_assert_uint_eq(disk.n, mem.n);
+		for (i = 0; i < mem.n; i++)
+			ck_assert(same_event(&disk.v[i], &mem.v[i]));
+		free(disk.v);
+	}
+	free(mem.v);
+	free(trace);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("match");
@@ -737,6 +778,7 @@ int main(void)
 	tcase_add_test(tc, spilled_same_as_in_memory);
 	tcase_add_test(tc, channels_moved_out_same_as_in_memory);
 	tcase_add_test(tc, broadcast_base_moved_out);
+	tcase_add_test(tc, one_long_queue);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
