@@ -38,7 +38,8 @@
  * two passes: the first decides every record and marks both halves of each
  * pair with a selected half in a bitmap (one bit per record, plus a stack
  * of open entries per process); the second copies the marked records out.
- * Memory: N/8 bytes for N records, plus the open entries. An input that
+ * Memory: two pages of that bitmap (the older ones wait in a temporary
+ * file, see struct pairs), plus the open entries. An input that
  * cannot be read twice (standard input from a pipe, a FIFO) is first copied
  * to an unlinked temporary file in $TMPDIR (or /tmp).
  *
@@ -643,13 +644,27 @@ struct entry_stack {
 
 /* The bitmap in pages of PAGE_RECORDS records, made when one of their
  * records is marked: a filter that keeps few records of a long trace
- * costs a pointer per page, not a bit per record. */
+ * costs a pointer per page, not a bit per record. Once pass 1 is two
+ * pages further on, a page goes to a temporary file (where pass 2 reads
+ * it back), and a mark of one of its records that comes later (an entry
+ * whose exit is kept, far ahead) goes to the list `late`: memory is two
+ * pages, the pages' offsets, and the late marks, whatever the length. */
 #define PAGE_RECORDS ((uint64_t)1 << 19)
 #define PAGE_WORDS (PAGE_RECORDS / 64)
+#define PAGE_BYTES (PAGE_WORDS * sizeof(uint64_t))
+#define NOT_WRITTEN UINT64_MAX
 
 struct pairs {
 	uint64_t **pages;           /* NULL: no record of that page marked */
-	size_t npages;
+	uint64_t *where;            /* offset in fd of each page moved out */
+	size_t npages;              /* (NOT_WRITTEN: it had no mark) */
+	size_t nout;                /* pages [0, nout) are moved out */
+	int fd;                     /* -1 until a page moves out */
+	uint64_t end;               /* bytes written to fd */
+	uint64_t *late;             /* marks in pages moved out, sorted */
+	size_t nlate, late_cap, next_late;  /* after pass 1 */
+	uint64_t *page;             /* pass 2: the page read back, */
+	size_t page_no;             /* its number + 1 (0: none yet) */
 	struct entry_stack *stacks;
 	size_t nstacks, stacks_cap;
 	uint32_t *slots;            /* stack index + 1; 0: empty */
@@ -670,28 +685,59 @@ static void pairs_free(struct pairs *p)
 	for (i = 0; i < p->npages; i++)
 		free(p->pages[i]);
 	free(p->pages);
+	free(p->where);
+	free(p->late);
+	free(p->page);
+	if (p->fd >= 0)
+		close(p->fd);
 }
 
-/* Mark record ord, making its page (and room for it in the table). 0, or
- * -1 when out of memory. */
+/* Room in the tables for page `at`. 0, or -1 when out of memory. */
+static int pages_room(struct pairs *p, size_t at)
+{
+	size_t ncap;
+	uint64_t **t;
+	uint64_t *w;
+
+	if (at < p->npages)
+		return 0;
+	ncap = p->npages ? p->npages : 64;
+	while (ncap <= at)
+		ncap *= 2;
+	if (!(t = realloc(p->pages, ncap * sizeof(*t))))
+		return -1;
+	p->pages = t;
+	if (!(w = realloc(p->where, ncap * sizeof(*w))))
+		return -1;
+	p->where = w;
+	memset(t + p->npages, 0, (ncap - p->npages) * sizeof(*t));
+	memset(w + p->npages, 0xff, (ncap - p->npages) * sizeof(*w));
+	p->npages = ncap;
+	return 0;
+}
+
+/* Mark record ord, making its page (and room for it in the tables), or
+ * listing it if its page has moved out. 0, or -1 when out of memory. */
 static int bit_set(struct pairs *p, uint64_t ord)
 {
-	size_t at = (size_t)(ord / PAGE_RECORDS), ncap;
+	size_t at = (size_t)(ord / PAGE_RECORDS);
 	uint64_t **page;
 
-	if (at >= p->npages) {
-		uint64_t **t;
+	if (at < p->nout) {
+		if (p->nlate == p->late_cap) {
+			size_t nc = p->late_cap ? 2 * p->late_cap : 256;
+			uint64_t *v = realloc(p->late, nc * sizeof(*v));
 
-		ncap = p->npages ? p->npages : 64;
-		while (ncap <= at)
-			ncap *= 2;
-		t = realloc(p->pages, ncap * sizeof(*t));
-		if (!t)
-			return -1;
-		memset(t + p->npages, 0, (ncap - p->npages) * sizeof(*t));
-		p->pages = t;
-		p->npages = ncap;
+			if (!v)
+				return -1;
+			p->late = v;
+			p->late_cap = nc;
+		}
+		p->late[p->nlate++] = ord;
+		return 0;
 	}
+	if (pages_room(p, at) < 0)
+		return -1;
 	page = &p->pages[at];
 	if (!*page && !(*page = calloc(PAGE_WORDS, sizeof(**page))))
 		return -1;
@@ -699,10 +745,99 @@ static int bit_set(struct pairs *p, uint64_t ord)
 	return 0;
 }
 
-static int bit_test(const struct pairs *p, uint64_t ord)
+/* Pass 1 has reached record ord: the pages two behind it and older move
+ * out. PICL_OK, PICL_ERR_NOMEM (not reported), or < 0 (reported). */
+static int pages_out(struct pairs *p, uint64_t ord)
 {
-	const uint64_t *page = ord / PAGE_RECORDS < p->npages ? p->pages[ord / PAGE_RECORDS] : NULL;
+	size_t at = (size_t)(ord / PAGE_RECORDS);
 
+	while (p->nout + 2 <= at) {
+		size_t k = p->nout;
+
+		if (pages_room(p, k) < 0)
+			return PICL_ERR_NOMEM;   /* the caller says so */
+		if (p->pages[k]) {
+			const char *b = (const char *)p->pages[k];
+			size_t done = 0;
+
+			if (p->fd < 0 && (p->fd = picltrace_tempfile("filter", NULL)) < 0)
+				return PICL_ERR_IO;
+			while (done < PAGE_BYTES) {
+				ssize_t w = pwrite(p->fd, b + done, PAGE_BYTES - done,
+						   (off_t)(p->end + done));
+
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0) {
+					picltrace_error("filter", "cannot write a temporary file: %s",
+							w < 0 ? strerror(errno) : "no space");
+					return PICL_ERR_IO;
+				}
+				done += (size_t)w;
+			}
+			p->where[k] = p->end;
+			p->end += PAGE_BYTES;
+			free(p->pages[k]);
+			p->pages[k] = NULL;
+		}
+		p->nout++;
+	}
+	return PICL_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Pass 2: is record ord marked? 1, 0, or < 0 (reported). Records come in
+ * order, so a page moved out is read back once, with its late marks. */
+static int bit_test(struct pairs *p, uint64_t ord)
+{
+	size_t at = (size_t)(ord / PAGE_RECORDS);
+	const uint64_t *page;
+
+	if (at < p->nout) {
+		if (p->page_no != at + 1) {
+			if (!p->page && !(p->page = malloc(PAGE_BYTES))) {
+				picltrace_error("filter", "out of memory");
+				return PICL_ERR_NOMEM;
+			}
+			if (p->where[at] == NOT_WRITTEN) {
+				memset(p->page, 0, PAGE_BYTES);
+			} else {
+				size_t done = 0;
+
+				while (done < PAGE_BYTES) {
+					ssize_t got = pread(p->fd, (char *)p->page + done,
+							    PAGE_BYTES - done,
+							    (off_t)(p->where[at] + done));
+
+					if (got < 0 && errno == EINTR)
+						continue;
+					if (got <= 0) {
+						picltrace_error("filter", "cannot read a temporary file back: %s",
+								got < 0 ? strerror(errno) : "it is shorter");
+						return PICL_ERR_IO;
+					}
+					done += (size_t)got;
+				}
+			}
+			while (p->next_late < p->nlate &&
+			       p->late[p->next_late] / PAGE_RECORDS <= at) {
+				uint64_t l = p->late[p->next_late++];
+
+				if (l / PAGE_RECORDS == at)
+					p->page[l % PAGE_RECORDS / 64] |= (uint64_t)1 << (l % 64);
+			}
+			p->page_no = at + 1;
+		}
+		page = p->page;
+	} else {
+		page = at < p->npages ? p->pages[at] : NULL;
+	}
 	return page && (page[ord % PAGE_RECORDS / 64] >> (ord % 64)) & 1;
 }
 
@@ -779,14 +914,17 @@ nomem:
 	return NULL;
 }
 
-/* Take in one record of pass 1. 0, or -1 when out of memory. */
+/* Take in one record of pass 1. 0, -1 when out of memory, or another
+ * error < 0 (reported). */
 static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t ord,
 		     int selected)
 {
 	struct entry_stack *s;
-	int nomem = 0;
+	int nomem = 0, rc;
 	size_t i;
 
+	if (ord % PAGE_RECORDS == 0 && (rc = pages_out(p, ord)) < 0)
+		return rc == PICL_ERR_NOMEM ? -1 : rc;
 	if (selected && bit_set(p, ord) < 0)
 		return -1;
 	if (rec->type == PICL_REC_ENTRY) {
@@ -855,16 +993,19 @@ static int run_input(struct filter *f, struct picl_reader *r, enum pass pass,
 			goto out;
 		}
 		if (pass == PASS_COPY) {
-			if (bit_test(p, *ord) && (rc = emit(f, r, &rec, 0)) < 0)
+			if ((rc = bit_test(p, *ord)) < 0 ||
+			    (rc && (rc = emit(f, r, &rec, 0)) < 0))
 				goto out;
 		} else {
 			rc = select_record(f, r, &rec, &decoded);
 			if (rc < 0)
 				goto out;
 			if (pass == PASS_MARK) {
-				if (pairs_add(p, &rec, *ord, rc) < 0) {
-					picltrace_error("filter", "out of memory");
-					rc = PICL_ERR_NOMEM;
+				if ((rc = pairs_add(p, &rec, *ord, rc)) < 0) {
+					if (rc == -1) {
+						picltrace_error("filter", "out of memory");
+						rc = PICL_ERR_NOMEM;
+					}
 					goto out;
 				}
 			} else if (rc && (rc = emit(f, r, &rec, decoded)) < 0) {
@@ -991,6 +1132,7 @@ static int filter_pairs(struct filter *f, const char **inputs, int n)
 	int i, opened = 0, rc = PICL_OK;
 
 	memset(&p, 0, sizeof(p));
+	p.fd = -1;
 	if (!src) {
 		picltrace_error("filter", "out of memory");
 		return PICL_ERR_NOMEM;
@@ -1006,6 +1148,8 @@ static int filter_pairs(struct filter *f, const char **inputs, int n)
 		rc = source_pass(f, &src[i], PASS_MARK, &p, &ord);
 	}
 	ord = 0;
+	if (p.nlate > 1)
+		qsort(p.late, p.nlate, sizeof(*p.late), cmp_u64);
 	picltrace_carry_free(&f->carry);   /* the second pass reads them again */
 	for (i = 0; i < n && rc == PICL_OK; i++) {
 		f->carry.more = i + 1 < n;

@@ -453,6 +453,29 @@ expect_out <<'T'
 T
 rm -f "$TMP/layers.picl"
 
+# Past two pages of the bitmap (2^19 records each) pass 1 moves the older
+# ones to a temporary file, and an entry there whose exit is kept much
+# later is marked from a list: 600,000 pairs of event 6 (entry at i, exit
+# at i + 0.5) inside one entry/exit of event 5 and the tracing event.
+awk 'BEGIN { n = 600000
+  printf "-3 -901 0 0 0 0\n-3 5 0.5 0 0 0\n"
+  for (i = 1; i <= n; i++) printf "-3 6 %d 0 0 0\n-4 6 %d.5 0 0 0\n", i, i
+  printf "-4 5 %d 0 0 0\n-4 -901 %d 0 0 0\n", n + 1, n + 2 }' >"$TMP/long.picl"
+run_within 60 "$PT" filter -q --pairs -e 5 -t exit --no-defs "$TMP/long.picl"
+expect_rc 0
+expect_out <<'T'
+-3 5 0.5 0 0 0
+-4 5 600001 0 0 0
+T
+# a window across the third page's start (record 1,048,576: pair 524,288):
+# the pairs with a half in it, worked out here with awk
+run_within 60 "$PT" filter -q --pairs --from 524286.5 --to 524288.25 --no-defs "$TMP/long.picl"
+expect_rc 0
+awk '$2 == 6 && $3 >= 524286 && $3 <= 524288.5' "$TMP/long.picl" >"$TMP/window"
+[ "$(wc -l <"$TMP/window")" -eq 6 ] || fail "the window's pairs were not worked out"
+expect_out <"$TMP/window"
+rm -f "$TMP/long.picl" "$TMP/window"
+
 # Pairs across two inputs (one trace cut in two), read as one stream.
 head -n 20 "$S" >"$TMP/part1.picl"
 tail -n +21 "$S" >"$TMP/part2.picl"
