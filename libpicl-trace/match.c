@@ -139,6 +139,7 @@ struct bcast {
  * message or two. */
 struct channel {
 	int32_t src, dst, type;
+	uint32_t round;               /* the matcher's round when last found */
 	struct queue sends, recvs;    /* dst BCAST_DST: sends are the broadcasts */
 	union {
 		uint64_t done;        /* broadcasts of (src, type) received on dst */
@@ -149,7 +150,8 @@ struct channel {
 /*
  * Channels moved to the spill file whole (evict): a run of entries sorted
  * by (src, dst, type), each a struct ehead then its sends then its
- * receives, cut into blocks of about RUN_BLOCK bytes. In memory a run
+ * receives (of a spilled queue: the items in memory, its segments, its
+ * tail), cut into blocks of about RUN_BLOCK bytes. In memory a run
  * keeps only the first key of each block, a Bloom filter of its keys and
  * a bit per entry that says it was taken back (lookup): about two bytes a
  * channel, where a channel in memory with its message or two takes some
@@ -161,7 +163,16 @@ struct ehead {
 	uint64_t done;                /* dst BCAST_DST: the base */
 	uint32_t nrecvs, pad;         /* dst BCAST_DST: the number of dsts, and
 					 1 if their ddone follow */
+	uint32_t ssegs, stail;        /* a spilled queue of sends: segments
+					 after its nsends items, then items */
+	uint32_t rsegs, rtail;        /* the same of receives */
 };
+
+/* The bytes of a queue in an entry: items, segments, items. */
+static size_t part_bytes(uint32_t nv, uint32_t nseg, uint32_t ntail)
+{
+	return ((size_t)nv + ntail) * sizeof(struct item) + (size_t)nseg * sizeof(struct segment);
+}
 
 /* The bytes of a broadcast entry's destinations. (Entries are read back
  * with memcpy: nothing in them needs aligning.) */
@@ -179,7 +190,7 @@ static size_t entry_body(const struct ehead *h)
 	if (h->dst == BCAST_DST)
 		return (size_t)h->nsends * sizeof(struct item) + dsts_bytes(h) +
 		       (h->pad ? (size_t)h->nrecvs * sizeof(uint64_t) : 0);
-	return ((size_t)h->nsends + h->nrecvs) * sizeof(struct item);
+	return part_bytes(h->nsends, h->ssegs, h->stail) + part_bytes(h->nrecvs, h->rsegs, h->rtail);
 }
 
 struct rblock {
@@ -233,6 +244,7 @@ struct picl_matcher {
 	uint64_t seq, matched, pending_recvs, pending;
 	size_t limit;                 /* items kept in memory at most (0: all) */
 	size_t inmem, next_check;     /* items in memory; spill past next_check */
+	uint32_t round;               /* spill_some calls so far */
 	size_t extra;                 /* bytes besides items and channels: the
 					 broadcast channels' lists, the spilled
 					 queues' segment lists, the runs' indexes */
@@ -311,8 +323,10 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 	}
 	for (i = chash(src, dst, type) & (m->ncap - 1); m->slot[i]; i = (i + 1) & (m->ncap - 1)) {
 		c = &m->ch[m->slot[i] - 1];
-		if (c->src == src && c->dst == dst && c->type == type)
+		if (c->src == src && c->dst == dst && c->type == type) {
+			c->round = m->round;
 			return c;
+		}
 	}
 	if (!create || grow((void **)&m->ch, &m->chcap, m->nused + 1, sizeof(*m->ch)) < 0)
 		return NULL;
@@ -321,6 +335,7 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 	c->src = src;
 	c->dst = dst;
 	c->type = type;
+	c->round = m->round;
 	m->slot[i] = (uint32_t)++m->nused;
 	return c;
 }
@@ -330,6 +345,7 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 
 static int bcast_base(struct picl_matcher *m, int32_t src, int32_t type, uint64_t *base);
 static void bcast_free(struct bcast *b);
+static void queue_free(struct queue *q);
 
 /* The bytes of b and its lists of destinations (not its chunks', which
  * seg_append counts): a broadcast channel with hundreds of receivers
@@ -935,13 +951,21 @@ static int evictee_cmp(const void *a, const void *b)
 	return key_cmp(x->src, x->dst, x->type, y->src, y->dst, y->type);
 }
 
-/* A channel that may move to disk whole: one with no segments of its own
- * there (for a broadcast one, no chunks). */
+/* A channel that may move to disk whole: any but a broadcast one with
+ * chunks there (a spilled queue's segments go with it, by reference). */
 static int evictable(const struct channel *c)
 {
 	if (c->dst == BCAST_DST)
 		return c->u.b && c->u.b->ndisk == 0;
-	return !c->sends.sp && !c->recvs.sp;
+	return 1;
+}
+
+/* How queue q goes into an entry: items in memory, segments, tail. */
+static void queue_parts(const struct queue *q, uint32_t *nv, uint32_t *nseg, uint32_t *ntail)
+{
+	*nv = q->n - q->head;
+	*nseg = q->sp ? (uint32_t)(q->sp->seg.n - q->sp->seg.head) : 0;
+	*ntail = q->sp ? (uint32_t)q->sp->tn : 0;
 }
 
 static void bcast_free(struct bcast *b)
@@ -1173,7 +1197,45 @@ static int merge_runs(struct picl_matcher *m)
  * to the spill file as a new run, and out of memory. Pointers into m->ch
  * do not hold across this.
  */
-static int evict(struct picl_matcher *m)
+/* Put queue q into the entry being built: its items in memory, then,
+ * spilled, its segments (where they are) and its tail. */
+static int put_queue(struct picl_matcher *m, struct rbuild *b, const struct queue *q)
+{
+	int rc;
+
+	if (q->n > q->head &&
+	    (rc = build_put(m, b, q->v + q->head, (size_t)(q->n - q->head) * sizeof(*q->v))) < 0)
+		return rc;
+	if (!q->sp)
+		return PICL_OK;
+	if (q->sp->seg.n > q->sp->seg.head &&
+	    (rc = build_put(m, b, q->sp->seg.v + q->sp->seg.head,
+			    (q->sp->seg.n - q->sp->seg.head) * sizeof(*q->sp->seg.v))) < 0)
+		return rc;
+	if (q->sp->tn && (rc = build_put(m, b, q->sp->t, q->sp->tn * sizeof(*q->sp->t))) < 0)
+		return rc;
+	return PICL_OK;
+}
+
+/* Queue q of a channel moved out: what it held in memory goes. */
+static void queue_dropped(struct picl_matcher *m, struct queue *q)
+{
+	m->inmem -= q->n - q->head;
+	if (q->sp) {
+		m->inmem -= q->sp->tn;
+		m->extra -= sizeof(*q->sp) + q->sp->seg.cap * sizeof(*q->sp->seg.v);
+	}
+	queue_free(q);
+}
+
+/* Whether evict(m, idle) moves c: with `idle`, only one not found since
+ * the last spill_some (the others are likely to be wanted again soon). */
+static int evicting(const struct picl_matcher *m, const struct channel *c, int idle)
+{
+	return evictable(c) && (!idle || c->round != m->round);
+}
+
+static int evict(struct picl_matcher *m, int idle)
 {
 	struct evictee *e;
 	struct rbuild b;
@@ -1181,7 +1243,7 @@ static int evict(struct picl_matcher *m)
 	int rc = PICL_OK;
 
 	for (i = 0; i < m->nused; i++)
-		n += (size_t)evictable(&m->ch[i]);
+		n += (size_t)evicting(m, &m->ch[i], idle);
 	if (n == 0)
 		return PICL_OK;
 	if (grow((void **)&m->runs, &m->runcap, m->nruns + 1, sizeof(*m->runs)) < 0)
@@ -1191,7 +1253,7 @@ static int evict(struct picl_matcher *m)
 	for (i = j = 0; i < m->nused; i++) {
 		const struct channel *c = &m->ch[i];
 
-		if (evictable(c)) {
+		if (evicting(m, c, idle)) {
 			e[j].src = c->src;
 			e[j].dst = c->dst;
 			e[j].type = c->type;
@@ -1215,20 +1277,22 @@ static int evict(struct picl_matcher *m)
 			h.done = bc->base;
 			h.pad = bc->ddone != NULL;
 		} else {
-			h.nrecvs = c->recvs.n - c->recvs.head;
+			queue_parts(&c->sends, &h.nsends, &h.ssegs, &h.stail);
+			queue_parts(&c->recvs, &h.nrecvs, &h.rsegs, &h.rtail);
 			h.done = c->u.done;
 		}
-		/* the sends (broadcasts), then the receives, or the broadcast
-		 * channel's destinations and their counts */
-		if ((rc = build_entry(m, &b, &h)) < 0 ||
-		    (h.nsends && (rc = build_put(m, &b, c->sends.v + c->sends.head,
-						 h.nsends * sizeof(struct item))) < 0))
+		/* the sends, then the receives; or the broadcasts, then the
+		 * broadcast channel's destinations and their counts */
+		if ((rc = build_entry(m, &b, &h)) < 0)
 			break;
 		if (!bc) {
-			if (h.nrecvs)
-				rc = build_put(m, &b, c->recvs.v + c->recvs.head,
-					       h.nrecvs * sizeof(struct item));
-		} else if ((rc = build_put(m, &b, bc->dsts, dsts_bytes(&h))) >= 0 && bc->ddone) {
+			if ((rc = put_queue(m, &b, &c->sends)) >= 0)
+				rc = put_queue(m, &b, &c->recvs);
+		} else if ((h.nsends && (rc = build_put(m, &b, c->sends.v + c->sends.head,
+							 h.nsends * sizeof(struct item))) < 0) ||
+			   (rc = build_put(m, &b, bc->dsts, dsts_bytes(&h))) < 0) {
+			break;
+		} else if (bc->ddone) {
 			rc = build_put(m, &b, bc->ddone, bc->ndsts * sizeof(*bc->ddone));
 		}
 	}
@@ -1244,10 +1308,9 @@ static int evict(struct picl_matcher *m)
 	for (i = j = 0; i < m->nused; i++) {
 		struct channel *c = &m->ch[i];
 
-		if (evictable(c)) {
-			m->inmem -= (size_t)(c->sends.n - c->sends.head) + (c->recvs.n - c->recvs.head);
-			free(c->sends.v);
-			free(c->recvs.v);
+		if (evicting(m, c, idle)) {
+			queue_dropped(m, &c->sends);
+			queue_dropped(m, &c->recvs);
 			if (c->dst == BCAST_DST)
 				bcast_release(m, c->u.b);
 		} else {
@@ -1365,11 +1428,57 @@ static int runs_may_hold(const struct picl_matcher *m, int32_t src, int32_t dst,
  * if `create`. NULL with *rc 0 when it is not there; NULL with *rc < 0 on
  * failure. Pointers into m->ch do not hold across it.
  */
+/* A queue as an entry holds it at *p (nv items, nseg segments, ntail
+ * items), *p moved past it; -1 when out of memory (q then holds what
+ * queue_free frees). Without segments the tail joins the items. */
+static int queue_from(struct queue *q, const char **p, uint32_t nv, uint32_t nseg,
+		      uint32_t ntail)
+{
+	size_t n = (size_t)nv + (nseg ? 0 : ntail);
+
+	memset(q, 0, sizeof(*q));
+	if (n && !(q->v = malloc(n * sizeof(*q->v))))
+		return -1;
+	if (nv)
+		memcpy(q->v, *p, (size_t)nv * sizeof(*q->v));
+	*p += (size_t)nv * sizeof(*q->v);
+	q->n = q->cap = (uint32_t)n;
+	if (nseg) {
+		if (!(q->sp = calloc(1, sizeof(*q->sp))) ||
+		    !(q->sp->seg.v = malloc(nseg * sizeof(*q->sp->seg.v))) ||
+		    (ntail && !(q->sp->t = malloc(ntail * sizeof(*q->sp->t)))))
+			return -1;
+		memcpy(q->sp->seg.v, *p, nseg * sizeof(*q->sp->seg.v));
+		*p += nseg * sizeof(*q->sp->seg.v);
+		q->sp->seg.n = q->sp->seg.cap = nseg;
+		if (ntail)
+			memcpy(q->sp->t, *p, (size_t)ntail * sizeof(*q->sp->t));
+		q->sp->tn = q->sp->tcap = ntail;
+	} else if (ntail) {
+		memcpy(q->v + nv, *p, (size_t)ntail * sizeof(*q->v));
+	}
+	*p += (size_t)ntail * sizeof(*q->v);
+	return 0;
+}
+
+/* Queue `from` (queue_from) becomes q, counted. */
+static void queue_taken(struct picl_matcher *m, struct queue *q, struct queue *from)
+{
+	*q = *from;
+	memset(from, 0, sizeof(*from));
+	m->inmem += q->n - q->head;
+	if (q->sp) {
+		m->inmem += q->sp->tn;
+		m->extra += sizeof(*q->sp) + q->sp->seg.cap * sizeof(*q->sp->seg.v);
+	}
+}
+
 static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
 			      int create, int *rc)
 {
 	struct channel *c = find(m, src, dst, type, 0);
-	struct item *sends = NULL, *recvs = NULL;
+	struct item *sends = NULL;
+	struct queue qs, qr;
 	struct bcast *b = NULL;
 	struct ehead h;
 	const char *items;
@@ -1378,6 +1487,8 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 	int found;
 
 	*rc = PICL_OK;
+	memset(&qs, 0, sizeof(qs));
+	memset(&qr, 0, sizeof(qr));
 	if (c || !m->nruns)
 		goto make;
 	if ((found = run_find(m, src, dst, type, &h, &items, &ri, &e)) < 0) {
@@ -1417,27 +1528,27 @@ static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, 
 				if (intmap_put(b->dsts_of, (uint64_t)(uint32_t)b->dsts[k], k) < 0)
 					goto nomem;
 		}
-	} else if ((h.nsends && !(sends = malloc(h.nsends * sizeof(*sends)))) ||
-		   (h.nrecvs && !(recvs = malloc(h.nrecvs * sizeof(*recvs))))) {
-		goto nomem;
+	} else {
+		const char *p = items;
+
+		if (queue_from(&qs, &p, h.nsends, h.ssegs, h.stail) < 0 ||
+		    queue_from(&qr, &p, h.nrecvs, h.rsegs, h.rtail) < 0)
+			goto nomem;
 	}
 	if (!(c = find(m, src, dst, type, 1)))
 		goto nomem;
-	if (h.nsends)
-		memcpy(sends, items, h.nsends * sizeof(*sends));
-	c->sends.v = sends;
-	c->sends.n = c->sends.cap = h.nsends;
-	m->inmem += h.nsends;
 	if (dst == BCAST_DST) {
+		if (h.nsends)
+			memcpy(sends, items, h.nsends * sizeof(*sends));
+		c->sends.v = sends;
+		c->sends.n = c->sends.cap = h.nsends;
+		m->inmem += h.nsends;
 		c->u.b = b;
 		bcast_counted(m, b);
 	} else {
 		c->u.done = h.done;
-		if (h.nrecvs)
-			memcpy(recvs, items + h.nsends * sizeof(*sends), h.nrecvs * sizeof(*recvs));
-		c->recvs.v = recvs;
-		c->recvs.n = c->recvs.cap = h.nrecvs;
-		m->inmem += h.nrecvs;
+		queue_taken(m, &c->sends, &qs);
+		queue_taken(m, &c->recvs, &qr);
 	}
 	m->runs[ri].gone[e / 64] |= (uint64_t)1 << (e % 64);
 	if (--m->runs[ri].nlive == 0) {
@@ -1454,7 +1565,8 @@ make:
 nomem:
 	bcast_free(b);
 	free(sends);
-	free(recvs);
+	queue_free(&qs);
+	queue_free(&qr);
 	*rc = fail(m, PICL_ERR_NOMEM, NULL);
 	return NULL;
 }
@@ -1566,15 +1678,14 @@ static void extra_check(const struct picl_matcher *m)
 #endif
 
 /* Past the limit: spill queues, in table order, until half of it is left;
- * if that is not enough (short queues stay), move the channels out whole.
- * Channels with spilled queues stay (with their heads, tails of fewer
- * than SPILL_MIN and segment lists), so even that may not be enough; the
- * next attempt then waits until memory has grown by half the limit, or
- * by an eighth of the channels if that is more, so that a scan of the
- * table costs at most eight channels a record. (Waiting until memory had
- * grown by half of itself let what cannot move set the pace: 35 MB with
- * a 1 MB limit on 12,000 long queues never received, 24 MB now.)
- * Pointers into m->ch do not hold across it. */
+ * if that is not enough (short queues stay), move the channels out whole,
+ * spilled ones with their heads, tails and lists of segments. Broadcast
+ * channels with chunks stay, so even that may not be enough; the next
+ * attempt then waits until memory has grown by half the limit, or by an
+ * eighth of the channels if that is more, so that a scan of the table
+ * costs at most eight channels a record. (Waiting until memory had grown
+ * by half of itself let what cannot move set the pace.) Pointers into
+ * m->ch do not hold across it. */
 static int spill_some(struct picl_matcher *m)
 {
 	size_t i, used;
@@ -1591,8 +1702,12 @@ static int spill_some(struct picl_matcher *m)
 		if (rc < 0)
 			return rc;
 	}
-	if (in_use(m) > m->limit / 2 && (rc = evict(m)) < 0)
+	/* first the channels not wanted lately, then all if need be */
+	if (in_use(m) > m->limit / 2 && (rc = evict(m, 1)) < 0)
 		return rc;
+	if (in_use(m) > m->limit / 2 && (rc = evict(m, 0)) < 0)
+		return rc;
+	m->round++;
 	extra_check(m);
 	used = in_use(m);
 	m->next_check = used > m->limit / 2
@@ -2560,8 +2675,30 @@ static int bcast_cursors(struct picl_matcher *m, struct gather *g)
 	return PICL_OK;
 }
 
+/* A cursor on n > 0 items of channel (src, dst, type) from byte off of
+ * the spill file, the first of them at *first (or read there), to g. */
+static int range_cursor(struct picl_matcher *m, struct gather *g, const struct ehead *h,
+			const char *first, uint64_t off, uint64_t n)
+{
+	struct cursor c;
+
+	memset(&c, 0, sizeof(c));
+	c.src = h->src;
+	c.dst = h->dst;
+	c.type = h->type;
+	c.left = n - 1;
+	c.bidx = h->done; /* a broadcast entry's base */
+	c.off = off + sizeof(struct item);
+	if (first)
+		memcpy(&c.next, first, sizeof(c.next));
+	else if (read_at(m->fd, (char *)&c.next, sizeof(c.next), off) < 0)
+		return fail(m, PICL_ERR_IO, "cannot read back");
+	return gather_add(m, g, &c);
+}
+
 /* Cursors on the items of the pass in every entry of the runs not taken
- * back, to g. */
+ * back, to g: a queue's items in the entry, each of its segments, its
+ * tail (the merge puts them in order again). */
 static int run_cursors(struct picl_matcher *m, int pass, struct gather *g)
 {
 	size_t ri;
@@ -2573,24 +2710,32 @@ static int run_cursors(struct picl_matcher *m, int pass, struct gather *g)
 		const char *items;
 
 		while ((rc = rread_next(m, &rd, &h, &items)) > 0) {
-			uint32_t k = pass == 0 ? h.nsends : h.nrecvs;
-			struct cursor c;
+			/* where the entry's bytes lie in the file */
+			uint64_t at = rd.r->blk[rd.blk - 1].off + (uint64_t)(items - rd.buf);
+			uint32_t nv = pass == 0 ? h.nsends : h.nrecvs;
+			uint32_t nseg = pass == 0 ? h.ssegs : h.rsegs;
+			uint32_t ntail = pass == 0 ? h.stail : h.rtail, k;
+			size_t skip = pass == 0 ? 0 : part_bytes(h.nsends, h.ssegs, h.stail);
+			const char *p = items + skip;
 
-			if (k == 0 || (h.dst == BCAST_DST && pass == 1))
+			if (h.dst == BCAST_DST && pass == 1)
 				continue;
-			if (pass == 1)
-				items += h.nsends * sizeof(struct item);
-			memset(&c, 0, sizeof(c));
-			c.src = h.src;
-			c.dst = h.dst;
-			c.type = h.type;
-			c.left = k - 1;
-			c.bidx = h.done; /* a broadcast entry's base */
-			/* where the entry's next item lies in the file */
-			c.off = rd.r->blk[rd.blk - 1].off + (uint64_t)(items - rd.buf) +
-				sizeof(struct item);
-			memcpy(&c.next, items, sizeof(struct item));
-			if ((rc = gather_add(m, g, &c)) < 0)
+			at += skip;
+			if (nv && (rc = range_cursor(m, g, &h, p, at, nv)) < 0)
+				break;
+			p += (size_t)nv * sizeof(struct item);
+			for (k = 0; k < nseg && rc >= 0; k++) {
+				struct segment sg;
+
+				memcpy(&sg, p + (size_t)k * sizeof(sg), sizeof(sg));
+				if (sg.n)
+					rc = range_cursor(m, g, &h, NULL, sg.off, sg.n);
+			}
+			if (rc < 0)
+				break;
+			p += (size_t)nseg * sizeof(struct segment);
+			at += (uint64_t)(p - (items + skip));
+			if (ntail && (rc = range_cursor(m, g, &h, p, at, ntail)) < 0)
 				break;
 		}
 		free(rd.buf);
