@@ -745,6 +745,31 @@ static int bit_set(struct pairs *p, uint64_t ord)
 	return 0;
 }
 
+/* Write (or read back) a page at byte off of the temporary file. 0, or
+ * -1 (reported). */
+static int page_io(int fd, uint64_t *page, uint64_t off, int writing)
+{
+	char *b = (char *)page;
+	size_t done = 0;
+
+	while (done < PAGE_BYTES) {
+		ssize_t n = writing ? pwrite(fd, b + done, PAGE_BYTES - done, (off_t)(off + done))
+				    : pread(fd, b + done, PAGE_BYTES - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			picltrace_error("filter", writing ? "cannot write a temporary file: %s"
+						  : "cannot read a temporary file back: %s",
+					n < 0 ? strerror(errno)
+					      : writing ? "no space" : "it is shorter");
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 /* Pass 1 has reached record ord: the pages two behind it and older move
  * out. PICL_OK, PICL_ERR_NOMEM (not reported), or < 0 (reported). */
 static int pages_out(struct pairs *p, uint64_t ord)
@@ -757,24 +782,10 @@ static int pages_out(struct pairs *p, uint64_t ord)
 		if (pages_room(p, k) < 0)
 			return PICL_ERR_NOMEM;   /* the caller says so */
 		if (p->pages[k]) {
-			const char *b = (const char *)p->pages[k];
-			size_t done = 0;
-
 			if (p->fd < 0 && (p->fd = picltrace_tempfile("filter", NULL)) < 0)
 				return PICL_ERR_IO;
-			while (done < PAGE_BYTES) {
-				ssize_t w = pwrite(p->fd, b + done, PAGE_BYTES - done,
-						   (off_t)(p->end + done));
-
-				if (w < 0 && errno == EINTR)
-					continue;
-				if (w <= 0) {
-					picltrace_error("filter", "cannot write a temporary file: %s",
-							w < 0 ? strerror(errno) : "no space");
-					return PICL_ERR_IO;
-				}
-				done += (size_t)w;
-			}
+			if (page_io(p->fd, p->pages[k], p->end, 1) < 0)
+				return PICL_ERR_IO;
 			p->where[k] = p->end;
 			p->end += PAGE_BYTES;
 			free(p->pages[k]);
@@ -807,23 +818,8 @@ static int bit_test(struct pairs *p, uint64_t ord)
 			}
 			if (p->where[at] == NOT_WRITTEN) {
 				memset(p->page, 0, PAGE_BYTES);
-			} else {
-				size_t done = 0;
-
-				while (done < PAGE_BYTES) {
-					ssize_t got = pread(p->fd, (char *)p->page + done,
-							    PAGE_BYTES - done,
-							    (off_t)(p->where[at] + done));
-
-					if (got < 0 && errno == EINTR)
-						continue;
-					if (got <= 0) {
-						picltrace_error("filter", "cannot read a temporary file back: %s",
-								got < 0 ? strerror(errno) : "it is shorter");
-						return PICL_ERR_IO;
-					}
-					done += (size_t)got;
-				}
+			} else if (page_io(p->fd, p->page, p->where[at], 0) < 0) {
+				return PICL_ERR_IO;
 			}
 			while (p->next_late < p->nlate &&
 			       p->late[p->next_late] / PAGE_RECORDS <= at) {
