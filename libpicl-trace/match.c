@@ -2639,6 +2639,28 @@ static int gather_end(struct picl_matcher *m, struct gather *g)
 	return PICL_OK;
 }
 
+/* A cursor on n > 0 items of channel (src, dst, type) from byte off of
+ * the spill file, numbered from bidx if broadcasts, the first of them at
+ * *first (or read there), to g. */
+static int range_cursor(struct picl_matcher *m, struct gather *g, int32_t src, int32_t dst,
+			int32_t type, uint64_t bidx, const char *first, uint64_t off, uint64_t n)
+{
+	struct cursor c;
+
+	memset(&c, 0, sizeof(c));
+	c.src = src;
+	c.dst = dst;
+	c.type = type;
+	c.left = n - 1;
+	c.bidx = bidx;
+	c.off = off + sizeof(struct item);
+	if (first)
+		memcpy(&c.next, first, sizeof(c.next));
+	else if (read_at(m->fd, (char *)&c.next, sizeof(c.next), off) < 0)
+		return fail(m, PICL_ERR_IO, "cannot read back");
+	return gather_add(m, g, &c);
+}
+
 /* Cursors on every chunk of spilled broadcasts, to g; the broadcasts left
  * in memory are then numbered from the channel's base. */
 static int bcast_cursors(struct picl_matcher *m, struct gather *g)
@@ -2653,19 +2675,10 @@ static int bcast_cursors(struct picl_matcher *m, struct gather *g)
 			continue;
 		for (j = bc->ck.head; j < bc->ck.n; j++) {
 			const struct segment *sg = &bc->ck.v[j];
-			struct cursor k;
-			int rc;
+			int rc = range_cursor(m, g, c->src, BCAST_DST, c->type, sg->first, NULL,
+					      sg->off, sg->n);
 
-			memset(&k, 0, sizeof(k));
-			k.src = c->src;
-			k.dst = BCAST_DST;
-			k.type = c->type;
-			k.left = sg->n - 1;
-			k.off = sg->off + sizeof(k.next);
-			k.bidx = sg->first;
-			if (read_at(m->fd, (char *)&k.next, sizeof(k.next), sg->off) < 0)
-				return fail(m, PICL_ERR_IO, "cannot read back");
-			if ((rc = gather_add(m, g, &k)) < 0)
+			if (rc < 0)
 				return rc;
 		}
 		bc->base += bc->ndisk;
@@ -2673,27 +2686,6 @@ static int bcast_cursors(struct picl_matcher *m, struct gather *g)
 		bc->ck.head = bc->ck.n = 0;
 	}
 	return PICL_OK;
-}
-
-/* A cursor on n > 0 items of channel (src, dst, type) from byte off of
- * the spill file, the first of them at *first (or read there), to g. */
-static int range_cursor(struct picl_matcher *m, struct gather *g, const struct ehead *h,
-			const char *first, uint64_t off, uint64_t n)
-{
-	struct cursor c;
-
-	memset(&c, 0, sizeof(c));
-	c.src = h->src;
-	c.dst = h->dst;
-	c.type = h->type;
-	c.left = n - 1;
-	c.bidx = h->done; /* a broadcast entry's base */
-	c.off = off + sizeof(struct item);
-	if (first)
-		memcpy(&c.next, first, sizeof(c.next));
-	else if (read_at(m->fd, (char *)&c.next, sizeof(c.next), off) < 0)
-		return fail(m, PICL_ERR_IO, "cannot read back");
-	return gather_add(m, g, &c);
 }
 
 /* Cursors on the items of the pass in every entry of the runs not taken
@@ -2721,7 +2713,9 @@ static int run_cursors(struct picl_matcher *m, int pass, struct gather *g)
 			if (h.dst == BCAST_DST && pass == 1)
 				continue;
 			at += skip;
-			if (nv && (rc = range_cursor(m, g, &h, p, at, nv)) < 0)
+			/* (a broadcast entry's items are numbered from its base) */
+			if (nv && (rc = range_cursor(m, g, h.src, h.dst, h.type, h.done, p, at,
+						     nv)) < 0)
 				break;
 			p += (size_t)nv * sizeof(struct item);
 			for (k = 0; k < nseg && rc >= 0; k++) {
@@ -2729,13 +2723,15 @@ static int run_cursors(struct picl_matcher *m, int pass, struct gather *g)
 
 				memcpy(&sg, p + (size_t)k * sizeof(sg), sizeof(sg));
 				if (sg.n)
-					rc = range_cursor(m, g, &h, NULL, sg.off, sg.n);
+					rc = range_cursor(m, g, h.src, h.dst, h.type, 0, NULL,
+							  sg.off, sg.n);
 			}
 			if (rc < 0)
 				break;
 			p += (size_t)nseg * sizeof(struct segment);
 			at += (uint64_t)(p - (items + skip));
-			if (ntail && (rc = range_cursor(m, g, &h, p, at, ntail)) < 0)
+			if (ntail && (rc = range_cursor(m, g, h.src, h.dst, h.type, 0, p, at,
+							ntail)) < 0)
 				break;
 		}
 		free(rd.buf);
