@@ -294,6 +294,21 @@ static size_t slot_of(const struct picl_matcher *m, size_t idx)
  * of a channel, kept half empty, took more memory than the messages.
  * Making a channel may move the others (no pointer may be kept across it).
  */
+/* Enter every channel into the empty table of ncap slots at slot. */
+static void slots_fill(const struct picl_matcher *m, uint32_t *slot, size_t ncap)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->nused; i++) {
+		const struct channel *c = &m->ch[i];
+
+		for (k = chash(c->src, c->dst, c->type) & (ncap - 1); slot[k];
+		     k = (k + 1) & (ncap - 1))
+			;
+		slot[k] = (uint32_t)(i + 1);
+	}
+}
+
 static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 			    int32_t type, int create)
 {
@@ -301,22 +316,14 @@ static struct channel *find(struct picl_matcher *m, int32_t src, int32_t dst,
 	size_t i;
 
 	if (m->ncap == 0 || (create && (m->nused + 1) * 2 > m->ncap)) {
-		size_t ncap = m->ncap ? m->ncap * 2 : 64, j;
+		size_t ncap = m->ncap ? m->ncap * 2 : 64;
 		uint32_t *n;
 
 		if (!create && m->ncap == 0)
 			return NULL;
 		if (ncap > (size_t)UINT32_MAX || !(n = calloc(ncap, sizeof(*n))))
 			return NULL;
-		for (j = 0; j < m->nused; j++) {
-			size_t k;
-
-			c = &m->ch[j];
-			for (k = chash(c->src, c->dst, c->type) & (ncap - 1); n[k];
-			     k = (k + 1) & (ncap - 1))
-				;
-			n[k] = (uint32_t)(j + 1);
-		}
+		slots_fill(m, n, ncap);
 		free(m->slot);
 		m->slot = n;
 		m->ncap = ncap;
@@ -1329,16 +1336,9 @@ static int evict(struct picl_matcher *m, int idle)
 			m->ncap = ncap;
 		}
 	}
-	ncap = m->ncap; /* the old table, if no smaller one could be had */
-	memset(m->slot, 0, ncap * sizeof(*m->slot));
-	for (i = 0; i < m->nused; i++) {
-		const struct channel *c = &m->ch[i];
-
-		for (j = chash(c->src, c->dst, c->type) & (ncap - 1); m->slot[j];
-		     j = (j + 1) & (ncap - 1))
-			;
-		m->slot[j] = (uint32_t)(i + 1);
-	}
+	/* the old table, if no smaller one could be had */
+	memset(m->slot, 0, m->ncap * sizeof(*m->slot));
+	slots_fill(m, m->slot, m->ncap);
 	if (m->chcap > 2 * m->nused + 64) {
 		struct channel *v = realloc(m->ch, (m->nused + 64) * sizeof(*v));
 
