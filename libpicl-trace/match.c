@@ -30,16 +30,18 @@
  * A trace that makes up a message type per step has instead tens of
  * thousands of channels of a message or two (and as many broadcast
  * channels listing their destinations), which spilling queues leaves in
- * memory. When spilling is not enough, every channel without segments or
- * chunks of its own (a broadcast one with its broadcasts) moves to the
- * file whole, as a run sorted by key (evict); a look-up that misses in
+ * memory. When spilling is not enough, the channels move to the file
+ * whole (a spilled queue with its list of segments, a broadcast channel
+ * with its broadcasts unless it has chunks), those idle since the last
+ * spill first, as a run sorted by key (evict); a look-up that misses in
  * memory tries the runs' Bloom filters, newest first, reads one block of
  * the run that may hold the key, and takes the channel back (lookup); a
  * receive takes back its broadcast channel too.
  * Runs are merged so that their sizes halve from the oldest, keeping the
  * filters tried logarithmic. The unmatched are merged at the end from
- * memory and from the runs alike. The limit counts channels in memory as
- * well as items, each about an item's size.
+ * memory and from the runs alike, in batches past a quarter of the limit
+ * (gather_add). The limit counts channels in memory as well as items,
+ * each about an item's size, and the rest in bytes (in_use).
  *
  * Which records are sends and receives, and where their fields are, is
  * fixed by the spec's Tables 7-8 (length, type, peer processor, peer
@@ -998,7 +1000,6 @@ struct rbuild {
 	char *buf;
 };
 
-
 /* Start a run of at most n entries. */
 static int build_start(struct picl_matcher *m, struct rbuild *b, uint64_t n)
 {
@@ -1197,13 +1198,6 @@ static int merge_runs(struct picl_matcher *m)
 	return PICL_OK;
 }
 
-/*
- * Spilling queues was not enough: there are many channels, each holding a
- * message or two (a trace that makes up a message type per step, written
- * processor after processor). Move every channel that can go (evictable)
- * to the spill file as a new run, and out of memory. Pointers into m->ch
- * do not hold across this.
- */
 /* Put queue q into the entry being built: its items in memory, then,
  * spilled, its segments (where they are) and its tail. */
 static int put_queue(struct picl_matcher *m, struct rbuild *b, const struct queue *q)
@@ -1242,6 +1236,13 @@ static int evicting(const struct picl_matcher *m, const struct channel *c, int i
 	return evictable(c) && (!idle || c->round != m->round);
 }
 
+/*
+ * Spilling queues was not enough: there are many channels, each holding a
+ * message or two (a trace that makes up a message type per step, written
+ * processor after processor), or many spilled queues. Move every channel
+ * that can go (evicting) to the spill file as a new run, and out of
+ * memory. Pointers into m->ch do not hold across this.
+ */
 static int evict(struct picl_matcher *m, int idle)
 {
 	struct evictee *e;
@@ -1278,8 +1279,8 @@ static int evict(struct picl_matcher *m, int idle)
 		h.src = c->src;
 		h.dst = c->dst;
 		h.type = c->type;
-		h.nsends = c->sends.n - c->sends.head;
 		if (bc) {
+			h.nsends = c->sends.n - c->sends.head;
 			h.nrecvs = (uint32_t)bc->ndsts;
 			h.done = bc->base;
 			h.pad = bc->ddone != NULL;
@@ -1422,12 +1423,6 @@ static int runs_may_hold(const struct picl_matcher *m, int32_t src, int32_t dst,
 	return 0;
 }
 
-/*
- * The channel (src, dst, type): in memory, else taken back from the runs
- * (its entry marked, and the run dropped once all of them are), else made
- * if `create`. NULL with *rc 0 when it is not there; NULL with *rc < 0 on
- * failure. Pointers into m->ch do not hold across it.
- */
 /* A queue as an entry holds it at *p (nv items, nseg segments, ntail
  * items), *p moved past it; -1 when out of memory (q then holds what
  * queue_free frees). Without segments the tail joins the items. */
@@ -1473,6 +1468,12 @@ static void queue_taken(struct picl_matcher *m, struct queue *q, struct queue *f
 	}
 }
 
+/*
+ * The channel (src, dst, type): in memory, else taken back from the runs
+ * (its entry marked, and the run dropped once all of them are), else made
+ * if `create`. NULL with *rc 0 when it is not there; NULL with *rc < 0 on
+ * failure. Pointers into m->ch do not hold across it.
+ */
 static struct channel *lookup(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
 			      int create, int *rc)
 {
