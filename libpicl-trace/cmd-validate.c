@@ -66,6 +66,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char validate_usage[] =
 	"usage: picltrace validate [--sorted] [--partial] [--schema=FILE] [--max-errors=N]\n"
@@ -81,7 +82,8 @@ static const char validate_help[] =
 	"  --max-errors=N       list at most N violations per file (default 1000,\n"
 	"                       0: all); all are counted\n"
 	"  --memory=SIZE        the most memory for messages waiting for their partner\n"
-	"                       (e.g. 256M; default a quarter of physical memory);\n"
+	"                       (e.g. 256M; default a quarter of physical memory),\n"
+	"                       and a quarter more for violations found at the end;\n"
 	"                       the rest wait in a temporary file\n"
 	"  --tmpdir=DIR         where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet          print the summary lines only (no progress line)\n"
@@ -188,6 +190,12 @@ struct finding {
 	char *message;
 };
 
+/* Deferred findings written out in line order: bytes [off, end) of the
+ * validator's spill_fd. */
+struct frun {
+	uint64_t off, end;
+};
+
 /* A schema control string compiled once (keyed by the schema's pointer:
  * the schema's strings never move). */
 struct compiled {
@@ -234,6 +242,15 @@ struct validator {
 	struct finding *deferred; /* a heap, the last in line order on top: */
 	size_t ndeferred, deferred_cap;  /* those that will be listed */
 	uint64_t deferred_seq;  /* findings deferred so far */
+	size_t deferred_bytes;  /* what the heap holds, messages included */
+	size_t deferred_budget; /* ... before it goes to spill_fd */
+	int spill_fd;           /* -1, or the runs of deferred findings: */
+	uint64_t spill_end;     /* where the next one goes */
+	struct frun *runs;      /* each in line order */
+	size_t nruns, runs_cap;
+	int have_cutoff;        /* a full run of --max-errors findings went */
+	struct finding cutoff;  /* to the file: none after its last will list */
+	char why[160];          /* failure, when it is of the temporary file */
 
 	struct picl_stat_pair *pairs;
 	size_t pairs_cap;
@@ -361,27 +378,247 @@ static void deferred_down(struct validator *v, size_t i)
 	}
 }
 
+/* ------------------------------------------------------------------------ */
+/* Findings at the end past what memory holds                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * --max-errors=0 on a trace of millions of messages never received lists
+ * millions of findings made at the end, in line order. Past
+ * deferred_budget bytes the heap of them goes, sorted, to a temporary file
+ * as a run; at the end the runs are merged RUN_FAN_IN at a time (each
+ * merge a run of its own) until one last merge lists them.
+ */
+#define RUN_FAN_IN 16
+#define RUN_BUFFER (16 * 1024)   /* read per run in a merge */
+
+/* A finding in the file: this head, then the rule's name and the message,
+ * each with its NUL. */
+struct fhead {
+	uint64_t line, column, related, seq;
+	uint16_t message_len;
+	uint8_t rule_len, sev;
+};
+#define FINDING_MAX (sizeof(struct fhead) + 256 + MESSAGE_MAX)
+
+/* Findings written to the file at `at`, through buf. */
+struct fwriter {
+	uint64_t at;
+	size_t len;
+	char buf[RUN_BUFFER];
+};
+
+/* A run being read: the rest of it in the file [at, end), what was read
+ * in buf[pos, len), and its first finding not yet taken (its strings in
+ * buf). */
+struct fcursor {
+	uint64_t at, end;
+	char *buf;
+	size_t pos, len;
+	struct finding f;
+};
+
+/* The file of findings failed (said why): validating fails. Returns -1. */
+static int file_failed(struct validator *v)
+{
+	v->nomem = 1;
+	v->failure = "cannot keep the findings made at the end in a temporary file";
+	return -1;
+}
+
+static int fwriter_flush(struct validator *v, struct fwriter *w)
+{
+	if (w->len && picltrace_file_io(CMD, v->spill_fd, w->buf, w->len, w->at, 1) < 0)
+		return file_failed(v);
+	w->at += w->len;
+	w->len = 0;
+	return 0;
+}
+
+static int fwriter_put(struct validator *v, struct fwriter *w, const struct finding *f)
+{
+	size_t rule_len = strlen(f->rule) + 1, message_len = strlen(f->message) + 1;
+	struct fhead h;
+
+	if (rule_len > 256)
+		rule_len = 256;
+	if (message_len > MESSAGE_MAX)
+		message_len = MESSAGE_MAX;
+	if (w->len + FINDING_MAX > sizeof(w->buf) && fwriter_flush(v, w) < 0)
+		return -1;
+	memset(&h, 0, sizeof(h));
+	h.line = f->line;
+	h.column = f->column;
+	h.related = f->related;
+	h.seq = f->seq;
+	h.rule_len = (uint8_t)(rule_len - 1);
+	h.message_len = (uint16_t)message_len;
+	h.sev = (uint8_t)f->sev;
+	memcpy(w->buf + w->len, &h, sizeof(h));
+	w->len += sizeof(h);
+	memcpy(w->buf + w->len, f->rule, rule_len - 1);
+	w->buf[w->len + rule_len - 1] = '\0';
+	w->len += rule_len;
+	memcpy(w->buf + w->len, f->message, message_len - 1);
+	w->buf[w->len + message_len - 1] = '\0';
+	w->len += message_len;
+	return 0;
+}
+
+/* Take c's next finding into c->f: 1, 0 at the end of the run, -1 on a
+ * failure (reported). */
+static int fcursor_next(struct validator *v, struct fcursor *c)
+{
+	struct fhead h;
+	size_t need;
+
+	if (c->len - c->pos < FINDING_MAX && c->at < c->end) {
+		size_t want = RUN_BUFFER - (c->len - c->pos);
+
+		memmove(c->buf, c->buf + c->pos, c->len - c->pos);
+		c->len -= c->pos;
+		c->pos = 0;
+		if (want > c->end - c->at)
+			want = (size_t)(c->end - c->at);
+		if (picltrace_file_io(CMD, v->spill_fd, c->buf + c->len, want, c->at, 0) < 0)
+			return file_failed(v);
+		c->len += want;
+		c->at += want;
+	}
+	if (c->pos == c->len)
+		return 0;
+	memcpy(&h, c->buf + c->pos, sizeof(h));
+	need = sizeof(h) + (size_t)h.rule_len + 1 + h.message_len;
+	if (c->len - c->pos < need || h.message_len == 0) {
+		picltrace_error(CMD, "a temporary file of findings was changed while in use");
+		return file_failed(v);
+	}
+	c->f.line = h.line;
+	c->f.column = h.column;
+	c->f.related = h.related;
+	c->f.seq = h.seq;
+	c->f.sev = h.sev == SEV_WARNING ? SEV_WARNING : SEV_ERROR;
+	c->f.rule = c->buf + c->pos + sizeof(h);
+	c->f.message = c->buf + c->pos + sizeof(h) + h.rule_len + 1;
+	c->buf[c->pos + need - 1] = '\0';
+	c->buf[c->pos + sizeof(h) + h.rule_len] = '\0';
+	c->pos += need;
+	return 1;
+}
+
+static int listing_done(const struct validator *v)
+{
+	return v->opt->max_errors && v->listed >= v->opt->max_errors;
+}
+
+/* Merge runs r[0..n) (n <= RUN_FAN_IN) in line order: to w, or listed if
+ * w is NULL. 0, or -1 with v->nomem set (and v->failure if not memory). */
+static int merge_runs(struct validator *v, const struct frun *r, size_t n, struct fwriter *w)
+{
+	struct fcursor c[RUN_FAN_IN];
+	int live[RUN_FAN_IN], rc = 0;
+	char *mem = malloc(n * RUN_BUFFER);
+	size_t k;
+
+	if (!mem) {
+		v->nomem = 1;
+		return -1;
+	}
+	for (k = 0; k < n && rc >= 0; k++) {
+		c[k].at = r[k].off;
+		c[k].end = r[k].end;
+		c[k].buf = mem + k * RUN_BUFFER;
+		c[k].pos = c[k].len = 0;
+		rc = live[k] = fcursor_next(v, &c[k]);
+	}
+	while (rc >= 0 && (w || !listing_done(v))) {
+		size_t best = n;
+
+		for (k = 0; k < n; k++)
+			if (live[k] > 0 && (best == n || cmp_findings(&c[k].f, &c[best].f) < 0))
+				best = k;
+		if (best == n)
+			break;
+		if (w) {
+			rc = fwriter_put(v, w, &c[best].f);
+		} else {
+			print_finding(v, &c[best].f);
+			v->listed++;
+		}
+		if (rc >= 0)
+			rc = live[best] = fcursor_next(v, &c[best]);
+	}
+	free(mem);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The heap of deferred findings, sorted, to the file as a run. 0, or -1
+ * with v->nomem set (and v->failure if not memory). */
+static int spill_deferred(struct validator *v)
+{
+	struct fwriter *w;
+	struct frun run;
+	size_t k;
+	int rc = 0;
+
+	if (v->spill_fd < 0 && (v->spill_fd = picltrace_tempfile(CMD, v->opt->tmpdir)) < 0)
+		return file_failed(v);
+	if (grow((void **)&v->runs, &v->runs_cap, v->nruns + 1, sizeof(*v->runs)) < 0 ||
+	    !(w = malloc(sizeof(*w)))) {
+		v->nomem = 1;
+		return -1;
+	}
+	qsort(v->deferred, v->ndeferred, sizeof(*v->deferred), cmp_findings);
+	w->at = run.off = v->spill_end;
+	w->len = 0;
+	for (k = 0; k < v->ndeferred && rc == 0; k++)
+		rc = fwriter_put(v, w, &v->deferred[k]);
+	if (rc == 0)
+		rc = fwriter_flush(v, w);
+	run.end = v->spill_end = w->at;
+	free(w);
+	if (rc < 0)
+		return -1;
+	v->runs[v->nruns++] = run;
+	/* a whole --max-errors of findings before its last: none after that
+	 * will be listed */
+	if (v->opt->max_errors && v->ndeferred == v->opt->max_errors - v->listed &&
+	    (!v->have_cutoff || cmp_findings(&v->deferred[v->ndeferred - 1], &v->cutoff) < 0)) {
+		v->cutoff = v->deferred[v->ndeferred - 1];
+		v->cutoff.message = NULL;
+		v->have_cutoff = 1;
+	}
+	for (k = 0; k < v->ndeferred; k++)
+		free(v->deferred[k].message);
+	v->ndeferred = 0;
+	v->deferred_bytes = 0;
+	return 0;
+}
+
 /* Keep a finding made at the end of the trace, to be listed in line order
  * with the others: only as many as --max-errors leaves to list, the first
- * in line order (a trace of millions of unmatched messages would
- * otherwise keep them all). */
+ * in line order; past deferred_budget bytes, in the file. */
 static void defer_finding(struct validator *v, const struct finding *f)
 {
 	struct finding d = *f, t;
-	size_t room = SIZE_MAX, i;
+	size_t room = SIZE_MAX, i, bytes;
 
 	if (v->opt->max_errors)
 		room = v->listed < v->opt->max_errors ? v->opt->max_errors - v->listed : 0;
 	d.seq = v->deferred_seq++;
-	if (room == 0 || (v->ndeferred == room && cmp_findings(&d, &v->deferred[0]) > 0))
+	if (v->nomem || room == 0 || (v->ndeferred == room && cmp_findings(&d, &v->deferred[0]) > 0) ||
+	    (v->have_cutoff && cmp_findings(&d, &v->cutoff) > 0))
 		return;
+	bytes = sizeof(d) + strlen(f->message) + 1;
 	if (!(d.message = strdup(f->message))) {
 		v->nomem = 1;
 		return;
 	}
 	if (v->ndeferred == room) {      /* it takes the last one's place */
+		v->deferred_bytes -= sizeof(d) + strlen(v->deferred[0].message) + 1;
 		free(v->deferred[0].message);
 		v->deferred[0] = d;
+		v->deferred_bytes += bytes;
 		deferred_down(v, 0);
 		return;
 	}
@@ -397,6 +634,9 @@ static void defer_finding(struct validator *v, const struct finding *f)
 		v->deferred[i] = t;
 	}
 	v->deferred[i] = d;
+	v->deferred_bytes += bytes;
+	if (v->deferred_bytes > v->deferred_budget)
+		(void)spill_deferred(v);
 }
 
 /* Count a finding and list it (now, or at the end when deferring). */
@@ -449,16 +689,54 @@ static void flush_deferred(struct validator *v)
 {
 	size_t k;
 
+	if (v->nomem)            /* failed: nothing more is listed */
+		v->nruns = 0;
+	else if (v->nruns && v->ndeferred && spill_deferred(v) < 0)
+		return;
+	if (v->nruns) {
+		while (v->nruns > RUN_FAN_IN) {     /* a pass: RUN_FAN_IN runs a run */
+			size_t n = 0;
+
+			for (k = 0; k < v->nruns; k += RUN_FAN_IN) {
+				size_t m = v->nruns - k < RUN_FAN_IN ? v->nruns - k : RUN_FAN_IN;
+				struct fwriter *w = malloc(sizeof(*w));
+				struct frun run = { v->spill_end, 0 };
+				int rc;
+
+				if (!w) {
+					v->nomem = 1;
+					return;
+				}
+				w->at = v->spill_end;
+				w->len = 0;
+				rc = merge_runs(v, v->runs + k, m, w);
+				if (rc == 0)
+					rc = fwriter_flush(v, w);
+				run.end = v->spill_end = w->at;
+				free(w);
+				if (rc < 0)
+					return;
+				picltrace_release(v->spill_fd, v->runs[k].off,
+						  v->runs[k + m - 1].end - v->runs[k].off);
+				v->runs[n++] = run;
+			}
+			v->nruns = n;
+		}
+		(void)merge_runs(v, v->runs, v->nruns, NULL);
+		v->nruns = 0;
+		return;
+	}
 	if (v->ndeferred > 1)
 		qsort(v->deferred, v->ndeferred, sizeof(*v->deferred), cmp_findings);
 	for (k = 0; k < v->ndeferred; k++) {
-		if (!v->opt->max_errors || v->listed < v->opt->max_errors) {
+		if (!v->nomem && !listing_done(v)) {
 			print_finding(v, &v->deferred[k]);
 			v->listed++;
 		}
 		free(v->deferred[k].message);
 	}
 	v->ndeferred = 0;
+	v->deferred_bytes = 0;
 }
 
 static void begin_output(struct validator *v)
@@ -1654,6 +1932,13 @@ static void reset(struct validator *v)
 		free(v->deferred[k].message);
 	v->ndeferred = 0;
 	v->deferred_seq = 0;
+	v->deferred_bytes = 0;
+	if (v->spill_fd >= 0)
+		close(v->spill_fd);
+	v->spill_fd = -1;
+	v->spill_end = 0;
+	v->nruns = 0;
+	v->have_cutoff = 0;
 	picl_stats_free(v->stats);
 	v->stats = NULL;
 	picl_reader_free(v->reader);
@@ -1806,8 +2091,10 @@ int cmd_validate(int argc, const char **argv)
 	struct picl_error err = { 0 };
 	const char **schemas = NULL;
 	int nschemas = 0, c, i, status = 0;
+	uint64_t memory;
 
 	memset(&v, 0, sizeof(v));
+	v.spill_fd = -1;
 	v.opt = &opt;
 	v.out = stdout;
 	schemas = calloc((size_t)argc + 1, sizeof(*schemas));
@@ -1896,6 +2183,9 @@ int cmd_validate(int argc, const char **argv)
 			goto cleanup;
 		}
 	}
+	/* findings made at the end: a quarter of --memory, then the file */
+	memory = (opt.memory ? opt.memory : picltrace_default_memory()) / 4;
+	v.deferred_budget = memory > SIZE_MAX ? SIZE_MAX : (size_t)memory;
 	for (i = optind; i < argc; i++) {
 		int rc = validate_file(&v, argv[i]);
 
@@ -1911,6 +2201,7 @@ cleanup:
 		picl_descriptor_free(v.compiled[i].desc);
 	free(v.compiled);
 	free(v.deferred);
+	free(v.runs);
 	free(v.pairs);
 	picl_schema_free(v.schema);
 	free(schemas);

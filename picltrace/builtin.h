@@ -44,6 +44,15 @@ int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char
  * /tmp), named after cmd: its descriptor, or -1 after saying why. */
 int picltrace_tempfile(const char *cmd, const char *tmpdir);
 
+/* Write len bytes at p to byte off of temporary file fd (writing), or
+ * read them back: 0, or -1 after saying why for cmd. */
+int picltrace_file_io(const char *cmd, int fd, void *p, size_t len, uint64_t off,
+		      int writing);
+
+/* Give bytes [off, off + len) of temporary file fd back to the file
+ * system, where it can (the file keeps its size). */
+void picltrace_release(int fd, uint64_t off, uint64_t len);
+
 /* Copy everything `from` holds (called `what` in messages: a pipe, a
  * terminal) to a new picltrace_tempfile, rewound, so that it can be read
  * more than once: its descriptor, or -1 after saying why. */

@@ -749,25 +749,7 @@ static int bit_set(struct pairs *p, uint64_t ord)
  * -1 (reported). */
 static int page_io(int fd, uint64_t *page, uint64_t off, int writing)
 {
-	char *b = (char *)page;
-	size_t done = 0;
-
-	while (done < PAGE_BYTES) {
-		ssize_t n = writing ? pwrite(fd, b + done, PAGE_BYTES - done, (off_t)(off + done))
-				    : pread(fd, b + done, PAGE_BYTES - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			picltrace_error("filter", writing ? "cannot write a temporary file: %s"
-						  : "cannot read a temporary file back: %s",
-					n < 0 ? strerror(errno)
-					      : writing ? "no space" : "it is shorter");
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	return 0;
+	return picltrace_file_io("filter", fd, page, PAGE_BYTES, off, writing);
 }
 
 /* Pass 1 has reached record ord: the pages two behind it and older move

@@ -3,10 +3,14 @@
  * arguments ("512M"), refusing to overwrite an input, opening an output
  * trace, and a progress line on a terminal.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* fallocate, FALLOC_FL_PUNCH_HOLE */
+#endif
 #include "builtin.h"
 #include "intmap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +112,43 @@ int picltrace_tempfile(const char *cmd, const char *tmpdir)
 	}
 	unlink(path);
 	return fd;
+}
+
+int picltrace_file_io(const char *cmd, int fd, void *p, size_t len, uint64_t off,
+		      int writing)
+{
+	char *b = p;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = writing ? pwrite(fd, b + done, len - done, (off_t)(off + done))
+				    : pread(fd, b + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			picltrace_error(cmd, writing ? "cannot write a temporary file: %s"
+					     : "cannot read a temporary file back: %s",
+					n < 0 ? strerror(errno)
+					      : writing ? "no space" : "it is shorter");
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+void picltrace_release(int fd, uint64_t off, uint64_t len)
+{
+#ifdef FALLOC_FL_PUNCH_HOLE
+	if (len)
+		(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+				(off_t)len);
+#else
+	(void)fd;
+	(void)off;
+	(void)len;
+#endif
 }
 
 int picltrace_spool(const char *cmd, int from, const char *what, const char *tmpdir)

@@ -142,7 +142,9 @@ grep -v '^lost.picl: ' out >all-findings
 [ "$(wc -l <all-findings)" -eq 300004 ] || fail "validate --max-errors=0: $(wc -l <all-findings) findings listed"
 tail -n 1 out | grep -qx 'lost.picl: 600005 records, 300004 errors, 0 warnings' ||
 	fail "validate --max-errors=0: $(tail -n 1 out)"
-for k in 7 1000; do
+# (150,000 findings are more than a quarter of 1M: they go to the file in
+# runs, each the first 150,000 of what came so far)
+for k in 7 1000 150000; do
 	run "$PT" validate --max-errors=$k --memory=1M lost.picl
 	expect_rc 1
 	grep -v '^lost.picl: ' out >some-findings
@@ -158,6 +160,28 @@ lost.picl:5:1: message-match: send of 8 bytes with type 1 to processor 1 is neve
 lost.picl:11:1: message-match: send of 8 bytes with type 4 to processor 0 is never received
 T
 cmp -s two want || fail "validate: findings at the end not in line order: $(cat two)"
+
+# Entries never exited, 200,000 of them, found at the end with no message
+# waiting: listed in line order from the file just the same, or a clear
+# error when the file cannot be made (and then none of them listed).
+awk 'BEGIN { print "-3 -901 0.000000 0 0 0"
+	for (i = 0; i < 200000; i++) printf "-3 %d 0.%06d 0 0 0\n", 1 + i % 7, i
+	print "-4 -901 1.000000 0 0 0" }' >open.picl
+same validate-open "$PT" validate --max-errors=0 open.picl
+[ "$(grep -c 'is never exited$' validate-open.mem)" -eq 200000 ] ||
+	fail "validate: not 200,000 entries never exited"
+sed -n '2p;200001p' validate-open.mem >two
+cat >want <<T
+open.picl:2:1: entry-exit: entry of event 1 is never exited
+open.picl:200001:1: entry-exit: entry of event 3 is never exited
+T
+cmp -s two want || fail "validate: entries never exited not in line order: $(cat two)"
+run "$PT" validate --max-errors=0 --memory=1M --tmpdir=nowhere open.picl
+expect_rc 2
+grep -q "cannot create a temporary file in nowhere" err &&
+	grep -q "open.picl: cannot keep the findings made at the end in a temporary file" err ||
+	{ cat err >&2; fail "validate: no reason given when the findings' file cannot be made"; }
+! grep -q 'is never exited$' out || fail "validate: listed findings after failing"
 
 # Memory: with 1M, validate holds far less than with every message kept.
 # peak FILE: validate's peak memory (KB) on FILE in $mem, and with 1M in $disk.
@@ -187,6 +211,11 @@ elif [ -x /usr/bin/time ]; then
   disk=$(tail -n 1 peak-disk)
   echo "validate of 300,000 sends never received: ${disk} KB with --memory=1M"
   [ "$disk" -le 30000 ] || fail "validate --memory=1M of lost.picl took $disk KB"
+  # ... nor when all of them are listed
+  run /usr/bin/time -f '%M' -o peak-disk "$PT" validate --max-errors=0 --memory=1M lost.picl
+  disk=$(tail -n 1 peak-disk)
+  echo "validate --max-errors=0 of 300,000 sends never received: ${disk} KB with --memory=1M"
+  [ "$disk" -le 30000 ] || fail "validate --max-errors=0 --memory=1M of lost.picl took $disk KB"
 else
   echo "note: /usr/bin/time absent; memory not measured"
 fi
