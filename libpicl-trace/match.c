@@ -66,6 +66,7 @@
 #define PROC_BITS 4096
 #define DSTS_SCAN 16
 #define SPILL_READ 64   /* items read back at once */
+#define CURSOR_READ 16  /* items finish's cursors read back at once */
 #define SPILL_MIN 8     /* fewer items are not worth a write */
 #define SEG_LIVE 8      /* segments of a queue before they merge (seg_merge) */
 #define QUEUE_MAX (UINT32_MAX / 2)  /* items of a queue in memory at most */
@@ -2399,6 +2400,8 @@ struct cursor {
 	struct item next;
 	uint64_t level;               /* a stream: how many merges made it */
 	uint64_t kept;                /* a stream: bytes read, not given back */
+	char *buf;                    /* items read ahead, [bpos, blen): */
+	uint32_t bpos, blen;          /* those before `off` */
 };
 
 /* An item of a stream, in the spill file. */
@@ -2407,6 +2410,10 @@ struct sitem {
 	uint64_t bidx;
 	struct item it;
 };
+
+/* What a cursor holds, in items: itself and what it reads ahead. */
+#define CURSOR_ITEMS ((sizeof(struct cursor) + CURSOR_READ * sizeof(struct sitem)) / \
+		      sizeof(struct item) + 1)
 
 /* What finish merges: channel i of m->ch when i < m->nused, else cursor
  * i - m->nused; seq is its next item's. */
@@ -2476,35 +2483,54 @@ static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, in
 	return rc;
 }
 
-/* k's next item (1), or 0 when it has none left. */
+/* k's next item (1), or 0 when it has none left; up to CURSOR_READ items
+ * are read at once, into a buffer the cursor holds until its last item. */
 static int cursor_next(struct picl_matcher *m, struct cursor *k)
 {
+	size_t size = k->stream ? sizeof(struct sitem) : sizeof(struct item);
 	struct sitem si;
+	const char *p;
 
 	if (!k->left)
 		return 0;
-	if (!k->stream) {
-		if (read_at(m->fd, (char *)&k->next, sizeof(k->next), k->off) < 0)
+	if (k->bpos == k->blen) {
+		size_t n = k->left < CURSOR_READ ? (size_t)k->left : CURSOR_READ;
+
+		/* (the first fill is the largest) */
+		if (!k->buf && !(k->buf = malloc(n * size)))
+			return fail(m, PICL_ERR_NOMEM, NULL);
+		if (read_at(m->fd, k->buf, n * size, k->off) < 0)
 			return fail(m, PICL_ERR_IO, "cannot read back");
-		k->off += sizeof(k->next);
+		k->off += n * size;
+		k->bpos = 0;
+		k->blen = (uint32_t)(n * size);
+		if (k->stream) {
+			/* read for the only time: given back a megabyte at a time */
+			k->kept += n * size;
+			if (k->kept >= RELEASE_MIN || k->left == n) {
+				spill_release(m, k->off - k->kept, k->kept);
+				k->kept = 0;
+			}
+		}
+	}
+	p = k->buf + k->bpos;
+	k->bpos += (uint32_t)size;
+	if (!k->stream) {
+		memcpy(&k->next, p, sizeof(k->next));
 		k->bidx++;
 	} else {
-		if (read_at(m->fd, (char *)&si, sizeof(si), k->off) < 0)
-			return fail(m, PICL_ERR_IO, "cannot read back");
-		k->off += sizeof(si);
-		/* read for the only time: given back a megabyte at a time */
-		k->kept += sizeof(si);
-		if (k->kept >= RELEASE_MIN || k->left == 1) {
-			spill_release(m, k->off - k->kept, k->kept);
-			k->kept = 0;
-		}
+		memcpy(&si, p, sizeof(si));
 		k->src = si.src;
 		k->dst = si.dst;
 		k->type = si.type;
 		k->bidx = si.bidx;
 		k->next = si.it;
 	}
-	k->left--;
+	if (!--k->left) {
+		free(k->buf);
+		k->buf = NULL;
+		k->bpos = k->blen = 0;
+	}
 	return 1;
 }
 
@@ -2647,19 +2673,27 @@ static int range_cursor(struct picl_matcher *m, struct gather *g, int32_t src, i
 			int32_t type, uint64_t bidx, const char *first, uint64_t off, uint64_t n)
 {
 	struct cursor c;
+	int rc;
 
 	memset(&c, 0, sizeof(c));
 	c.src = src;
 	c.dst = dst;
 	c.type = type;
-	c.left = n - 1;
-	c.bidx = bidx;
-	c.off = off + sizeof(struct item);
-	if (first)
+	if (first) {
+		c.left = n - 1;
+		c.bidx = bidx;
+		c.off = off + sizeof(struct item);
 		memcpy(&c.next, first, sizeof(c.next));
-	else if (read_at(m->fd, (char *)&c.next, sizeof(c.next), off) < 0)
-		return fail(m, PICL_ERR_IO, "cannot read back");
-	return gather_add(m, g, &c);
+	} else {
+		c.left = n;
+		c.bidx = bidx - 1;    /* (cursor_next counts the first one) */
+		c.off = off;
+		if ((rc = cursor_next(m, &c)) < 0)
+			return rc;
+	}
+	if ((rc = gather_add(m, g, &c)) < 0)
+		free(c.buf);
+	return rc;
 }
 
 /* Cursors on every chunk of spilled broadcasts, to g; the broadcasts left
@@ -2762,9 +2796,10 @@ int picl_matcher_finish(struct picl_matcher *m)
 	/* Broadcasts are reported once per missing receiver, by processor. */
 	if (m->nprocs > 1)
 		qsort(m->procs, m->nprocs, sizeof(*m->procs), cmp_i32);
-	/* a cursor takes about an item and a half */
+	/* a batch of cursors takes at most about 3/8 of the limit */
 	if (m->limit)
-		g.batch = m->limit / 4 > 2 ? m->limit / 4 : 2;
+		g.batch = m->limit / 4 * 3 / 2 / CURSOR_ITEMS > 2
+				  ? m->limit / 4 * 3 / 2 / CURSOR_ITEMS : 2;
 	for (pass = 0; pass < 2 && rc == PICL_OK; pass++) {
 		n = 0;
 		g.n = g.nstreams = 0;
@@ -2836,6 +2871,8 @@ int picl_matcher_finish(struct picl_matcher *m)
 		}
 	}
 	free(h);
+	for (i = 0; i < g.n; i++)       /* (after a failure) */
+		free(g.v[i].buf);
 	free(g.v);
 	for (i = 0; i < m->nruns; i++)
 		run_free(m, &m->runs[i]);
