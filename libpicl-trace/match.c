@@ -257,8 +257,9 @@ struct picl_matcher {
 	struct run *runs;             /* oldest first */
 	size_t nruns, runcap;
 	int code;                     /* the last failure (fail) */
-	char *rbuf;                   /* a block read back */
-	size_t rbufcap;
+	char *rbuf;                   /* a block read back: the bytes */
+	size_t rbufcap;               /* [rbuf_off, + rbuf_len) of the file, */
+	uint64_t rbuf_off, rbuf_len;  /* which never change once in a run */
 	char err[320];                /* what went wrong last */
 	union {                       /* picl_matcher_send_data in a callback */
 		max_align_t align;
@@ -1386,10 +1387,17 @@ static int run_find(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 		start = r->blk[lo - 1].off;
 		end = lo < r->nblk ? r->blk[lo].off : r->end;
 		len = (size_t)(end - start);
-		if (grow((void **)&m->rbuf, &m->rbufcap, len, 1) < 0)
-			return fail(m, PICL_ERR_NOMEM, NULL);
-		if (read_at(m->fd, m->rbuf, len, start) < 0)
-			return fail(m, PICL_ERR_IO, "cannot read back");
+		/* (channels used in turn are looked up in key order: often
+		 * in the block read last) */
+		if (m->rbuf_len != len || m->rbuf_off != start) {
+			m->rbuf_len = 0;
+			if (grow((void **)&m->rbuf, &m->rbufcap, len, 1) < 0)
+				return fail(m, PICL_ERR_NOMEM, NULL);
+			if (read_at(m->fd, m->rbuf, len, start) < 0)
+				return fail(m, PICL_ERR_IO, "cannot read back");
+			m->rbuf_off = start;
+			m->rbuf_len = len;
+		}
 		for (p = 0, e = r->blk[lo - 1].first; p + sizeof(*h) <= len; e++) {
 			int cmp;
 
