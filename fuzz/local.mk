@@ -1,14 +1,15 @@
 # fuzz/: libFuzzer targets, one per parser, one for the message matcher
 # and one for the statistics accumulator (both fed by the reader), one comparing the parsing threads with the serial
-# reader, and a replay driver.
+# reader, one for the picltrace commands as a whole, and a replay driver.
 #
-#   make fuzz            build fuzz/fuzz-{reader,descriptor,schema,match,stats,parallel,linevec} with
+#   make fuzz            build fuzz/fuzz-{reader,descriptor,schema,match,stats,parallel,linevec,
+#                        commands} with
 #                        clang -fsanitize=fuzzer,address,undefined
 #   fuzz/fuzz-reader -max_total_time=600 fuzz/corpus/reader
 #
 # `make check` runs each target over its committed corpus with the normal
 # compiler (fuzz/replay.c), so a fixed crash stays fixed without clang.
-FUZZ_TARGETS = reader descriptor schema match stats parallel linevec
+FUZZ_TARGETS = reader descriptor schema match stats parallel linevec commands
 FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
 CLANG ?= clang
 # (PICL_MATCH_SELFCHECK: the matcher checks its own memory accounting)
@@ -61,3 +62,29 @@ fuzz/fuzz-%: $(srcdir)/fuzz/fuzz-%.c $(FUZZ_LIBFILES)
 	$(CLANG) $(FUZZ_FLAGS) $< $(FUZZ_LIBFILES) $(ZSTD_LIBS) $(YAML_LIBS) -lm -pthread -o $@
 CLEANFILES += $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 .PHONY: fuzz
+
+# The picltrace commands as a whole (fuzz-commands.c): their sources but
+# picltrace.c's main.
+FUZZ_CMDSOURCES = picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
+	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/msort.c sort-merge/cmd-sort.c \
+	sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
+	stats/cmd-plot.c stats/profile.c
+fuzz/fuzz-commands: $(srcdir)/fuzz/fuzz-commands.c $(FUZZ_LIBFILES) \
+		$(addprefix $(srcdir)/,$(FUZZ_CMDSOURCES))
+	@$(MKDIR_P) fuzz
+	$(CLANG) $(FUZZ_FLAGS) -I$(srcdir)/picltrace \
+		-DFUZZ_SCHEMA='"$(abs_top_srcdir)/schemas/picl.yaml"' $(PCRE2_CFLAGS) \
+		$< $(FUZZ_LIBFILES) $(addprefix $(srcdir)/,$(FUZZ_CMDSOURCES)) \
+		$(PCRE2_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) -lm -pthread -o $@
+check_PROGRAMS += fuzz/replay-commands
+fuzz_replay_commands_SOURCES = fuzz/replay.c fuzz/fuzz-commands.c \
+	picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
+	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/msort.c sort-merge/cmd-sort.c \
+	sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
+	stats/cmd-plot.c stats/profile.c
+fuzz_replay_commands_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picltrace \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/commands"' \
+	-DFUZZ_SCHEMA='"$(abs_top_srcdir)/schemas/picl.yaml"'
+fuzz_replay_commands_CFLAGS = $(AM_CFLAGS) $(PCRE2_CFLAGS)
+fuzz_replay_commands_LDADD = $(picltrace_picltrace_LDADD)
+TESTS += fuzz/replay-commands

@@ -1,0 +1,229 @@
+/*
+ * fuzz-commands.c - libFuzzer target for the picltrace commands as a
+ * whole: the input's first byte picks a command line (and whether the
+ * reader parses on one thread or two), the rest is the trace it reads.
+ * Whatever the bytes, every command must end with status 0, 1 or 2,
+ * without crashing or leaking, and leave behind no temporary file and,
+ * when it fails, no output file. Two commands are also checked for what
+ * they write: the output of a sort that succeeded is sorted (sort --check
+ * says so), and cat is canonical (cat of its output is the same bytes).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "picl-trace.h"
+#include "builtin.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+#ifndef FUZZ_SCHEMA
+#define FUZZ_SCHEMA "schemas/picl.yaml"
+#endif
+
+#define MAXARGS 12
+
+/* The command lines: "IN", "OUT" and "TMP" stand for the input, an
+ * output and the temporary directory. */
+static const char *const lines[][MAXARGS] = {
+	{ "validate", "--max-errors=0", "--sorted", "IN" },
+	{ "validate", "--format=json", "--memory=1M", "--tmpdir=TMP", "--max-errors=0", "IN" },
+	{ "validate", "--partial", "--max-errors=3", "--memory=1M", "--tmpdir=TMP", "IN" },
+	{ "stat", "-q", "--messages", "IN" },
+	{ "stat", "-q", "--format=json", "--messages", "--memory=1M", "--tmpdir=TMP", "IN" },
+	{ "stat", "-q", "--format=csv", "--summary", "IN" },
+	{ "stat", "-q", "--compare", "IN" },
+	{ "stat", "-q", "--emit-records", "-o", "OUT", "IN" },
+	{ "filter", "-q", "--pairs", "-p", "0..1", "-o", "OUT", "IN" },
+	{ "filter", "-q", "-g", "a|^$", "--grep-data", "-e", "user,-21", "--from=0.5", "IN" },
+	{ "filter", "-q", "--no-defs", "-v", "-t", "mark", "--to=1000", "-z", "-o", "OUT", "IN" },
+	{ "sync", "-q", "-n", "--report", "--format=json", "IN" },
+	{ "sync", "-q", "--memory=1M", "--tmpdir=TMP", "-o", "OUT", "IN" },
+	{ "plot", "-q", "--kind=utilization", "--format=script", "--bins=7", "IN" },
+	{ "plot", "-q", "--kind=gantt", "--format=script", "IN" },
+	{ "plot", "-q", "--kind=events", "--user-events", "--format=script", "IN" },
+	{ "plot", "-q", "--kind=messages", "--format=script", "--memory=1M", "--tmpdir=TMP", "IN" },
+	{ "sort", "-q", "--memory=1M", "--tmpdir=TMP", "--batch-size=2", "-o", "OUT", "IN" },
+	{ "sort", "-q", "--check", "IN" },
+	{ "merge", "-q", "--unsorted", "--tmpdir=TMP", "-o", "OUT", "IN", "IN" },
+	{ "cat", "-o", "OUT", "IN" },
+};
+#define NLINES (sizeof(lines) / sizeof(lines[0]))
+
+static char dir[64], in[96], out[96], out2[96], tmpopt[96];
+
+void picltrace_report(const char *cmd, const struct picl_error *err)
+{
+	char buf[PICL_PROBLEM_MAX + 4200];
+
+	if (getenv("FUZZ_VERBOSE"))
+		fprintf(stderr, "picltrace %s: %s\n", cmd, picl_error_format(err, buf, sizeof(buf)));
+}
+
+void picltrace_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!getenv("FUZZ_VERBOSE"))
+		return;
+	fprintf(stderr, "picltrace %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void remove_dir(void)
+{
+	unlink(in);
+	unlink(out);
+	unlink(out2);
+	rmdir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	snprintf(dir, sizeof(dir), "%s/fuzz-commands.XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (strlen(dir) > 40 || !mkdtemp(dir))
+		abort();
+	snprintf(in, sizeof(in), "%s/in.picl", dir);
+	snprintf(out, sizeof(out), "%s/out.picl", dir);
+	snprintf(out2, sizeof(out2), "%s/out2.picl", dir);
+	snprintf(tmpopt, sizeof(tmpopt), "--tmpdir=%s", dir);
+	atexit(remove_dir);
+	setenv("PICL_SCHEMA", FUZZ_SCHEMA, 0);
+	if (!freopen("/dev/null", "w", stdout))
+		abort();
+	return 0;
+}
+
+/* Run one command line, its words substituted; its status. */
+static int run(const char *const *line, const char *output)
+{
+	const char *argv[MAXARGS + 1];
+	int argc;
+
+	for (argc = 0; argc < MAXARGS && line[argc]; argc++) {
+		const char *w = line[argc];
+
+		argv[argc] = !strcmp(w, "IN") ? in : !strcmp(w, "OUT") ? output
+			   : !strcmp(w, "--tmpdir=TMP") ? tmpopt : w;
+	}
+	argv[argc] = NULL;
+	if (!strcmp(argv[0], "cat"))
+		return cmd_cat(argc, argv);
+	if (!strcmp(argv[0], "filter"))
+		return cmd_filter(argc, argv);
+	if (!strcmp(argv[0], "merge"))
+		return cmd_merge(argc, argv);
+	if (!strcmp(argv[0], "plot"))
+		return cmd_plot(argc, argv);
+	if (!strcmp(argv[0], "sort"))
+		return cmd_sort(argc, argv);
+	if (!strcmp(argv[0], "stat"))
+		return cmd_stat(argc, argv);
+	if (!strcmp(argv[0], "sync"))
+		return cmd_sync(argc, argv);
+	return cmd_validate(argc, argv);
+}
+
+/* The files in dir other than the input and the outputs: none may be. */
+static void check_no_leftovers(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		abort();
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, "in.picl") && strcmp(de->d_name, "out.picl") &&
+		    strcmp(de->d_name, "out2.picl")) {
+			fprintf(stderr, "left behind: %s/%s\n", dir, de->d_name);
+			abort();
+		}
+	closedir(d);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		abort();
+	if (fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0 ||
+	    !(buf = malloc((size_t)n + 1)) || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		abort();
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *const *line;
+	FILE *f;
+	int status, wrote;
+
+	if (size < 1)
+		return 0;
+	line = lines[(data[0] & 0x7f) % NLINES];
+	if (data[0] & 0x80)
+		setenv("PICL_THREADS", "1", 1);
+	else
+		unsetenv("PICL_THREADS");
+	f = fopen(in, "wb");
+	if (!f || fwrite(data + 1, 1, size - 1, f) != size - 1 || fclose(f) != 0)
+		abort();
+	unlink(out);
+	unlink(out2);
+	status = run(line, out);
+	if (getenv("FUZZ_VERBOSE"))
+		fprintf(stderr, "%s %s...: exit %d\n", line[0], line[1], status);
+	if (status < 0 || status > 2)
+		abort();
+	check_no_leftovers();
+	wrote = access(out, F_OK) == 0;
+	if (status == 2 && wrote) {
+		fprintf(stderr, "%s failed and left %s\n", line[0], out);
+		abort();
+	}
+	if (wrote && status == 0 && !strcmp(line[0], "sort")) {
+		static const char *const check[] = { "sort", "-q", "--check", "OUT", NULL };
+
+		if (run(check, out) != 0) {
+			fprintf(stderr, "sort wrote an unsorted trace\n");
+			abort();
+		}
+	}
+	if (wrote && status == 0 && !strcmp(line[0], "cat")) {
+		const char *argv[5] = { "cat", "-o", out2, out, NULL };
+		size_t n1, n2;
+		char *a, *b;
+
+		if (cmd_cat(4, argv) != 0)
+			abort();
+		a = slurp(out, &n1);
+		b = slurp(out2, &n2);
+		if (n1 != n2 || memcmp(a, b, n1)) {
+			fprintf(stderr, "cat of cat's output is not the same\n");
+			abort();
+		}
+		free(a);
+		free(b);
+	}
+	unlink(out);
+	unlink(out2);
+	return 0;
+}
