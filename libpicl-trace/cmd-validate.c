@@ -250,7 +250,6 @@ struct validator {
 	size_t nruns, runs_cap;
 	int have_cutoff;        /* a full run of --max-errors findings went */
 	struct finding cutoff;  /* to the file: none after its last will list */
-	char why[160];          /* failure, when it is of the temporary file */
 
 	struct picl_stat_pair *pairs;
 	size_t pairs_cap;
