@@ -13,7 +13,7 @@ FUZZ_TARGETS = reader descriptor schema match stats parallel linevec commands
 FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
 CLANG ?= clang
 # (PICL_MATCH_SELFCHECK: the matcher checks its own memory accounting)
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/libpicl-trace -I$(builddir) \
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$(srcdir)/libpicl-trace -I$(builddir) \
 	-DPICL_MATCH_SELFCHECK
 
 check_PROGRAMS += fuzz/replay-reader fuzz/replay-descriptor

@@ -884,15 +884,20 @@ static void sort_packed_start(struct msort *m, struct psorts *ps)
 	int64_t span = a->kmax - a->kmin;
 	int kb = span > 0 ? 64 - __builtin_clzll((unsigned long long)span) : 0, k;
 
+	/* (a part without entries has none allocated: its place is then
+	 * `none`, so that offsets of 0 from it stay defined) */
+	static uint64_t none[1];
+	uint64_t *ae = a->ents ? a->ents : none, *be = b->ents ? b->ents : none;
+
 	if (b->n) {
-		ps->h[0] = a->ents;
+		ps->h[0] = ae;
 		ps->nh[0] = a->n;
-		ps->h[1] = b->ents;
+		ps->h[1] = be;
 		ps->nh[1] = b->n;
 	} else {
-		ps->h[0] = a->ents;
+		ps->h[0] = ae;
 		ps->nh[0] = a->n / 2;
-		ps->h[1] = a->ents + a->n / 2;
+		ps->h[1] = ae + a->n / 2;
 		ps->nh[1] = a->n - a->n / 2;
 	}
 	pthread_mutex_init(&ps->pr.mu, NULL);

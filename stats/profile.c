@@ -1343,7 +1343,9 @@ int profile_finish(struct profile *p)
 		return 2;
 	}
 	for (k = 0, n = 0; k < p->nprocs; k++) {
-		memcpy(p->all + n, p->procs[k]->cells, p->procs[k]->ncells * sizeof(*p->all));
+		if (p->procs[k]->ncells)
+			memcpy(p->all + n, p->procs[k]->cells,
+			       p->procs[k]->ncells * sizeof(*p->all));
 		n += p->procs[k]->ncells;
 	}
 	if (n > 1)
