@@ -106,10 +106,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Run one command line, its words substituted; its status. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+} commands[] = {
+	{ "cat", cmd_cat }, { "filter", cmd_filter }, { "merge", cmd_merge },
+	{ "plot", cmd_plot }, { "sort", cmd_sort }, { "stat", cmd_stat },
+	{ "sync", cmd_sync }, { "validate", cmd_validate },
+};
+
+/* Run one command line (its command one of `commands`), its words
+ * substituted; its status. */
 static int run(const char *const *line, const char *output)
 {
 	const char *argv[MAXARGS + 1];
+	size_t k;
 	int argc;
 
 	for (argc = 0; argc < MAXARGS && line[argc]; argc++) {
@@ -119,21 +130,9 @@ static int run(const char *const *line, const char *output)
 			   : !strcmp(w, "--tmpdir=TMP") ? tmpopt : w;
 	}
 	argv[argc] = NULL;
-	if (!strcmp(argv[0], "cat"))
-		return cmd_cat(argc, argv);
-	if (!strcmp(argv[0], "filter"))
-		return cmd_filter(argc, argv);
-	if (!strcmp(argv[0], "merge"))
-		return cmd_merge(argc, argv);
-	if (!strcmp(argv[0], "plot"))
-		return cmd_plot(argc, argv);
-	if (!strcmp(argv[0], "sort"))
-		return cmd_sort(argc, argv);
-	if (!strcmp(argv[0], "stat"))
-		return cmd_stat(argc, argv);
-	if (!strcmp(argv[0], "sync"))
-		return cmd_sync(argc, argv);
-	return cmd_validate(argc, argv);
+	for (k = 0; strcmp(commands[k].name, argv[0]); k++)
+		;
+	return commands[k].fn(argc, argv);
 }
 
 /* The files in dir other than the input and the outputs: none may be. */
