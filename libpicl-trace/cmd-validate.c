@@ -245,7 +245,8 @@ struct validator {
 	size_t deferred_bytes;  /* what the heap holds, messages included */
 	size_t deferred_budget; /* ... before it goes to spill_fd */
 	int spill_fd;           /* -1, or the runs of deferred findings: */
-	uint64_t spill_end;     /* where the next one goes */
+	uint64_t spill_end;     /* where the next one goes, */
+	struct fwriter *fw;     /* through this */
 	struct frun *runs;      /* each in line order */
 	size_t nruns, runs_cap;
 	int have_cutoff;        /* a full run of --max-errors findings went */
@@ -434,6 +435,25 @@ static int fwriter_flush(struct validator *v, struct fwriter *w)
 	return 0;
 }
 
+/* Start a run at the end of the file, written through v->fw. */
+static struct fwriter *run_begin(struct validator *v)
+{
+	v->fw->at = v->spill_end;
+	v->fw->len = 0;
+	return v->fw;
+}
+
+/* End the run written since run_begin (rc: how the writing went): the
+ * rest flushed, the run in *run. rc, or -1 if the flush failed. */
+static int run_end(struct validator *v, int rc, struct frun *run)
+{
+	if (rc == 0)
+		rc = fwriter_flush(v, v->fw);
+	run->off = v->spill_end;
+	run->end = v->spill_end = v->fw->at;
+	return rc;
+}
+
 static int fwriter_put(struct validator *v, struct fwriter *w, const struct finding *f)
 {
 	size_t rule_len = strlen(f->rule) + 1, message_len = strlen(f->message) + 1;
@@ -560,23 +580,18 @@ static int spill_deferred(struct validator *v)
 	size_t k;
 	int rc = 0;
 
-	if (v->spill_fd < 0 && (v->spill_fd = picltrace_tempfile(CMD, v->opt->tmpdir)) < 0)
-		return file_failed(v);
 	if (grow((void **)&v->runs, &v->runs_cap, v->nruns + 1, sizeof(*v->runs)) < 0 ||
-	    !(w = malloc(sizeof(*w)))) {
+	    (!v->fw && !(v->fw = malloc(sizeof(*v->fw))))) {
 		v->nomem = 1;
 		return -1;
 	}
+	if (v->spill_fd < 0 && (v->spill_fd = picltrace_tempfile(CMD, v->opt->tmpdir)) < 0)
+		return file_failed(v);
 	qsort(v->deferred, v->ndeferred, sizeof(*v->deferred), cmp_findings);
-	w->at = run.off = v->spill_end;
-	w->len = 0;
+	w = run_begin(v);
 	for (k = 0; k < v->ndeferred && rc == 0; k++)
 		rc = fwriter_put(v, w, &v->deferred[k]);
-	if (rc == 0)
-		rc = fwriter_flush(v, w);
-	run.end = v->spill_end = w->at;
-	free(w);
-	if (rc < 0)
+	if (run_end(v, rc, &run) < 0)
 		return -1;
 	v->runs[v->nruns++] = run;
 	/* a whole --max-errors of findings before its last: none after that
@@ -651,7 +666,7 @@ static void add_finding(struct validator *v, const struct finding *f)
 		defer_finding(v, f);
 		return;
 	}
-	if (v->opt->max_errors && v->listed >= v->opt->max_errors)
+	if (listing_done(v))
 		return;
 	print_finding(v, f);
 	v->listed++;
@@ -698,22 +713,10 @@ static void flush_deferred(struct validator *v)
 
 			for (k = 0; k < v->nruns; k += RUN_FAN_IN) {
 				size_t m = v->nruns - k < RUN_FAN_IN ? v->nruns - k : RUN_FAN_IN;
-				struct fwriter *w = malloc(sizeof(*w));
-				struct frun run = { v->spill_end, 0 };
-				int rc;
+				struct frun run;
 
-				if (!w) {
-					v->nomem = 1;
-					return;
-				}
-				w->at = v->spill_end;
-				w->len = 0;
-				rc = merge_runs(v, v->runs + k, m, w);
-				if (rc == 0)
-					rc = fwriter_flush(v, w);
-				run.end = v->spill_end = w->at;
-				free(w);
-				if (rc < 0)
+				if (run_end(v, merge_runs(v, v->runs + k, m, run_begin(v)),
+					    &run) < 0)
 					return;
 				picltrace_release(v->spill_fd, v->runs[k].off,
 						  v->runs[k + m - 1].end - v->runs[k].off);
@@ -1935,6 +1938,8 @@ static void reset(struct validator *v)
 	if (v->spill_fd >= 0)
 		close(v->spill_fd);
 	v->spill_fd = -1;
+	free(v->fw);
+	v->fw = NULL;
 	v->spill_end = 0;
 	v->nruns = 0;
 	v->have_cutoff = 0;
