@@ -716,6 +716,12 @@ static int pages_room(struct pairs *p, size_t at)
 	return 0;
 }
 
+/* Set record ord's bit in its page. */
+static void page_mark(uint64_t *page, uint64_t ord)
+{
+	page[ord % PAGE_RECORDS / 64] |= (uint64_t)1 << (ord % 64);
+}
+
 /* Mark record ord, making its page (and room for it in the tables), or
  * listing it if its page has moved out. 0, or -1 when out of memory. */
 static int bit_set(struct pairs *p, uint64_t ord)
@@ -741,7 +747,7 @@ static int bit_set(struct pairs *p, uint64_t ord)
 	page = &p->pages[at];
 	if (!*page && !(*page = calloc(PAGE_WORDS, sizeof(**page))))
 		return -1;
-	(*page)[ord % PAGE_RECORDS / 64] |= (uint64_t)1 << (ord % 64);
+	page_mark(*page, ord);
 	return 0;
 }
 
@@ -808,7 +814,7 @@ static int bit_test(struct pairs *p, uint64_t ord)
 				uint64_t l = p->late[p->next_late++];
 
 				if (l / PAGE_RECORDS == at)
-					p->page[l % PAGE_RECORDS / 64] |= (uint64_t)1 << (l % 64);
+					page_mark(p->page, l);
 			}
 			p->page_no = at + 1;
 		}
@@ -902,7 +908,7 @@ static int pairs_add(struct pairs *p, const struct picl_record *rec, uint64_t or
 	size_t i;
 
 	if (ord % PAGE_RECORDS == 0 && (rc = pages_out(p, ord)) < 0)
-		return rc == PICL_ERR_NOMEM ? -1 : rc;
+		return rc;   /* (PICL_ERR_NOMEM is -1) */
 	if (selected && bit_set(p, ord) < 0)
 		return -1;
 	if (rec->type == PICL_REC_ENTRY) {
