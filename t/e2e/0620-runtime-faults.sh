@@ -66,7 +66,7 @@ grep -q -- "^-7 -911 .* 1 0 .*recv0: no message can arrive" block.picl ||
   fail "process 1's own -7 record missing"
 # piclrun killed with SIGKILL: its processes die with it (they would wait
 # for ever for partners that are gone)
-"$RUN" -n 3 -o killed.picl "$EX/noclose" block >killed.out 2>&1 &
+TMPDIR="$TMP" "$RUN" -n 3 -o killed.picl "$EX/noclose" block >killed.out 2>&1 &
 rpid=$!
 n=0
 while [ "$n" -lt 50 ] && [ "$(pgrep -P "$rpid" | wc -l)" -lt 3 ]; do

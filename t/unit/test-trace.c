@@ -22,17 +22,20 @@
  *    atexit path (a child that exits without traceexit leaves a complete
  *    part file); a killed process keeps its tracemsg records.
  *
- * Every test runs in its own directory under $TMPDIR. The tracing layer's
+ * Every test runs in its own directory, made in one that main() makes
+ * under $TMPDIR and removes at the end. The tracing layer's
  * state is per process (tracefiles' file name, for one, lasts as long as
  * the process), so the suite needs Check's fork mode (the default; not
  * CK_FORK=no): each test starts from a fresh process.
  */
+#define _XOPEN_SOURCE 700   /* nftw */
 #include "picl.h"
 #include "trace.h"
 
 #include <picl-trace.h>
 
 #include <check.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +103,7 @@ static void enter_tmpdir(void)
 	char tmpl[256];
 	const char *base = getenv("TMPDIR");
 
-	snprintf(tmpl, sizeof(tmpl), "%s/test-trace.XXXXXX", base ? base : "/tmp");
+	snprintf(tmpl, sizeof(tmpl), "%s/test.XXXXXX", base ? base : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(tmpl));
 	ck_assert_int_eq(chdir(tmpl), 0);
 	setenv("PICL_FAKE_CLOCK", "1000", 1);
@@ -781,13 +784,38 @@ static Suite *trace_suite(void)
 	return s;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+/* Every test works in a directory of its own (enter_tmpdir), made in one
+ * directory that goes away with all it holds once the tests have run,
+ * whether they passed or not. */
 int main(void)
 {
+	char top[256];
+	const char *base = getenv("TMPDIR");
 	SRunner *sr = srunner_create(trace_suite());
 	int failed;
 
+	snprintf(top, sizeof(top), "%s/test-trace.XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(top)) {
+		perror(top);
+		return EXIT_FAILURE;
+	}
+	setenv("TMPDIR", top, 1);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	if (chdir("/") < 0 ||
+	    nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0) {
+		perror(top);
+		failed = 1;
+	}
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
