@@ -73,6 +73,7 @@ TESTS += t/unit/test-schema
 dist_check_SCRIPTS = t/e2e/lib.sh
 TESTS += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 	t/e2e/0025-output-files.sh t/e2e/0030-multi-file.sh
+EXTRA_DIST += t/unit/tmp.h
 EXTRA_DIST += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 	t/e2e/0025-output-files.sh t/e2e/0030-multi-file.sh
 # picltrace validate

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "picl-trace.h"
+#include "tmp.h"
 
 struct seen {
 	char log[4096];
@@ -565,11 +566,12 @@ static char *byproc_trace(int ntypes, int steps, size_t *len)
 START_TEST(spilled_same_as_in_memory)
 {
 	size_t len, i;
-	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	char dir[512], why[400];
 	char *trace = byproc_trace(3, 0, &len);
 	struct events mem = { NULL, 0, 0, NULL }, disk = { NULL, 0, 0, NULL };
 	struct events small = { NULL, 0, 0, NULL };
 
+	ck_assert_int_lt(test_tmp_path(dir, sizeof(dir), "test-match.XXXXXX"), (int)sizeof(dir));
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_int_eq(match_spilled(trace, len, 0, NULL, &mem, why, sizeof(why)), PICL_OK);
 	ck_assert_int_eq(match_spilled(trace, len, 16384, dir, &disk, why, sizeof(why)), PICL_OK);
@@ -611,9 +613,10 @@ END_TEST
 START_TEST(channels_moved_out_same_as_in_memory)
 {
 	static const int steps[] = { 1, 3, 40, 3 };
-	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	char dir[512], why[400];
 	size_t len, i, s, k;
 
+	ck_assert_int_lt(test_tmp_path(dir, sizeof(dir), "test-match.XXXXXX"), (int)sizeof(dir));
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
 		/* the last time with the processors declared */
@@ -662,12 +665,13 @@ START_TEST(broadcast_base_moved_out)
 	static const struct { int32_t dst; uint64_t line; } lost[] = {
 		{ 2, 3 }, { 4, 3 }, { 1, 4 }, { 2, 4 }, { 4, 4 }
 	};
-	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	char dir[512], why[400];
 	size_t cap = 4096 * 48, len = 0, line = 0, i, k, l;
 	char *trace = malloc(cap);
 	int p;
 
 	ck_assert_ptr_nonnull(trace);
+	ck_assert_int_lt(test_tmp_path(dir, sizeof(dir), "test-match.XXXXXX"), (int)sizeof(dir));
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (i = 0; i < 4; i++)
 		len += (size_t)snprintf(trace + len, cap - len, "-3 -21 %zu 0 0 3 2 8 7 -1\n",
@@ -717,12 +721,13 @@ END_TEST
  * message still matches its own receive, in order. */
 START_TEST(one_long_queue)
 {
-	char dir[] = "/tmp/test-match.XXXXXX", why[400];
+	char dir[512], why[400];
 	size_t cap = 20000 * 40, len = 0, line = 0, i, k;
 	char *trace = malloc(cap);
 	struct events mem = { NULL, 0, 0, NULL };
 
 	ck_assert_ptr_nonnull(trace);
+	ck_assert_int_lt(test_tmp_path(dir, sizeof(dir), "test-match.XXXXXX"), (int)sizeof(dir));
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (i = 0; i < 10000; i++)
 		len += (size_t)snprintf(trace + len, cap - len, "-3 -21 %zu 0 0 3 2 8 1 1\n", ++line);

@@ -14,26 +14,27 @@
 #include <unistd.h>
 
 #include "picl-trace.h"
+#include "tmp.h"
 
-static char dir[] = "/tmp/picl-test-output.XXXXXX";
+static char dir[256];
 
 static void setup(void)
 {
+	ck_assert_int_lt(test_tmp_path(dir, sizeof(dir), "picl-test-output.XXXXXX"), (int)sizeof(dir));
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
 static void teardown(void)
 {
-	char cmd[128];
+	char cmd[300];
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
-	strcpy(dir, "/tmp/picl-test-output.XXXXXX");
 }
 
 static const char *in_dir(const char *name)
 {
-	static char path[256];
+	static char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return path;
@@ -65,7 +66,7 @@ static const char *get(const char *path)
 /* Entries of the test directory (temporary files show up here). */
 static int entries(void)
 {
-	char cmd[160];
+	char cmd[300];
 	FILE *p;
 	int n = 0, c;
 
@@ -122,7 +123,7 @@ END_TEST
 
 START_TEST(link_stays_link)
 {
-	char target[256];
+	char target[512];
 	struct picl_output *o;
 	struct stat st;
 

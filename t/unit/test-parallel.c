@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "picl-trace.h"
+#include "tmp.h"
 
 static uint64_t rng;
 
@@ -147,11 +148,11 @@ static void put_record(FILE *f, int i)
 
 static char *make_trace(uint64_t seed, int n)
 {
-	static char path[64];
+	static char path[512];
 	FILE *f;
 	int i;
 
-	snprintf(path, sizeof(path), "/tmp/test-parallel-%d-%llu.picl", (int)getpid(),
+	snprintf(path, sizeof(path), "%s/test-parallel-%d-%llu.picl", test_tmpdir(), (int)getpid(),
 		 (unsigned long long)seed);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);

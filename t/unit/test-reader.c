@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "picl-trace.h"
+#include "tmp.h"
 
 /* The spec's Table 20 as printed: two statistics records are continued. */
 static const char table20[] =
@@ -474,7 +475,7 @@ END_TEST
 /* Read s, write every record to a temporary file, return its contents. */
 static char *rewrite(const char *s, int compress, size_t *outlen)
 {
-	char path[] = "/tmp/picl-test-XXXXXX";
+	char path[512];
 	struct picl_writer_options wo = { 0 };
 	struct picl_error err = { 0 };
 	struct picl_reader *r = open_str(s, 0);
@@ -483,8 +484,10 @@ static char *rewrite(const char *s, int compress, size_t *outlen)
 	char *buf;
 	FILE *f;
 	long n;
-	int fd = mkstemp(path), rc;
+	int fd, rc;
 
+	ck_assert_int_lt(test_tmp_path(path, sizeof(path), "picl-test-XXXXXX"), (int)sizeof(path));
+	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	wo.compress = compress;
@@ -617,7 +620,7 @@ START_TEST(zstd_truncated_mark)
 {
 	size_t cap = 20000 * 40, n = 0, zcap, zn, cut, outn = 0, k, line = 1, col = 1;
 	char *plain = malloc(cap), *z, *out;
-	char path[] = "/tmp/picl-test-reader.XXXXXX";
+	char path[512];
 	struct picl_reader_options ro = { 0 };
 	struct picl_record rec;
 	ZSTD_inBuffer in;
@@ -655,6 +658,7 @@ START_TEST(zstd_truncated_mark)
 		if (out[k] == '\n')
 			line++, col = 0;
 
+	ck_assert_int_lt(test_tmp_path(path, sizeof(path), "picl-test-reader.XXXXXX"), (int)sizeof(path));
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, z, cut), (ssize_t)cut);
@@ -692,12 +696,15 @@ END_TEST
 
 START_TEST(writer_refuses)
 {
-	char path[] = "/tmp/picl-test-XXXXXX";
+	char path[512];
 	struct picl_error err = { 0 };
 	struct picl_writer *w;
 	struct picl_record rec;
-	int fd = mkstemp(path), rc;
+	int fd, rc;
 
+	ck_assert_int_lt(test_tmp_path(path, sizeof(path), "picl-test-XXXXXX"), (int)sizeof(path));
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
 	close(fd);
 	unlink(path);
 	w = picl_writer_open(path, NULL, &rc, &err);

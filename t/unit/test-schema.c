@@ -7,6 +7,7 @@
  * the error cases are written to temporary files under /tmp.
  */
 #include "picl-trace.h"
+#include "tmp.h"
 
 #include <check.h>
 #include <errno.h>
@@ -51,9 +52,12 @@ static void teardown(void)
 /* Write text to a new temporary file; the caller unlinks and frees. */
 static char *temp_schema(const char *text)
 {
-	char *path = strdup("/tmp/test-schema-XXXXXX");
+	char *path = malloc(512);
 	int fd;
 	size_t len = strlen(text);
+
+	ck_assert_ptr_nonnull(path);
+	ck_assert_int_lt(test_tmp_path(path, 512, "test-schema-XXXXXX"), 512);
 
 	ck_assert_ptr_nonnull(path);
 	fd = mkstemp(path);

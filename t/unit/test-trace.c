@@ -33,6 +33,7 @@
 #include "trace.h"
 
 #include <picl-trace.h>
+#include "tmp.h"
 
 #include <check.h>
 #include <ftw.h>
@@ -100,10 +101,9 @@ static void read_part(const char *path)
 
 static void enter_tmpdir(void)
 {
-	char tmpl[256];
-	const char *base = getenv("TMPDIR");
+	char tmpl[512];
 
-	snprintf(tmpl, sizeof(tmpl), "%s/test.XXXXXX", base ? base : "/tmp");
+	ck_assert_int_lt(test_tmp_path(tmpl, sizeof(tmpl), "test.XXXXXX"), (int)sizeof(tmpl));
 	ck_assert_ptr_nonnull(mkdtemp(tmpl));
 	ck_assert_int_eq(chdir(tmpl), 0);
 	setenv("PICL_FAKE_CLOCK", "1000", 1);
@@ -798,13 +798,12 @@ static int remove_one(const char *path, const struct stat *st, int flag,
  * whether they passed or not. */
 int main(void)
 {
-	char top[256];
-	const char *base = getenv("TMPDIR");
+	char top[400];
 	SRunner *sr = srunner_create(trace_suite());
 	int failed;
 
-	snprintf(top, sizeof(top), "%s/test-trace.XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(top)) {
+	if (test_tmp_path(top, sizeof(top), "test-trace.XXXXXX") >= (int)sizeof(top) ||
+	    !mkdtemp(top)) {
 		perror(top);
 		return EXIT_FAILURE;
 	}
