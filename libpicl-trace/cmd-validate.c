@@ -45,6 +45,9 @@
  *   tachyon             a message received before it was sent
  *   statistics          a -101/-102/-103 pair that disagrees with the
  *                       statistics recomputed from the event records
+ *   header-processors   a processor the trace's -307 header records do not
+ *                       list, when it has some (they say which processors
+ *                       a broadcast must reach)
  *
  * Messages are matched by the library's matcher (picl_matcher, match.c):
  * FIFO per (source, destination, type) channel, in whatever order the file
@@ -110,6 +113,7 @@ static const char validate_help[] =
 #define R_MESSAGE "message-match"
 #define R_TACHYON "tachyon"
 #define R_STATISTICS "statistics"
+#define R_HEADER_PROCESSORS "header-processors"
 
 #define EV_TRACING (-901)
 #define MAX_SUBSET_USES 65536   /* remembered "used before defined" ids */
@@ -231,6 +235,12 @@ struct validator {
 	size_t nuses, uses_cap;
 	struct intmap use_of;   /* (kind, id) -> uses index */
 	int32_t a_processor;
+	int new_processor;      /* the record's processor was first seen */
+	struct early {          /* processors first seen in the header, */
+		int32_t processor;  /* checked at its end */
+		uint64_t line, column;
+	} *early;
+	size_t nearly, early_cap;
 	struct picl_matcher *matcher;
 	struct lost_broadcast lost;
 
@@ -907,6 +917,7 @@ static void note_processor(struct validator *v, int32_t processor)
 		return;
 	}
 	v->a_processor = processor;
+	v->new_processor = 1;
 }
 
 /* The process, made when first seen; its processor noted too. */
@@ -1894,14 +1905,61 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 	}
 }
 
+/* A processor first seen on this line: one the -307 header records list,
+ * if they list any (the matcher takes them as the processors a broadcast
+ * must reach). */
+static void check_declared(struct validator *v, int32_t processor, uint64_t line,
+			   uint64_t column)
+{
+	if (picl_matcher_declared(v->matcher, processor) == 0)
+		report(v, SEV_ERROR, R_HEADER_PROCESSORS, line, column, 0,
+		       "processor %d is not one of those the -307 header records list; a "
+		       "broadcast is taken as received by all once they have it",
+		       (int)processor);
+}
+
+/* The processor of a record, first seen: checked now, or at the end of
+ * the header when it is first seen there. */
+static void new_processor(struct validator *v, const struct picl_record *rec)
+{
+	uint64_t line, column;
+
+	v->new_processor = 0;
+	AT_FIELD(rec, F_PROCESSOR, line, column);
+	if (!picl_matcher_in_header(v->matcher)) {
+		check_declared(v, rec->processor, line, column);
+		return;
+	}
+	if (grow((void **)&v->early, &v->early_cap, v->nearly + 1, sizeof(*v->early)) < 0) {
+		v->nomem = 1;
+		return;
+	}
+	v->early[v->nearly].processor = rec->processor;
+	v->early[v->nearly].line = line;
+	v->early[v->nearly++].column = column;
+}
+
 /* One record: its own rules, then the messages (a match is reported after
  * the record's other findings). */
 static void check_record(struct validator *v, struct picl_record *rec)
 {
+	int header = picl_matcher_in_header(v->matcher);
+	size_t k;
+
 	check_rules(v, rec);
 	if (!v->nomem && picl_matcher_add(v->matcher, rec) < 0) {
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
+	}
+	if (v->new_processor && !v->nomem)
+		new_processor(v, rec);
+	if (header && !picl_matcher_in_header(v->matcher)) {
+		for (k = 0; k < v->nearly; k++)
+			check_declared(v, v->early[k].processor, v->early[k].line,
+				       v->early[k].column);
+		free(v->early);
+		v->early = NULL;
+		v->nearly = v->early_cap = 0;
 	}
 }
 
@@ -1923,6 +1981,10 @@ static void reset(struct validator *v)
 	free(v->fast);
 	v->fast = NULL;
 	intmap_free(&v->processors);
+	free(v->early);
+	v->early = NULL;
+	v->nearly = v->early_cap = 0;
+	v->new_processor = 0;
 	free(v->uses);
 	v->uses = NULL;
 	v->nuses = v->uses_cap = 0;

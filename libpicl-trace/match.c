@@ -9,9 +9,10 @@
  * -1) lives in a per-(source, type) queue and is consumed once, in order, by
  * every other processor: each channel counts the broadcasts of its (source,
  * type) it has received, so a receive finds its broadcast in O(1). A
- * broadcast stays until the end, unless the processors were declared; then
- * it is dropped once all of them (the host aside) have received it. So
- * memory holds only what is in flight.
+ * broadcast stays until the end, unless the processors were declared (by
+ * the caller, or by the -307 records of the trace's header, as merge and
+ * piclrun write them); then it is dropped once all of them (the host
+ * aside) have received it. So memory holds only what is in flight.
  *
  * What is in flight can be most of a trace: per-node files one after
  * another, or a trace in PICL's flush order, bring every send of processor
@@ -241,6 +242,10 @@ struct picl_matcher {
 	uint64_t procs_bits[PROC_BITS / 64];  /* PROC_BITS), and those below */
 	int32_t *expected;            /* processors declared, sorted; or NULL */
 	size_t nexpected;
+	int declared;                 /* by picl_matcher_expect_processors */
+	int in_header;                /* no record past the header added yet */
+	int32_t *hdr;                 /* the header's -307 ids so far */
+	size_t nhdr, hdrcap;
 	struct reqstate *req;         /* in order of first appearance */
 	size_t reqcap, nreq;
 	struct intmap req_of;         /* (processor, process) -> req index */
@@ -1834,6 +1839,7 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 		m->cb = cb;
 		m->ctx = ctx;
 		m->fd = -1;
+		m->in_header = 1;
 	}
 	return m;
 }
@@ -1900,24 +1906,98 @@ static size_t bcast_receivers(const struct picl_matcher *m, int32_t src)
 	return n;
 }
 
-int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs, size_t n)
+/* Sort v[0 .. n) and drop repeats; the number left. */
+static size_t sort_unique(int32_t *v, size_t n)
 {
-	int32_t *v = malloc((n ? n : 1) * sizeof(*v));
 	size_t i, k;
 
-	if (!v)
-		return PICL_ERR_NOMEM;
-	if (n)
-		memcpy(v, procs, n * sizeof(*v));
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_i32);
 	for (i = k = 0; i < n; i++)
 		if (k == 0 || v[i] != v[k - 1])
 			v[k++] = v[i];
+	return k;
+}
+
+static int declare(struct picl_matcher *m, const int32_t *procs, size_t n)
+{
+	int32_t *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t k;
+
+	if (!v)
+		return PICL_ERR_NOMEM;
+	if (n)
+		memcpy(v, procs, n * sizeof(*v));
+	k = sort_unique(v, n);
 	free(m->expected);
 	m->expected = v;
 	m->nexpected = k;
 	return PICL_OK;
+}
+
+int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs, size_t n)
+{
+	m->declared = 1;
+	return declare(m, procs, n);
+}
+
+int picl_matcher_in_header(const struct picl_matcher *m)
+{
+	return m->in_header;
+}
+
+int picl_matcher_declared(const struct picl_matcher *m, int32_t processor)
+{
+	return m->expected ? is_expected(m, processor) : -1;
+}
+
+/* Part of a trace's header: header records, and the definitions (aliases,
+ * subsets) that may come among them. */
+static int header_part(int32_t type)
+{
+	return picl_is_header_type(type) || type == PICL_REC_DESCRIPTOR ||
+	       (type <= PICL_REC_SUBSET_PROCESSORS && type >= PICL_REC_SUBSET_EVENTS);
+}
+
+/* A record while the header lasts: -307 processor ids are kept, and the
+ * first record past the header declares them, unless the caller did. */
+static int header_record(struct picl_matcher *m, const struct picl_record *rec)
+{
+	size_t i;
+	int rc = PICL_OK;
+
+	if (header_part(rec->type)) {
+		if (rec->type != PICL_REC_HEADER_PROCESSORS || m->declared || !rec->values)
+			return PICL_OK;
+		for (i = 0; i < rec->nvalues; i++) {
+			const struct picl_value *v = &rec->values[i];
+			int64_t id = v->kind == PICL_VAL_INT ? v->v.i
+				   : v->kind == PICL_VAL_UINT && v->v.u <= INT32_MAX ? (int64_t)v->v.u
+				   : -1;
+
+			if (id < 0 || id > INT32_MAX)
+				continue;
+			if (m->nhdr == m->hdrcap) {
+				/* full: ids said more than once go first, so that
+				 * the list grows with the processors, not the text */
+				if (m->nhdr >= 1024)
+					m->nhdr = sort_unique(m->hdr, m->nhdr);
+				if (m->nhdr * 2 >= m->hdrcap &&
+				    grow((void **)&m->hdr, &m->hdrcap, m->hdrcap + 1,
+					 sizeof(*m->hdr)) < 0)
+					return PICL_ERR_NOMEM;
+			}
+			m->hdr[m->nhdr++] = (int32_t)id;
+		}
+		return PICL_OK;
+	}
+	m->in_header = 0;
+	if (!m->declared && m->nhdr)
+		rc = declare(m, m->hdr, m->nhdr);
+	free(m->hdr);
+	m->hdr = NULL;
+	m->nhdr = m->hdrcap = 0;
+	return rc;
 }
 
 /* Processor dst has received broadcast b from src: count it when dst is a
@@ -2357,6 +2437,8 @@ int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
 	/* Past the limit, between records, where no pointer into m->ch is
 	 * held (in_use: what waits, the channels, and their lists). */
 	if (m->limit && in_use(m) > m->next_check && (rc = spill_some(m)) < 0)
+		return rc;
+	if (m->in_header && (rc = header_record(m, rec)) < 0)
 		return rc;
 	if ((rc = saw_processor(m, rec->processor)) < 0)
 		return rc;
@@ -2927,6 +3009,7 @@ void picl_matcher_free(struct picl_matcher *m)
 	free(m->procs);
 	intmap_free(&m->procs_of);
 	free(m->expected);
+	free(m->hdr);
 	free(m->tmpdir);
 	if (m->fd >= 0)
 		close(m->fd);

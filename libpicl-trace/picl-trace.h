@@ -176,6 +176,7 @@ enum picl_record_type {
 	PICL_REC_SUBSET_PROCESSES = -202,
 	PICL_REC_SUBSET_EVENTS = -203,
 	/* Header records: our extension, DESIGN.md point 8 (see schemas/). */
+	PICL_REC_HEADER_PROCESSORS = -307,   /* the processors of the trace */
 	PICL_REC_HEADER_FIRST = -399,
 	PICL_REC_HEADER_LAST = -301
 };
@@ -853,7 +854,11 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char *tmpdir);
 
 /* Take in one decoded record; records that are not sends or receives are
- * ignored. Returns PICL_OK, the callback's non-zero value, PICL_ERR_NOMEM,
+ * ignored, but for the trace's header (the records before its first that
+ * is not a header record, -399..-301, an alias, -6, or a subset
+ * definition, -201..-203): the ids of its -307 records (as `picltrace
+ * merge` and piclrun write them), decoded, declare the processors as
+ * picl_matcher_expect_processors would, unless that was called. Returns PICL_OK, the callback's non-zero value, PICL_ERR_NOMEM,
  * or PICL_ERR_IO (the temporary file of picl_matcher_set_memory could not
  * be made, written or read: picl_matcher_strerror says which, and why;
  * every later call then fails the same way). */
@@ -892,6 +897,16 @@ const char *picl_matcher_strerror(const struct picl_matcher *m);
  * The list is copied. Returns PICL_OK or PICL_ERR_NOMEM. */
 int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs,
 				   size_t n);
+
+/* 1 while no record past the trace's header has been added (see
+ * picl_matcher_add): a caller that passes only some records passes the
+ * others too while this holds, so the header's end is seen where it is. */
+int picl_matcher_in_header(const struct picl_matcher *m);
+
+/* Whether `processor` is among those declared (1) or not (0); -1 when
+ * none were declared, by the caller or by -307 header records (those take
+ * effect at the header's end). */
+int picl_matcher_declared(const struct picl_matcher *m, int32_t processor);
 
 /* Report what is still unmatched (sends, then receives, each in input
  * order); the matcher holds nothing afterwards. Returns PICL_OK, the

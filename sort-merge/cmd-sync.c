@@ -318,9 +318,7 @@ static int estimate(struct syncer *s)
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		if ((++n & 0xffff) == 0)
 			picltrace_progress(&pg, picl_reader_offset(r));
-		if (picl_is_header_type(rec.type))
-			continue;
-		if (rec.processor >= 0) {
+		if (!picl_is_header_type(rec.type) && rec.processor >= 0) {
 			if (!s->have_t0) {
 				s->t0 = rec.time;
 				s->have_t0 = 1;

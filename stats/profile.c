@@ -631,6 +631,8 @@ static int needs_values(const struct profile *p, const struct picl_record *rec)
 		return 1;
 	case PICL_REC_STAT_TIME: case PICL_REC_STAT_COUNT: case PICL_REC_STAT_VOLUME:
 		return p->opt.keep_stat_records;
+	case PICL_REC_HEADER_PROCESSORS:
+		return picl_matcher_in_header(p->matcher);
 	default:
 		return 0;
 	}
@@ -970,6 +972,16 @@ int profile_read(struct profile *p, const char *path)
 			/* event records decoded ahead: as if raw */
 			rec.values = NULL;
 			rec.nvalues = 0;
+		}
+		/* The matcher sees the header's end where it is (its -307
+		 * records declare the processors a broadcast must reach);
+		 * after it, event records only. */
+		if (rec.type != PICL_REC_MARK && rec.type != PICL_REC_ENTRY &&
+		    rec.type != PICL_REC_EXIT && picl_matcher_in_header(p->matcher) &&
+		    (rc = picl_matcher_add(p->matcher, &rec)) < 0) {
+			report_failure(p, rc);
+			status = 2;
+			break;
 		}
 		switch (rec.type) {
 		case PICL_REC_MARK: case PICL_REC_ENTRY: case PICL_REC_EXIT:

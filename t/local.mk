@@ -83,6 +83,7 @@ TESTS += $(VALIDATE_E2E)
 EXTRA_DIST += $(VALIDATE_E2E) \
 	testdata/validate/alias.picl testdata/validate/clean-2proc.picl \
 	testdata/validate/descriptor.picl testdata/validate/entry-exit.picl \
+	testdata/validate/header-processors.picl \
 	testdata/validate/message.picl testdata/validate/message-record.picl \
 	testdata/validate/statistics.picl \
 	testdata/validate/subset.picl testdata/validate/syntax.picl \

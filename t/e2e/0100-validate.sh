@@ -161,6 +161,28 @@ statistics.picl:18:49: statistics: time of event -11 relative to 0 is 0.000015, 
 statistics.picl: 12 records, 4 errors, 0 warnings
 T
 
+# header-processors: the -307 header records declare the processors (the
+# matcher forgets a broadcast once all of them have it); one that appears
+# unlisted is an error at its first record, after the header's end for
+# one the header itself names.
+run "$PT" validate header-processors.picl
+expect_rc 1
+expect_out <<'T'
+header-processors.picl:10:11: header-processors: processor 5 is not one of those the -307 header records list; a broadcast is taken as received by all once they have it
+header-processors.picl:17:18: header-processors: processor 2 is not one of those the -307 header records list; a broadcast is taken as received by all once they have it
+header-processors.picl:20:1: message-match: receive of 8 bytes with type 7 from processor 0 matches no send
+header-processors.picl: 16 records, 3 errors, 0 warnings
+T
+# Without the -307 records, the broadcast waits for the end, and is found
+# missing only where no receive came: on processor 5, seen in the header.
+grep -v '^-307' header-processors.picl >"$TMP/no307.picl"
+run "$PT" validate "$TMP/no307.picl"
+expect_rc 1
+expect_out <<T
+$TMP/no307.picl:11:1: message-match: broadcast of 8 bytes with type 7 is never received on processor 5
+$TMP/no307.picl: 14 records, 1 error, 0 warnings
+T
+
 # unknown-record-type, unknown-event-type: warnings only, so exit 0; user
 # types and the host are fine.
 run "$PT" validate unknown.picl

@@ -244,4 +244,18 @@ grep -qx '== messages: 2 matched, 16 bytes; unmatched: 0 sends, 0 receives' "$TM
 grep -Eq '^ +0 +2 +1 +8 +1\.5 +1\.5 +1\.5$' "$TMP/out" || fail "broadcast to 2: $(cat "$TMP/out")"
 grep -qx '== critical path (estimate): 4.0 s of a makespan of 4.0 s (100.00%)' "$TMP/out" ||
   fail "broadcast critical path: $(cat "$TMP/out")"
+# The header's -307 records declare the processors: listing 0 and 1 only,
+# the broadcast is forgotten once 1 has it (at 2.0), and 2's receive (at
+# 2.5) finds no send; with all three listed, the same as without a header.
+for procs in "0 1" "0 1 2"; do
+  n=$(echo $procs | wc -w)
+  { echo "-307 -1 0 -1 -1 $n 2 $procs"; cat bcast.picl; } >hdr.picl
+  run "$PT" stat --summary --messages hdr.picl
+  expect_rc 0
+  case $n in
+  2) want='== messages: 1 matched, 8 bytes; unmatched: 0 sends, 1 receive' ;;
+  *) want='== messages: 2 matched, 16 bytes; unmatched: 0 sends, 0 receives' ;;
+  esac
+  grep -qx "$want" "$TMP/out" || fail "header -307 $procs: $(cat "$TMP/out")"
+done
 echo "PASS: $ntest stat checks on three.picl, close.picl and bcast.picl"

@@ -307,6 +307,105 @@ START_TEST(broadcast_declared_processors)
 }
 END_TEST
 
+/* The same trace, its processors declared by -307 header records (as
+ * merge writes them; several, in any order, aliases among them); a -307
+ * record after the header's end, or a call to
+ * picl_matcher_expect_processors, overrides nothing / everything. */
+START_TEST(broadcast_header_processors)
+{
+	static const char body[] =
+		"-4 -52 1 2 0 3 2 8 0 0\n"
+		"-4 -52 1 1 0 3 2 8 0 0\n"
+		"-3 -21 0.5 0 0 3 2 8 0 -1\n"
+		"-3 -21 2 0 0 3 2 8 0 -1\n"
+		"-4 -52 3 1 0 3 2 8 0 0\n"
+		"-4 -52 3 2 0 3 2 8 0 0\n"
+		"-3 -21 4 0 0 3 2 8 0 -1\n"
+		"-4 -52 5 2 0 3 2 8 0 0\n";
+	static const char header[] =
+		"-301 -1 0 -1 -1 1 0 x\n"
+		"-307 -1 0 -1 -1 2 2 2 0\n"
+		"-6 -1 0 -1 -1 1 \"%d%s\" 9 \"%d\"\n"
+		"-307 -1 0 -1 -1 2 9 32767 1\n";
+	static const char other[] =   /* as many lines, no -307 */
+		"-301 -1 0 -1 -1 1 0 x\n"
+		"-306 -1 0 -1 -1 1 0 a\n"
+		"-6 -1 0 -1 -1 1 \"%d%s\" 9 \"%d\"\n"
+		"-306 -1 0 -1 -1 1 0 b\n";
+	static const int32_t only1[] = { 0, 1 };
+	char trace[1024], plain[1024], late[1024];
+	struct seen s, ref;
+	struct picl_matcher *m;
+	struct picl_reader *r;
+	struct picl_record rec;
+	int rc, k = 0;
+
+	snprintf(trace, sizeof(trace), "%s%s", header, body);
+	snprintf(plain, sizeof(plain), "%s%s", other, body);
+	/* the header declares 0, 1, 2 and the host: one left at the end, not
+	 * three; the same matches */
+	ck_assert_uint_eq(run_declared(trace, NULL, 0, &s), 1);
+	ck_assert_uint_eq(run_declared(plain, NULL, 0, &ref), 3);
+	ck_assert_str_eq(s.log, ref.log);
+	/* a caller's declaration wins over the header's */
+	ck_assert_uint_eq(run_declared(trace, only1, 2, &s), run_declared(plain, only1, 2, &ref));
+	ck_assert_str_eq(s.log, ref.log);
+	/* -307 past the header's end (here, its first record) declares nothing */
+	snprintf(late, sizeof(late), "%.23s%s%s", body, header, body + 23);
+	ck_assert_uint_eq(run_declared(late, NULL, 0, &s), 3);
+
+	/* in_header and declared, record by record */
+	r = picl_reader_open_memory(trace, strlen(trace), "t", NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(r);
+	m = picl_matcher_new(record, &s);
+	ck_assert_ptr_nonnull(m);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		ck_assert_int_eq(picl_matcher_in_header(m), 1);
+		ck_assert_int_eq(picl_matcher_declared(m, 1), -1);
+		ck_assert_int_eq(picl_matcher_add(m, &rec), PICL_OK);
+		if (++k == 4)
+			break;
+	}
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_int_eq(picl_matcher_add(m, &rec), PICL_OK);
+	ck_assert_int_eq(picl_matcher_in_header(m), 0);
+	ck_assert_int_eq(picl_matcher_declared(m, 1), 1);
+	ck_assert_int_eq(picl_matcher_declared(m, 32767), 1);
+	ck_assert_int_eq(picl_matcher_declared(m, 3), 0);
+	picl_matcher_free(m);
+	picl_reader_free(r);
+
+	/* ids said again and again (kept once each: the list grows with the
+	 * processors, not with the header's text), in records of any size */
+	{
+		static char big[200000];
+		size_t n = 0;
+		int i;
+
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "-307 -1 0 -1 -1 30000 2");
+		for (i = 0; i < 30000; i++)
+			n += (size_t)snprintf(big + n, sizeof(big) - n, " %d", i % 3 ? 7 : 4000 + i % 5);
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "\n-307 -1 0 -1 -1 1 2 9\n%s", body);
+		ck_assert_uint_lt(n, sizeof(big) - 1);
+		r = picl_reader_open_memory(big, n, "t", NULL, &rc, NULL);
+		ck_assert_ptr_nonnull(r);
+		m = picl_matcher_new(record, &s);
+		ck_assert_ptr_nonnull(m);
+		while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
+			ck_assert_int_eq(picl_matcher_add(m, &rec), PICL_OK);
+		ck_assert_int_eq(rc, PICL_END);
+		for (i = 4000; i < 4005; i++)
+			ck_assert_int_eq(picl_matcher_declared(m, i), 1);
+		ck_assert_int_eq(picl_matcher_declared(m, 7), 1);
+		ck_assert_int_eq(picl_matcher_declared(m, 9), 1);
+		ck_assert_int_eq(picl_matcher_declared(m, 1), 0);
+		ck_assert_int_eq(picl_matcher_declared(m, 4005), 0);
+		picl_matcher_free(m);
+		picl_reader_free(r);
+	}
+}
+END_TEST
+
 /*
  * Churn: thousands of channels made, emptied (and so dropped by the
  * matcher) and made again, in one table that grows and wraps around.
@@ -779,6 +878,7 @@ int main(void)
 	tcase_add_test(tc, fields_not_a_message);
 	tcase_add_test(tc, own_broadcast);
 	tcase_add_test(tc, broadcast_declared_processors);
+	tcase_add_test(tc, broadcast_header_processors);
 	tcase_add_test(tc, channels_dropped_and_made_again);
 	tcase_add_test(tc, spilled_same_as_in_memory);
 	tcase_add_test(tc, channels_moved_out_same_as_in_memory);
