@@ -18,7 +18,8 @@
  * -v inverts that. Definition and header records (-6, -201..-203,
  * -399..-301) are always kept unless --no-defs: keeping them all is the
  * simple way to be sure every kept record still has the aliases and subsets
- * it refers to. --pairs then closes the kept set over entry/exit pairs: an
+ * it refers to; a -307 record keeps only the processors -p selects (see
+ * select_ids). --pairs then closes the kept set over entry/exit pairs: an
  * entry (-3) and its exit (-4), matched by a stack per (processor, process)
  * and event type, are kept both or neither.
  *
@@ -88,7 +89,8 @@ static const char filter_usage[] =
 	"  -v, --invert          keep the records that do not match\n"
 	"      --pairs           keep entry/exit pairs whole (reads the input twice)\n"
 	"      --keep-defs       keep every definition and header record: -6,\n"
-	"                        -201..-203, -399..-301 (the default)\n"
+	"                        -201..-203, -399..-301 (the default); -307 keeps\n"
+	"                        only the processors -p selects\n"
 	"      --no-defs         filter definition and header records like the rest\n"
 	"  -o, --output=FILE     write to FILE instead of standard output\n"
 	"  -z, --zstd            compress the output with zstd\n"
@@ -322,6 +324,8 @@ struct filter {
 	struct picltrace_carry carry;   /* the definitions of the inputs before */
 	uint64_t gen;               /* bumped at every subset definition */
 	struct picl_writer *w;
+	struct picl_value *ids;     /* a -307 record's ids that stay (emit) */
+	size_t ids_cap;
 };
 
 static int is_definition(int32_t type)
@@ -587,23 +591,94 @@ static int line_is_canonical(const struct filter *f, const struct picl_record *r
 	       is_chars(f, rec);
 }
 
+/* Decode a record's data; PICL_OK or < 0 (reported). */
+static int decode(struct picl_reader *r, struct picl_record *rec)
+{
+	int rc = picl_reader_decode(r, rec);
+
+	if (rc < 0)
+		picltrace_report("filter", picl_reader_error(r));
+	return rc;
+}
+
+/*
+ * A -307 header record (the processors of the trace, which validate and
+ * stat take as those a broadcast must reach) kept while processors are
+ * selected: only the ids selected (with -v: not selected) stay, and with
+ * none the record goes,
+ * so the header names the processors the output has. *rec is then the
+ * record to write (0), or there is none (1), or it is to be written as
+ * it stands (2: its descriptor is not one id a field); < 0 (reported).
+ */
+static int select_ids(struct filter *f, struct picl_reader *r, struct picl_record *rec,
+		      int decoded)
+{
+	size_t i, k = 0;
+	int rc;
+
+	if (!decoded && rec->nfields > 0 && (rc = decode(r, rec)) < 0)
+		return rc;
+	if (!rec->desc || picl_descriptor_values_per_field(rec->desc) != 1)
+		return 2;
+	if (rec->nvalues > f->ids_cap) {
+		struct picl_value *v = realloc(f->ids, rec->nvalues * sizeof(*v));
+
+		if (!v) {
+			picltrace_error("filter", "out of memory");
+			return PICL_ERR_NOMEM;
+		}
+		f->ids = v;
+		f->ids_cap = rec->nvalues;
+	}
+	for (i = 0; i < rec->nvalues; i++) {
+		const struct picl_value *v = &rec->values[i];
+
+		if (v->kind == PICL_VAL_INT && v->v.i >= INT32_MIN && v->v.i <= INT32_MAX &&
+		    sel_match(f, SEL_PROCESSOR, (int32_t)v->v.i) == f->invert)
+			continue;
+		f->ids[k++] = *v;
+	}
+	if (k == 0)
+		return 1;
+	rec->values = f->ids;
+	rec->nvalues = rec->nfields = k;
+	return 0;
+}
+
+/* Whether the processors of the output are known from the selection: -p
+ * given, and with -v nothing else (else every processor may keep some). */
+static int selects_processors(const struct filter *f)
+{
+	int k;
+
+	if (!f->sel[SEL_PROCESSOR].n)
+		return 0;
+	if (!f->invert)
+		return 1;
+	for (k = 0; k < SEL_NKINDS; k++)
+		if (k != SEL_PROCESSOR && f->sel[k].n)
+			return 0;
+	return !f->has_from && !f->has_to && !f->npats;
+}
+
 /* Write a kept record. PICL_OK or < 0 (reported). */
 static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec, int decoded)
 {
 	int rc;
 
-	if (line_is_canonical(f, rec)) {
+	if (rec->type == PICL_REC_HEADER_PROCESSORS && selects_processors(f) &&
+	    (rc = select_ids(f, r, rec, decoded)) != 2) {
+		if (rc != 0)
+			return rc < 0 ? rc : PICL_OK;
+		rc = picl_writer_write(f->w, rec);
+	} else if (line_is_canonical(f, rec)) {
 		rc = picl_writer_write_raw(f->w, rec->line, rec->line_len);
 		if (rc == PICL_OK)
 			rc = picl_writer_write_raw(f->w, "\n", 1);
 	} else {
-		if (!decoded && rec->nfields > 0 && !is_definition(rec->type)) {
-			rc = picl_reader_decode(r, rec);
-			if (rc < 0) {
-				picltrace_report("filter", picl_reader_error(r));
-				return rc;
-			}
-		}
+		if (!decoded && rec->nfields > 0 && !is_definition(rec->type) &&
+		    (rc = decode(r, rec)) < 0)
+			return rc;
 		rc = picl_writer_write(f->w, rec);
 	}
 	if (rc < 0) {
@@ -1202,6 +1277,7 @@ static void filter_release(struct filter *f)
 	for (i = 0; i < f->npats; i++)
 		pcre2_code_free(f->pats[i]);
 	free(f->pats);
+	free(f->ids);
 	pcre2_match_data_free(f->md);
 	picltrace_carry_free(&f->carry);
 }

@@ -645,4 +645,45 @@ expect_rc 0
 grep -q -- '--pairs' "$TMP/out" || fail "help filter shows no options"
 run "$PT" --help
 grep -q '^   filter ' "$TMP/out" || fail "filter missing from the command list"
+# --- the -307 header records (the processors of the trace, which validate
+# and stat take as those a broadcast must reach) keep only the processors
+# selected: else the processors filtered out would miss every broadcast.
+cat >"$TMP/bc.picl" <<'T'
+-301 -1 0 -1 -1 2 0 bc
+-307 -1 0 -1 -1 4 2 0 1 2 3
+-3 -901 0.1 0 0 0
+-3 -901 0.1 1 0 0
+-3 -901 0.1 2 0 0
+-3 -901 0.1 3 0 0
+-3 -52 0.15 1 0 1 2 4
+-3 -52 0.15 2 0 1 2 4
+-3 -52 0.15 3 0 1 2 4
+-3 -21 0.2 0 0 3 2 8 4 -1
+-4 -21 0.3 0 0 0
+-4 -52 0.4 1 0 3 2 8 4 0
+-4 -52 0.4 2 0 3 2 8 4 0
+-4 -52 0.4 3 0 3 2 8 4 0
+-4 -901 0.5 0 0 0
+-4 -901 0.5 1 0 0
+-4 -901 0.5 2 0 0
+-4 -901 0.5 3 0 0
+T
+hdr() { grep -- '^-307' "$TMP/out" | tr '\n' '|'; }
+ok -p 0..1 "$TMP/bc.picl"
+[ "$(hdr)" = "-307 -1 0 -1 -1 2 2 0 1|" ] || fail "-p 0..1: $(hdr)"
+cp "$TMP/out" "$TMP/bc01.picl"
+run "$PT" validate "$TMP/bc01.picl"
+expect_rc 0
+ok -p 2,9 --pairs "$TMP/bc.picl"
+[ "$(hdr)" = "-307 -1 0 -1 -1 1 2 2|" ] || fail "-p 2,9 --pairs: $(hdr)"
+ok -p 7 "$TMP/bc.picl"
+[ -z "$(hdr)" ] || fail "-p 7 kept a -307 record: $(hdr)"
+ok -v -p 1..2 "$TMP/bc.picl"
+[ "$(hdr)" = "-307 -1 0 -1 -1 2 2 0 3|" ] || fail "-v -p 1..2: $(hdr)"
+# -v with more than -p: every processor may keep records; all stay listed
+ok -v -p 1..2 -t -4 "$TMP/bc.picl"
+[ "$(hdr)" = "-307 -1 0 -1 -1 4 2 0 1 2 3|" ] || fail "-v -p 1..2 -t -4: $(hdr)"
+ok -e -21 "$TMP/bc.picl"
+[ "$(hdr)" = "-307 -1 0 -1 -1 4 2 0 1 2 3|" ] || fail "-e -21: $(hdr)"
+
 echo "PASS: $ntest filter checks"
