@@ -277,17 +277,21 @@ START_TEST(own_broadcast)
 }
 END_TEST
 
+/* Three broadcasts of processor 0 that processors 1 and 2 receive, the
+ * last one on 2 only. */
+static const char three_broadcasts[] =
+	"-4 -52 1 2 0 3 2 8 0 0\n"
+	"-4 -52 1 1 0 3 2 8 0 0\n"
+	"-3 -21 0.5 0 0 3 2 8 0 -1\n"
+	"-3 -21 2 0 0 3 2 8 0 -1\n"
+	"-4 -52 3 1 0 3 2 8 0 0\n"
+	"-4 -52 3 2 0 3 2 8 0 0\n"
+	"-3 -21 4 0 0 3 2 8 0 -1\n"
+	"-4 -52 5 2 0 3 2 8 0 0\n";
+
 START_TEST(broadcast_declared_processors)
 {
-	static const char trace[] =
-		"-4 -52 1 2 0 3 2 8 0 0\n"
-		"-4 -52 1 1 0 3 2 8 0 0\n"
-		"-3 -21 0.5 0 0 3 2 8 0 -1\n"
-		"-3 -21 2 0 0 3 2 8 0 -1\n"
-		"-4 -52 3 1 0 3 2 8 0 0\n"
-		"-4 -52 3 2 0 3 2 8 0 0\n"
-		"-3 -21 4 0 0 3 2 8 0 -1\n"
-		"-4 -52 5 2 0 3 2 8 0 0\n";
+	const char *trace = three_broadcasts;
 	static const int32_t procs[] = { 2, 0, 32767, 1, 2 };
 	static const char want[] =
 		"match 0->2 t0 len8/8 s0.5@3 r1@1 bcast\n"   /* waiting receives, */
@@ -313,15 +317,7 @@ END_TEST
  * picl_matcher_expect_processors, overrides nothing / everything. */
 START_TEST(broadcast_header_processors)
 {
-	static const char body[] =
-		"-4 -52 1 2 0 3 2 8 0 0\n"
-		"-4 -52 1 1 0 3 2 8 0 0\n"
-		"-3 -21 0.5 0 0 3 2 8 0 -1\n"
-		"-3 -21 2 0 0 3 2 8 0 -1\n"
-		"-4 -52 3 1 0 3 2 8 0 0\n"
-		"-4 -52 3 2 0 3 2 8 0 0\n"
-		"-3 -21 4 0 0 3 2 8 0 -1\n"
-		"-4 -52 5 2 0 3 2 8 0 0\n";
+	const char *body = three_broadcasts;
 	static const char header[] =
 		"-301 -1 0 -1 -1 1 0 x\n"
 		"-307 -1 0 -1 -1 2 2 2 0\n"
