@@ -56,7 +56,7 @@ static const char *const lines[][MAXARGS] = {
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
-static char dir[64], in[96], out[96], out2[96], tmpopt[96];
+static char dir[512], in[540], out[540], out2[540], tmpopt[540];
 
 void picltrace_report(const char *cmd, const struct picl_error *err)
 {
@@ -91,10 +91,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "%s/fuzz-commands.XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (strlen(dir) > 40 || !mkdtemp(dir))
+	if (snprintf(dir, sizeof(dir), "%s/fuzz-commands.XXXXXX",
+		     getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") >=
+		    (int)sizeof(dir) || !mkdtemp(dir)) {
+		fprintf(stderr, "fuzz-commands: cannot make a directory in $TMPDIR (%s)\n", dir);
 		abort();
+	}
 	snprintf(in, sizeof(in), "%s/in.picl", dir);
 	snprintf(out, sizeof(out), "%s/out.picl", dir);
 	snprintf(out2, sizeof(out2), "%s/out2.picl", dir);

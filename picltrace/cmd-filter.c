@@ -605,10 +605,10 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
  * A -307 header record (the processors of the trace, which validate and
  * stat take as those a broadcast must reach) kept while processors are
  * selected: only the ids selected (with -v: not selected) stay, and with
- * none the record goes,
- * so the header names the processors the output has. *rec is then the
- * record to write (0), or there is none (1), or it is to be written as
- * it stands (2: its descriptor is not one id a field); < 0 (reported).
+ * none the record goes, so the header names the processors the output
+ * has. *rec is then the record to write (0), or there is none (1), or it
+ * is to be written as it stands (2: its descriptor is not one id a
+ * field); < 0 (reported).
  */
 static int select_ids(struct filter *f, struct picl_reader *r, struct picl_record *rec,
 		      int decoded)
