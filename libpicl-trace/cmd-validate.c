@@ -235,7 +235,6 @@ struct validator {
 	size_t nuses, uses_cap;
 	struct intmap use_of;   /* (kind, id) -> uses index */
 	int32_t a_processor;
-	int new_processor;      /* the record's processor was first seen */
 	struct early {          /* processors first seen in the header, */
 		int32_t processor;  /* checked at its end */
 		uint64_t line, column;
@@ -906,8 +905,25 @@ static struct proc *proc_find(struct validator *v, int32_t processor, int32_t pr
 	return v->procs[i];
 }
 
-static void note_processor(struct validator *v, int32_t processor)
+/* A processor first seen on this line: one the -307 header records list,
+ * if they list any (the matcher takes them as the processors a broadcast
+ * must reach). */
+static void check_declared(struct validator *v, int32_t processor, uint64_t line,
+			   uint64_t column)
 {
+	if (picl_matcher_declared(v->matcher, processor) == 0)
+		report(v, SEV_ERROR, R_HEADER_PROCESSORS, line, column, 0,
+		       "processor %d is not one of those the -307 header records list; a "
+		       "broadcast is taken as received by all once they have it",
+		       (int)processor);
+}
+
+/* The record's processor, if first seen: noted, and checked against the
+ * header's list, at once or (first seen in the header) at its end. */
+static void note_processor(struct validator *v, const struct picl_record *rec)
+{
+	int32_t processor = rec->processor;
+	uint64_t line, column;
 	size_t seen;
 
 	if (processor < 0 || intmap_get(&v->processors, (uint32_t)processor, &seen))
@@ -917,17 +933,31 @@ static void note_processor(struct validator *v, int32_t processor)
 		return;
 	}
 	v->a_processor = processor;
-	v->new_processor = 1;
+	if (v->nomem)               /* the matcher is no longer fed */
+		return;
+	AT_FIELD(rec, F_PROCESSOR, line, column);
+	if (!picl_matcher_in_header(v->matcher)) {
+		check_declared(v, processor, line, column);
+		return;
+	}
+	if (grow((void **)&v->early, &v->early_cap, v->nearly + 1, sizeof(*v->early)) < 0) {
+		v->nomem = 1;
+		return;
+	}
+	v->early[v->nearly].processor = processor;
+	v->early[v->nearly].line = line;
+	v->early[v->nearly++].column = column;
 }
 
-/* The process, made when first seen; its processor noted too. */
-static struct proc *proc_get(struct validator *v, int32_t processor, int32_t process)
+/* The record's process, made when first seen; its processor noted too. */
+static struct proc *proc_get(struct validator *v, const struct picl_record *rec)
 {
+	int32_t processor = rec->processor, process = rec->process;
 	struct proc *p = proc_find(v, processor, process);
 
 	if (p)
 		return p;
-	note_processor(v, processor);
+	note_processor(v, rec);
 	if (grow((void **)&v->procs, &v->procs_cap, v->nprocs + 1, sizeof(*v->procs)) < 0) {
 		v->nomem = 1;
 		return NULL;
@@ -1855,7 +1885,7 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 	struct proc *p = NULL;
 
 	if (rec->processor >= 0) {
-		p = proc_get(v, rec->processor, rec->process);
+		p = proc_get(v, rec);
 		if (!p)
 			return;
 	}
@@ -1905,40 +1935,6 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 	}
 }
 
-/* A processor first seen on this line: one the -307 header records list,
- * if they list any (the matcher takes them as the processors a broadcast
- * must reach). */
-static void check_declared(struct validator *v, int32_t processor, uint64_t line,
-			   uint64_t column)
-{
-	if (picl_matcher_declared(v->matcher, processor) == 0)
-		report(v, SEV_ERROR, R_HEADER_PROCESSORS, line, column, 0,
-		       "processor %d is not one of those the -307 header records list; a "
-		       "broadcast is taken as received by all once they have it",
-		       (int)processor);
-}
-
-/* The processor of a record, first seen: checked now, or at the end of
- * the header when it is first seen there. */
-static void new_processor(struct validator *v, const struct picl_record *rec)
-{
-	uint64_t line, column;
-
-	v->new_processor = 0;
-	AT_FIELD(rec, F_PROCESSOR, line, column);
-	if (!picl_matcher_in_header(v->matcher)) {
-		check_declared(v, rec->processor, line, column);
-		return;
-	}
-	if (grow((void **)&v->early, &v->early_cap, v->nearly + 1, sizeof(*v->early)) < 0) {
-		v->nomem = 1;
-		return;
-	}
-	v->early[v->nearly].processor = rec->processor;
-	v->early[v->nearly].line = line;
-	v->early[v->nearly++].column = column;
-}
-
 /* One record: its own rules, then the messages (a match is reported after
  * the record's other findings). */
 static void check_record(struct validator *v, struct picl_record *rec)
@@ -1951,8 +1947,6 @@ static void check_record(struct validator *v, struct picl_record *rec)
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
 	}
-	if (v->new_processor && !v->nomem)
-		new_processor(v, rec);
 	if (header && !picl_matcher_in_header(v->matcher)) {
 		for (k = 0; k < v->nearly; k++)
 			check_declared(v, v->early[k].processor, v->early[k].line,
@@ -1984,7 +1978,6 @@ static void reset(struct validator *v)
 	free(v->early);
 	v->early = NULL;
 	v->nearly = v->early_cap = 0;
-	v->new_processor = 0;
 	free(v->uses);
 	v->uses = NULL;
 	v->nuses = v->uses_cap = 0;
