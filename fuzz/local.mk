@@ -64,7 +64,7 @@ CLEANFILES += $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 .PHONY: fuzz
 
 # The picltrace commands as a whole (fuzz-commands.c): their sources but
-# picltrace.c's main.
+# picltrace.c's main (a command added to picltrace goes here too).
 FUZZ_CMDSOURCES = picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
 	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/msort.c sort-merge/cmd-sort.c \
 	sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
@@ -77,11 +77,7 @@ fuzz/fuzz-commands: $(srcdir)/fuzz/fuzz-commands.c $(FUZZ_LIBFILES) \
 		$< $(FUZZ_LIBFILES) $(addprefix $(srcdir)/,$(FUZZ_CMDSOURCES)) \
 		$(PCRE2_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) -lm -pthread -o $@
 check_PROGRAMS += fuzz/replay-commands
-fuzz_replay_commands_SOURCES = fuzz/replay.c fuzz/fuzz-commands.c \
-	picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
-	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/msort.c sort-merge/cmd-sort.c \
-	sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
-	stats/cmd-plot.c stats/profile.c
+fuzz_replay_commands_SOURCES = fuzz/replay.c fuzz/fuzz-commands.c $(FUZZ_CMDSOURCES)
 fuzz_replay_commands_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picltrace \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/commands"' \
 	-DFUZZ_SCHEMA='"$(abs_top_srcdir)/schemas/picl.yaml"'
