@@ -242,7 +242,6 @@ struct picl_matcher {
 	uint64_t procs_bits[PROC_BITS / 64];  /* PROC_BITS), and those below */
 	int32_t *expected;            /* processors declared, sorted; or NULL */
 	size_t nexpected;
-	int declared;                 /* by picl_matcher_expect_processors */
 	int in_header;                /* no record past the header added yet */
 	int32_t *hdr;                 /* the header's -307 ids so far */
 	size_t nhdr, hdrcap;
@@ -1919,7 +1918,7 @@ static size_t sort_unique(int32_t *v, size_t n)
 	return k;
 }
 
-static int declare(struct picl_matcher *m, const int32_t *procs, size_t n)
+int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs, size_t n)
 {
 	int32_t *v = malloc((n ? n : 1) * sizeof(*v));
 	size_t k;
@@ -1933,12 +1932,6 @@ static int declare(struct picl_matcher *m, const int32_t *procs, size_t n)
 	m->expected = v;
 	m->nexpected = k;
 	return PICL_OK;
-}
-
-int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs, size_t n)
-{
-	m->declared = 1;
-	return declare(m, procs, n);
 }
 
 int picl_matcher_in_header(const struct picl_matcher *m)
@@ -1960,14 +1953,14 @@ static int header_part(int32_t type)
 }
 
 /* A record while the header lasts: -307 processor ids are kept, and the
- * first record past the header declares them, unless the caller did. */
+ * first record past the header declares them, unless the caller did
+ * (expected is set only by the caller while the header lasts). */
 static int header_record(struct picl_matcher *m, const struct picl_record *rec)
 {
 	size_t i;
-	int rc = PICL_OK;
 
 	if (header_part(rec->type)) {
-		if (rec->type != PICL_REC_HEADER_PROCESSORS || m->declared || !rec->values)
+		if (rec->type != PICL_REC_HEADER_PROCESSORS || m->expected || !rec->values)
 			return PICL_OK;
 		for (i = 0; i < rec->nvalues; i++) {
 			const struct picl_value *v = &rec->values[i];
@@ -1992,12 +1985,15 @@ static int header_record(struct picl_matcher *m, const struct picl_record *rec)
 		return PICL_OK;
 	}
 	m->in_header = 0;
-	if (!m->declared && m->nhdr)
-		rc = declare(m, m->hdr, m->nhdr);
-	free(m->hdr);
+	if (!m->expected && m->nhdr) {        /* the list becomes the declared one */
+		m->nexpected = sort_unique(m->hdr, m->nhdr);
+		m->expected = m->hdr;
+	} else {
+		free(m->hdr);
+	}
 	m->hdr = NULL;
 	m->nhdr = m->hdrcap = 0;
-	return rc;
+	return PICL_OK;
 }
 
 /* Processor dst has received broadcast b from src: count it when dst is a
