@@ -50,6 +50,7 @@
  * created, and an input is never the output.
  */
 #include "builtin.h"
+#include "grow.h"
 #include "openindex.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -620,15 +621,9 @@ static int select_ids(struct filter *f, struct picl_reader *r, struct picl_recor
 		return rc;
 	if (!rec->desc || picl_descriptor_values_per_field(rec->desc) != 1)
 		return 2;
-	if (rec->nvalues > f->ids_cap) {
-		struct picl_value *v = realloc(f->ids, rec->nvalues * sizeof(*v));
-
-		if (!v) {
-			picltrace_error("filter", "out of memory");
-			return PICL_ERR_NOMEM;
-		}
-		f->ids = v;
-		f->ids_cap = rec->nvalues;
+	if (grow((void **)&f->ids, &f->ids_cap, rec->nvalues, sizeof(*f->ids)) < 0) {
+		picltrace_error("filter", "out of memory");
+		return PICL_ERR_NOMEM;
 	}
 	for (i = 0; i < rec->nvalues; i++) {
 		const struct picl_value *v = &rec->values[i];
