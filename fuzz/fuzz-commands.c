@@ -19,6 +19,7 @@
 
 #include "picl-trace.h"
 #include "builtin.h"
+#include "slurp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -155,22 +156,6 @@ static void check_no_leftovers(void)
 	closedir(d);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		abort();
-	if (fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0 ||
-	    !(buf = malloc((size_t)n + 1)) || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		abort();
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *const *line;
@@ -210,13 +195,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (wrote && status == 0 && !strcmp(line[0], "cat")) {
 		const char *argv[5] = { "cat", "-o", out2, out, NULL };
-		size_t n1, n2;
+		size_t n1 = 0, n2 = 0;
 		char *a, *b;
 
 		if (cmd_cat(4, argv) != 0)
 			abort();
 		a = slurp(out, &n1);
 		b = slurp(out2, &n2);
+		if (!a || !b)
+			abort();
 		if (n1 != n2 || memcmp(a, b, n1)) {
 			fprintf(stderr, "cat of cat's output is not the same\n");
 			abort();

@@ -54,7 +54,7 @@ fuzz_replay_linevec_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/libpicl-trace \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/linevec"'
 TESTS += fuzz/replay-reader fuzz/replay-descriptor fuzz/replay-schema fuzz/replay-match \
 	fuzz/replay-stats fuzz/replay-parallel fuzz/replay-linevec
-EXTRA_DIST += fuzz/corpus
+EXTRA_DIST += fuzz/corpus fuzz/slurp.h
 
 fuzz: $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 fuzz/fuzz-%: $(srcdir)/fuzz/fuzz-%.c $(FUZZ_LIBFILES)
@@ -69,7 +69,7 @@ FUZZ_CMDSOURCES = picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validat
 	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/msort.c sort-merge/cmd-sort.c \
 	sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
 	stats/cmd-plot.c stats/profile.c
-fuzz/fuzz-commands: $(srcdir)/fuzz/fuzz-commands.c $(FUZZ_LIBFILES) \
+fuzz/fuzz-commands: $(srcdir)/fuzz/fuzz-commands.c $(srcdir)/fuzz/slurp.h $(FUZZ_LIBFILES) \
 		$(addprefix $(srcdir)/,$(FUZZ_CMDSOURCES))
 	@$(MKDIR_P) fuzz
 	$(CLANG) $(FUZZ_FLAGS) -I$(srcdir)/picltrace \

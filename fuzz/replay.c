@@ -11,32 +11,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "slurp.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Optional in a target, as with libFuzzer: called once before the inputs. */
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int run_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
+	size_t n;
+	char *buf = slurp(path, &n);
 
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+	if (!buf) {
 		fprintf(stderr, "%s: cannot read\n", path);
-		fclose(f);
-		free(buf);
 		return 1;
 	}
-	fclose(f);
-	LLVMFuzzerTestOneInput(buf, (size_t)n);
+	LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
 	free(buf);
 	return 0;
 }
