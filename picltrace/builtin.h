@@ -58,7 +58,8 @@ void picltrace_release(int fd, uint64_t off, uint64_t len);
  * more than once: its descriptor, or -1 after saying why. */
 int picltrace_spool(const char *cmd, int from, const char *what, const char *tmpdir);
 
-/* 1 if the regular file `out` is one of the n inputs ("-" never is). */
+/* 1 if the regular file `out` is one of the n inputs ("-": standard input,
+ * which may be that file too). */
 int picltrace_same_file(const char *out, const char *const *inputs, int n);
 
 /* Open an output trace (picl_writer_open); on failure report it for cmd

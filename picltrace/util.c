@@ -202,8 +202,10 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n)
 
 	if (strcmp(out, "-") == 0 || stat(out, &so) < 0 || !S_ISREG(so.st_mode))
 		return 0;
+	/* "-" is standard input, which may be the output file itself
+	 * (`picltrace sort -o f - <f`) */
 	for (i = 0; i < n; i++)
-		if (strcmp(inputs[i], "-") && stat(inputs[i], &si) == 0 &&
+		if ((strcmp(inputs[i], "-") ? stat(inputs[i], &si) : fstat(0, &si)) == 0 &&
 		    si.st_dev == so.st_dev && si.st_ino == so.st_ino)
 			return 1;
 	return 0;

@@ -123,4 +123,18 @@ set -e
 grep -q 'big.picl: the file changed (shrank) while it was read' sort.err ||
   fail "sort of a shrinking input: $(cat sort.err)"
 
+# Standard input that is the output file is an input like any other:
+# refused, and the file left as it was.
+for c in cat sort filter sync stat merge; do
+  cp t.picl in.picl
+  set +e
+  "$PT" $c -o in.picl - <in.picl >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  set -e
+  last="$c -o in.picl - <in.picl"
+  expect_rc 2
+  grep -q 'in.picl: the output is also .* input' "$TMP/err" || fail "$last: $(cat "$TMP/err")"
+  cmp -s in.picl t.picl || fail "$last: the input was changed"
+done
+
 echo "ok: output files"
