@@ -8,7 +8,10 @@
  * twice, all in memory and with the smallest memory limit (waiting
  * messages spilled to a file in $TMPDIR): the callbacks must be the same.
  * Every send carries its own mark as data (picl_matcher_add_data), which
- * must come back with its match or its unmatched report.
+ * must come back with its match or its unmatched report. When the first
+ * byte's second bit is set, a third run reports at most one missing
+ * receiver of a broadcast by itself and counts the others (spilled): the
+ * broadcasts' missing receivers must add up to the same.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,7 +22,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct tally {
-	uint64_t matched, calls, hash;
+	uint64_t matched, calls, hash, missing;
 	struct picl_matcher *m;
 };
 
@@ -39,6 +42,10 @@ static int count(void *ctx, enum picl_match_kind kind, const struct picl_message
 		abort();
 	if (kind == PICL_MATCH_OK)
 		t->matched++;
+	if (kind == PICL_MATCH_UNMATCHED_SEND && msg->broadcast)
+		t->missing += msg->dst_processor == -1 ? msg->more_missing : 1;
+	else if (msg->more_missing)
+		abort();
 	t->calls++;
 	mix(t, (uint64_t)kind);
 	mix(t, msg->send_mark.offset);
@@ -51,7 +58,8 @@ static int count(void *ctx, enum picl_match_kind kind, const struct picl_message
  * smallest limit spilled when `spill` says so; what the callbacks saw in
  * *t. Returns the receive records met, or UINT64_MAX when the spill file
  * failed (no room in $TMPDIR: not the matcher's fault). */
-static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, struct tally *t)
+static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, size_t detail,
+		    struct tally *t)
 {
 	static const int32_t procs[] = { 0, 1, 2, 3, 32767 };
 	struct picl_reader *r;
@@ -73,6 +81,7 @@ static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, st
 		abort();
 	if (spill && picl_matcher_set_memory(m, 1, NULL) != PICL_OK)
 		abort();
+	picl_matcher_set_broadcast_detail(m, detail);
 	while ((rc = picl_reader_next(r, &rec)) != PICL_END) {
 		if (rc < 0) {
 			if (picl_reader_error_is_fatal(r))
@@ -104,13 +113,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tally mem, disk;
 	int declare = size > 0 && (data[0] & 1);
-	uint64_t recvs = run(data, size, declare, 0, &mem);
+	uint64_t recvs = run(data, size, declare, 0, SIZE_MAX, &mem);
 
 	if (mem.matched > recvs)
 		abort();
 	/* Spilled, the callbacks must be the same, in the same order. */
-	if (run(data, size, declare, 1, &disk) != UINT64_MAX &&
+	if (run(data, size, declare, 1, SIZE_MAX, &disk) != UINT64_MAX &&
 	    (disk.calls != mem.calls || disk.hash != mem.hash))
+		abort();
+	/* Counted, the missing receivers are as many. */
+	if (size > 0 && (data[0] & 2) && run(data, size, declare, 1, 1, &disk) != UINT64_MAX &&
+	    recvs != UINT64_MAX && (disk.missing != mem.missing || disk.matched != mem.matched))
 		abort();
 	return 0;
 }

@@ -172,11 +172,14 @@ struct proc {
 };
 
 /* A broadcast never received: the matcher reports it once per missing
- * receiver, one after the other; they make one finding. */
+ * receiver, one after the other, up to LOST_LISTED of them and then the
+ * number of the others; they make one finding. */
+#define LOST_LISTED 64
 struct lost_broadcast {
 	int open;
 	struct picl_message msg;
-	size_t missing, len;
+	uint64_t missing;
+	size_t listed, len;
 	char list[256];         /* "2, 5, 7" */
 };
 
@@ -1459,11 +1462,18 @@ static void flush_broadcast(struct validator *v)
 		return;
 	b->open = 0;
 	v->unmatched++;
-	report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE, b->msg.send_mark.line,
-	       b->msg.send_mark.column, 0,
-	       "broadcast %swith type %d is never received on processor%s %s",
-	       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
-	       b->missing > 1 ? "s" : "", b->list);
+	if (b->listed == b->missing)
+		report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE,
+		       b->msg.send_mark.line, b->msg.send_mark.column, 0,
+		       "broadcast %swith type %d is never received on processor%s %s",
+		       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
+		       b->missing > 1 ? "s" : "", b->list);
+	else
+		report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE,
+		       b->msg.send_mark.line, b->msg.send_mark.column, 0,
+		       "broadcast %swith type %d is never received on processors %s, ... (%llu in all)",
+		       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
+		       b->list, (unsigned long long)b->missing);
 }
 
 /* One more processor that never received broadcast m. */
@@ -1474,15 +1484,20 @@ static void lost_broadcast(struct validator *v, const struct picl_message *m)
 	if (!b->open) {
 		b->open = 1;
 		b->msg = *m;
-		b->missing = b->len = 0;
+		b->missing = 0;
+		b->listed = b->len = 0;
 		b->list[0] = '\0';
 	}
+	if (m->dst_processor == PICL_WILDCARD) {   /* the others, counted */
+		b->missing += m->more_missing;
+		return;
+	}
 	b->missing++;
-	if (b->len < sizeof(b->list) - 32)
+	if (b->len < sizeof(b->list) - 32) {
 		b->len += (size_t)snprintf(b->list + b->len, sizeof(b->list) - b->len, "%s%d",
-					   b->missing > 1 ? ", " : "", (int)m->dst_processor);
-	else if (b->len < sizeof(b->list) - 4 && b->list[b->len - 1] != '.')
-		b->len += (size_t)snprintf(b->list + b->len, sizeof(b->list) - b->len, ", ...");
+					   b->listed ? ", " : "", (int)m->dst_processor);
+		b->listed++;
+	}
 }
 
 /* The matcher's callback: a match as soon as it is made; at the end what
@@ -2040,6 +2055,8 @@ static int validate_file(struct validator *v, const char *path)
 	begin_output(v);
 	v->stats = picl_stats_new();
 	v->matcher = picl_matcher_new(on_message, v);
+	if (v->matcher)
+		picl_matcher_set_broadcast_detail(v->matcher, LOST_LISTED);
 	if (!v->stats || !v->matcher ||
 	    picltrace_matcher_memory(v->matcher, v->opt->memory, v->opt->tmpdir) < 0) {
 		failed = "out of memory";

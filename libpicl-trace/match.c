@@ -93,7 +93,8 @@ struct item {
 	int32_t process;              /* this side's process */
 	int32_t peer_process;         /* the other side's, as recorded (or -1) */
 	int32_t event;
-	uint32_t ngot;                /* broadcast: declared receivers that had it */
+	uint32_t ngot;                /* broadcast: receivers that had it (the
+					 declared ones, when there are) */
 };
 
 /* Items on disk: n items from byte off of the spill file; for broadcasts,
@@ -242,6 +243,8 @@ struct picl_matcher {
 	uint64_t procs_bits[PROC_BITS / 64];  /* PROC_BITS), and those below */
 	int32_t *expected;            /* processors declared, sorted; or NULL */
 	size_t nexpected;
+	size_t detail;                /* missing receivers of a broadcast
+					 reported one by one, at most */
 	int in_header;                /* no record past the header added yet */
 	int32_t *hdr;                 /* the header's -307 ids so far */
 	size_t nhdr, hdrcap;
@@ -1839,8 +1842,14 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 		m->ctx = ctx;
 		m->fd = -1;
 		m->in_header = 1;
+		m->detail = SIZE_MAX;
 	}
 	return m;
+}
+
+void picl_matcher_set_broadcast_detail(struct picl_matcher *m, size_t max_receivers)
+{
+	m->detail = max_receivers;
 }
 
 /* Every record comes here; a processor is usually known already, and if
@@ -1884,11 +1893,16 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* 1 if p is in the sorted list v[0 .. n). */
+static int in_list(const int32_t *v, size_t n, int32_t p)
+{
+	return n && bsearch(&p, v, n, sizeof(*v), cmp_i32) != NULL;
+}
+
 /* 1 if p is one of the declared processors. */
 static int is_expected(const struct picl_matcher *m, int32_t p)
 {
-	return m->nexpected &&
-	       bsearch(&p, m->expected, m->nexpected, sizeof(*m->expected), cmp_i32) != NULL;
+	return in_list(m->expected, m->nexpected, p);
 }
 
 /* Declared processors a broadcast from src must reach, or SIZE_MAX when
@@ -1996,13 +2010,17 @@ static int header_record(struct picl_matcher *m, const struct picl_record *rec)
 	return PICL_OK;
 }
 
-/* Processor dst has received broadcast b from src: count it when dst is a
- * declared receiver (for dropping b once all of them have it). */
-static void count_receiver(const struct picl_matcher *m, struct item *b, int32_t src,
-			   int32_t dst)
+/* Processor dst has received broadcast b from src: count it (for dropping
+ * b once all the declared receivers have it, and for knowing at the end
+ * how many never had it) unless dst is not one that must: src itself, the
+ * host, or one the processors declared do not list. 1 if counted. */
+static int count_receiver(const struct picl_matcher *m, struct item *b, int32_t src,
+			  int32_t dst)
 {
-	if (m->expected && dst != src && dst != PICL_HOST_PROCESSOR && is_expected(m, dst))
-		b->ngot++;
+	if (dst == src || dst == PICL_HOST_PROCESSOR || (m->expected && !is_expected(m, dst)))
+		return 0;
+	b->ngot++;
+	return 1;
 }
 
 /*
@@ -2186,8 +2204,7 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 	}
 	if (bc && (!uni || bc->seq < uni->seq)) {
 		c->u.done = k + 1;
-		count_receiver(m, bc, src, dst);
-		if (at != UINT64_MAX && m->expected &&
+		if (count_receiver(m, bc, src, dst) && at != UINT64_MAX &&
 		    write_at(m->fd, (const char *)&bc->ngot, sizeof(bc->ngot),
 			     at + offsetof(struct item, ngot)) < 0)
 			return fail(m, PICL_ERR_IO, "cannot keep");
@@ -2534,7 +2551,7 @@ static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, in
 {
 	struct picl_message msg;
 	const int32_t *all;
-	size_t nall, k;
+	size_t nall, k, left, shown = 0;
 	int rc = PICL_OK;
 
 	if (!m->cb)
@@ -2553,7 +2570,14 @@ static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, in
 	msg.broadcast = 1;
 	all = m->expected ? m->expected : m->procs;
 	nall = m->expected ? m->nexpected : m->nprocs;
-	for (k = 0; k < nall && rc == PICL_OK; k++) {
+	/* Those that had it were counted: the look-ups stop at the last one
+	 * missing, or at the detail asked for, so a trace of many processors
+	 * and broadcasts that few of them receive is not quadratic. */
+	left = in_list(all, nall, src);
+	if (src != PICL_HOST_PROCESSOR)
+		left += in_list(all, nall, PICL_HOST_PROCESSOR);
+	left = nall - left > it->ngot ? nall - left - it->ngot : 0;
+	for (k = 0; k < nall && left && shown < m->detail && rc == PICL_OK; k++) {
 		int32_t p = all[k];
 		uint64_t done;
 
@@ -2564,6 +2588,13 @@ static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, in
 		if (done > bidx)
 			continue;
 		msg.dst_processor = p;
+		left--;
+		shown++;
+		rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
+	}
+	if (left && shown == m->detail && rc == PICL_OK) {
+		msg.dst_processor = PICL_WILDCARD;
+		msg.more_missing = left;
 		rc = m->cb(m->ctx, PICL_MATCH_UNMATCHED_SEND, &msg);
 	}
 	return rc;

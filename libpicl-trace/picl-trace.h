@@ -794,6 +794,11 @@ struct picl_message {
 	struct picl_time recv_time;          /* receive exit */
 	struct picl_mark send_mark, recv_mark;
 	int broadcast;                       /* the send had destination -1 */
+	uint64_t more_missing;               /* an unmatched broadcast's last report
+					        when dst_processor is -1: how many
+					        more receivers never had it (see
+					        picl_matcher_set_broadcast_detail);
+					        else 0 */
 };
 
 enum picl_match_kind {
@@ -884,6 +889,19 @@ int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
  * for a send given none, and for an unmatched receive). Suitably aligned
  * for any type of that size; valid until the callback returns. */
 const void *picl_matcher_send_data(const struct picl_matcher *m);
+
+/*
+ * Report at most `max_receivers` of the processors that never received a
+ * broadcast one by one (PICL_MATCH_UNMATCHED_SEND with dst_processor the
+ * missing receiver, in processor order); if more are missing, one more
+ * report follows with dst_processor -1 and more_missing saying how many.
+ * The default, SIZE_MAX, reports every one; a caller that only counts
+ * them passes 0 (one report per broadcast not had by all). The matcher
+ * counts each broadcast's receivers, so the work at the end is bounded by
+ * the receives and the reports, where listing every missing receiver of
+ * a trace with many processors whose broadcasts few receive is quadratic.
+ */
+void picl_matcher_set_broadcast_detail(struct picl_matcher *m, size_t max_receivers);
 
 /* What the last PICL_ERR_NOMEM or PICL_ERR_IO of the matcher was, as a
  * line of text (e.g. "cannot keep the messages waiting for a partner in

@@ -547,7 +547,8 @@ static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_me
 	prof_ticks lat, cp;
 
 	if (kind == PICL_MATCH_UNMATCHED_SEND) {
-		p->unmatched_sends++;
+		/* a broadcast's missing receivers come counted (detail 0) */
+		p->unmatched_sends += m->broadcast ? m->more_missing : 1;
 		return 0;
 	}
 	if (kind == PICL_MATCH_UNMATCHED_RECV) {
@@ -1940,6 +1941,8 @@ struct profile *profile_new(const struct prof_options *opts,
 	p->opt.bins += p->opt.bins % 2;
 	p->stats = picl_stats_new();
 	p->matcher = picl_matcher_new(on_message, p);
+	if (p->matcher)
+		picl_matcher_set_broadcast_detail(p->matcher, 0);
 	p->defs = p->no_defs = picl_defs_new();
 	if (!p->stats || !p->matcher || !p->defs ||
 	    picltrace_matcher_memory(p->matcher, p->opt.memory, p->opt.tmpdir) < 0) {

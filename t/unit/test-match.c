@@ -24,16 +24,23 @@ static int record(void *ctx, enum picl_match_kind kind, const struct picl_messag
 
 	picl_time_format(m->send_time, st);
 	picl_time_format(m->recv_time, rt);
-	snprintf(s->log + n, sizeof(s->log) - n, "%s %d->%d t%d len%lld/%lld s%s@%llu r%s@%llu%s\n",
+	snprintf(s->log + n, sizeof(s->log) - n, "%s %d->%d t%d len%lld/%lld s%s@%llu r%s@%llu%s%s\n",
 		 kind == PICL_MATCH_OK ? "match" :
 		 kind == PICL_MATCH_UNMATCHED_SEND ? "lost-send" : "lost-recv",
 		 (int)m->src_processor, (int)m->dst_processor, (int)m->type,
 		 (long long)m->send_length, (long long)m->recv_length,
 		 st, (unsigned long long)m->send_mark.line,
 		 rt, (unsigned long long)m->recv_mark.line,
-		 m->broadcast ? " bcast" : "");
+		 m->broadcast ? " bcast" : "", m->more_missing ? " more" : "");
+	if (m->more_missing)
+		snprintf(s->log + strlen(s->log) - 1, sizeof(s->log) - strlen(s->log) + 1,
+			 "%llu\n", (unsigned long long)m->more_missing);
 	return 0;
 }
+
+/* picl_matcher_set_broadcast_detail for run_declared (SIZE_MAX: every
+ * missing receiver one by one, the default). */
+static size_t run_detail = SIZE_MAX;
 
 /* Match the trace (with the processors declared when procs is given);
  * returns what was still pending before picl_matcher_finish. */
@@ -50,6 +57,8 @@ static uint64_t run_declared(const char *trace, const int32_t *procs, size_t npr
 	r = picl_reader_open_memory(trace, strlen(trace), "t", NULL, &rc, NULL);
 	ck_assert_ptr_nonnull(r);
 	m = picl_matcher_new(record, s);
+	if (run_detail != SIZE_MAX)
+		picl_matcher_set_broadcast_detail(m, run_detail);
 	if (procs)
 		ck_assert_int_eq(picl_matcher_expect_processors(m, procs, nprocs), PICL_OK);
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
@@ -311,6 +320,68 @@ START_TEST(broadcast_declared_processors)
 }
 END_TEST
 
+/*
+ * Broadcasts few receive, reported with a detail: the first missing
+ * receivers one by one, in processor order, then how many more. The
+ * receivers are counted as the broadcasts are had (the host and the
+ * sender never miss one), so the count needs no look-up per processor.
+ */
+START_TEST(broadcast_detail)
+{
+	/* processors 0-5 and the host; 0 broadcasts twice, 2 and the host
+	 * receive the first, 4 both */
+	const char *trace =
+		"-3 -901 0 1 0 0\n-3 -901 0 3 0 0\n-3 -901 0 5 0 0\n-3 -901 0 32767 0 0\n"
+		"-3 -21 1 0 0 3 2 8 4 -1\n"
+		"-3 -21 2 0 0 3 2 8 4 -1\n"
+		"-4 -52 3 2 0 3 2 8 4 0\n"
+		"-4 -52 3 32767 0 3 2 8 4 0\n"
+		"-4 -52 4 4 0 3 2 8 4 0\n"
+		"-4 -52 5 4 0 3 2 8 4 0\n";
+	static const int32_t procs[] = { 0, 1, 2, 4 };
+	struct seen s;
+
+	run_detail = 0;
+	run(trace, &s);
+	ck_assert_str_eq(s.log,
+		"match 0->2 t4 len8/8 s1@5 r3@7 bcast\n"
+		"match 0->32767 t4 len8/8 s1@5 r3@8 bcast\n"
+		"match 0->4 t4 len8/8 s1@5 r4@9 bcast\n"
+		"match 0->4 t4 len8/8 s2@6 r5@10 bcast\n"
+		"lost-send 0->-1 t4 len8/-1 s1@5 r0@0 bcast more3\n"
+		"lost-send 0->-1 t4 len8/-1 s2@6 r0@0 bcast more4\n");
+	run_detail = 2;
+	run(trace, &s);
+	ck_assert_ptr_nonnull(strstr(s.log,
+		"lost-send 0->1 t4 len8/-1 s1@5 r0@0 bcast\n"
+		"lost-send 0->3 t4 len8/-1 s1@5 r0@0 bcast\n"
+		"lost-send 0->-1 t4 len8/-1 s1@5 r0@0 bcast more1\n"
+		"lost-send 0->1 t4 len8/-1 s2@6 r0@0 bcast\n"
+		"lost-send 0->2 t4 len8/-1 s2@6 r0@0 bcast\n"
+		"lost-send 0->-1 t4 len8/-1 s2@6 r0@0 bcast more2\n"));
+	/* exactly as many as missing: no count after them */
+	run_detail = 3;
+	run(trace, &s);
+	ck_assert_ptr_nonnull(strstr(s.log,
+		"lost-send 0->1 t4 len8/-1 s1@5 r0@0 bcast\n"
+		"lost-send 0->3 t4 len8/-1 s1@5 r0@0 bcast\n"
+		"lost-send 0->5 t4 len8/-1 s1@5 r0@0 bcast\n"
+		"lost-send 0->1 t4 len8/-1 s2@6 r0@0 bcast\n"
+		"lost-send 0->2 t4 len8/-1 s2@6 r0@0 bcast\n"
+		"lost-send 0->3 t4 len8/-1 s2@6 r0@0 bcast\n"
+		"lost-send 0->-1 t4 len8/-1 s2@6 r0@0 bcast more1\n"));
+	ck_assert_ptr_null(strstr(s.log, "s1@5 r0@0 bcast more"));
+	/* declared, 1, 2 and 4 must have them: the first goes to 1 only, the
+	 * second to 1 and 2; 3 and 5 receiving nothing are no concern */
+	run_detail = 0;
+	ck_assert_uint_eq(run_declared(trace, procs, 4, &s), 2);
+	ck_assert_ptr_nonnull(strstr(s.log,
+		"lost-send 0->-1 t4 len8/-1 s1@5 r0@0 bcast more1\n"
+		"lost-send 0->-1 t4 len8/-1 s2@6 r0@0 bcast more2\n"));
+	run_detail = SIZE_MAX;
+}
+END_TEST
+
 /* The same trace, its processors declared by -307 header records (as
  * merge writes them; several, in any order, aliases among them); a -307
  * record after the header's end, or a call to
@@ -516,7 +587,7 @@ END_TEST
 struct event {
 	int kind, bcast;
 	int32_t dst;
-	uint64_t send_line, recv_line;
+	uint64_t send_line, recv_line, more;
 };
 
 struct events {
@@ -555,6 +626,7 @@ static int record_event(void *ctx, enum picl_match_kind kind, const struct picl_
 	e->v[e->n].dst = m->dst_processor;
 	e->v[e->n].send_line = m->send_mark.line;
 	e->v[e->n].recv_line = m->recv_mark.line;
+	e->v[e->n].more = m->more_missing;
 	e->n++;
 	return 0;
 }
@@ -562,7 +634,8 @@ static int record_event(void *ctx, enum picl_match_kind kind, const struct picl_
 static int same_event(const struct event *a, const struct event *b)
 {
 	return a->kind == b->kind && a->bcast == b->bcast && a->dst == b->dst &&
-	       a->send_line == b->send_line && a->recv_line == b->recv_line;
+	       a->send_line == b->send_line && a->recv_line == b->recv_line &&
+	       a->more == b->more;
 }
 
 #define SP_PROCS 5
@@ -571,6 +644,8 @@ static int same_event(const struct event *a, const struct event *b)
 /* Whether match_spilled declares the processors 0 .. SP_PROCS - 1 (so
  * broadcasts all have had are dropped, and channels count from a base). */
 static int declare_procs;
+/* Its picl_matcher_set_broadcast_detail (SIZE_MAX: the default). */
+static size_t spill_detail = SIZE_MAX;
 
 /* Match `trace` with a limit (0: none) in tmpdir; the first error of
  * picl_matcher_add or _finish, or PICL_OK. */
@@ -588,6 +663,8 @@ static int match_spilled(const char *trace, size_t len, size_t limit, const char
 	ck_assert_ptr_nonnull(m);
 	got->m = m;
 	ck_assert_int_eq(picl_matcher_set_memory(m, limit, tmpdir), PICL_OK);
+	if (spill_detail != SIZE_MAX)
+		picl_matcher_set_broadcast_detail(m, spill_detail);
 	if (declare_procs) {
 		static const int32_t procs[SP_PROCS] = { 0, 1, 2, 3, 4 };
 
@@ -747,6 +824,130 @@ START_TEST(channels_moved_out_same_as_in_memory)
 }
 END_TEST
 
+/* What `full` (every missing receiver reported) becomes with a detail of
+ * d: of each broadcast's reports the first d, then their number past d. */
+static void with_detail(const struct events *full, size_t d, struct events *out)
+{
+	size_t i = 0, j, k;
+
+	out->n = 0;
+	out->v = malloc((full->n + 1) * sizeof(*out->v));
+	ck_assert_ptr_nonnull(out->v);
+	while (i < full->n) {
+		const struct event *e = &full->v[i];
+
+		if (e->kind != PICL_MATCH_UNMATCHED_SEND || !e->bcast) {
+			out->v[out->n++] = full->v[i++];
+			continue;
+		}
+		for (j = i; j < full->n && full->v[j].kind == e->kind && full->v[j].bcast &&
+			    full->v[j].send_line == e->send_line; j++)
+			;
+		for (k = i; k < j && k - i < d; k++)
+			out->v[out->n++] = full->v[k];
+		if (j - i > d) {
+			out->v[out->n] = *e;
+			out->v[out->n].dst = PICL_WILDCARD;
+			out->v[out->n++].more = j - i - d;
+		}
+		i = j;
+	}
+}
+
+/* With a detail, the missing receivers of broadcasts whose channels went
+ * to the file and came back, or were read at the end from the runs, are
+ * counted as in memory (each broadcast counts its receivers, and the
+ * count moves with it). */
+START_TEST(broadcast_detail_spilled)
+{
+	static const int steps[] = { 1, 40, 40 };
+	static const size_t limits[] = { 0, 1, 4096 };
+	static const size_t details[] = { 0, 1, 3 };
+	char dir[512], why[400];
+	size_t len, i, s, k, d;
+
+	ck_assert_int_lt(test_tmp_path(dir, sizeof(dir), "test-match.XXXXXX"), (int)sizeof(dir));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		char *trace = byproc_trace(0, steps[s], &len);
+		struct events full = { NULL, 0, 0, NULL };
+		size_t summed = 0;
+
+		declare_procs = s == 2;
+		ck_assert_int_eq(match_spilled(trace, len, 0, NULL, &full, why, sizeof(why)),
+				 PICL_OK);
+		for (d = 0; d < sizeof(details) / sizeof(details[0]); d++) {
+			struct events want;
+
+			with_detail(&full, details[d], &want);
+			spill_detail = details[d];
+			for (k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+				struct events got = { NULL, 0, 0, NULL };
+
+				ck_assert_int_eq(match_spilled(trace, len, limits[k], dir, &got, why,
+							       sizeof(why)), PICL_OK);
+				ck_assert_uint_eq(got.n, want.n);
+				for (i = 0; i < want.n; i++) {
+					ck_assert_msg(same_event(&got.v[i], &want.v[i]),
+						      "steps %d, detail %zu, limit %zu: event %zu "
+						      "differs", steps[s], details[d], limits[k], i);
+					summed += got.v[i].more;
+				}
+				free(got.v);
+			}
+			free(want.v);
+		}
+		ck_assert_uint_gt(summed, 100);   /* some were counted */
+		spill_detail = SIZE_MAX;
+		free(full.v);
+		free(trace);
+	}
+	declare_procs = 0;
+
+	/* One channel's broadcasts, many: past the limit they wait in the
+	 * file in chunks, and are received there. Processor 0 broadcasts
+	 * 2000 times, 1 receives them all, 2 the first 1000, 3 none. */
+	{
+		size_t cap = 6000 * 32, line = 0;
+		char *trace = malloc(cap);
+
+		ck_assert_ptr_nonnull(trace);
+		len = (size_t)snprintf(trace, cap, "-3 -901 0 3 0 0\n");
+		line++;
+		for (i = 0; i < 2000; i++)
+			len += (size_t)snprintf(trace + len, cap - len,
+						"-3 -21 %zu 0 0 3 2 8 7 -1\n", ++line);
+		for (i = 0; i < 3000; i++)
+			len += (size_t)snprintf(trace + len, cap - len,
+						"-4 -52 %zu %d 0 3 2 8 7 0\n", ++line,
+						i < 2000 ? 1 : 2);
+		ck_assert_uint_lt(len, cap);
+		spill_detail = 0;
+		for (k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+			struct events got = { NULL, 0, 0, NULL };
+
+			ck_assert_int_eq(match_spilled(trace, len, limits[k], dir, &got, why,
+						       sizeof(why)), PICL_OK);
+			ck_assert_uint_eq(got.n, 3000 + 2000);
+			for (i = 0; i < 2000; i++) {
+				const struct event *e = &got.v[3000 + i];
+
+				ck_assert_int_eq(e->kind, PICL_MATCH_UNMATCHED_SEND);
+				ck_assert_uint_eq(e->send_line, 2 + i);
+				ck_assert_msg(e->dst == PICL_WILDCARD && e->more == (i < 1000 ? 1 : 2),
+					      "limit %zu: broadcast %zu: dst %d, %llu more",
+					      limits[k], i, (int)e->dst,
+					      (unsigned long long)e->more);
+			}
+			free(got.v);
+		}
+		spill_detail = SIZE_MAX;
+		free(trace);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /*
  * A broadcast channel moved out after its first broadcasts went to every
  * declared processor (so its broadcasts count from a base above 0): at the
@@ -875,10 +1076,12 @@ int main(void)
 	tcase_add_test(tc, own_broadcast);
 	tcase_add_test(tc, broadcast_declared_processors);
 	tcase_add_test(tc, broadcast_header_processors);
+	tcase_add_test(tc, broadcast_detail);
 	tcase_add_test(tc, channels_dropped_and_made_again);
 	tcase_add_test(tc, spilled_same_as_in_memory);
 	tcase_add_test(tc, channels_moved_out_same_as_in_memory);
 	tcase_add_test(tc, broadcast_base_moved_out);
+	tcase_add_test(tc, broadcast_detail_spilled);
 	tcase_add_test(tc, one_long_queue);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
