@@ -1687,8 +1687,9 @@ static int add_member(struct validator *v, const struct proc *p, int32_t rel, in
 }
 
 /* What the events give for E relative to R on p, summed over E's members
- * when E is a subset. 1 if E occurred there at all. */
-static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t e,
+ * when E is a subset (but the record's own event type, `self`). 1 if E
+ * occurred there at all. */
+static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t self, int32_t e,
 		     double *t, int64_t *count, int64_t *volume, int *volume_undefined)
 {
 	int found = 0;
@@ -1706,7 +1707,7 @@ static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t e
 	for (k = 0; k < p->nevents; k++) {
 		int32_t m = p->events[k];
 
-		if (m == rel || !picl_defs_matches(v->defs, PICL_SUBSET_EVENTS, e, m))
+		if (m == rel || m == self || !picl_defs_matches(v->defs, PICL_SUBSET_EVENTS, e, m))
 			continue;
 		found |= add_member(v, p, rel, m, t, count, volume, volume_undefined);
 	}
@@ -1723,7 +1724,9 @@ static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t e
 static void check_statistics(struct validator *v, const struct picl_record *rec)
 {
 	struct proc *p;
-	int32_t rel = rec->event;
+	/* relative to -901, the tracing event that encloses the whole
+	 * process: the same as to -1 (spec §2.3.3) */
+	int32_t rel = rec->event == -901 ? PICL_WILDCARD : rec->event;
 	int n, k, checkable;
 
 	if (!rec->values)
@@ -1740,8 +1743,8 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 		return;  /* not (integer, number) pairs: descriptor-data says so */
 	p = rec->processor >= 0 ? proc_find(v, rec->processor, rec->process) : NULL;
 	/* Only what the accumulator recomputes: a real processor, a process
-	 * (-1 only if the events used -1 too), relative to -1 or a user
-	 * event. */
+	 * (-1 only if the events used -1 too), relative to -1 (or -901) or
+	 * a user event. */
 	checkable = rec->processor >= 0 && rec->process >= -1 &&
 		    (rel == PICL_WILDCARD || rel >= 0) &&
 		    !(rec->process == PICL_WILDCARD && !(p && p->seen_event)) &&
@@ -1757,7 +1760,7 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 		char shown[64];
 
 		check_event_value(v, rec, e, ev_text ? ev_text : rec->line);
-		if (!checkable || e == PICL_WILDCARD || e == rel)
+		if (!checkable || e == PICL_WILDCARD || e == rec->event)
 			continue;
 		if (e < -1 && !picl_schema_event(v->schema, e) && !is_event_subset(v, e))
 			continue;  /* an unknown event type: already reported */
@@ -1767,7 +1770,8 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			if (picltrace_counted_only(picl_schema_event(v->schema, e)))
 				continue;
 		}
-		found = recompute(v, p, rel, e, &t, &count, &volume, &undefined_volume);
+		found = recompute(v, p, rel, rec->event, e, &t, &count, &volume,
+				  &undefined_volume);
 		if (pair->text)
 			quote_text(pair->text, pair->text_len, shown, sizeof(shown));
 		else
@@ -1783,7 +1787,7 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 				if (recorded != 0.0)
 					STAT_REPORT(
 					       "time of event %d relative to %d is %s, the events give none",
-					       (int)e, (int)rel, shown);
+					       (int)e, (int)rec->event, shown);
 				continue;
 			}
 			tol = 2.0 * pow10_neg(scale) * (double)(count > 0 ? count : 1);
@@ -1797,14 +1801,14 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			if (abs_double(recorded - t) > tol * (1.0 + 1e-9))
 				STAT_REPORT(
 				       "time of event %d relative to %d is %s, the events give %.*f (tolerance %.*f)",
-				       (int)e, (int)rel, shown, (int)scale, t, (int)scale, tol);
+				       (int)e, (int)rec->event, shown, (int)scale, t, (int)scale, tol);
 		} else if (rec->type == PICL_REC_STAT_COUNT) {
 			if (recorded == -1.0)
 				continue;
 			if (recorded != (double)count)
 				STAT_REPORT(
 				       "count of event %d relative to %d is %s, the events give %lld",
-				       (int)e, (int)rel, shown, (long long)count);
+				       (int)e, (int)rec->event, shown, (long long)count);
 		} else {
 			if (recorded == -1.0 || e == EV_TRACING ||
 			    (is_event_subset(v, e) &&
@@ -1814,11 +1818,11 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 				if (recorded != 0.0)
 					STAT_REPORT(
 					       "volume of event %d relative to %d is %s, the events give none",
-					       (int)e, (int)rel, shown);
+					       (int)e, (int)rec->event, shown);
 			} else if (recorded != (double)volume) {
 				STAT_REPORT(
 				       "volume of event %d relative to %d is %s, the events give %lld",
-				       (int)e, (int)rel, shown, (long long)volume);
+				       (int)e, (int)rec->event, shown, (long long)volume);
 			}
 		}
 	}

@@ -790,7 +790,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	const struct profile *p = c->p;
 	struct prof_cell sum;
 	char a[PROF_TICKS_BUFSIZE], b[PROF_TICKS_BUFSIZE];
-	int32_t dec;
+	int32_t dec, rel = r->rel == -901 ? PICL_WILDCARD : r->rel;
 
 	if (r->value < 0) {
 		c->unmeasured++;        /* -1: not measured (§2.3.7) */
@@ -806,6 +806,20 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 			"from the events\n", r->value);
 		return;
 	}
+	/* Relative to -901: the same as to -1, the tracing event enclosing
+	 * the whole process (spec §2.3.3); relative to another system event
+	 * or to a subset: not what the accumulator keeps. */
+	if (rel < -1 || (r->rel == -901 && r->event == -901)) {
+		c->notes++;
+		fputs("note: ", c->out);
+		compare_where(c, r, r->processor, r->process, r->rel);
+		fprintf(c->out, "the %s of ", stat_kind(r->type));
+		compare_event(c, r->event);
+		fprintf(c->out, " (%.*f) is not recomputed: only statistics relative to -1, "
+			"-901 and user events are\n",
+			r->type == PICL_REC_STAT_TIME ? (int)r->decimals : 0, r->value);
+		return;
+	}
 	if (counted_only(p, r->event)) {
 		c->notes++;
 		fputs("note: ", c->out);
@@ -818,7 +832,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 		return;
 	}
 	c->compared++;
-	if (!recompute(p, r->processor, r->process, r->rel, r->event, &sum)) {
+	if (!recompute(p, r->processor, r->process, rel, r->event, &sum)) {
 		c->differ++;
 		compare_where(c, r, r->processor, r->process, r->rel);
 		fprintf(c->out, "%s of ", stat_kind(r->type));

@@ -30,6 +30,44 @@ grep -q '^tampered.picl:[0-9]*: processor [0-9], process 0, relative to -1: coun
 grep -q '^the statistics records differ from the events: 1 of [0-9]* values$' "$TMP/out" ||
   fail "no summary of the difference"
 
+# Relative to -901 is relative to the whole process, as to -1 (spec
+# §2.3.3: the sends lie inside it, and inside user events 0 and 1); those
+# relative to a subset (-1001, or -3000 = {0, 1}) are not recomputed: a
+# note each, no difference.
+cat >rel.picl <<'EOF'
+-203 -1 -1 -1 -1 3 2 -3000 0 1
+-3 -901 0 0 0 0
+-3 0 1 0 0 0
+-3 -21 1 0 0 3 2 8 1 1
+-4 -21 2 0 0 0
+-4 0 2 0 0 0
+-3 1 3 0 0 0
+-3 -21 3 0 0 3 2 8 1 1
+-4 -21 4 0 0 0
+-4 1 4 0 0 0
+-4 -901 5 0 0 0
+-102 -901 5 0 0 1 "%d%d" -21 2
+-102 -1001 5 0 0 1 "%d%d" -21 2
+-102 -3000 5 0 0 1 "%d%d" -21 2
+EOF
+run "$PT" stat --compare rel.picl
+expect_rc 0
+grep -q '^the statistics records agree with the events: 1 values compared$' "$TMP/out" ||
+  fail "$last: the -901 record compared"
+[ "$(grep -c '^note: rel.picl:1[34]: .*relative to -[13]0[03][01]: the count of -21 send0 (2) is not recomputed' "$TMP/out")" -eq 2 ] ||
+  fail "$last: a note per subset"
+sed 's/^-102 -901 5 0 0 1 "%d%d" -21 2$/-102 -901 5 0 0 1 "%d%d" -21 3/' rel.picl >rel3.picl
+run "$PT" stat --compare rel3.picl
+expect_rc 1
+grep -q '^rel3.picl:12: processor 0, process 0, relative to -901: count of -21 send0: recorded 3, the events give 2$' "$TMP/out" ||
+  fail "$last: the -901 difference"
+run "$PT" validate --partial rel.picl
+expect_rc 0
+run "$PT" validate --partial rel3.picl
+expect_rc 1
+grep -q '^rel3.picl:12:30: statistics: count of event -21 relative to -901 is 3, the events give 2$' "$TMP/out" ||
+  fail "$last: the -901 difference"
+
 # With the -901 trace volume: one note per processor, still exit 0.
 "$GEN" --procs 4 --records 20000 -o v.picl
 run "$PT" stat --compare v.picl
