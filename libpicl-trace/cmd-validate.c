@@ -807,29 +807,17 @@ static void end_output(struct validator *v, const char *hint, const char *proble
 /* Positions in a record                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Line and column of byte p of the record's text. The text may hold the
- * continuation lines it was joined from (" \\\n"); p outside the text
+/* Line and column of byte p of the record's text, which may have been
+ * joined from continuation lines (picl_reader_locate); p outside the text
  * gives the record's start. */
-static void locate(const struct picl_record *rec, const char *p,
+static void locate(const struct validator *v, const struct picl_record *rec, const char *p,
 		   uint64_t *line, uint64_t *column)
 {
-	const char *s = rec->line, *bol, *q;
-	uint64_t l = rec->mark.line;
+	struct picl_mark at;
 
-	if (!s || !p || p < s || p > s + rec->line_len) {
-		*line = rec->mark.line;
-		*column = rec->mark.column;
-		return;
-	}
-	bol = s;
-	for (q = s; q < p; q++) {
-		if (*q == '\n') {
-			l++;
-			bol = q + 1;
-		}
-	}
-	*line = l;
-	*column = (uint64_t)(p - bol) + (bol == s ? rec->mark.column : 1);
+	picl_reader_locate(v->reader, rec, p, &at);
+	*line = at.line;
+	*column = at.column;
 }
 
 static int is_space(const char *p, const char *e)
@@ -839,8 +827,8 @@ static int is_space(const char *p, const char *e)
 }
 
 /* Where field k (F_*) of the record starts, for columns in messages. */
-static void field_position(const struct picl_record *rec, unsigned k,
-			   uint64_t *line, uint64_t *column)
+static void field_position(const struct validator *v, const struct picl_record *rec,
+			   unsigned k, uint64_t *line, uint64_t *column)
 {
 	const char *p = rec->line, *e;
 	unsigned i = 0;
@@ -866,11 +854,11 @@ static void field_position(const struct picl_record *rec, unsigned k,
 		}
 		i++;
 	}
-	locate(rec, p == e ? rec->line : p, line, column);
+	locate(v, rec, p == e ? rec->line : p, line, column);
 }
 
 /* Report at the start of field k of the record. */
-#define AT_FIELD(rec, k, line, column) field_position((rec), (k), &(line), &(column))
+#define AT_FIELD(rec, k, line, column) field_position(v, (rec), (k), &(line), &(column))
 
 static const char *format_time(struct picl_time t, char *buf)
 {
@@ -1127,7 +1115,7 @@ static void check_event_value(struct validator *v, const struct picl_record *rec
 	    picl_defs_subset_exists(v->defs, PICL_SUBSET_EVENTS, e))
 		return;
 	if (at)
-		locate(rec, at, &line, &column);
+		locate(v, rec, at, &line, &column);
 	else
 		AT_FIELD(rec, F_EVENT, line, column);
 	if (e <= -1001) {
@@ -1717,7 +1705,7 @@ static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t s
 /* Report a statistics finding at the pair's value. */
 #define STAT_REPORT(...) \
 	do { \
-		locate(rec, pair->text, &line, &column); \
+		locate(v, rec, pair->text, &line, &column); \
 		report(v, SEV_ERROR, R_STATISTICS, line, column, 0, __VA_ARGS__); \
 	} while (0)
 

@@ -567,6 +567,17 @@ int picl_reader_is_compressed(const struct picl_reader *r);
 uint64_t picl_reader_offset(const struct picl_reader *r);
 
 /*
+ * Where byte p of rec's text (rec->line .. + line_len: a field, a value's
+ * text) stood in the input: line, column and offset into *at. For the
+ * record picl_reader_next gave last, continued over several lines, that is
+ * the physical line p came from; otherwise p's distance from the record's
+ * start (rec->mark) on its first line. A p outside the text gives
+ * rec->mark.
+ */
+void picl_reader_locate(const struct picl_reader *r, const struct picl_record *rec,
+			const char *p, struct picl_mark *at);
+
+/*
  * Decode the data of a record read in raw mode (or re-decode one), using the
  * reader's defs to resolve its alias. The values stay valid until the next
  * call on the reader. Returns PICL_OK or a negative status (error in

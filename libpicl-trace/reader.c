@@ -51,24 +51,32 @@ static __thread char open_error_path[4096];
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Point err.mark at byte q of the current record text. */
-static void mark_at(struct picl_reader *r, const char *q)
+/* Where byte q of the record text r->text stood in the input. */
+static struct picl_mark mark_of(const struct picl_reader *r, const char *q)
 {
 	size_t off = (size_t)(q - r->text);
+	struct picl_mark m;
 
 	if (r->joined) {
 		size_t i = r->nsegs;
 
 		while (i > 1 && r->segs[i - 1].at > off)
 			i--;
-		r->err.mark.line = r->segs[i - 1].line;
-		r->err.mark.column = off - r->segs[i - 1].at + 1;
-		r->err.mark.offset = r->segs[i - 1].offset + (off - r->segs[i - 1].at);
+		m.line = r->segs[i - 1].line;
+		m.column = off - r->segs[i - 1].at + 1;
+		m.offset = r->segs[i - 1].offset + (off - r->segs[i - 1].at);
 	} else {
-		r->err.mark.line = r->text_line;
-		r->err.mark.column = off + 1;
-		r->err.mark.offset = r->text_offset + off;
+		m.line = r->text_line;
+		m.column = off + 1;
+		m.offset = r->text_offset + off;
 	}
+	return m;
+}
+
+/* Point err.mark at byte q of the current record text. */
+static void mark_at(struct picl_reader *r, const char *q)
+{
+	r->err.mark = mark_of(r, q);
 }
 
 static int fail_at(struct picl_reader *r, const char *q, int code, const char *fmt, ...)
@@ -698,6 +706,20 @@ static int decode_alias_def(struct picl_reader *r, struct picl_record *rec)
 	return PICL_OK;
 }
 
+/* The first byte of the alias field, which ends where rec->data starts. */
+static const char *alias_start(const struct picl_record *rec)
+{
+	const char *p = rec->data, *s = rec->line ? rec->line : rec->data;
+
+	while (p > s && picl_is_blank((unsigned char)p[-1]))
+		p--;
+	while (p > s && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (p > s && (p[-1] == '+' || p[-1] == '-'))
+		p--;
+	return p;
+}
+
 static int resolve(struct picl_reader *r, struct picl_record *rec)
 {
 	struct picl_error e2; /* filled by the callee on failure only */
@@ -720,7 +742,7 @@ static int resolve(struct picl_reader *r, struct picl_record *rec)
 	rec->desc = picl_defs_lookup_alias(r->defs, rec->alias, rec->event,
 					   rec->processor, rec->process);
 	if (!rec->desc)
-		return fail_at(r, rec->data - 1, PICL_ERR_ALIAS,
+		return fail_at(r, alias_start(rec), PICL_ERR_ALIAS,
 			       "descriptor alias %lld is not defined for event %d on processor %d, process %d",
 			       (long long)rec->alias, (int)rec->event, (int)rec->processor,
 			       (int)rec->process);
@@ -1090,6 +1112,23 @@ const char *picl_reader_path(const struct picl_reader *r)
 int picl_reader_is_compressed(const struct picl_reader *r)
 {
 	return picl_input_is_compressed(r->in);
+}
+
+void picl_reader_locate(const struct picl_reader *r, const struct picl_record *rec,
+			const char *p, struct picl_mark *at)
+{
+	size_t off;
+
+	*at = rec->mark;
+	if (!rec->line || !p || p < rec->line || p > rec->line + rec->line_len)
+		return;
+	off = (size_t)(p - rec->line);
+	if (r->joined && r->text == rec->line && r->nsegs > 0) {
+		*at = mark_of(r, p);  /* the record just read, continued */
+		return;
+	}
+	at->column += off;
+	at->offset += off;
 }
 
 uint64_t picl_reader_offset(const struct picl_reader *r)

@@ -211,6 +211,27 @@ for f in *.picl; do
     grep -q "^$f:$want" "$TMP/all" || fail "$f: no finding $want"
   done <"$TMP/expects"
 done
+# Columns the validator finds itself point into the physical line the
+# field came from when the record is continued (the time on line 3, the
+# statistics value on line 7); an undefined alias
+# is reported at its first digit, continued or not.
+printf -- '-3 -901 1.0 0 0 0\n-3 -603 \\\n0.5 0 0 0\n-4 -603 0.6 0 0 0\n-4 -901 2.0 0 0 0\n-101 -1 2.0 0 0 1 "%%d%%lf" \\\n-901 5\n' >"$TMP/cont.picl"
+run "$PT" validate "$TMP/cont.picl"
+expect_rc 1
+expect_out <<T
+$TMP/cont.picl:3:1: time-order: timestamp 0.5 is earlier than 1.0 at line 1 on processor 0 process 0
+$TMP/cont.picl:7:6: statistics: time of event -901 relative to -1 is 5, the events give 1.0 (tolerance 0.7)
+$TMP/cont.picl: 5 records, 2 errors, 0 warnings
+T
+printf -- '0 5 1 0 0 1 12345 7\n0 5 1 0 0 1 \\\n 12345 7\n' >"$TMP/alias.picl"
+run "$PT" validate "$TMP/alias.picl"
+expect_rc 1
+expect_out <<T
+$TMP/alias.picl:1:13: alias-undefined: descriptor alias 12345 is not defined for event 5 on processor 0, process 0
+$TMP/alias.picl:3:2: alias-undefined: descriptor alias 12345 is not defined for event 5 on processor 0, process 0
+$TMP/alias.picl: 2 records, 2 errors, 0 warnings
+T
+
 # Events PICL counts but writes no records for (probe0's -53/-54, who0's
 # -13, ...) may appear in statistics records: nothing to check them with.
 printf '%s\n' '-3 -901 0 0 0 0' '-4 -901 1 0 0 0' \

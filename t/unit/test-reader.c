@@ -195,7 +195,7 @@ START_TEST(malformed)
 	expect_error("-3 -21 0.5 6 0 3 2 8 1 7 9\n", PICL_ERR_DATA, 1, 26, "after 3 data fields");
 	expect_error("-3 -21 0.5 6 0 1 2 x\n", PICL_ERR_DATA, 1, 20, NULL);
 	expect_error("-3 -21 0.5 6 0 1 \"%n\" 3\n", PICL_ERR_DESCRIPTOR, 1, 20, "%n");
-	expect_error("-3 -21 0.5 6 0 1 77 3\n", PICL_ERR_ALIAS, 1, 19, "alias 77");
+	expect_error("-3 -21 0.5 6 0 1 77 3\n", PICL_ERR_ALIAS, 1, 18, "alias 77");
 	expect_error("-5 1 0.5 6 0 10 0 short\n", PICL_ERR_DATA, 1, 24, "10 characters");
 	/* An error on a continued line points into that line. */
 	expect_error("-101 -1 0.5 6 0 2 \"%d%lf\" -11 0.1 \\\n-21 zz\n", PICL_ERR_DATA, 2, 5, NULL);
