@@ -18,7 +18,7 @@
  *     process is added to the category in force, i.e. the category of the
  *     innermost open entry that has one (prof_event_category), busy when
  *     none is open (idle once the process has called close0: its -12
- *     mark); then the record opens or closes entries on a small
+ *     mark, or exit); then the record opens or closes entries on a small
  *     stack, and -901 (or -1) entries and exits open and close the traced
  *     window;
  *  2. to libpicl-trace's statistics accumulator (picl_stats_add), which
@@ -705,12 +705,13 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 	pp->last = t;
 
 	/* The process's state: window, stack of categorized entries, and
-	 * whether close0 (-12, a mark) has been called: from there on the
+	 * whether close0 (-12, a mark, or the exit of an entry/exit pair) has
+	 * been called: from there on the
 	 * program's own work is over and, until its tracing ends, the process
 	 * waits for the others (PICL's close0 lets nobody leave while others
 	 * may still send to it) and flushes its trace: idle, not busy. An
 	 * open0 (-11) starts it over. */
-	if (rec->event == -12 && rec->type == PICL_REC_MARK)
+	if (rec->event == -12 && (rec->type == PICL_REC_MARK || rec->type == PICL_REC_EXIT))
 		pp->closed = 1;
 	else if (rec->event == -11)
 		pp->closed = 0;

@@ -68,6 +68,17 @@ expect_rc 1
 grep -q '^rel3.picl:12:30: statistics: count of event -21 relative to -901 is 3, the events give 2$' "$TMP/out" ||
   fail "$last: the -901 difference"
 
+# close0 written as an entry and an exit (the spec allows either form for
+# any event): 3 s overhead inside it, idle after its exit, as after its mark.
+printf -- '-3 -901 0 0 0 0\n-3 -12 6 0 0 0\n-4 -12 9 0 0 0\n-4 -901 10 0 0 0\n' >close.picl
+printf -- '-3 -901 0 0 0 0\n-3 -21 6 0 0 0\n-4 -21 9 0 0 0\n-2 -12 9 0 0 0\n-4 -901 10 0 0 0\n' >closem.picl
+for f in close.picl closem.picl; do
+  run "$PT" stat -f csv "$f"
+  expect_rc 0
+  grep '^0,0,,utilization,' "$TMP/out" | cut -d, -f6,7 | tr '\n' ' ' >util
+  [ "$(cat util)" = "busy,6 overhead,3 idle,1 " ] || fail "$last: utilization $(cat util)"
+done
+
 # With the -901 trace volume: one note per processor, still exit 0.
 "$GEN" --procs 4 --records 20000 -o v.picl
 run "$PT" stat --compare v.picl
