@@ -1114,10 +1114,12 @@ static int filter_one(struct filter *f, const char *path, uint64_t *ord)
 	return rc;
 }
 
-/* An input of --pairs: a descriptor that can be read from `start` twice. */
+/* An input of --pairs: a descriptor that can be read from `start` twice;
+ * a regular file is opened for each pass instead (fd -1 between them),
+ * so that thousands of inputs do not hold a descriptor each. */
 struct source {
 	const char *name;
-	int fd, own;
+	int fd, own, reopen;
 	off_t start;
 };
 
@@ -1140,8 +1142,15 @@ static int source_open(struct source *s, const char *path)
 		s->own = 1;
 	}
 	if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (s->start = lseek(s->fd, 0, SEEK_CUR)) >= 0)
+	    (s->start = lseek(s->fd, 0, SEEK_CUR)) >= 0) {
+		if (s->own) {
+			close(s->fd);
+			s->fd = -1;
+			s->own = 0;
+			s->reopen = 1;
+		}
 		return 0;
+	}
 	{
 		int fd = picltrace_spool("filter", s->fd, s->name, NULL);
 
@@ -1161,19 +1170,29 @@ static int source_pass(struct filter *f, struct source *s, enum pass pass,
 	struct picl_reader *r;
 	int rc;
 
+	if (s->reopen && (s->fd = open(s->name, O_RDONLY | O_CLOEXEC)) < 0) {
+		picltrace_error("filter", "%s: cannot open: %s", s->name, strerror(errno));
+		return PICL_ERR_IO;
+	}
 	if (lseek(s->fd, s->start, SEEK_SET) < 0) {
 		picltrace_error("filter", "%s: cannot rewind: %s", s->name, strerror(errno));
-		return PICL_ERR_IO;
+		rc = PICL_ERR_IO;
+		goto out;
 	}
 	r = picl_reader_open_fd(s->fd, s->name, &read_opts, &rc, &err);
 	if (!r) {
 		picltrace_report("filter", &err);
-		return rc;
+		goto out;
 	}
 	rc = run_input(f, r, pass, p, ord,
 		       pass == PASS_MARK ? "filter (pass 1 of 2)" : "filter (pass 2 of 2)",
 		       file_size(s->fd));
 	picl_reader_free(r);
+out:
+	if (s->reopen) {
+		close(s->fd);
+		s->fd = -1;
+	}
 	return rc;
 }
 

@@ -686,4 +686,18 @@ ok -v -p 1..2 -t -4 "$TMP/bc.picl"
 ok -e -21 "$TMP/bc.picl"
 [ "$(hdr)" = "-307 -1 0 -1 -1 4 2 0 1 2 3|" ] || fail "-e -21: $(hdr)"
 
+# --pairs reads its inputs twice but holds no descriptor per input: 300
+# of them under a limit of 64 descriptors, the same as without --pairs.
+mkdir "$TMP/many"
+i=0
+while [ $i -lt 300 ]; do
+  printf -- '-3 5 1.5 %d 0 0\n-4 5 2.5 %d 0 0\n' $i $i >"$TMP/many/n$i.picl"
+  i=$((i + 1))
+done
+(ulimit -n 64 && "$PT" filter --pairs -o "$TMP/many.pairs" "$TMP"/many/n*.picl) ||
+  fail "filter --pairs of 300 inputs under ulimit -n 64"
+"$PT" filter -o "$TMP/many.all" "$TMP"/many/n*.picl
+[ "$(wc -l <"$TMP/many.pairs")" -eq 600 ] && cmp -s "$TMP/many.pairs" "$TMP/many.all" ||
+  fail "filter --pairs of 300 inputs: not every record"
+
 echo "PASS: $ntest filter checks"
