@@ -2090,6 +2090,9 @@ static int validate_file(struct validator *v, const char *path)
 	}
 	picltrace_progress_done(&prog);
 	v->prog = NULL;
+	if (!failed && v->records == 0)   /* (an empty file, or only comments) */
+		report(v, SEV_ERROR, R_TRACING, 1, 1, 0,
+		       "the trace has no records: every process's first is its tracing entry -3 -901");
 	if (!failed) {
 		v->deferring = 1;
 		finish_processes(v);

@@ -211,4 +211,16 @@ expect_out <<'T'
 subset-stat.picl:4:32: statistics: count of event -1001 relative to -1 is 7, the events give 1
 subset-stat.picl: 5 records, 1 error, 0 warnings
 T
+# An empty file, or one of comments and blank lines, is no trace: an
+# error at 1:1, exit 1.
+: >empty.picl
+printf '# nothing\n\n' >comments.picl
+for f in empty.picl comments.picl; do
+  run "$PT" validate "$f"
+  expect_rc 1
+  expect_out <<T
+$f:1:1: tracing-first-last: the trace has no records: every process's first is its tracing entry -3 -901
+$f: 0 records, 1 error, 0 warnings
+T
+done
 echo "PASS: $ntest validate command-line checks"
