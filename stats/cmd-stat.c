@@ -785,6 +785,18 @@ static int same_at(double a, double b, int32_t dec)
 	return llround(a * s) == llround(b * s);
 }
 
+/* A note for a recorded value not compared, and why. */
+static void not_compared(struct compare *c, const struct prof_recorded *r, const char *why)
+{
+	c->notes++;
+	fputs("note: ", c->out);
+	compare_where(c, r, r->processor, r->process, r->rel);
+	fprintf(c->out, "the %s of ", stat_kind(r->type));
+	compare_event(c, r->event);
+	fprintf(c->out, " (%.*f) %s\n", r->type == PICL_REC_STAT_TIME ? (int)r->decimals : 0,
+		r->value, why);
+}
+
 static void compare_one(struct compare *c, const struct prof_recorded *r)
 {
 	const struct profile *p = c->p;
@@ -810,25 +822,12 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	 * the whole process (spec §2.3.3); relative to another system event
 	 * or to a subset: not what the accumulator keeps. */
 	if (rel < -1 || (r->rel == -901 && r->event == -901)) {
-		c->notes++;
-		fputs("note: ", c->out);
-		compare_where(c, r, r->processor, r->process, r->rel);
-		fprintf(c->out, "the %s of ", stat_kind(r->type));
-		compare_event(c, r->event);
-		fprintf(c->out, " (%.*f) is not recomputed: only statistics relative to -1, "
-			"-901 and user events are\n",
-			r->type == PICL_REC_STAT_TIME ? (int)r->decimals : 0, r->value);
+		not_compared(c, r, "is not recomputed: only statistics relative to -1, -901 "
+			     "and user events are");
 		return;
 	}
 	if (counted_only(p, r->event)) {
-		c->notes++;
-		fputs("note: ", c->out);
-		compare_where(c, r, r->processor, r->process, r->rel);
-		fprintf(c->out, "the %s of ", stat_kind(r->type));
-		compare_event(c, r->event);
-		fprintf(c->out, " (%.*f) cannot be recomputed: PICL counts it without "
-			"writing records\n", r->type == PICL_REC_STAT_TIME ? (int)r->decimals : 0,
-			r->value);
+		not_compared(c, r, "cannot be recomputed: PICL counts it without writing records");
 		return;
 	}
 	c->compared++;
