@@ -328,6 +328,8 @@ out:
  */
 static struct picl_time just_before(struct picl_time t)
 {
+	struct picl_time at = t;
+
 	if (t.mant > INT64_MIN)
 		t.mant--;
 	while (t.scale > 0 && (t.mant > 999999999999999999LL || t.mant < -999999999999999999LL)) {
@@ -335,6 +337,11 @@ static struct picl_time just_before(struct picl_time t)
 		t.mant = t.mant / 10 - (t.mant % 10 < 0);
 		t.scale--;
 	}
+	/* -999999999999999999 has nothing before it that the format can
+	 * write (18 digits): the header takes that time itself, and stays
+	 * first as header records do */
+	if (t.mant > 999999999999999999LL || t.mant < -999999999999999999LL)
+		return at;
 	return t;
 }
 
@@ -420,6 +427,7 @@ static int write_header(struct picl_writer *w, const char *const *names, size_t 
 	rec.type = -306;
 	for (i = 0; i < n; i++) {
 		char *buf = malloc(strlen(names[i]) + 2);
+		size_t k;
 		int wrc;
 
 		if (!buf) {
@@ -429,6 +437,13 @@ static int write_header(struct picl_writer *w, const char *const *names, size_t 
 		buf[0] = ' ';
 		strcpy(buf + 1, names[i]);
 		rec.nfields = strlen(names[i]);
+		/* a name is data of the record: control characters (a newline
+		 * would end it) and a backslash at its end (which would continue
+		 * it) are written as '?' */
+		for (k = 1; k <= rec.nfields; k++)
+			if ((unsigned char)buf[k] < 0x20 || buf[k] == 0x7f ||
+			    (k == rec.nfields && buf[k] == '\\'))
+				buf[k] = '?';
 		rec.data = buf;
 		rec.data_len = rec.nfields + 1;
 		wrc = rec.nfields ? picl_writer_write(w, &rec) : 0;

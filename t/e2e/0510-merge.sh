@@ -213,6 +213,22 @@ expect_rc 0
 [ "$(wc -l <"$TMP/out")" -eq 6 ] || fail "zstd merge"
 run "$PT" merge
 expect_rc 2
+# Header edge cases: the earliest time the format can write has nothing
+# before it (the header takes that time); a file name with a newline or a
+# final backslash is written with '?' there, and the output reads back.
+printf -- '-2 1 -999999999999999999 0 0 0\n' >h5.picl
+run "$PT" merge h5.picl
+expect_rc 0
+[ "$(sed -n 1p "$TMP/out" | cut -d' ' -f3)" = -999999999999999999 ] || fail "$last: header time"
+printf -- '-2 1 1 0 0 0\n' >'x \'
+printf -- '-2 1 2 0 0 0\n' >"$(printf 'a\nb')"
+run "$PT" merge -o names.picl 'x \' "$(printf 'a\nb')"
+expect_rc 0
+[ "$(grep -c '^-306 -1 0 -1 -1 3 0 \(x ?\|a?b\)$' names.picl)" -eq 2 ] || fail "$last: $(cat names.picl)"
+run "$PT" cat names.picl
+expect_rc 0
+[ "$(wc -l <"$TMP/out")" -eq 6 ] || fail "names.picl does not read back"
+
 run "$PT" merge --help
 expect_rc 0
 grep -q '^usage: picltrace merge' "$TMP/out" || fail "help"
