@@ -581,6 +581,39 @@ static int merge_round(const struct runs_config *cfg, struct input *in, size_t *
 	return 0;
 }
 
+/*
+ * Merge in[0 .. *n) into temporary runs until one merge takes them all.
+ * The inputs are cut into as many consecutive parts as one merge takes,
+ * and each part is brought down to one run (the same way) before the next
+ * is begun: the runs that wait are at most a fan-in's per level of a few,
+ * where a round over all the inputs held one per merge, n / fan-in (1,200
+ * inputs failed under a limit of 64 descriptors). Ties keep argument
+ * order: every merge takes consecutive inputs. 0, or -1 after reporting.
+ */
+static int merge_tree(const struct runs_config *cfg, struct input *in, size_t *n, size_t fan)
+{
+	size_t g;
+
+	while ((g = group(cfg, in, *n, fan)) < *n) {
+		size_t part = (*n + g - 1) / g, at;
+
+		for (at = 0; at < *n; at++) {
+			size_t k = part < *n - at ? part : *n - at, sub = k;
+
+			if (k < 2)
+				continue;
+			if (merge_tree(cfg, in + at, &sub, fan) < 0)
+				return -1;
+			/* the part is sub inputs now: close the gap behind it */
+			memmove(in + at + sub, in + at + k, (*n - at - k) * sizeof(*in));
+			*n -= k - sub;
+			if (sub > 1 && merge_group(cfg, in, n, at, sub) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int cmd_merge(int argc, const char **argv)
 {
 	static const struct option longopts[] = {
@@ -670,11 +703,10 @@ int cmd_merge(int argc, const char **argv)
 			goto out;
 	}
 	n = m;
-	/* Merge in rounds while there are more inputs than descriptors or
+	/* Merge in parts while there are more inputs than descriptors or
 	 * --memory allow at once. */
-	while (group(&cfg, in, n, fan) < n)
-		if (merge_round(&cfg, in, &n, fan) < 0)
-			goto out;
+	if (merge_tree(&cfg, in, &n, fan) < 0)
+		goto out;
 	if (header && (scanned = prescan(in, n, &ps, &t)) < 0)
 		goto out;
 	if (header && scanned) {

@@ -63,14 +63,17 @@ struct sorter {
 /* Memory an entry costs while sorting: the entry and two radix pairs. */
 #define ENT_COST (sizeof(struct ent) + 2 * sizeof(struct pair))
 
+/* A quarter of the descriptors (16 aside), 256 at most, 2 at least: a
+ * merge of many inputs holds up to a fan-in's runs on each of a few
+ * levels at once (merge_tree in cmd-merge.c). */
 size_t runs_fan_in(void)
 {
 	struct rlimit rl;
 	size_t n = 256;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < 2 * n + 32)
-		n = rl.rlim_cur > 64 ? (size_t)(rl.rlim_cur - 32) / 2 : 16;
+	    rl.rlim_cur < 4 * n + 16)
+		n = rl.rlim_cur >= 24 ? (size_t)(rl.rlim_cur - 16) / 4 : 2;
 	return n;
 }
 

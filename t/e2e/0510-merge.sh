@@ -213,6 +213,23 @@ expect_rc 0
 [ "$(wc -l <"$TMP/out")" -eq 6 ] || fail "zstd merge"
 run "$PT" merge
 expect_rc 2
+# (from here on, in $TMP)
+cd "$TMP"
+
+# Hundreds of sorted inputs under a small descriptor limit: merged in
+# parts of consecutive inputs, a few runs open at once; ties in argument
+# order, as GNU sort -s has them.
+mkdir lim
+i=0
+while [ $i -lt 300 ]; do
+  printf -- '-2 1 1.5 %d 0 0\n-2 3 %d.25 %d 0 0\n' $i $((i % 7 + 2)) $i >lim/n$((1000 + i)).picl
+  i=$((i + 1))
+done
+cat lim/n*.picl | LC_ALL=C sort -s -t' ' -k3,3g >lim.want
+(ulimit -n 24 && "$PT" merge -q --no-header -o lim.got lim/n*.picl) ||
+  fail "merge of 300 inputs under ulimit -n 24"
+cmp -s lim.want lim.got || fail "merge of 300 inputs under ulimit -n 24: order"
+
 # Header edge cases: the earliest time the format can write has nothing
 # before it (the header takes that time); a file name with a newline or a
 # final backslash is written with '?' there, and the output reads back.
