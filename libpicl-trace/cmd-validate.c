@@ -1444,24 +1444,21 @@ static void matched(struct validator *v, const struct picl_message *m)
 static void flush_broadcast(struct validator *v)
 {
 	struct lost_broadcast *b = &v->lost;
-	char bytes[48];
+	char bytes[48], others[48];
 
 	if (!b->open)
 		return;
 	b->open = 0;
 	v->unmatched++;
-	if (b->listed == b->missing)
-		report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE,
-		       b->msg.send_mark.line, b->msg.send_mark.column, 0,
-		       "broadcast %swith type %d is never received on processor%s %s",
-		       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
-		       b->missing > 1 ? "s" : "", b->list);
-	else
-		report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE,
-		       b->msg.send_mark.line, b->msg.send_mark.column, 0,
-		       "broadcast %swith type %d is never received on processors %s, ... (%llu in all)",
-		       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
-		       b->list, (unsigned long long)b->missing);
+	others[0] = '\0';
+	if (b->listed < b->missing)
+		snprintf(others, sizeof(others), ", ... (%llu in all)",
+			 (unsigned long long)b->missing);
+	report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE, b->msg.send_mark.line,
+	       b->msg.send_mark.column, 0,
+	       "broadcast %swith type %d is never received on processor%s %s%s",
+	       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
+	       b->missing > 1 ? "s" : "", b->list, others);
 }
 
 /* One more processor that never received broadcast m. */
@@ -1712,9 +1709,7 @@ static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t s
 static void check_statistics(struct validator *v, const struct picl_record *rec)
 {
 	struct proc *p;
-	/* relative to -901, the tracing event that encloses the whole
-	 * process: the same as to -1 (spec §2.3.3) */
-	int32_t rel = rec->event == -901 ? PICL_WILDCARD : rec->event;
+	int32_t rel = picltrace_stats_relative(rec->event);
 	int n, k, checkable;
 
 	if (!rec->values)

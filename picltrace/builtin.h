@@ -188,6 +188,15 @@ static inline int picltrace_counted_only(const struct picl_schema_event *se)
 	return se && (se->kinds & (1 << 2)) && !(se->kinds & 3);
 }
 
+/* The event type the statistics of a record relative to `rel` are
+ * recomputed relative to (validate's statistics check, stat --compare):
+ * -901, the tracing event that encloses the whole process, is the same as
+ * -1 (spec §2.3.3); any other is itself. */
+static inline int32_t picltrace_stats_relative(int32_t rel)
+{
+	return rel == -901 ? -1 : rel;
+}
+
 /* Print "picltrace CMD: " and a formatted message on stderr. */
 void picltrace_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

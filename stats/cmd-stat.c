@@ -802,7 +802,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	const struct profile *p = c->p;
 	struct prof_cell sum;
 	char a[PROF_TICKS_BUFSIZE], b[PROF_TICKS_BUFSIZE];
-	int32_t dec, rel = r->rel == -901 ? PICL_WILDCARD : r->rel;
+	int32_t dec, rel = picltrace_stats_relative(r->rel);
 
 	if (r->value < 0) {
 		c->unmeasured++;        /* -1: not measured (§2.3.7) */
@@ -818,9 +818,8 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 			"from the events\n", r->value);
 		return;
 	}
-	/* Relative to -901: the same as to -1, the tracing event enclosing
-	 * the whole process (spec §2.3.3); relative to another system event
-	 * or to a subset: not what the accumulator keeps. */
+	/* Relative to another system event than -901, or to a subset: not
+	 * what the accumulator keeps. */
 	if (rel < -1 || (r->rel == -901 && r->event == -901)) {
 		not_compared(c, r, "is not recomputed: only statistics relative to -1, -901 "
 			     "and user events are");
