@@ -36,7 +36,8 @@
  *   entry-exit          an exit without entry, an exit closing an entry that
  *                       is not the innermost, an entry never exited
  *   tracing-first-last  a process's first event record is not -3 -901, or
- *                       its last is not -4 -901 (ParaGraph needs both)
+ *                       its last is not -4 -901 (ParaGraph needs both), or
+ *                       a -3 -901 while its tracing is already on
  *   time-order          a timestamp earlier than the previous one of the
  *                       same process (-7 messages aside: PICL writes them
  *                       at once), or of any record with --sorted
@@ -1569,6 +1570,25 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 	if (rec->type == PICL_REC_ENTRY) {
 		struct frame *f;
 
+		if (rec->event == EV_TRACING && p->depth > 0 &&
+		    rec->processor != PICL_HOST_PROCESSOR) {
+			/* Tracing started again while on: ParaGraph takes the
+			 * first -4 -901 for the end of the process. */
+			size_t i = openindex_find(&p->by_event, p->stack, sizeof(*p->stack),
+						  offsetof(struct frame, event), p->depth,
+						  EV_TRACING);
+
+			if (i == OPENINDEX_NOMEM) {
+				v->nomem = 1;
+				return;
+			}
+			if (i > 0)
+				report(v, SEV_ERROR, R_TRACING, rec->mark.line, rec->mark.column,
+				       p->stack[i - 1].line,
+				       "tracing entry -3 -901 of processor %d process %d while tracing is on since line %llu (one tracing interval at a time)",
+				       (int)rec->processor, (int)rec->process,
+				       (unsigned long long)p->stack[i - 1].line);
+		}
 		if (grow((void **)&p->stack, &p->stack_cap, p->depth + 1, sizeof(*p->stack)) < 0) {
 			v->nomem = 1;
 			return;

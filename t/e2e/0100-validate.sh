@@ -80,15 +80,17 @@ entry-exit.picl:12:1: entry-exit: entry of event 2 is never exited
 entry-exit.picl: 8 records, 4 errors, 0 warnings
 T
 
-# tracing-first-last (and the -901 entry that is never exited).
+# tracing-first-last (and the -901 entry that is never exited); tracing
+# started again while on; two intervals one after the other are fine.
 run "$PT" validate tracing.picl
 expect_rc 1
 expect_out <<'T'
-tracing.picl:6:1: tracing-first-last: the first event record of processor 0 process 0 is -3 -11, not the tracing entry -3 -901
-tracing.picl:7:1: tracing-first-last: the last event record of processor 0 process 0 is -4 -11, not the tracing exit -4 -901
-tracing.picl:8:1: entry-exit: entry of event -901 is never exited
-tracing.picl:10:1: tracing-first-last: the last event record of processor 1 process 0 is -4 -11, not the tracing exit -4 -901
-tracing.picl: 5 records, 4 errors, 0 warnings
+tracing.picl:8:1: tracing-first-last: the first event record of processor 0 process 0 is -3 -11, not the tracing entry -3 -901
+tracing.picl:14:1: tracing-first-last: tracing entry -3 -901 of processor 2 process 0 while tracing is on since line 13 (one tracing interval at a time)
+tracing.picl:9:1: tracing-first-last: the last event record of processor 0 process 0 is -4 -11, not the tracing exit -4 -901
+tracing.picl:10:1: entry-exit: entry of event -901 is never exited
+tracing.picl:12:1: tracing-first-last: the last event record of processor 1 process 0 is -4 -11, not the tracing exit -4 -901
+tracing.picl: 13 records, 5 errors, 0 warnings
 T
 
 # time-order: per process always, across the file with --sorted (a record
