@@ -1326,6 +1326,59 @@ static const char *describe(const struct picl_record *rec, const struct picl_sch
 		report(v, (sev), R_DESCRIPTOR, line, column, 0, __VA_ARGS__); \
 	} while (0)
 
+/* A -6 record's data are read as the format fixes them (an alias number
+ * and a control string), whatever its descriptor says; the descriptor
+ * must still say so, as the schema has it, for readers that go by it. */
+static void check_definition_descriptor(struct validator *v, const struct picl_record *def)
+{
+	const struct picl_schema_event *ev = NULL;
+	const struct picl_schema_record *rs = picl_schema_record(v->schema, def->type);
+	struct picl_defs *defs = picl_reader_defs(v->reader);
+	struct picl_record copy = *def;
+	const struct picl_record *rec = &copy;
+	char what_buf[160], ctl[200];
+	struct expect e;
+	uint64_t line, column;
+	size_t k, per;
+
+	if (!rs || !rs->descriptor || !expect_from(v, rs->descriptor, 1, 0, &e))
+		return;
+	if (def->control) {
+		struct picl_error err;
+
+		if (picl_defs_control(defs, def->control, def->control_len, &copy.desc,
+				      &err) < 0) {
+			AT_FIELD(rec, F_DESCRIPTOR, line, column);
+			report(v, SEV_ERROR, R_DESCRIPTOR, line, column, 0, "%s", err.problem);
+			return;
+		}
+	} else {
+		copy.desc = picl_defs_lookup_alias(defs, def->alias, def->event,
+						   def->processor, def->process);
+		if (!copy.desc) {
+			AT_FIELD(rec, F_DESCRIPTOR, line, column);
+			report(v, SEV_ERROR, R_ALIAS, line, column, 0,
+			       "descriptor alias %lld is not defined for event %d on processor %d, process %d",
+			       (long long)def->alias, (int)def->event, (int)def->processor,
+			       (int)def->process);
+			return;
+		}
+	}
+	if (picl_descriptor_is_chars(rec->desc)) {
+		if (!e.chars)
+			DATA_REPORT(SEV_ERROR, "%s should have \"%s\" data, not character data",
+				    what, e.descriptor);
+		return;
+	}
+	per = picl_descriptor_values_per_field(rec->desc);
+	for (k = 0; k < per && k < e.ncls; k++)
+		if (value_class(picl_descriptor_value_kind(rec->desc, k)) != (enum vclass)e.cls[k])
+			break;
+	if (k < per || k < e.ncls)
+		DATA_REPORT(SEV_ERROR, "%s should have \"%s\" data, not \"%s\"",
+			    what, e.descriptor, record_control(rec, ctl, sizeof(ctl)));
+}
+
 /* The record's data against what the schema says for its type. */
 static void check_schema_data(struct validator *v, const struct picl_record *rec)
 {
@@ -1337,7 +1390,11 @@ static void check_schema_data(struct validator *v, const struct picl_record *rec
 	int rec_chars;
 	size_t k, j;
 
-	if (!rec->desc || rec->type == PICL_REC_DESCRIPTOR)
+	if (rec->type == PICL_REC_DESCRIPTOR) {
+		check_definition_descriptor(v, rec);
+		return;
+	}
+	if (!rec->desc)
 		return;
 	if (rec->type == PICL_REC_MARK || rec->type == PICL_REC_ENTRY ||
 	    rec->type == PICL_REC_EXIT) {

@@ -82,7 +82,8 @@ VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
 TESTS += $(VALIDATE_E2E)
 EXTRA_DIST += $(VALIDATE_E2E) \
 	testdata/validate/alias.picl testdata/validate/clean-2proc.picl \
-	testdata/validate/descriptor.picl testdata/validate/entry-exit.picl \
+	testdata/validate/descriptor.picl testdata/validate/descriptor-def.picl \
+	testdata/validate/entry-exit.picl \
 	testdata/validate/header-processors.picl \
 	testdata/validate/message.picl testdata/validate/message-record.picl \
 	testdata/validate/statistics.picl \

@@ -46,6 +46,17 @@ descriptor.picl:24:24: descriptor-data: the mark of event -902 (traceevents) sho
 descriptor.picl: 14 records, 5 errors, 3 warnings
 T
 
+# descriptor-data and alias-undefined for -6 records' own descriptors.
+run "$PT" validate descriptor-def.picl
+expect_rc 1
+expect_out <<'T'
+descriptor-def.picl:8:24: descriptor-data: record type -6 (event data descriptor) should have "%d%s" data, not "%d%d"
+descriptor-def.picl:9:24: descriptor-data: record type -6 (event data descriptor) should have "%d%s" data, not "%ld"
+descriptor-def.picl:10:24: descriptor-data: %n is not allowed in a data descriptor
+descriptor-def.picl:12:24: alias-undefined: descriptor alias 9 is not defined for event -1 on processor -1, process -1
+descriptor-def.picl: 5 records, 4 errors, 0 warnings
+T
+
 # alias-undefined: alias 9 is defined for event -21 only.
 run "$PT" validate alias.picl
 expect_rc 1
