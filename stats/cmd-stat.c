@@ -440,17 +440,18 @@ static void print_table(FILE *out, const struct profile *p, const struct stat_op
 /* CSV                                                                       */
 /* ------------------------------------------------------------------------ */
 
-static void csv_cell(FILE *out, const struct profile *p, int32_t processor, int32_t process,
-		     const char *kind, const struct prof_cell *c)
+/* who: "processor,process", or "all,all" for the totals (a trace's records
+ * of processor -1 make a process -1,-1 of their own). */
+static void csv_cell(FILE *out, const struct profile *p, const char *who, const char *kind,
+		     const struct prof_cell *c)
 {
-	fprintf(out, "%d,%d,%d,%s,%d,", (int)processor, (int)process, (int)c->rel, kind,
-		(int)c->event);
+	fprintf(out, "%s,%d,%s,%d,", who, (int)c->rel, kind, (int)c->event);
 	prof_csv_field(out, prof_event_name(p, c->event));
 	fprintf(out, ",%s,%lld,%s\n", c->has_time ? fmt_seconds(p, c->time).s : "",
 		(long long)c->count, c->has_volume ? fmt_int(c->volume).s : "");
 }
 
-static void csv_block(FILE *out, const struct profile *p, int32_t processor, int32_t process,
+static void csv_block(FILE *out, const struct profile *p, const char *who,
 		      const struct block *b, struct prof_cell *sums)
 {
 	int32_t *rels = malloc((b->ncells ? b->ncells : 1) * sizeof(*rels));
@@ -458,18 +459,18 @@ static void csv_block(FILE *out, const struct profile *p, int32_t processor, int
 	int c;
 
 	for (c = 0; c < PROF_NCAT; c++)
-		fprintf(out, "%d,%d,,utilization,,%s,%s,,\n", (int)processor, (int)process,
-			prof_cat_name(c), fmt_ticks(p, b->cat[c]).s);
+		fprintf(out, "%s,,utilization,,%s,%s,,\n", who, prof_cat_name(c),
+			fmt_ticks(p, b->cat[c]).s);
 	if (!rels)
 		return;
 	nrels = block_rels(b, rels);
 	for (r = 0; r < nrels; r++) {
 		for (k = 0; k < b->ncells; k++)
 			if (b->cells[k].rel == rels[r])
-				csv_cell(out, p, processor, process, "event", &b->cells[k]);
+				csv_cell(out, p, who, "event", &b->cells[k]);
 		ns = prof_subset_sums(p, b->cells, b->ncells, rels[r], sums);
 		for (k = 0; k < ns; k++)
-			csv_cell(out, p, processor, process, "subset", &sums[k]);
+			csv_cell(out, p, who, "subset", &sums[k]);
 	}
 	free(rels);
 }
@@ -482,11 +483,15 @@ static void print_csv(FILE *out, const struct profile *p, const struct stat_opts
 
 	fputs("processor,process,relative,kind,event,name,time,count,volume\n", out);
 	for (k = 0; k < p->nprocs && !o->summary; k++) {
+		char who[32];
+
+		snprintf(who, sizeof(who), "%d,%d", (int)p->procs[k]->processor,
+			 (int)p->procs[k]->process);
 		block_of_proc(p->procs[k], &b);
-		csv_block(out, p, p->procs[k]->processor, p->procs[k]->process, &b, sums);
+		csv_block(out, p, who, &b, sums);
 	}
 	block_of_all(p, &b);
-	csv_block(out, p, PICL_WILDCARD, PICL_WILDCARD, &b, sums);
+	csv_block(out, p, "all,all", &b, sums);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -247,14 +247,14 @@ processor,process,relative,kind,event,name,time,count,volume
 T
 # The totals over all processes follow, as processor and process -1: with
 # one process, the same rows.
-[ "$(sed -n '36,$p' t20.csv | sed 's/^-1,-1,/6,0,/')" = "$(sed 1d "$TMP/want")" ] ||
+[ "$(sed -n '36,$p' t20.csv | sed 's/^all,all,/6,0,/')" = "$(sed 1d "$TMP/want")" ] ||
   fail "csv totals differ from the one process's rows"
 python3 - t20.csv <<'PY' || fail "csv does not parse as expected"
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 assert rows[0] == "processor,process,relative,kind,event,name,time,count,volume".split(","), rows[0]
 assert all(len(r) == 9 for r in rows), "ragged rows"
-total = [r for r in rows if r[0] == "-1" and r[3] == "utilization"]
+total = [r for r in rows if r[0] == "all" and r[3] == "utilization"]
 assert [r[6] for r in total] == ["0.000771", "0.715031", "0.001216"], total
 PY
 

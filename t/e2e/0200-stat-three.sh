@@ -59,11 +59,11 @@ expect_rc 0
 cp "$TMP/out" three.csv
 for row in \
   '0,0,,utilization,,busy,2.25,,' '1,0,,utilization,,overhead,0.50,,' \
-  '2,0,,utilization,,idle,0.25,,' '-1,-1,,utilization,,busy,7.50,,' \
-  '-1,-1,,utilization,,idle,3.75,,' '0,0,-1,event,7,solve,1.75,1,' \
-  '0,0,7,event,-21,send0,0.75,2,300' '-1,-1,-1,event,-52,recv0 blocked,3.50,2,150' \
-  '-1,-1,-1,subset,-2001,sends+blocked,4.50,5,500' \
-  '-1,-1,-1,subset,-1002,system events,18.50,11,700' \
+  '2,0,,utilization,,idle,0.25,,' 'all,all,,utilization,,busy,7.50,,' \
+  'all,all,,utilization,,idle,3.75,,' '0,0,-1,event,7,solve,1.75,1,' \
+  '0,0,7,event,-21,send0,0.75,2,300' 'all,all,-1,event,-52,recv0 blocked,3.50,2,150' \
+  'all,all,-1,subset,-2001,sends+blocked,4.50,5,500' \
+  'all,all,-1,subset,-1002,system events,18.50,11,700' \
   '2,0,-1,event,-601,idle,0.25,1,'; do
   grep -qxF -- "$row" three.csv || fail "csv lacks the row $row"
 done
@@ -72,6 +72,19 @@ import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 assert len(rows) > 1 and all(len(r) == 9 for r in rows)
 PY
+
+# Records of processor -1 make a process of their own (-1,-1), apart from
+# the totals (all,all).
+printf -- '-3 -901 0.0 0 0 0\n-3 5 0.1 0 0 0\n-4 5 0.3 0 0 0\n-4 -901 1.0 0 0 0\n' >minus1.picl
+printf -- '-3 5 0.6 -1 -1 0\n-4 5 0.9 -1 -1 0\n' >>minus1.picl
+run "$PT" stat --format=csv minus1.picl
+expect_rc 0
+grep ',event,5,' "$TMP/out" >rows
+diff -u - rows >&2 <<'EOF' || fail "$last: processor -1 and the totals"
+-1,-1,-1,event,5,user event,0.3,1,
+0,0,-1,event,5,user event,0.2,1,
+all,all,-1,event,5,user event,0.5,2,
+EOF
 
 # JSON: valid; hand values.
 run "$PT" stat --format=json --messages three.picl

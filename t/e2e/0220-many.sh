@@ -259,7 +259,7 @@ diff -u - two >&2 <<'EOF' || fail "$last: the subsets of two files"
 1 -2001 2
 1 -2002 1
 1 -2003 3
--1 -2001 3
--1 -2002 1
--1 -2003 4
+all -2001 3
+all -2002 1
+all -2003 4
 EOF
