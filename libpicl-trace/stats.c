@@ -35,16 +35,17 @@
  * data) cannot be told from the events: it stays undefined, as does every
  * statistic nothing was measured for (-1, left out of emitted records).
  *
- * Rounding. Each duration is exact until it becomes a double, but the sums
- * are doubles: 0.1 + 0.2 is 0.30000000000000004, which the writer's
- * shortest round-trip formatting would print in full. So each
- * process remembers the finest
- * timestamp scale (decimals) its event records had, and every time handed
- * out (picl_stats_get, picl_stats_emit) is rounded to that many decimals:
- * a duration between timestamps with 6 decimals is exactly a number with 6
- * decimals, so rounding only removes the binary noise. Emitted time values
- * also carry that decimal as their text, so a writer prints them as PICL
- * did ("0.000098", "0.001170") rather than as the shortest double
+ * Exact times. Each duration is the exact difference of two decimal
+ * timestamps, and each cell sums them as a 64-bit decimal at the finest
+ * scale it has met (a doubles' sum would be 0.1 + 0.2 =
+ * 0.30000000000000004, and would lose the last digits of long sums of
+ * timestamps with many decimals). Only a sum of more than 18 digits (as a
+ * timestamp: 10^18 units of the finest decimal, 31,700 years at 6
+ * decimals, 11.6 days at 12) goes on as a double, rounded when handed out
+ * to the process's finest timestamp scale. picl_stats_get_time gives the exact decimal,
+ * picl_stats_get the nearest double; emitted time values carry the decimal
+ * as their text with the process's finest scale, so a writer prints them
+ * as PICL did ("0.000098", "0.001170") rather than as the shortest double
  * ("9.8e-05", "0.00117"); .d holds the same number.
  *
  * Loose ends. An exit is matched with the innermost open entry of its event
@@ -150,16 +151,24 @@ static int record_length(const struct picl_record *rec, long index, int64_t *len
 
 #define CELL_TIME 1u   /* the time statistic is defined */
 #define CELL_VOLUME 2u /* the volume statistic is defined */
+#define CELL_INEXACT 4u /* the time is the double t.d, not the decimal t.ticks */
 
-/* Statistics of event E relative to R on one process. */
+/* Statistics of event E relative to R on one process. The time is summed
+ * exactly, as a decimal of tscale decimals (the finest of its durations),
+ * until it would need more than a timestamp's 18 digits; it is a double
+ * from then on. */
 struct cell {
 	int32_t rel;
 	int32_t event;
-	unsigned used;
-	unsigned flags;
+	uint8_t used;
+	uint8_t flags;
+	int16_t tscale;
 	int64_t count;
 	int64_t volume;
-	double time;
+	union {
+		int64_t ticks;   /* exact: time = ticks / 10^tscale */
+		double d;        /* CELL_INEXACT */
+	} t;
 };
 
 /* An open entry. Its windows are rels[rel_start .. rel_start+rel_count). */
@@ -295,7 +304,8 @@ static struct cell *cell_get(struct proc *p, int32_t rel, int32_t event)
 	c->rel = rel;
 	c->event = event;
 	c->volume = -1;
-	c->time = 0.0;
+	c->t.ticks = 0;
+	c->tscale = 0;
 	p->ncells++;
 	return c;
 }
@@ -599,15 +609,65 @@ static void close_window(struct proc *p, int32_t rel)
 	}
 }
 
+static double cell_double(const struct cell *c)
+{
+	if (c->flags & CELL_INEXACT)
+		return c->t.d;
+	return (double)c->t.ticks / (double)pow10_tab[c->tscale];
+}
+
+static void add_time_double(struct cell *c, double x)
+{
+	c->t.d = cell_double(c) + x;
+	c->flags |= CELL_INEXACT;
+}
+
+/* What a struct picl_time holds: 18 digits. */
+#define TIME_MANT_LIMIT 1000000000000000000LL
+
+static int time_mant_ok(int64_t x)
+{
+	return x < TIME_MANT_LIMIT && x > -TIME_MANT_LIMIT;
+}
+
+/* Add the duration d (scale 0..PICL_TIME_MAX_SCALE) to c's time: exactly,
+ * at the finer of the two scales, while 18 digits hold it. */
+static void add_time(struct cell *c, struct picl_time d)
+{
+	int64_t x;
+
+	if (c->flags & CELL_INEXACT) {
+		c->t.d += picl_time_to_double(d);
+		return;
+	}
+	if (d.scale == c->tscale) {
+		if (!__builtin_add_overflow(c->t.ticks, d.mant, &x) && time_mant_ok(x)) {
+			c->t.ticks = x;
+			return;
+		}
+	} else if (d.scale > c->tscale) {
+		if (!__builtin_mul_overflow(c->t.ticks, pow10_tab[d.scale - c->tscale], &x) &&
+		    !__builtin_add_overflow(x, d.mant, &x) && time_mant_ok(x)) {
+			c->t.ticks = x;
+			c->tscale = (int16_t)d.scale;
+			return;
+		}
+	} else if (!__builtin_mul_overflow(d.mant, pow10_tab[c->tscale - d.scale], &x) &&
+		   !__builtin_add_overflow(c->t.ticks, x, &x) && time_mant_ok(x)) {
+		c->t.ticks = x;
+		return;
+	}
+	add_time_double(c, picl_time_to_double(d));
+}
+
 static int add_exit(struct proc *p, const struct picl_record *rec,
 		    struct picl_error *err)
 {
 	enum volume_source src = volume_source(rec->event);
 	struct picl_time d;
 	const struct frame *f;
-	double duration;
-	int64_t len = 0, dm;
-	int has_len = 0;
+	int64_t len = 0;
+	int has_len = 0, exact;
 	size_t i, k;
 
 	/* The matching entry: the innermost open entry of its event type. */
@@ -627,17 +687,19 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 	}
 	f = &p->frames[i - 1];
 
-	if (rec->time.scale == f->time.scale && rec->time.scale >= 0 &&
-	    rec->time.scale <= PICL_TIME_MAX_SCALE &&
-	    !__builtin_sub_overflow(rec->time.mant, f->time.mant, &dm) &&
-	    dm <= (int64_t)1 << 53 && dm >= -((int64_t)1 << 53))
-		/* the common case, without the calls: what picl_time_sub
-		 * and picl_time_to_double give */
-		duration = (double)dm / (double)pow10_tab[rec->time.scale];
-	else if (picl_time_sub(rec->time, f->time, &d) == PICL_OK)
-		duration = picl_time_to_double(d);
-	else
-		duration = picl_time_to_double(rec->time) - picl_time_to_double(f->time);
+	if (rec->time.scale == f->time.scale &&
+	    !__builtin_sub_overflow(rec->time.mant, f->time.mant, &d.mant)) {
+		/* the common case, without the call */
+		d.scale = rec->time.scale;
+		exact = 1;
+	} else {
+		exact = picl_time_sub(rec->time, f->time, &d) == PICL_OK;
+	}
+	if (!exact || d.scale < 0 || d.scale > PICL_TIME_MAX_SCALE) {
+		exact = 0;
+		d.mant = 0;
+		d.scale = 0;
+	}
 	if (src == VOL_EXIT) {
 		has_len = record_length(rec, 0, &len);
 	} else if (src == VOL_SPAWN) {
@@ -655,7 +717,11 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 		if (!c)
 			return PICL_ERR_NOMEM;
 		c->flags |= CELL_TIME;
-		c->time += duration;
+		if (exact)
+			add_time(c, d);
+		else
+			add_time_double(c, picl_time_to_double(rec->time) -
+					    picl_time_to_double(f->time));
 		if (has_len)
 			add_volume(c, len);
 	}
@@ -727,14 +793,26 @@ static int time_decimal(double x, int32_t scale, struct picl_time *out)
 	return 1;
 }
 
-/* x rounded to `scale` decimals: the double nearest to that decimal. */
-static double round_to_scale(double x, int32_t scale)
+/*
+ * c's time as a decimal, with `scale` decimals (the process's finest) when
+ * 18 digits hold it, else with its own: 1, or 0 when it is a double too
+ * large for that (then only cell_double gives it).
+ */
+static int cell_time(const struct cell *c, int32_t scale, struct picl_time *out)
 {
-	struct picl_time t;
+	int64_t x;
 
-	if (!time_decimal(x, scale, &t))
-		return x;
-	return picl_time_to_double(t);
+	if (c->flags & CELL_INEXACT)
+		return time_decimal(c->t.d, scale, out);
+	out->mant = c->t.ticks;
+	out->scale = c->tscale;
+	if (scale > c->tscale && scale <= PICL_TIME_MAX_SCALE &&
+	    !__builtin_mul_overflow(c->t.ticks, pow10_tab[scale - c->tscale], &x) &&
+	    time_mant_ok(x)) {
+		out->mant = x;
+		out->scale = scale;
+	}
+	return 1;
 }
 
 int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t process,
@@ -752,13 +830,38 @@ int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t proces
 	c = cell_find(p, relative, event);
 	if (!c || c->count == 0)
 		return 0;
-	if (time)
-		*time = (c->flags & CELL_TIME) ? round_to_scale(c->time, p->max_scale) : -1.0;
+	if (time) {
+		struct picl_time t;
+
+		if (!(c->flags & CELL_TIME))
+			*time = -1.0;
+		else if (cell_time(c, p->max_scale, &t))
+			*time = picl_time_to_double(t);
+		else
+			*time = cell_double(c);
+	}
 	if (count)
 		*count = c->count;
 	if (volume)
 		*volume = (c->flags & CELL_VOLUME) ? c->volume : -1;
 	return 1;
+}
+
+int picl_stats_get_time(const struct picl_stats *s, int32_t processor, int32_t process,
+			int32_t relative, int32_t event, struct picl_time *time)
+{
+	const struct proc *p;
+	const struct cell *c;
+
+	if (!s || !time)
+		return 0;
+	p = proc_find(s, processor, process);
+	if (!p)
+		return 0;
+	c = cell_find(p, relative, event);
+	if (!c || c->count == 0 || !(c->flags & CELL_TIME) || (c->flags & CELL_INEXACT))
+		return 0;
+	return cell_time(c, p->max_scale, time);
 }
 
 /*
@@ -840,8 +943,8 @@ static int emit_record(struct picl_stats *s, const struct proc *p, int32_t type,
 		case PICL_REC_STAT_TIME:
 			if (!(c->flags & CELL_TIME))
 				continue;
-			have_dec = time_decimal(c->time, p->max_scale, &dec);
-			t = have_dec ? picl_time_to_double(dec) : c->time;
+			have_dec = cell_time(c, p->max_scale, &dec);
+			t = have_dec ? picl_time_to_double(dec) : cell_double(c);
 			if (!(t > 0.0))
 				continue;
 			break;

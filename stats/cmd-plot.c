@@ -371,7 +371,7 @@ static int script_events(FILE *out, const struct profile *p, const struct plot_o
 		for (j = 0; j < ncols; j++) {
 			const struct prof_cell *c = prof_timed_cell(pp, PICL_WILDCARD, cols[j]);
 
-			fprintf(out, " %s", prof_seconds_format(c ? c->time : 0, p->max_scale, buf));
+			fprintf(out, " %s", prof_ticks_format(c ? c->time : 0, p->max_scale, buf));
 		}
 		fputc('\n', out);
 	}

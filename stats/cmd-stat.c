@@ -199,14 +199,6 @@ static struct num fmt_ticks(const struct profile *p, prof_ticks t)
 	return n;
 }
 
-static struct num fmt_seconds(const struct profile *p, double s)
-{
-	struct num n;
-
-	prof_seconds_format(s, p->max_scale, n.s);
-	return n;
-}
-
 static struct num fmt_percent(prof_ticks part, prof_ticks whole)
 {
 	struct num n;
@@ -296,7 +288,7 @@ static void cell_row(const struct profile *p, struct tab *t, const struct prof_c
 	char name[1100];
 
 	tab_row(t, fmt_int(c->event).s, table_name(p, c->event, name, sizeof(name)),
-		c->has_time ? fmt_seconds(p, c->time).s : "-", fmt_int(c->count).s,
+		c->has_time ? fmt_ticks(p, c->time).s : "-", fmt_int(c->count).s,
 		c->has_volume ? fmt_int(c->volume).s : "-");
 }
 
@@ -447,7 +439,7 @@ static void csv_cell(FILE *out, const struct profile *p, const char *who, const 
 {
 	fprintf(out, "%s,%d,%s,%d,", who, (int)c->rel, kind, (int)c->event);
 	prof_csv_field(out, prof_event_name(p, c->event));
-	fprintf(out, ",%s,%lld,%s\n", c->has_time ? fmt_seconds(p, c->time).s : "",
+	fprintf(out, ",%s,%lld,%s\n", c->has_time ? fmt_ticks(p, c->time).s : "",
 		(long long)c->count, c->has_volume ? fmt_int(c->volume).s : "");
 }
 
@@ -504,7 +496,7 @@ static void json_cell(FILE *out, const struct profile *p, const struct prof_cell
 	fprintf(out, "          {\"event\": %d, \"name\": ", (int)c->event);
 	prof_json_string(out, prof_event_name(p, c->event));
 	fprintf(out, ", \"time\": %s, \"count\": %lld, \"volume\": %s}%s\n",
-		c->has_time ? fmt_seconds(p, c->time).s : "null", (long long)c->count,
+		c->has_time ? fmt_ticks(p, c->time).s : "null", (long long)c->count,
 		c->has_volume ? fmt_int(c->volume).s : "null", last ? "" : ",");
 }
 
@@ -808,6 +800,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	struct prof_cell sum;
 	char a[PROF_TICKS_BUFSIZE], b[PROF_TICKS_BUFSIZE];
 	int32_t dec, rel = picltrace_stats_relative(r->rel);
+	double sum_time;
 
 	if (r->value < 0) {
 		c->unmeasured++;        /* -1: not measured (§2.3.7) */
@@ -846,9 +839,10 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	dec = r->decimals > p->max_scale ? r->decimals : p->max_scale;
 	switch (r->type) {
 	case PICL_REC_STAT_TIME:
-		if (sum.has_time && (r->value == sum.time || same_at(r->value, sum.time, dec)))
+		sum_time = prof_ticks_seconds(sum.time);
+		if (sum.has_time && (r->value == sum_time || same_at(r->value, sum_time, dec)))
 			return;
-		if (sum.has_time && within(c, r->value - sum.time, sum.intervals)) {
+		if (sum.has_time && within(c, r->value - sum_time, sum.intervals)) {
 			c->within++;
 			return;
 		}
@@ -858,7 +852,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 		compare_event(c, r->event);
 		fprintf(c->out, ": recorded %s, the events give %s\n",
 			prof_seconds_format(r->value, dec, a),
-			sum.has_time ? prof_seconds_format(sum.time, p->max_scale, b) : "no time");
+			sum.has_time ? prof_ticks_format(sum.time, p->max_scale, b) : "no time");
 		return;
 	default:
 		if (r->type == PICL_REC_STAT_COUNT ? (double)sum.count == r->value
@@ -902,7 +896,7 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 		size_t k;
 
 		if (types[t] == PICL_REC_STAT_TIME
-		    ? !cell->has_time || within(c, cell->time, cell->intervals)
+		    ? !cell->has_time || within(c, prof_ticks_seconds(cell->time), cell->intervals)
 		    : types[t] == PICL_REC_STAT_COUNT ? cell->count <= 0
 		    : !cell->has_volume || cell->volume <= 0)
 			continue;
@@ -928,7 +922,7 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 		compare_event(c, cell->event);
 		if (types[t] == PICL_REC_STAT_TIME)
 			fprintf(c->out, ": not recorded, the events give %s\n",
-				prof_seconds_format(cell->time, p->max_scale, a));
+				prof_ticks_format(cell->time, p->max_scale, a));
 		else
 			fprintf(c->out, ": not recorded, the events give %lld\n",
 				(long long)(types[t] == PICL_REC_STAT_COUNT ? cell->count

@@ -103,6 +103,19 @@ static prof_ticks to_ticks(struct picl_time t)
 	return (prof_ticks)t.mant * pow10_tab[PROF_TICK_SCALE - s];
 }
 
+/* x seconds as ticks (within prof_ticks' range; x is a double already,
+ * so the last digits are what its 53 bits give). */
+static prof_ticks ticks_of_seconds(double x)
+{
+	if (!(x == x))
+		return 0;
+	if (x > 1e20)
+		x = 1e20;
+	if (x < -1e20)
+		x = -1e20;
+	return (prof_ticks)(x * 1e18);
+}
+
 double prof_ticks_seconds(prof_ticks t)
 {
 	prof_ticks whole = t / pow10_tab[18], frac = t % pow10_tab[18];
@@ -1077,6 +1090,7 @@ static int collect_cells(void *ctx, const struct picl_record *rec)
 		rc = PICL_ERR_NOMEM;
 	for (k = 0; k < n && !rc; k++) {
 		struct prof_cell *c = &pp->cells[pp->ncells++];
+		struct picl_time exact;
 		double t;
 		int64_t cnt, vol;
 
@@ -1091,7 +1105,13 @@ static int collect_cells(void *ctx, const struct picl_record *rec)
 		c->count = cnt;
 		c->intervals = (uint64_t)cnt;
 		c->has_time = t >= 0;
-		c->time = c->has_time ? t : 0;
+		if (!c->has_time)
+			c->time = 0;
+		else if (picl_stats_get_time(p->stats, pp->processor, pp->process, c->rel,
+					     c->event, &exact))
+			c->time = to_ticks(exact);
+		else
+			c->time = ticks_of_seconds(t);
 		c->has_volume = vol >= 0;
 		c->volume = c->has_volume ? vol : 0;
 	}

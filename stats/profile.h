@@ -22,9 +22,9 @@
  * fields and call the helpers below; profile_free.
  *
  * Times are kept exactly as prof_ticks (seconds times 10^18 in a 128-bit
- * integer: every timestamp of the format fits, and sums stay exact); the
- * statistics cells hold doubles rounded to the trace's decimals, as
- * picl_stats_get gives them.
+ * integer: every timestamp of the format fits, and sums stay exact), the
+ * statistics cells too (picl_stats_get_time; a per-process sum of more
+ * than 18 digits comes from picl_stats_get's double).
  */
 #ifndef PICL_STATS_PROFILE_H
 #define PICL_STATS_PROFILE_H
@@ -81,7 +81,7 @@ struct prof_options {
 struct prof_cell {
 	int32_t rel;             /* R: -1 (whole process) or a user event */
 	int32_t event;           /* E (or a subset id in subset rows) */
-	double time;             /* seconds; valid if has_time */
+	prof_ticks time;         /* valid if has_time */
 	int64_t count;
 	int64_t volume;          /* valid if has_volume */
 	uint64_t intervals;      /* entries summed into time (tolerance) */

@@ -86,6 +86,28 @@ diff -u - rows >&2 <<'EOF' || fail "$last: processor -1 and the totals"
 all,all,-1,event,5,user event,0.5,2,
 EOF
 
+# Times are exact sums of decimals, also where doubles would lose the last
+# digit: 14 decimals and 6000 s on each of two processors.
+for q in 0 1; do
+  printf -- '-3 -901 0.00000000000001 %s 0 0\n-3 5 0.00000000000001 %s 0 0\n' $q $q
+  printf -- '-4 5 6000.00000000000001 %s 0 0\n-4 -901 6000.00000000000002 %s 0 0\n' $q $q
+done >long.picl
+run "$PT" stat --format=csv long.picl
+expect_rc 0
+grep ',-1,event,' "$TMP/out" | cut -d, -f1,5,7 >rows
+diff -u - rows >&2 <<'EOF' || fail "$last: exact sums"
+0,-901,6000.00000000000001
+0,5,6000.00000000000000
+1,-901,6000.00000000000001
+1,5,6000.00000000000000
+all,-901,12000.00000000000002
+all,5,12000.00000000000000
+EOF
+run "$PT" stat --emit-records long.picl
+expect_rc 0
+grep -q '^-101 -1 6000.00000000000002 0 0 1 "%d%lf" -901 6000.00000000000001$' "$TMP/out" ||
+  fail "$last: emitted $(cat "$TMP/out")"
+
 # JSON: valid; hand values.
 run "$PT" stat --format=json --messages three.picl
 expect_rc 0

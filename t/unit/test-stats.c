@@ -661,6 +661,68 @@ START_TEST(test_rounding_scale)
 }
 END_TEST
 
+/* Sums are exact decimals, also where a double's 53 bits are not enough:
+ * 14 decimals and thousands of seconds; mixed scales; and past 18 digits a
+ * double that picl_stats_get_time does not pass off as exact. */
+START_TEST(test_exact_sums)
+{
+	struct picl_stats *s = picl_stats_new();
+	struct picl_time t;
+	struct collect *col;
+	char buf[PICL_TIME_BUFSIZE];
+	double d;
+	int i;
+
+	cur_processor = 0;
+	cur_process = 0;
+	for (i = 0; i < 2; i++) {
+		ENTRY(s, -21, "0.00000000000001", 0);
+		EXIT(s, -21, "3000.00000000000002", 0);
+	}
+	ck_assert_int_eq(picl_stats_get_time(s, 0, 0, -1, -21, &t), 1);
+	picl_time_format(t, buf);
+	ck_assert_str_eq(buf, "6000.00000000000002");
+	ck_assert_int_eq(picl_stats_get(s, 0, 0, -1, -21, &d, NULL, NULL), 1);
+	ck_assert(d == 6000.0);
+	/* Emitted with that text. */
+	col = emit_all(s);
+	ck_assert_int_ge(col->n, 1);
+	ck_assert_int_eq(col->recs[0].type, PICL_REC_STAT_TIME);
+	ck_assert_str_eq(col->recs[0].texts[0], "6000.00000000000002");
+	free(col);
+
+	/* A coarser duration after a finer one, and the reverse. */
+	ENTRY(s, -52, "1.5", 0);
+	EXIT(s, -52, "2.25", 0);
+	ENTRY(s, -52, "3.000000001", 0);
+	EXIT(s, -52, "3.000000003", 0);
+	ENTRY(s, -52, "4", 0);
+	EXIT(s, -52, "5", 0);
+	ck_assert_int_eq(picl_stats_get_time(s, 0, 0, -1, -52, &t), 1);
+	picl_time_format(t, buf);
+	/* the process's finest scale is 14 (the -21 records) */
+	ck_assert_str_eq(buf, "1.75000000200000");
+
+	/* Past 18 digits (1 s at 18 decimals): a double from then on. */
+	cur_processor = 1;
+	ENTRY(s, -11, "0", 0);
+	EXIT(s, -11, "0.600000000000000001", 0);
+	ck_assert_int_eq(picl_stats_get_time(s, 1, 0, -1, -11, &t), 1);
+	ck_assert(t.mant == 600000000000000001LL && t.scale == 18);
+	ENTRY(s, -11, "0.1", 0);
+	EXIT(s, -11, "0.700000000000000001", 0);
+	ck_assert_int_eq(picl_stats_get_time(s, 1, 0, -1, -11, &t), 0);
+	ck_assert_int_eq(picl_stats_get(s, 1, 0, -1, -11, &d, NULL, NULL), 1);
+	ck_assert(d == 1.2);
+	/* Marks only: no time. */
+	MARK(s, -12, "16", 0);
+	ck_assert_int_eq(picl_stats_get_time(s, 1, 0, -1, -12, &t), 0);
+	ck_assert_int_eq(picl_stats_get_time(s, 1, 0, -1, -99, &t), 0);
+	ck_assert_int_eq(picl_stats_get_time(s, 7, 0, -1, -11, &t), 0);
+	picl_stats_free(s);
+}
+END_TEST
+
 START_TEST(test_record_pairs)
 {
 	struct picl_value v[6];
@@ -910,6 +972,7 @@ static Suite *stats_suite(int with_table20)
 	tcase_add_test(tc, test_unmatched_deep);
 	tcase_add_test(tc, test_window_limit);
 	tcase_add_test(tc, test_rounding_scale);
+	tcase_add_test(tc, test_exact_sums);
 	tcase_add_test(tc, test_many);
 	suite_add_tcase(s, tc);
 
