@@ -19,7 +19,8 @@
  * -399..-301) are always kept unless --no-defs: keeping them all is the
  * simple way to be sure every kept record still has the aliases and subsets
  * it refers to; a -307 record keeps only the processors -p selects (see
- * select_ids). --pairs then closes the kept set over entry/exit pairs: an
+ * select_ids; one in the header waits for the header's subsets, hold_ids).
+ * --pairs then closes the kept set over entry/exit pairs: an
  * entry (-3) and its exit (-4), matched by a stack per (processor, process)
  * and event type, are kept both or neither.
  *
@@ -327,6 +328,21 @@ struct filter {
 	struct picl_writer *w;
 	struct picl_value *ids;     /* a -307 record's ids that stay (emit) */
 	size_t ids_cap;
+	struct held *held;          /* -307 records of the header, held back */
+	size_t nheld, held_cap;     /* until its subsets are all defined */
+	int in_header;              /* the input's header is being read */
+	struct picl_writer *out;    /* the output while records are held */
+	int side_fd;                /* what w writes to then (-1: none) */
+};
+
+/* A -307 record held back (see hold_ids): its fields, its own copy of the
+ * values (integers) and of the control string (desc is found again when
+ * it is written), and where it goes among the records after it. */
+struct held {
+	struct picl_record rec;
+	struct picl_value *values;
+	char *control;
+	uint64_t at;
 };
 
 static int is_definition(int32_t type)
@@ -656,11 +672,210 @@ static int selects_processors(const struct filter *f)
 	return !f->has_from && !f->has_to && !f->npats;
 }
 
+/* Part of a trace's header (doc/DESIGN.md point 8): header records, and
+ * the definitions that may come among them. */
+static int header_part(int32_t type)
+{
+	return picl_is_header_type(type) || is_definition(type);
+}
+
+static void held_free(struct filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nheld; i++) {
+		free(f->held[i].values);
+		free(f->held[i].control);
+	}
+	f->nheld = 0;
+	if (f->out) {
+		picl_writer_abort(f->w);
+		f->w = f->out;
+		f->out = NULL;
+	}
+	if (f->side_fd >= 0) {
+		close(f->side_fd);
+		f->side_fd = -1;
+	}
+}
+
+/* From the first -307 held, the records after it go to a temporary file,
+ * so that write_held puts each -307 back in its place. */
+static int hold_start(struct filter *f)
+{
+	struct picl_error err = { 0 };
+	struct picl_writer *side;
+	int rc;
+
+	if (f->out)
+		return PICL_OK;
+	if ((f->side_fd = picltrace_tempfile("filter", NULL)) < 0)
+		return PICL_ERR_IO;
+	side = picl_writer_open_fd(f->side_fd, "held header", NULL, &rc, &err);
+	if (!side) {
+		picltrace_report("filter", &err);
+		close(f->side_fd);
+		f->side_fd = -1;
+		return rc;
+	}
+	f->out = f->w;
+	f->w = side;
+	return PICL_OK;
+}
+
+/*
+ * A -307 record of the header, kept while processors are selected: the
+ * processor subsets -p names may be defined after it, among the header's
+ * definitions (merge writes -307 first), so it is held back and written,
+ * its ids selected, once the header is over (write_held). 1 if held, 0 if
+ * it is to be written now (not only integers), < 0 (reported).
+ */
+static int hold_ids(struct filter *f, struct picl_reader *r, struct picl_record *rec,
+		    int decoded)
+{
+	struct held *h;
+	size_t i;
+	int rc;
+
+	if (!decoded && rec->nfields > 0 && (rc = decode(r, rec)) < 0)
+		return rc;
+	for (i = 0; i < rec->nvalues; i++)
+		if (rec->values[i].kind != PICL_VAL_INT)
+			return 0;
+	if ((rc = hold_start(f)) < 0)
+		return rc;
+	if (grow((void **)&f->held, &f->held_cap, f->nheld + 1, sizeof(*f->held)) < 0)
+		goto nomem;
+	h = &f->held[f->nheld];
+	h->at = picl_writer_offset(f->w);
+	h->rec = *rec;
+	h->values = NULL;
+	h->control = NULL;
+	if (rec->nvalues > 0 &&
+	    !(h->values = calloc(rec->nvalues, sizeof(*h->values))))
+		goto nomem;
+	for (i = 0; i < rec->nvalues; i++) {
+		h->values[i].kind = PICL_VAL_INT;
+		h->values[i].v.i = rec->values[i].v.i;
+	}
+	if (rec->control) {
+		if (!(h->control = malloc(rec->control_len + 1))) {
+			free(h->values);
+			goto nomem;
+		}
+		memcpy(h->control, rec->control, rec->control_len);
+		h->control[rec->control_len] = '\0';
+	}
+	h->rec.values = h->values;
+	h->rec.control = h->control;
+	h->rec.desc = NULL;
+	h->rec.line = NULL;
+	h->rec.line_len = 0;
+	h->rec.data = NULL;
+	h->rec.data_len = 0;
+	f->nheld++;
+	return 1;
+nomem:
+	picltrace_error("filter", "out of memory");
+	return PICL_ERR_NOMEM;
+}
+
+static void write_failed(struct filter *f, struct picl_reader *r, const struct picl_record *rec);
+
+/* Copy bytes [*pos, end) of the temporary file to the output. */
+static int copy_side(struct filter *f, uint64_t *pos, uint64_t end)
+{
+	char buf[65536];
+	int rc;
+
+	while (*pos < end) {
+		size_t want = end - *pos < sizeof(buf) ? (size_t)(end - *pos) : sizeof(buf);
+		ssize_t got = pread(f->side_fd, buf, want, (off_t)*pos);
+
+		if (got <= 0) {
+			picltrace_error("filter", "cannot read back the header held in a temporary file: %s",
+					got < 0 ? strerror(errno) : "it is shorter than written");
+			return PICL_ERR_IO;
+		}
+		if ((rc = picl_writer_write_raw(f->w, buf, (size_t)got)) < 0) {
+			picltrace_report("filter", picl_writer_error(f->w));
+			return rc;
+		}
+		*pos += (uint64_t)got;
+	}
+	return PICL_OK;
+}
+
+/* The header is over: the held -307 records, their ids selected with the
+ * subsets as the header defined them, each in its place among the records
+ * that came after it. PICL_OK or < 0 (reported). */
+static int write_held(struct filter *f, struct picl_reader *r)
+{
+	struct picl_defs *defs = picl_reader_defs(r);
+	struct picl_writer *side = f->w;
+	struct picl_error err = { 0 };
+	uint64_t pos = 0, end = picl_writer_offset(side);
+	size_t i;
+	int rc;
+
+	f->w = f->out;
+	f->out = NULL;
+	if ((rc = picl_writer_close(side, &err)) < 0) {
+		picltrace_report("filter", &err);
+		held_free(f);
+		return rc;
+	}
+	for (i = 0; i < f->nheld && rc == PICL_OK; i++) {
+		struct picl_record *rec = &f->held[i].rec;
+
+		if ((rc = copy_side(f, &pos, f->held[i].at)) < 0)
+			break;
+
+		if (rec->control) {
+			if (picl_defs_control(defs, rec->control, rec->control_len, &rec->desc,
+					      NULL) < 0)
+				rec->desc = NULL;
+		} else if (rec->has_descriptor)
+			rec->desc = picl_defs_lookup_alias(defs, rec->alias, rec->event,
+							   rec->processor, rec->process);
+		if (rec->nfields > 0 && !rec->desc)
+			continue;       /* the reader decoded it: cannot happen */
+		rc = select_ids(f, r, rec, 1);
+		if (rc == 1) {
+			rc = PICL_OK;
+			continue;
+		}
+		if (rc >= 0 && (rc = picl_writer_write(f->w, rec)) < 0)
+			write_failed(f, r, rec);
+	}
+	if (rc == PICL_OK)
+		rc = copy_side(f, &pos, end);
+	held_free(f);
+	return rc;
+}
+
+/* Report the writer's failure to write rec. */
+static void write_failed(struct filter *f, struct picl_reader *r, const struct picl_record *rec)
+{
+	struct picl_error e = *picl_writer_error(f->w);
+
+	if (e.code != PICL_ERR_IO && e.code != PICL_ERR_COMPRESS) {
+		e.path = picl_reader_path(r);
+		e.mark = rec->mark;
+	}
+	picltrace_report("filter", &e);
+}
+
 /* Write a kept record. PICL_OK or < 0 (reported). */
 static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec, int decoded)
 {
 	int rc;
 
+	if (rec->type == PICL_REC_HEADER_PROCESSORS && selects_processors(f) && f->in_header) {
+		if ((rc = hold_ids(f, r, rec, decoded)) != 0)
+			return rc < 0 ? rc : PICL_OK;
+		decoded = 1;    /* hold_ids decoded it */
+	}
 	if (rec->type == PICL_REC_HEADER_PROCESSORS && selects_processors(f) &&
 	    (rc = select_ids(f, r, rec, decoded)) != 2) {
 		if (rc != 0)
@@ -676,15 +891,8 @@ static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec
 			return rc;
 		rc = picl_writer_write(f->w, rec);
 	}
-	if (rc < 0) {
-		struct picl_error e = *picl_writer_error(f->w);
-
-		if (e.code != PICL_ERR_IO && e.code != PICL_ERR_COMPRESS) {
-			e.path = picl_reader_path(r);
-			e.mark = rec->mark;
-		}
-		picltrace_report("filter", &e);
-	}
+	if (rc < 0)
+		write_failed(f, r, rec);
 	return rc;
 }
 
@@ -1040,7 +1248,13 @@ static int run_input(struct filter *f, struct picl_reader *r, enum pass pass,
 	if (picl_reader_is_compressed(r))
 		total = 0;
 	picltrace_progress_init(&prog, what, total, f->quiet);
+	f->in_header = 1;
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if (f->in_header && !header_part(rec.type)) {
+			f->in_header = 0;
+			if (f->nheld && (rc = write_held(f, r)) < 0)
+				goto out;
+		}
 		if (picltrace_carry_note(&f->carry, &rec) < 0) {
 			picltrace_error("filter", "out of memory");
 			rc = PICL_ERR_NOMEM;
@@ -1072,11 +1286,13 @@ static int run_input(struct filter *f, struct picl_reader *r, enum pass pass,
 	}
 	picltrace_progress_done(&prog);
 	if (rc == PICL_END)
-		return PICL_OK;
+		return f->nheld ? write_held(f, r) : PICL_OK;
 	picltrace_report("filter", picl_reader_error(r));
+	held_free(f);
 	return rc;
 out:
 	picltrace_progress_done(&prog);
+	held_free(f);
 	return rc;
 }
 
@@ -1292,6 +1508,8 @@ static void filter_release(struct filter *f)
 		pcre2_code_free(f->pats[i]);
 	free(f->pats);
 	free(f->ids);
+	held_free(f);
+	free(f->held);
 	pcre2_match_data_free(f->md);
 	picltrace_carry_free(&f->carry);
 }
@@ -1339,6 +1557,7 @@ int cmd_filter(int argc, const char **argv)
 
 	memset(&f, 0, sizeof(f));
 	f.keep_defs = 1;
+	f.side_fd = -1;
 	f.gen = 1;
 	regexes = calloc((size_t)argc, sizeof(*regexes));
 	if (!regexes) {

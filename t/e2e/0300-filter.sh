@@ -685,6 +685,45 @@ ok -v -p 1..2 -t -4 "$TMP/bc.picl"
 [ "$(hdr)" = "-307 -1 0 -1 -1 4 2 0 1 2 3|" ] || fail "-v -p 1..2 -t -4: $(hdr)"
 ok -e -21 "$TMP/bc.picl"
 [ "$(hdr)" = "-307 -1 0 -1 -1 4 2 0 1 2 3|" ] || fail "-e -21: $(hdr)"
+# Processor subsets -p names that the header defines after its -307
+# records (merge writes -307 first): each -307 is held back until the
+# header is over, then written in its place, its ids selected.
+cat >"$TMP/hs.picl" <<'T'
+-307 -1 -1.2 -1 -1 2 2 0 1
+-201 -1 -1.1 -1 -1 2 2 -5 1
+-307 -1 -1.0 -1 -1 2 2 2 3
+-201 -1 -0.9 -1 -1 2 2 -6 3
+-3 -901 0 0 0 0
+-3 -901 0 1 0 0
+-3 -901 0 2 0 0
+-3 -901 0 3 0 0
+T
+ok -p -5,-6 "$TMP/hs.picl"
+expect_out <<'T'
+-307 -1 -1.2 -1 -1 1 2 1
+-201 -1 -1.1 -1 -1 2 2 -5 1
+-307 -1 -1.0 -1 -1 1 2 3
+-201 -1 -0.9 -1 -1 2 2 -6 3
+-3 -901 0 1 0 0
+-3 -901 0 3 0 0
+T
+run "$PT" filter -v -p -5,-6 - <"$TMP/hs.picl"
+expect_rc 0
+expect_out <<'T'
+-307 -1 -1.2 -1 -1 1 2 0
+-201 -1 -1.1 -1 -1 2 2 -5 1
+-307 -1 -1.0 -1 -1 1 2 2
+-201 -1 -0.9 -1 -1 2 2 -6 3
+-3 -901 0 0 0 0
+-3 -901 0 2 0 0
+T
+ok -p -6 --pairs -z "$TMP/hs.picl"
+zstd -dcq "$TMP/out" | grep -- '^-307' | tr '\n' '|' >"$TMP/hdr"
+[ "$(cat "$TMP/hdr")" = "-307 -1 -1.0 -1 -1 1 2 3|" ] || fail "-p -6 --pairs -z: $(cat "$TMP/hdr")"
+# a header and nothing else
+head -n 4 "$TMP/hs.picl" >"$TMP/hs-only.picl"
+ok -p -5 "$TMP/hs-only.picl"
+[ "$(hdr)" = "-307 -1 -1.2 -1 -1 1 2 1|" ] || fail "header only: $(hdr)"
 
 # --pairs reads its inputs twice but holds no descriptor per input: 300
 # of them under a limit of 64 descriptors, the same as without --pairs.
