@@ -10,6 +10,9 @@
  *    CTRL_CACHE_MAX strings; past that, a control string is compiled into a
  *    single scratch slot that lives until the next uncached look-up (so a
  *    hostile trace with millions of distinct strings cannot grow memory).
+ *    The strings alias definitions name are kept whatever the cache holds,
+ *    up to DEFS_MAX of them: a data error past that, at the same record
+ *    whatever came before (and whichever thread compiled inline strings).
  *  - Each alias number has a slot with the list of its definitions, and a
  *    hash from (alias, event, processor, process) finds the definition for
  *    a scope. A look-up asks it for the 8 scopes made of the record's
@@ -40,6 +43,7 @@ struct ctrl_entry {
 	size_t len;
 	uint64_t hash;
 	struct picl_descriptor *desc;
+	int by_alias;           /* named by an alias definition */
 };
 
 struct alias_def {
@@ -89,6 +93,7 @@ struct imap {
 struct picl_defs {
 	struct ctrl_entry *ctrl;      /* hash table, ctrl_cap slots */
 	size_t ctrl_cap, ctrl_n;
+	size_t ctrl_by_alias;   /* entries named by alias definitions */
 	struct picl_descriptor *scratch;
 
 	struct alias_slot *aliases;
@@ -299,8 +304,15 @@ static int ctrl_grow(struct picl_defs *defs)
 	return PICL_OK;
 }
 
-int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
-		      const struct picl_descriptor **out, struct picl_error *err)
+/*
+ * The cache entry of a control string, compiled and added if need be; with
+ * `keep` (alias definitions, which must outlive the next look-up) added
+ * even past CTRL_CACHE_MAX, else compiled into the scratch slot then and
+ * *entry set to NULL. PICL_OK with *out, or < 0 (err set).
+ */
+static int control_entry(struct picl_defs *defs, const char *control, size_t len, int keep,
+			 const struct picl_descriptor **out, struct ctrl_entry **entry,
+			 struct picl_error *err)
 {
 	uint64_t h = hash_bytes(control, len);
 	struct picl_descriptor *d;
@@ -314,6 +326,7 @@ int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 
 			if (e->hash == h && e->len == len && memcmp(e->ctrl, control, len) == 0) {
 				*out = e->desc;
+				*entry = e;
 				return PICL_OK;
 			}
 		}
@@ -321,7 +334,8 @@ int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 	rc = picl_descriptor_compile(control, len, &d, err);
 	if (rc < 0)
 		return rc;
-	if (defs->ctrl_n >= CTRL_CACHE_MAX) {
+	*entry = NULL;
+	if (defs->ctrl_n >= CTRL_CACHE_MAX && !keep) {
 		picl_descriptor_free(defs->scratch);
 		defs->scratch = d;
 		*out = d;
@@ -339,12 +353,22 @@ int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 	defs->ctrl[j].len = len;
 	defs->ctrl[j].hash = h;
 	defs->ctrl[j].desc = d;
+	defs->ctrl[j].by_alias = 0;
 	defs->ctrl_n++;
 	*out = d;
+	*entry = &defs->ctrl[j];
 	return PICL_OK;
 nomem:
 	picl_descriptor_free(d);
 	return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+}
+
+int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
+		      const struct picl_descriptor **out, struct picl_error *err)
+{
+	struct ctrl_entry *e;
+
+	return control_entry(defs, control, len, 0, out, &e, err);
 }
 
 int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
@@ -352,6 +376,7 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 			   const char *control, size_t len, struct picl_error *err)
 {
 	const struct picl_descriptor *d;
+	struct ctrl_entry *ce;
 	struct alias_slot *slot;
 	struct scope_entry *se, add;
 	uint32_t idx;
@@ -361,13 +386,20 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 		return picl_set_error(err, PICL_ERR_DATA,
 				      "a descriptor alias must not be negative (found %lld)",
 				      (long long)alias);
-	rc = picl_defs_control(defs, control, len, &d, err);
+	/* The limit counts the strings alias definitions name, whatever
+	 * else the cache holds, so that it does not depend on the records
+	 * before (or on which thread compiled their inline strings). */
+	rc = control_entry(defs, control, len, defs->ctrl_by_alias < DEFS_MAX, &d, &ce, err);
 	if (rc < 0)
 		return rc;
-	if (d == defs->scratch)
+	if (!ce || (!ce->by_alias && defs->ctrl_by_alias >= DEFS_MAX))
 		return picl_set_error(err, PICL_ERR_DATA,
-				      "too many distinct control strings (more than %d)",
-				      CTRL_CACHE_MAX);
+				      "too many distinct control strings in alias definitions (more than %d)",
+				      DEFS_MAX);
+	if (!ce->by_alias) {
+		ce->by_alias = 1;
+		defs->ctrl_by_alias++;
+	}
 	idx = imap_get(&defs->alias_map, alias);
 	if (!idx) {
 		if (defs->aliases_n == defs->aliases_cap) {

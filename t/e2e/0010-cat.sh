@@ -114,4 +114,16 @@ T
 run "$PT" cat "$TMP/supp.picl"
 expect_rc 0
 cmp "$TMP/out" "$TMP/supp.picl" || fail "suppressed conversions not written back"
+
+# An alias defined after 4099 distinct inline control strings (more than
+# the cache keeps) is taken, by the serial and the parallel reader alike.
+awk 'BEGIN { for (k = 1; k < 4100; k++) printf "1 1 1 0 0 1 \"%%%dd\" 5\n", k
+  print "-6 -1 1 -1 -1 1 \"%d%s\" 7 \"%x\""; print "1 1 1 0 0 1 7 ff" }' >"$TMP/cc.picl"
+for t in 1 2; do
+  PICL_THREADS=$t "$PT" cat "$TMP/cc.picl" >"$TMP/cc.$t" ||
+    fail "cat with PICL_THREADS=$t refused the alias after 4099 control strings"
+  [ "$(tail -n 1 "$TMP/cc.$t")" = "1 1 1 0 0 1 7 ff" ] || fail "PICL_THREADS=$t: $(tail -n 1 "$TMP/cc.$t")"
+done
+cmp -s "$TMP/cc.1" "$TMP/cc.2" || fail "serial and parallel readers differ"
+ntest=$((ntest + 1))
 echo "PASS: $ntest cat checks"

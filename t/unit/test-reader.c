@@ -1174,6 +1174,49 @@ START_TEST(alias_cap_changes_nothing)
 }
 END_TEST
 
+/* Alias definitions are taken whatever number of inline control strings
+ * the cache met before (the parallel reader compiles those elsewhere, so
+ * the serial and parallel readers would otherwise disagree); their own
+ * distinct strings are capped at 65536, at the same definition either way. */
+START_TEST(alias_strings_apart_from_cache)
+{
+	char ctl[32];
+	int pass, k;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct picl_defs *d = picl_defs_new();
+		const struct picl_descriptor *da;
+
+		if (pass == 1)
+			for (k = 1; k <= 5000; k++) {
+				int n = snprintf(ctl, sizeof(ctl), "%%%dd", k);
+
+				ck_assert_int_eq(picl_defs_control(d, ctl, (size_t)n, &da, NULL),
+						 PICL_OK);
+			}
+		ck_assert_int_eq(picl_defs_define_alias(d, 7, -1, -1, -1, "%x", 2, NULL), PICL_OK);
+		da = picl_defs_lookup_alias(d, 7, 0, 0, 0);
+		ck_assert_ptr_nonnull(da);
+		ck_assert_str_eq(picl_descriptor_control(da), "%x");
+		/* still there after more uncached look-ups */
+		ck_assert_int_eq(picl_defs_control(d, "%9999d", 6, &da, NULL), PICL_OK);
+		ck_assert_str_eq(picl_descriptor_control(picl_defs_lookup_alias(d, 7, 0, 0, 0)),
+				 "%x");
+		for (k = 2; k <= 65536; k++) {
+			int n = snprintf(ctl, sizeof(ctl), "%%%dld", k);
+
+			ck_assert_int_eq(picl_defs_define_alias(d, 7, -1, -1, -1, ctl, (size_t)n,
+								NULL), PICL_OK);
+		}
+		ck_assert_int_eq(picl_defs_define_alias(d, 7, -1, -1, -1, "%1u", 3, NULL),
+				 PICL_ERR_DATA);
+		/* a string already named by a definition is still fine */
+		ck_assert_int_eq(picl_defs_define_alias(d, 8, -1, -1, -1, "%x", 2, NULL), PICL_OK);
+		picl_defs_free(d);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -1183,6 +1226,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_fields);
+	tcase_add_test(tc, alias_strings_apart_from_cache);
 	tcase_add_test(tc, joined_over_limit_then_long_line);
 	tcase_add_test(tc, long_line_continued);
 	tcase_add_test(tc, record_at_limit_then_cr);
