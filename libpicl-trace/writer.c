@@ -266,7 +266,7 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 	const char *data;
 	size_t data_len, need;
 	char *p;
-	int rc;
+	int rc, pad;
 
 	if (w->failed)
 		return w->err.code;
@@ -302,13 +302,13 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 	if (data_len > 0 && memchr(data, '\n', data_len))
 		return fail(w, PICL_ERR_UNREPRESENTABLE,
 			    "record data cannot contain a newline");
-	if (data_len > 0 && data[data_len - 1] == '\\' &&
-	    (data_len == 1 || picl_is_blank((unsigned char)data[data_len - 2])))
-		return fail(w, PICL_ERR_UNREPRESENTABLE,
-			    "record data cannot end in \" \\\" (it would read as a continuation)");
-	if (data_len > 0 && data[data_len - 1] == '\r')
-		return fail(w, PICL_ERR_UNREPRESENTABLE,
-			    "record data cannot end in a carriage return");
+	/* Data ending in " \\" would read as a continuation, and a final
+	 * carriage return as the end of a CRLF line: a blank after them, which
+	 * a reader takes for the end of the data, keeps them. */
+	pad = data_len > 0 &&
+	      (data[data_len - 1] == '\r' ||
+	       (data[data_len - 1] == '\\' &&
+		(data_len == 1 || picl_is_blank((unsigned char)data[data_len - 2]))));
 	if (rec->time.scale < 0 || rec->time.scale > PICL_TIME_MAX_SCALE ||
 	    rec->time.mant > 999999999999999999LL || rec->time.mant < -999999999999999999LL)
 		return fail(w, PICL_ERR_UNREPRESENTABLE,
@@ -316,7 +316,7 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 			    "(18 digits, 0-18 decimals)", (long long)rec->time.mant,
 			    (int)rec->time.scale);
 
-	need = 5 * 12 + 24 + PICL_TIME_BUFSIZE + 24 + 4 + rec->control_len + data_len;
+	need = 5 * 12 + 24 + PICL_TIME_BUFSIZE + 24 + 5 + rec->control_len + data_len;
 	if ((rc = reserve(w, need)) < 0)
 		return rc;
 	p = w->buf + w->len;
@@ -343,6 +343,8 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 		}
 		memcpy(p, data, data_len);
 		p += data_len;
+		if (pad)
+			*p++ = ' ';
 	}
 	*p++ = '\n';
 	w->offset += (uint64_t)(p - (w->buf + w->len));

@@ -713,10 +713,8 @@ START_TEST(writer_refuses)
 	rec.type = -7;
 	rec.nfields = 4;
 	rec.alias = 0;
-	rec.data = " a \\";
-	rec.data_len = 4;
-	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
 	rec.data = " a\nb";
+	rec.data_len = 4;
 	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
 	/* times the text form cannot carry (the reader would refuse them) */
 	rec.type = -2;
@@ -754,6 +752,80 @@ START_TEST(writer_refuses)
 	ck_assert_int_eq(access(path, F_OK), -1);
 	picl_writer_abort(w);
 	ck_assert_int_eq(access(path, F_OK), -1);
+}
+END_TEST
+
+/* Data that end in " \\" or a carriage return are written with a blank
+ * after them, so that they read back as they were (not as a continuation,
+ * nor as the end of a CRLF line). */
+START_TEST(writer_pads_data_ends)
+{
+	static const char *const data[] = { " a \\", " \\", " a\r" };
+	char path[512];
+	struct picl_writer *w;
+	struct picl_reader *r;
+	struct picl_record rec;
+	struct picl_value v;
+	struct picl_descriptor *d;
+	int fd, rc;
+	size_t k;
+
+	ck_assert_int_lt(test_tmp_path(path, sizeof(path), "picl-test-XXXXXX"), (int)sizeof(path));
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	w = picl_writer_open_fd(fd, path, NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(w);
+	for (k = 0; k < 3; k++) {
+		picl_record_init(&rec);
+		rec.type = -5;
+		rec.event = 7;
+		rec.nfields = strlen(data[k]) - 1;
+		rec.has_descriptor = 1;
+		rec.alias = 0;
+		rec.data = data[k];
+		rec.data_len = strlen(data[k]);
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	}
+	/* a %s value of one backslash, from the values */
+	ck_assert_int_eq(picl_descriptor_compile("%s", 2, &d, NULL), PICL_OK);
+	picl_record_init(&rec);
+	rec.type = 1;
+	rec.nfields = 1;
+	rec.has_descriptor = 1;
+	rec.alias = -1;
+	rec.control = "%s";
+	rec.control_len = 2;
+	rec.desc = d;
+	memset(&v, 0, sizeof(v));
+	v.kind = PICL_VAL_STRING;
+	v.v.s.ptr = "\\";
+	v.v.s.len = 1;
+	rec.values = &v;
+	rec.nvalues = 1;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	ck_assert_int_eq(picl_writer_close(w, NULL), PICL_OK);
+	picl_descriptor_free(d);
+	close(fd);
+
+	r = picl_reader_open(path, NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(r);
+	for (k = 0; k < 3; k++) {
+		size_t n = strlen(data[k]) - 1;
+
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+		ck_assert_int_eq(rec.type, -5);
+		ck_assert_uint_eq(rec.nvalues, 1);
+		ck_assert_uint_eq(rec.values[0].v.s.len, n);
+		ck_assert(memcmp(rec.values[0].v.s.ptr, data[k] + 1, n) == 0);
+	}
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_int_eq(rec.type, 1);
+	ck_assert_uint_eq(rec.nvalues, 1);
+	ck_assert_uint_eq(rec.values[0].v.s.len, 1);
+	ck_assert_int_eq(rec.values[0].v.s.ptr[0], '\\');
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	picl_reader_free(r);
+	unlink(path);
 }
 END_TEST
 
@@ -1227,6 +1299,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_fields);
 	tcase_add_test(tc, alias_strings_apart_from_cache);
+	tcase_add_test(tc, writer_pads_data_ends);
 	tcase_add_test(tc, joined_over_limit_then_long_line);
 	tcase_add_test(tc, long_line_continued);
 	tcase_add_test(tc, record_at_limit_then_cr);
