@@ -5,7 +5,8 @@
  * the stack, thousands of types), whatever the bytes say. The accumulator
  * must take them without crashing or leaking, and what it emits must be
  * statistics records that the writer writes and the reader reads back,
- * with every count at least 1.
+ * with every count at least 1, and every time what picl_stats_get gives
+ * and, when it has it, the exact decimal of picl_stats_get_time.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -24,9 +25,29 @@ static int emit(void *ctx, const struct picl_record *rec)
 	return picl_writer_write(ctx, rec) == PICL_OK ? 0 : 1;
 }
 
+/* A time read back from the emitted text against what the accumulator
+ * says: the same double, and the same decimal when it is exact. */
+static void check_time(const struct picl_stats *s, const struct picl_record *rec,
+		       const struct picl_stat_pair *pair)
+{
+	struct picl_time exact, back;
+	double d;
+
+	if (picl_stats_get(s, rec->processor, rec->process, rec->event, pair->event,
+			   &d, NULL, NULL) != 1 || d != pair->value)
+		abort();
+	if (picl_stats_get_time(s, rec->processor, rec->process, rec->event, pair->event,
+				&exact)) {
+		if (picl_time_to_double(exact) != d || !pair->text ||
+		    picl_time_parse(pair->text, pair->text_len, &back, NULL) != PICL_OK ||
+		    picl_time_cmp(back, exact) != 0)
+			abort();
+	}
+}
+
 /* Read the emitted records back: statistics records, each with pairs,
  * every count positive; returns how many there were. */
-static uint64_t check_emitted(int fd)
+static uint64_t check_emitted(int fd, const struct picl_stats *s)
 {
 	struct picl_stat_pair pairs[64];
 	struct picl_reader *r;
@@ -58,6 +79,8 @@ static uint64_t check_emitted(int fd)
 		for (k = 0; k < np && k < 64; k++)
 			if (rec.type == PICL_REC_STAT_COUNT && !(pairs[k].value >= 1))
 				abort();
+			else if (rec.type == PICL_REC_STAT_TIME)
+				check_time(s, &rec, &pairs[k]);
 		n++;
 	}
 	if (rc != PICL_END)
@@ -104,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (picl_writer_close(w, NULL) != PICL_OK)
 		abort();
-	(void)check_emitted(fd);
+	(void)check_emitted(fd, s);
 	close(fd);
 	picl_stats_free(s);
 	picl_reader_free(r);
