@@ -748,6 +748,31 @@ START_TEST(writer_refuses)
 		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
 		picl_descriptor_free(d);
 	}
+	/* character data of another length than the data fields declared
+	 * (the reader would take nfields characters) */
+	{
+		struct picl_descriptor *d;
+		struct picl_value v;
+
+		ck_assert_int_eq(picl_descriptor_compile("%c", 2, &d, NULL), PICL_OK);
+		memset(&v, 0, sizeof(v));
+		v.kind = PICL_VAL_CHARS;
+		v.v.s.ptr = "abc";
+		v.v.s.len = 3;
+		picl_record_init(&rec);
+		rec.type = -5;
+		rec.event = 7;
+		rec.nfields = 5;
+		rec.has_descriptor = 1;
+		rec.alias = 0;
+		rec.desc = d;
+		rec.values = &v;
+		rec.nvalues = 1;
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+		rec.nfields = 3;
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+		picl_descriptor_free(d);
+	}
 	/* Nothing under the real name until close; nothing at all after abort. */
 	ck_assert_int_eq(access(path, F_OK), -1);
 	picl_writer_abort(w);
