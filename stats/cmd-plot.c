@@ -93,13 +93,25 @@ static int drawn(const struct prof_proc *pp)
 	return pp->processor != PICL_HOST_PROCESSOR;
 }
 
-/* A gnuplot single-quoted string: no escapes exist in it, so quotes and
- * control characters are replaced (prof_clean_text). */
+/* A gnuplot string expression for s: single-quoted (no backquote command
+ * substitution, which double quotes would do, nor @macros), each quote as
+ * a concatenated sprintf('%c',39) (gnuplot 5.4 misreads doubled quotes in
+ * a row or at the start, and a "'" makes it expand @macros after it),
+ * control characters replaced (prof_clean_text). */
 static void gp_string(FILE *out, const char *s)
 {
 	char buf[2048];
+	const char *p;
 
-	fprintf(out, "'%s'", prof_clean_text(s, "'", buf, sizeof(buf)));
+	prof_clean_text(s, NULL, buf, sizeof(buf));
+	fputc('\'', out);
+	for (p = buf; *p; p++) {
+		if (*p == '\'')
+			fputs("'.sprintf('%c',39).'", out);
+		else
+			fputc(*p, out);
+	}
+	fputc('\'', out);
 }
 
 /* A double-quoted field inside a datablock (column headers, tic labels). */
