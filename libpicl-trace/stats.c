@@ -42,11 +42,11 @@
  * timestamps with many decimals). Only a sum of more than 18 digits (as a
  * timestamp: 10^18 units of the finest decimal, 31,700 years at 6
  * decimals, 11.6 days at 12) goes on as a double, rounded when handed out
- * to the process's finest timestamp scale. picl_stats_get_time gives the exact decimal,
- * picl_stats_get the nearest double; emitted time values carry the decimal
- * as their text with the process's finest scale, so a writer prints them
- * as PICL did ("0.000098", "0.001170") rather than as the shortest double
- * ("9.8e-05", "0.00117"); .d holds the same number.
+ * to the process's finest timestamp scale. picl_stats_get_time gives the
+ * exact decimal, picl_stats_get the nearest double; emitted time values
+ * carry the decimal as their text with the process's finest scale, so a
+ * writer prints them as PICL did ("0.000098", "0.001170") rather than as
+ * the shortest double ("9.8e-05", "0.00117"); .d holds the same number.
  *
  * Loose ends. An exit is matched with the innermost open entry of its event
  * type (normally the top of the stack; overlapping events are matched
