@@ -253,16 +253,17 @@ static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 				    "%zu values for %llu data fields of \"%s\" (%zu each)",
 				    rec->nvalues, (unsigned long long)rec->nfields,
 				    picl_descriptor_control(rec->desc), vpf);
-	} else if (rec->nvalues == 1 && rec->values[0].v.s.len != rec->nfields) {
-		/* the reader takes exactly nfields characters */
-		return fail(w, PICL_ERR_UNREPRESENTABLE,
-			    "%zu characters of data for %llu data fields",
-			    rec->values[0].v.s.len, (unsigned long long)rec->nfields);
 	}
 	rc = picl_descriptor_encode(rec->desc, rec->values, rec->nvalues, &w->scratch,
 				    &w->scratch_len, &w->scratch_cap, &e2);
 	if (rc < 0)
 		return fail(w, rc, "%s", e2.problem);
+	/* character data encoded: one text value; the reader takes exactly
+	 * nfields characters */
+	if (picl_descriptor_is_chars(rec->desc) && rec->values[0].v.s.len != rec->nfields)
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "%zu characters of data for %llu data fields",
+			    rec->values[0].v.s.len, (unsigned long long)rec->nfields);
 	return PICL_OK;
 }
 
