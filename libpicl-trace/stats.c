@@ -695,11 +695,7 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 	} else {
 		exact = picl_time_sub(rec->time, f->time, &d) == PICL_OK;
 	}
-	if (!exact || d.scale < 0 || d.scale > PICL_TIME_MAX_SCALE) {
-		exact = 0;
-		d.mant = 0;
-		d.scale = 0;
-	}
+	exact = exact && d.scale >= 0 && d.scale <= PICL_TIME_MAX_SCALE;
 	if (src == VOL_EXIT) {
 		has_len = record_length(rec, 0, &len);
 	} else if (src == VOL_SPAWN) {

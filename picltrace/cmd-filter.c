@@ -351,6 +351,13 @@ static int is_definition(int32_t type)
 	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
 }
 
+/* Part of a trace's header (doc/DESIGN.md point 8): header records, and
+ * the definitions that may come among them. */
+static int header_part(int32_t type)
+{
+	return picl_is_header_type(type) || is_definition(type);
+}
+
 static int sel_match(struct filter *f, enum sel_kind kind, int32_t x)
 {
 	struct selection *s = &f->sel[kind];
@@ -438,7 +445,7 @@ static int select_record(struct filter *f, struct picl_reader *r, struct picl_re
 	int m = 0;
 
 	*decoded = 0;
-	if (is_definition(t) || picl_is_header_type(t)) {
+	if (header_part(t)) {
 		if (t != PICL_REC_DESCRIPTOR && is_definition(t))
 			f->gen++;
 		if (f->keep_defs)
@@ -670,13 +677,6 @@ static int selects_processors(const struct filter *f)
 		if (k != SEL_PROCESSOR && f->sel[k].n)
 			return 0;
 	return !f->has_from && !f->has_to && !f->npats;
-}
-
-/* Part of a trace's header (doc/DESIGN.md point 8): header records, and
- * the definitions that may come among them. */
-static int header_part(int32_t type)
-{
-	return picl_is_header_type(type) || is_definition(type);
 }
 
 static void held_free(struct filter *f)
