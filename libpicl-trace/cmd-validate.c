@@ -1346,9 +1346,14 @@ static void check_definition_descriptor(struct validator *v, const struct picl_r
 	if (def->control) {
 		struct picl_error err;
 
+		err.mark.column = 0;
 		if (picl_defs_control(defs, def->control, def->control_len, &copy.desc,
 				      &err) < 0) {
+			/* at the column in the control string, as the reader
+			 * reports it for other records (after the '"') */
 			AT_FIELD(rec, F_DESCRIPTOR, line, column);
+			if (err.mark.column > 0 && err.mark.column <= def->control_len + 1)
+				column += err.mark.column;
 			report(v, SEV_ERROR, R_DESCRIPTOR, line, column, 0, "%s", err.problem);
 			return;
 		}

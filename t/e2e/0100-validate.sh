@@ -52,7 +52,7 @@ expect_rc 1
 expect_out <<'T'
 descriptor-def.picl:8:24: descriptor-data: record type -6 (event data descriptor) should have "%d%s" data, not "%d%d"
 descriptor-def.picl:9:24: descriptor-data: record type -6 (event data descriptor) should have "%d%s" data, not "%ld"
-descriptor-def.picl:10:24: descriptor-data: %n is not allowed in a data descriptor
+descriptor-def.picl:10:26: descriptor-data: %n is not allowed in a data descriptor
 descriptor-def.picl:12:24: alias-undefined: descriptor alias 9 is not defined for event -1 on processor -1, process -1
 descriptor-def.picl: 5 records, 4 errors, 0 warnings
 T
