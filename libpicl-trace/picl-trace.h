@@ -128,8 +128,11 @@ struct picl_time {
  * no strtod. Returns PICL_OK, PICL_ERR_SYNTAX (not a number; *bad is set to
  * the offset of the first offending byte when bad is not NULL) or
  * PICL_ERR_RANGE (more than 18 significant digits, a mantissa of 10^18 or
- * more once the exponent is applied, as in "1e18", or a scale outside
- * 0..PICL_TIME_MAX_SCALE).
+ * more once the exponent is applied, as in "1e18", or a value that needs
+ * more than PICL_TIME_MAX_SCALE decimals, as in "1e-19"). Past 18
+ * decimals, zeros that end the value are dropped ("10e-19" is {1, 18},
+ * "0.000e-20" is {0, 18}); otherwise the scale is the number of decimals
+ * the text gives, after the exponent.
  */
 int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad);
 

@@ -12,7 +12,9 @@
  *               | sign? '.' digits exponent?
  *     exponent := ('e' | 'E') sign? digits
  * At most 18 significant digits; the resulting scale must be 0..18 (an
- * exponent that leaves a negative scale is absorbed into the mantissa).
+ * exponent that leaves a negative scale is absorbed into the mantissa, and
+ * past 18 decimals the zeros that end the value are dropped: the value is
+ * kept exactly or refused).
  */
 #include "internal.h"
 #include "pow10.h"
@@ -84,11 +86,15 @@ int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 		mant *= 10;
 		scale++;
 	}
-	if (scale > PICL_TIME_MAX_SCALE) {
-		if (mant != 0)
-			goto range;
-		scale = PICL_TIME_MAX_SCALE;
+	/* More than 18 decimals: drop the zeros that end the value ("10e-19"
+	 * is 1e-18, "0.000e-20" is 0); only a value that needs them is out
+	 * of range. */
+	while (scale > PICL_TIME_MAX_SCALE && mant % 10 == 0) {
+		mant /= 10;
+		scale--;
 	}
+	if (scale > PICL_TIME_MAX_SCALE)
+		goto range;
 	if (!mant_fits(mant))   /* 1e18: 19 digits once written */
 		goto range;
 	t->mant = neg ? -mant : mant;

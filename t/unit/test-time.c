@@ -85,6 +85,23 @@ START_TEST(parse_errors)
 	ck_assert_int_eq(picl_time_parse("0.0000000000000000001", 21, &t, NULL), PICL_ERR_RANGE);
 	ck_assert_int_eq(picl_time_parse("1e30", 4, &t, NULL), PICL_ERR_RANGE);
 	ck_assert_int_eq(picl_time_parse("1e-30", 5, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("1e-19", 5, &t, NULL), PICL_ERR_RANGE);
+	/* Past 18 decimals a value is kept when the extra digits are zeros
+	 * of the value itself, whatever way the text writes them. */
+	ck_assert_int_eq(picl_time_parse("10e-19", 6, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 1);
+	ck_assert_int_eq(t.scale, 18);
+	/* 19 decimals, the last a zero: -25e-18. */
+	ck_assert_int_eq(picl_time_parse("-0.0000000000000000250", 22, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, -25);
+	ck_assert_int_eq(t.scale, 18);
+	ck_assert_int_eq(picl_time_parse("-0.0000000000000000251", 22, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("0.000e-20", 9, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 0);
+	ck_assert_int_eq(t.scale, 18);
+	ck_assert_int_eq(picl_time_parse("0.0000000000000000001e1", 23, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 1);
+	ck_assert_int_eq(t.scale, 18);
 	/* 10^18 once the exponent is applied: 19 digits written back. */
 	ck_assert_int_eq(picl_time_parse("1e18", 4, &t, NULL), PICL_ERR_RANGE);
 	ck_assert_int_eq(picl_time_parse("-15e17", 6, &t, NULL), PICL_ERR_RANGE);
