@@ -117,6 +117,10 @@ char *picl_error_format(const struct picl_error *err, char *buf, size_t size);
  */
 #define PICL_TIME_MAX_SCALE 18
 
+/* What a time must be, in the words error messages use. */
+#define PICL_TIME_RANGE_TEXT \
+	"at most 18 significant digits and 18 decimals, and less than 10^18 in all"
+
 struct picl_time {
 	int64_t mant;
 	int32_t scale;

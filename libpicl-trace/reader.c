@@ -495,9 +495,7 @@ static int time_field(struct picl_reader *r, const char **pp, const char *e,
 
 		picl_quote(p, (size_t)(q - p), 24, s, sizeof(s));
 		return fail_at(r, p, rc,
-			       "timestamp \"%s\" is out of range (at most 18 significant digits "
-			       "and 18 decimals)",
-			       s);
+			       "timestamp \"%s\" is out of range (" PICL_TIME_RANGE_TEXT ")", s);
 	}
 	if (rc < 0)
 		return bad_token(r, p, e, PICL_ERR_SYNTAX, "a timestamp (a decimal number)");

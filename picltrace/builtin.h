@@ -31,6 +31,13 @@ int picltrace_parse_size(const char *s, uint64_t *out);
 int picltrace_parse_level(const char *cmd, const char *arg, int *level);
 int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes);
 
+/* A time option (opt is its name, "--from"): 0 with *t set, or -1 after
+ * reporting for cmd a time out of range or, when the text is not a
+ * number, that opt takes `expected`. */
+struct picl_time;
+int picltrace_parse_time(const char *cmd, const char *opt, const char *arg,
+			 const char *expected, struct picl_time *t);
+
 /* The default --memory: a quarter of physical memory, at least 64 MiB. */
 uint64_t picltrace_default_memory(void);
 

@@ -1459,15 +1459,8 @@ done:
 
 static int parse_time_opt(const char *opt, const char *arg, struct picl_time *t)
 {
-	int rc = picl_time_parse(arg, strlen(arg), t, NULL);
-
-	if (rc == PICL_ERR_RANGE)
-		picltrace_error("filter", "%s: \"%s\" has more than 18 significant digits or decimals",
-				opt, arg);
-	else if (rc < 0)
-		picltrace_error("filter", "%s takes an exact decimal time such as 0.25, -1.5 or 1e-3, not \"%s\"",
-				opt, arg);
-	return rc < 0 ? -1 : 0;
+	return picltrace_parse_time("filter", opt, arg,
+				    "an exact decimal time such as 0.25, -1.5 or 1e-3", t);
 }
 
 static int add_pattern(struct filter *f, const char *re, int caseless)

@@ -64,6 +64,18 @@ int picltrace_parse_level(const char *cmd, const char *arg, int *level)
 	return 0;
 }
 
+int picltrace_parse_time(const char *cmd, const char *opt, const char *arg,
+			 const char *expected, struct picl_time *t)
+{
+	int rc = picl_time_parse(arg, strlen(arg), t, NULL);
+
+	if (rc == PICL_ERR_RANGE)
+		picltrace_error(cmd, "%s: '%s' is out of range (" PICL_TIME_RANGE_TEXT ")", opt, arg);
+	else if (rc < 0)
+		picltrace_error(cmd, "%s takes %s, not '%s'", opt, expected, arg);
+	return rc < 0 ? -1 : 0;
+}
+
 int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes)
 {
 	int rc = picltrace_parse_size(arg, bytes);

@@ -938,7 +938,6 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 	optind = 1;
 	while ((c = getopt_long(argc, (char *const *)argv, "o:znqh", longopts, NULL)) != -1) {
 		char *end;
-		int rc;
 
 		switch (c) {
 		case 'o':
@@ -968,13 +967,10 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 			break;
 		}
 		case 'L':
-			rc = picl_time_parse(optarg, strlen(optarg), &o->min_latency, NULL);
-			if (rc == PICL_ERR_RANGE) {
-				picltrace_error(CMD, "--min-latency: '%s' has more than 18 significant "
-						"digits or decimals", optarg);
+			if (picltrace_parse_time(CMD, "--min-latency", optarg,
+						 "seconds (a number >= 0)", &o->min_latency) < 0)
 				return -1;
-			}
-			if (rc != PICL_OK || o->min_latency.mant < 0) {
+			if (o->min_latency.mant < 0) {
 				picltrace_error(CMD, "--min-latency takes seconds (a number >= 0), not '%s'",
 						optarg);
 				return -1;

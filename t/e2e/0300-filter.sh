@@ -611,12 +611,17 @@ T
 run "$PT" filter --from 0.1x "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --from takes an exact decimal time such as 0.25, -1.5 or 1e-3, not "0.1x"
+picltrace filter: --from takes an exact decimal time such as 0.25, -1.5 or 1e-3, not '0.1x'
 T
 run "$PT" filter --to 0.1234567890123456789 "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --to: "0.1234567890123456789" has more than 18 significant digits or decimals
+picltrace filter: --to: '0.1234567890123456789' is out of range (at most 18 significant digits and 18 decimals, and less than 10^18 in all)
+T
+run "$PT" filter --to 1e18 "$S"
+expect_rc 2
+expect_err <<'T'
+picltrace filter: --to: '1e18' is out of range (at most 18 significant digits and 18 decimals, and less than 10^18 in all)
 T
 run "$PT" filter --from 0.3 --to 3e-1 "$S"
 expect_rc 2

@@ -421,6 +421,14 @@ run "$PT" sync --format=xml "$D/three-procs.picl"
 expect_rc 2
 run "$PT" sync --min-latency=-1 "$D/three-procs.picl"
 expect_rc 2
+expect_err <<'T'
+picltrace sync: --min-latency takes seconds (a number >= 0), not '-1'
+T
+run "$PT" sync --min-latency=1e-19 "$D/three-procs.picl"
+expect_rc 2
+expect_err <<'T'
+picltrace sync: --min-latency: '1e-19' is out of range (at most 18 significant digits and 18 decimals, and less than 10^18 in all)
+T
 run "$PT" sync "$D/three-procs.picl" "$D/one-way.picl"
 expect_rc 2
 run "$PT" sync --bogus
