@@ -139,22 +139,25 @@ static const char *proc_label(const struct profile *p, size_t k, char *buf, size
 	return buf;
 }
 
-/* "set ytics (...)" with the drawn processes' labels (few enough). */
-static void process_tics(FILE *out, const struct profile *p, const char *axis)
+/* "set ytics (...)" with the labels of the `rows` drawn processes: every
+ * one of them, or of many every step-th, so that at most `most` show. */
+static void process_tics(FILE *out, const struct profile *p, const char *axis, size_t rows,
+			 size_t most)
 {
-	size_t k, row = 0;
+	size_t k, row = 0, step = rows > most ? (rows + most - 1) / most : 1;
 
-	if (p->nprocs > 64)
-		return;
 	fprintf(out, "set %stics (", axis);
 	for (k = 0; k < p->nprocs; k++) {
 		char label[64];
 
 		if (!drawn(p->procs[k]))
 			continue;
-		fprintf(out, "%s", row ? ", " : "");
-		gp_field(out, proc_label(p, k, label, sizeof(label)));
-		fprintf(out, " %zu", row++);
+		if (row % step == 0) {
+			fprintf(out, "%s", row ? ", " : "");
+			gp_field(out, proc_label(p, k, label, sizeof(label)));
+			fprintf(out, " %zu", row);
+		}
+		row++;
 	}
 	fputs(")\n", out);
 }
@@ -263,7 +266,7 @@ static int gantt_segment(void *ctx, double t0, double t1, int cat, double lo, do
 	return 0;
 }
 
-/* Rows beyond which the process axis gets plain numeric tics. */
+/* Labels on the process axis, at most: past this many rows, every n-th. */
 #define GANTT_LABELLED_ROWS 32
 /* Bins a binned timeline is drawn with, at most. */
 #define GANTT_MAX_BINS 1000
@@ -300,8 +303,7 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 		return -1;
 	}
 	fputs("\nset xlabel 'time (s)'\nset ylabel 'processor'\n", out);
-	if (rows <= GANTT_LABELLED_ROWS)
-		process_tics(out, p, "y");
+	process_tics(out, p, "y", rows, GANTT_LABELLED_ROWS);
 	fprintf(out, "set xrange [%s:%s]\n", xtime(g.lo, b0), xtime(g.hi, b1));
 	fprintf(out, "set yrange [-0.6:%zu.4]\n", rows ? rows - 1 : 0);
 	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);

@@ -108,6 +108,12 @@ for c in busy overhead idle; do
 	sed -n "/^\\\$$c << EOD\$/,/^EOD\$/p" "$TMP/out" | sed '1d;$d' | diff -u want.$c - >&2 ||
 		fail "$last: the $c segments"
 done
+# The rows are processes, not processor numbers: past 32 rows every 94th
+# (3000 / 32, rounded up) is labelled with its processor.
+sort -n starts | awk 'NR % 94 == 1 { printf "%s\"%d\" %d", (NR > 1 ? ", " : ""), $1, NR - 1 }
+	END { print "" }' >tics.want
+grep '^set ytics (' "$TMP/out" | sed 's/^set ytics (//; s/)$//' | diff -u tics.want - >&2 ||
+	fail "$last: the process axis labels"
 
 # stat on many labelled user event types and defined subsets: each type
 # under its label, in increasing order; the subsets in order of
