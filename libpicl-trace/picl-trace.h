@@ -686,7 +686,10 @@ struct picl_writer *picl_writer_open_fd(int fd, const char *name,
  * double quotes) when nfields > 0, then the data. Data come from
  * rec->values when nvalues > 0 (encoded with rec->desc, which must then be
  * set); otherwise from rec->data/data_len as it is (it must start with a
- * blank, or be empty). Data that end in " \\" or a carriage return get a
+ * blank, or be empty). A control string with suppressed conversions (%*)
+ * cannot be encoded from values: such a record is written from rec->data,
+ * and refused (PICL_ERR_UNREPRESENTABLE) when its values are no longer what
+ * those data hold. Data that end in " \\" or a carriage return get a
  * blank after them, so that they do not read as a continuation or a CRLF
  * line's end. Returns PICL_OK or a negative status.
  */

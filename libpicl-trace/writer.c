@@ -49,6 +49,8 @@ struct picl_writer {
 	struct picl_error err;
 	char *scratch;            /* encoded data of one record */
 	size_t scratch_len, scratch_cap;
+	struct picl_value *check; /* the values a %* record's data hold */
+	size_t check_cap;
 };
 
 static __thread char open_error_path[4096];
@@ -267,6 +269,66 @@ static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 	return PICL_OK;
 }
 
+/* Is value a what b, decoded from the data, says? */
+static int same_value(const struct picl_value *a, const struct picl_value *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->text)
+		return a->text_len == b->text_len && memcmp(a->text, b->text, a->text_len) == 0;
+	switch (a->kind) {
+	case PICL_VAL_INT:
+		return a->v.i == b->v.i;
+	case PICL_VAL_UINT:
+		return a->v.u == b->v.u;
+	case PICL_VAL_CHARS:
+	case PICL_VAL_STRING:
+		return a->v.s.len == b->v.s.len && memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0;
+	default:
+		return a->v.d == b->v.d;
+	}
+}
+
+/*
+ * A control string with %* conversions cannot be encoded from values (they
+ * say nothing of what %* skips): such a record is written with its data as
+ * they were read, which is right only while its values are still what those
+ * data hold. Values changed since are refused, not silently dropped.
+ */
+static int check_suppressed_data(struct picl_writer *w, const struct picl_record *rec)
+{
+	struct picl_error e2;
+	size_t n = 0, used, i;
+	int rc;
+
+	for (;;) {
+		size_t cap = w->check_cap;
+
+		rc = picl_descriptor_decode(rec->desc, rec->nfields, rec->data, rec->data_len,
+					    w->check, &n, &cap, &used, &e2);
+		if (rc != PICL_ERR_NOMEM || cap <= w->check_cap)
+			break;
+		free(w->check);
+		w->check_cap = 0;
+		if (!(w->check = calloc(cap, sizeof(*w->check))))
+			return fail(w, PICL_ERR_NOMEM, "out of memory");
+		w->check_cap = cap;
+	}
+	if (rc == PICL_ERR_NOMEM)
+		return fail(w, rc, "out of memory");
+	if (rc < 0)
+		return fail(w, PICL_ERR_UNREPRESENTABLE, "the data text does not match \"%s\": %s",
+			    picl_descriptor_control(rec->desc), e2.problem);
+	for (i = 0; i < n && i < rec->nvalues && same_value(&rec->values[i], &w->check[i]); i++)
+		;
+	if (i < n || n != rec->nvalues)
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "value %zu is not what the data text holds, and \"%s\" has suppressed "
+			    "conversions (%%*), which values cannot fill: change rec->data instead",
+			    i + 1, picl_descriptor_control(rec->desc));
+	return PICL_OK;
+}
+
 int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 {
 	const char *data;
@@ -280,6 +342,8 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 	    picl_descriptor_has_suppressed(rec->desc) && rec->data && rec->data_len > 0 &&
 	    picl_is_blank((unsigned char)rec->data[0])) {
 		/* values cannot say what %* skipped: the data as they were read */
+		if ((rc = check_suppressed_data(w, rec)) < 0)
+			return rc;
 		data = rec->data;
 		data_len = rec->data_len;
 	} else if (rec->nfields > 0 && rec->nvalues > 0) {
@@ -388,6 +452,7 @@ static void writer_free(struct picl_writer *w)
 	free(w->zout);
 	free(w->buf);
 	free(w->scratch);
+	free(w->check);
 	free(w->name);
 	free(w);
 }

@@ -854,6 +854,54 @@ START_TEST(writer_pads_data_ends)
 }
 END_TEST
 
+/* A %* record is written from its data, so values changed since they were
+ * read must be refused, not dropped; values that are still what the data
+ * hold, with their text or without, are fine. */
+START_TEST(writer_suppressed_values)
+{
+	struct picl_reader *r = open_str("2 7 1.5 0 0 2 \"%*d%d\" 5 6 7 8\n", 0);
+	struct picl_writer *w;
+	struct picl_record rec;
+	struct picl_value v[2];
+	char path[512];
+	int fd, rc;
+
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_uint_eq(rec.nvalues, 2);
+	memcpy(v, rec.values, sizeof(v));
+	rec.values = v;
+	ck_assert_int_lt(test_tmp_path(path, sizeof(path), "picl-test-XXXXXX"), (int)sizeof(path));
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	w = picl_writer_open_fd(fd, path, NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	v[1].text = NULL;                      /* 8, as a number */
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	v[1].v.i = 80;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	ck_assert_ptr_nonnull(strstr(picl_writer_error(w)->problem, "value 2 is not what"));
+	v[1].v.i = 8;
+	rec.nvalues = 1;                       /* one value short */
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	ck_assert_int_eq(picl_writer_close(w, NULL), PICL_OK);
+	close(fd);
+	picl_reader_free(r);
+
+	r = picl_reader_open(path, NULL, &rc, NULL);
+	ck_assert_ptr_nonnull(r);
+	for (rc = 0; rc < 2; rc++) {
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+		ck_assert_uint_eq(rec.nvalues, 2);
+		ck_assert_int_eq(rec.values[0].v.i, 6);
+		ck_assert_int_eq(rec.values[1].v.i, 8);
+	}
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	picl_reader_free(r);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(open_errors)
 {
 	struct picl_error err = { 0 };
@@ -1325,6 +1373,7 @@ int main(void)
 	tcase_add_test(tc, fixed_fields);
 	tcase_add_test(tc, alias_strings_apart_from_cache);
 	tcase_add_test(tc, writer_pads_data_ends);
+	tcase_add_test(tc, writer_suppressed_values);
 	tcase_add_test(tc, joined_over_limit_then_long_line);
 	tcase_add_test(tc, long_line_continued);
 	tcase_add_test(tc, record_at_limit_then_cr);
