@@ -831,11 +831,16 @@ void recvbegin0(char *buf, int bytes, int type)
 	r->buf = buf;
 	r->bytes = bytes;
 	r->type = type;
-	drain();
+	/* A queued message came before anything the backend still holds:
+	 * it first. Else what arrives goes to the posted receives in the
+	 * order they were posted (this one last). Draining first would hand
+	 * this receive a newer message and then the queued one on top. */
 	m = dequeue(type, -1, 0);
 	if (m) {
 		complete_req(r, m->src, m->type, m->data, m->len);
 		free(m);
+	} else {
+		drain();
 	}
 	tr1(0, -57, type);
 }

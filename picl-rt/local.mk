@@ -119,8 +119,17 @@ examples_pingpong_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 examples_pingpong_LDADD = $(PICLEX_LDADD_)
 examples_pingpong_LDFLAGS = $(PICLEX_LDFLAGS_)
 
+# t/rt: programs that check the runtime's own guarantees (exit 1 on a
+# breach), run by the runtime tests.
+check_PROGRAMS += t/rt/recv-order
+t_rt_recv_order_SOURCES = t/rt/recv-order.c
+t_rt_recv_order_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_recv_order_LDADD = $(PICLEX_LDADD_)
+t_rt_recv_order_LDFLAGS = $(PICLEX_LDFLAGS_)
+
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
-	t/e2e/0620-runtime-faults.sh t/e2e/0630-runtime-calls.sh
+	t/e2e/0620-runtime-faults.sh t/e2e/0630-runtime-calls.sh \
+	t/e2e/0635-runtime-order.sh
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)
 

@@ -44,14 +44,16 @@ mpicc_picl() {
     -Wl,-rpath,"$RT/.libs" || fail "mpicc $2"
 }
 
-# mpirun_in DIR NP PROG: run PROG on NP ranks in DIR, at most 120 s.
+# mpirun_in DIR NP PROG [ARG...]: run PROG on NP ranks in DIR, at most 120 s.
 mpirun_in() {
   ntest=$((ntest + 1))
+  run_dir=$1 run_np=$2
+  shift 2
   set +e
-  (cd "$1" && timeout -k 10 120 $MPIRUN -np "$2" "$3") >"$TMP/out" 2>"$TMP/err"
+  (cd "$run_dir" && timeout -k 10 120 $MPIRUN -np "$run_np" "$@") >"$TMP/out" 2>"$TMP/err"
   rc=$?
   set -e
-  last="mpirun -np $2 $3"
+  last="mpirun -np $run_np $*"
 }
 
 # view6 FILE: processor 6's records without what timing decides: the
@@ -419,6 +421,16 @@ for when in late early; do
   [ "$rc" -ne 0 ] || fail "toolong $when: exit status 0"
   grep -q "process 1: recv0: message longer than the receive buffer" "$TMP/err" ||
     fail "toolong $when: $(cat "$TMP/err")"
+done
+
+# Receive order under MPI (t/rt/recv-order: see 0635-runtime-order.sh):
+# every receive call takes the oldest message it matches, none is lost.
+mpicc_picl "$TMP/recv-order" "$PICL_SRCDIR/t/rt/recv-order.c"
+for seed in 1 2; do
+  mpirun_in "$TMP" 2 "$TMP/recv-order" $seed
+  expect_rc 0
+  grep -qx 'recv-order: [0-9]* messages, 0 wrong' "$TMP/out" ||
+    fail "$last: $(head -5 "$TMP/out")"
 done
 
 echo "ok: $ntest checks"

@@ -1,0 +1,30 @@
+#!/bin/sh
+# 0635-runtime-order.sh - t/rt/recv-order on 2 local processes: every
+# receive call (recv0 of a type or any, probe0, recvbegin0 with recvend0
+# or recvstatus0) gets the oldest unreceived message it matches, and none
+# is lost, for several seeds, with the shared-memory ring at its default
+# size and at its smallest (messages then wait in the sender), and traced.
+# A lost message leaves process 0 waiting: `timeout` makes that a failure.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+PROG="$PICL_BUILDDIR/t/rt/recv-order"
+cd "$TMP"
+
+order_ok() {  # what the run printed says no message was wrong
+  expect_rc 0
+  grep -qx 'recv-order: [0-9]* messages, 0 wrong' "$TMP/out" ||
+    fail "$last: $(head -5 "$TMP/out")"
+}
+
+for seed in 1 2 3; do
+  run timeout 60 "$RUN" -n 2 "$PROG" $seed
+  order_ok
+done
+run env PICL_RING_SIZE=4096 timeout 60 "$RUN" -n 2 "$PROG" 4
+order_ok
+run timeout 60 "$RUN" -n 2 -o order.picl "$PROG" 5 200 trace
+order_ok
+validate_ok order.picl
+echo "ok: $ntest runs"
