@@ -133,10 +133,11 @@ struct picl_time {
  * the offset of the first offending byte when bad is not NULL) or
  * PICL_ERR_RANGE (more than 18 significant digits, a mantissa of 10^18 or
  * more once the exponent is applied, as in "1e18", or a value that needs
- * more than PICL_TIME_MAX_SCALE decimals, as in "1e-19"). Past 18
- * decimals, zeros that end the value are dropped ("10e-19" is {1, 18},
- * "0.000e-20" is {0, 18}); otherwise the scale is the number of decimals
- * the text gives, after the exponent.
+ * more than PICL_TIME_MAX_SCALE decimals, as in "1e-19"). Zeros that end
+ * the decimals are kept as digits only while they fit 18 digits and 18
+ * decimals, else dropped ("10e-19" is {1, 18}, "0.000e-20" is {0, 18},
+ * "123456789012345678.0" is {123456789012345678, 0}); otherwise the scale
+ * is the number of decimals the text gives, after the exponent.
  */
 int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad);
 

@@ -12,9 +12,9 @@
  *               | sign? '.' digits exponent?
  *     exponent := ('e' | 'E') sign? digits
  * At most 18 significant digits; the resulting scale must be 0..18 (an
- * exponent that leaves a negative scale is absorbed into the mantissa, and
- * past 18 decimals the zeros that end the value are dropped: the value is
- * kept exactly or refused).
+ * exponent that leaves a negative scale is absorbed into the mantissa).
+ * Zeros that end the decimals are kept while they fit 18 digits and 18
+ * decimals, and dropped past that: a value is kept exactly or refused.
  */
 #include "internal.h"
 #include "pow10.h"
@@ -38,7 +38,7 @@ static int mant_fits(__int128 m)
 int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 {
 	size_t i = 0;
-	int neg = 0, sig = 0, ndigits = 0;
+	int neg = 0, sig = 0, ndigits = 0, zeros = 0;
 	int64_t mant = 0;
 	int64_t scale = 0;
 
@@ -52,14 +52,27 @@ int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 		mant = mant * 10 + (s[i] - '0');
 	}
 	if (i < len && s[i] == '.') {
+		/* Zeros after the last other decimal (`zeros` of them) are
+		 * held back: they are digits to keep where they fit, not a
+		 * reason to refuse an exact value ("1.0000000000000000000"). */
 		for (i++; i < len && picl_is_digit((unsigned char)s[i]); i++, ndigits++) {
 			scale++;
 			if (mant == 0 && s[i] == '0')
 				continue;
-			if (++sig > 18)
+			if (s[i] == '0') {
+				zeros++;
+				continue;
+			}
+			sig += zeros + 1;
+			if (sig > 18)
 				goto range;
+			for (; zeros > 0; zeros--)
+				mant *= 10;
 			mant = mant * 10 + (s[i] - '0');
 		}
+		scale -= zeros;
+		for (; zeros > 0 && sig < 18; zeros--, sig++, scale++)
+			mant *= 10;
 	}
 	if (ndigits == 0)
 		goto syntax;

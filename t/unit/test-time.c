@@ -102,6 +102,28 @@ START_TEST(parse_errors)
 	ck_assert_int_eq(picl_time_parse("0.0000000000000000001e1", 23, &t, NULL), PICL_OK);
 	ck_assert_int_eq(t.mant, 1);
 	ck_assert_int_eq(t.scale, 18);
+	/* Zeros ending the decimals are not significant past 18 digits. */
+	ck_assert_int_eq(picl_time_parse("123456789012345678.0", 20, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 123456789012345678LL);
+	ck_assert_int_eq(t.scale, 0);
+	ck_assert_int_eq(picl_time_parse("1.0000000000000000000", 21, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 100000000000000000LL);   /* 17 of the 19 zeros */
+	ck_assert_int_eq(t.scale, 17);
+	ck_assert_int_eq(picl_time_parse("-0.12345678901234567800e1", 25, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, -123456789012345678LL);
+	ck_assert_int_eq(t.scale, 17);
+	/* but held-back zeros followed by a digit are significant */
+	ck_assert_int_eq(picl_time_parse("1.0000000000000000001", 21, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("1.000000000000000001", 20, &t, NULL), PICL_ERR_RANGE);
+	ck_assert_int_eq(picl_time_parse("1.00000000000000001", 19, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 100000000000000001LL);
+	/* and zeros that fit are kept as digits ("0.50000" stays) */
+	ck_assert_int_eq(picl_time_parse("0.50000", 7, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 50000);
+	ck_assert_int_eq(t.scale, 5);
+	ck_assert_int_eq(picl_time_parse("2.500e-2", 8, &t, NULL), PICL_OK);
+	ck_assert_int_eq(t.mant, 2500);
+	ck_assert_int_eq(t.scale, 5);
 	/* 10^18 once the exponent is applied: 19 digits written back. */
 	ck_assert_int_eq(picl_time_parse("1e18", 4, &t, NULL), PICL_ERR_RANGE);
 	ck_assert_int_eq(picl_time_parse("-15e17", 6, &t, NULL), PICL_ERR_RANGE);
