@@ -20,7 +20,9 @@
  * merged in rounds, earliest runs first, into new runs.
  *
  * Header records (-399..-301) are kept aside in input order and written
- * first (DESIGN.md point 8).
+ * first (DESIGN.md point 8): in memory up to an eighth of the budget (1 MiB
+ * at most), beyond that in a temporary file, so that a trace of header
+ * records alone sorts within --memory too.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "runs.h"
@@ -55,6 +57,8 @@ struct sorter {
 	size_t n, cap;
 	char *hdr;             /* header lines, in input order */
 	size_t hlen, hcap;
+	int hfd;               /* earlier header lines, or -1 */
+	uint64_t hoff;         /* bytes in hfd */
 	int *runs;             /* descriptors of spilled runs, in input order */
 	size_t nruns, runs_cap;
 	size_t nmerged;        /* runs[0 .. nmerged-1] are merges of spills */
@@ -124,6 +128,7 @@ struct sorter *sorter_new(const struct runs_config *cfg)
 	if (s) {
 		s->cfg = *cfg;
 		s->cfg.memory = runs_budget(cfg->memory);
+		s->hfd = -1;
 	}
 	return s;
 }
@@ -478,6 +483,56 @@ void sorter_reserve(struct sorter *s, uint64_t bytes)
 		grow_big((void **)&s->ents, &s->cap, (size_t)n, sizeof(*s->ents));
 }
 
+/* Header lines held in memory, at most, before they go to a file. */
+static uint64_t header_held(const struct sorter *s)
+{
+	uint64_t m = s->cfg.memory / 8;
+
+	return m < (1u << 20) ? m : (1u << 20);
+}
+
+/* Move the header lines held in memory to the end of the header file. */
+static int header_spill(struct sorter *s)
+{
+	if (s->hfd < 0 && (s->hfd = runs_tempfile(&s->cfg)) < 0)
+		return -1;
+	if (picltrace_file_io(s->cfg.cmd, s->hfd, s->hdr, s->hlen, s->hoff, 1) < 0)
+		return -1;
+	s->hoff += s->hlen;
+	s->hlen = 0;
+	return 0;
+}
+
+/* Write every header line, in input order, to w. */
+static int header_write(struct sorter *s, struct picl_writer *w)
+{
+	uint64_t off;
+
+	if (s->hfd >= 0) {
+		if (s->hlen && header_spill(s) < 0)
+			return -1;
+		/* back through the buffer: the pieces join into whole lines */
+		for (off = 0; off < s->hoff; off += s->hlen) {
+			s->hlen = s->hoff - off < s->hcap ? (size_t)(s->hoff - off) : s->hcap;
+			if (picltrace_file_io(s->cfg.cmd, s->hfd, s->hdr, s->hlen, off, 0) < 0)
+				return -1;
+			if (picl_writer_write_raw(w, s->hdr, s->hlen) < 0)
+				break;
+		}
+		s->hlen = 0;
+		if (off < s->hoff) {
+			picltrace_report(s->cfg.cmd, picl_writer_error(w));
+			return -1;
+		}
+		return 0;
+	}
+	if (s->hlen && picl_writer_write_raw(w, s->hdr, s->hlen) < 0) {
+		picltrace_report(s->cfg.cmd, picl_writer_error(w));
+		return -1;
+	}
+	return 0;
+}
+
 int sorter_add(struct sorter *s, const struct picl_record *rec)
 {
 	struct ent *e;
@@ -485,7 +540,7 @@ int sorter_add(struct sorter *s, const struct picl_record *rec)
 	if (picl_is_header_type(rec->type)) {
 		if (append_line(&s->hdr, &s->hlen, &s->hcap, rec->line, rec->line_len) < 0)
 			return nomem(s);
-		return 0;
+		return s->hlen >= header_held(s) ? header_spill(s) : 0;
 	}
 	if (rec->line_len > UINT32_MAX)
 		return nomem(s);
@@ -615,10 +670,8 @@ static int merge_round(struct sorter *s, size_t first, size_t k)
 
 int sorter_finish(struct sorter *s, struct picl_writer *w)
 {
-	if (s->hlen && picl_writer_write_raw(w, s->hdr, s->hlen) < 0) {
-		picltrace_report(s->cfg.cmd, picl_writer_error(w));
+	if (header_write(s, w) < 0)
 		return -1;
-	}
 	if (s->nruns == 0)
 		return write_sorted(s, w);
 	if (spill(s) < 0)
@@ -639,6 +692,8 @@ void sorter_free(struct sorter *s)
 	runs_big_free(s->arena, s->acap);
 	runs_big_free(s->ents, s->cap * sizeof(*s->ents));
 	free(s->hdr);
+	if (s->hfd >= 0)
+		close(s->hfd);
 	free(s);
 }
 

@@ -97,6 +97,20 @@ elif [ -x /usr/bin/time ]; then
   cmp "$TMP/big3.sorted" "$TMP/big3.32" || fail "--memory=32M sorts differently"
   rm -f "$TMP/big3.32"
   rm -f "$TMP/big3.picl" "$TMP/big3.sorted"
+  # Header records count too: 100 MB of them (and some events) sort
+  # within --memory=32M (they were all held in memory: 100 MB), first
+  # and in input order, the events after them as GNU sort orders them.
+  awk 'BEGIN { for (i = 0; i < 2000000; i++) {
+    printf "-301 -1 %d -1 -1 20 0 aaaaaaaaaaaaaaaaaaaa\n", i % 1000
+    if (i % 4 == 0) printf "-3 -11 %d 0 0 0\n", (i * 7919) % 100003 } }' >"$TMP/hdr.picl"
+  run /usr/bin/time -f '%M' -o "$TMP/peak" "$PT" sort -q --memory=32M --tmpdir="$TMP" -o "$TMP/hdr.sorted" "$TMP/hdr.picl"
+  expect_rc 0
+  peak=$(tail -n 1 "$TMP/peak")
+  [ "$peak" -le 32768 ] || fail "header records: peak memory ${peak} KB exceeds --memory=32M"
+  { grep -e '^-301 ' "$TMP/hdr.picl"
+    grep -v -e '^-301 ' "$TMP/hdr.picl" | LC_ALL=C sort -s -t' ' -k3,3g; } >"$TMP/hdr.want"
+  cmp "$TMP/hdr.want" "$TMP/hdr.sorted" || fail "header records: not first in input order, or events out of order"
+  rm -f "$TMP/hdr.picl" "$TMP/hdr.sorted" "$TMP/hdr.want"
 else
   echo "note: /usr/bin/time absent; memory bound not measured"
 fi
