@@ -629,6 +629,9 @@ static int range_error(struct syncer *s, const struct picl_record *rec, const ch
 	return PICL_ERR_RANGE;
 }
 
+#define TOO_LONG "the corrected time would need more than 18 digits (a time keeps its " \
+	"number of decimals)"
+
 /* The corrected time of a record of processor p (>= 0). */
 static int corrected(struct syncer *s, struct proc *p, const struct picl_record *rec,
 		     struct picl_time *out)
@@ -643,17 +646,17 @@ static int corrected(struct syncer *s, struct proc *p, const struct picl_record 
 		int64_t k;
 
 		if (!(fabsl(units) < (long double)MANT_LIMIT))
-			return range_error(s, rec, "the corrected time does not fit 18 digits");
+			return range_error(s, rec, TOO_LONG);
 		k = (int64_t)llroundl(units);
 		if ((k > 0 && t.mant > INT64_MAX - k) || (k < 0 && t.mant < INT64_MIN - k) ||
 		    t.mant + k >= MANT_LIMIT || t.mant + k <= -MANT_LIMIT)
-			return range_error(s, rec, "the corrected time does not fit 18 digits");
+			return range_error(s, rec, TOO_LONG);
 		nt.mant = t.mant + k;
 	}
 	/* keep the processor's order */
 	if (p->have && picl_time_cmp(t, p->max_orig) >= 0 && picl_time_cmp(nt, p->max_new) < 0) {
 		if (time_ceil(p->max_new, t.scale, &c) < 0)
-			return range_error(s, rec, "the corrected time does not fit 18 digits");
+			return range_error(s, rec, TOO_LONG);
 		nt = c;
 	}
 	/* a receive that must follow its send */
@@ -661,14 +664,14 @@ static int corrected(struct syncer *s, struct proc *p, const struct picl_record 
 		p->next++;
 	if (p->next < p->njumps && p->jumps[p->next].offset == rec->mark.offset) {
 		if (time_ceil(p->jumps[p->next].need, t.scale, &c) < 0)
-			return range_error(s, rec, "the corrected time does not fit 18 digits");
+			return range_error(s, rec, TOO_LONG);
 		if (picl_time_cmp(nt, c) < 0) {
 			nt = c;
 			raised = 1;
 		}
 	}
 	if (nt.mant >= MANT_LIMIT || nt.mant <= -MANT_LIMIT)
-		return range_error(s, rec, "the corrected time does not fit 18 digits");
+		return range_error(s, rec, TOO_LONG);
 	s->raised += raised;
 	if (!p->have || picl_time_cmp(t, p->max_orig) > 0)
 		p->max_orig = t;

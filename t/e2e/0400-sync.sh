@@ -424,6 +424,26 @@ expect_rc 2
 expect_err <<'T'
 picltrace sync: --min-latency takes seconds (a number >= 0), not '-1'
 T
+# Times of 18 digits cannot take a correction that needs a 19th: an error
+# at that record (processor 1's clock runs 0.7 s ahead of processor 0's).
+cat >"$TMP/full.picl" <<'T'
+-3 -21 0.500000000000000000 0 0 3 2 8 1 1
+-4 -21 0.500000000000000001 0 0 0
+-3 -52 0.900000000000000000 0 0 1 2 1
+-4 -52 0.900000000000000001 0 0 3 2 8 1 1
+-3 -52 0.100000000000000000 1 0 1 2 1
+-4 -52 0.100000000000000001 1 0 3 2 8 1 0
+-3 -21 0.200000000000000000 1 0 3 2 8 1 0
+-4 -21 0.200000000000000001 1 0 0
+-3 -11 0.999999999999999999 1 0 0
+T
+run "$PT" sync -o "$TMP/full.out" "$TMP/full.picl"
+expect_rc 2
+expect_err <<T
+picltrace sync: $TMP/full.picl:9:1: the corrected time would need more than 18 digits (a time keeps its number of decimals)
+T
+[ ! -e "$TMP/full.out" ] || fail "$last: left an output file"
+rm -f "$TMP/full.picl"
 run "$PT" sync --min-latency=1e-19 "$D/three-procs.picl"
 expect_rc 2
 expect_err <<'T'
