@@ -774,12 +774,35 @@ const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
 	return s ? s->members : NULL;
 }
 
+/* rc, with err->mark.column set to the column of byte p (plus `more`
+ * bytes) in rec's text when p lies in it, else 0. */
+static int fault_at(const struct picl_record *rec, const char *p, size_t more,
+		    struct picl_error *err, int rc)
+{
+	if (!err)
+		return rc;
+	err->mark.column = 0;
+	if (p && rec->line && p >= rec->line && p < rec->line + rec->line_len &&
+	    (size_t)(p - rec->line) + more < rec->line_len && (size_t)(p - rec->line) + more < UINT32_MAX)
+		err->mark.column = (uint32_t)((size_t)(p - rec->line) + more + 1);
+	return rc;
+}
+
+/* Where value v stood in rec's text, as far as it is known. */
+static const char *value_text(const struct picl_value *v)
+{
+	if (v->text)
+		return v->text;
+	return v->kind == PICL_VAL_CHARS || v->kind == PICL_VAL_STRING ? v->v.s.ptr : NULL;
+}
+
 static int apply_alias(struct picl_defs *defs, const struct picl_record *rec,
 		       struct picl_error *err)
 {
 	const struct picl_value *v = rec->values;
 	const char *ctrl;
 	size_t len;
+	int rc;
 
 	if (rec->nvalues != 2 || v[0].kind != PICL_VAL_INT ||
 	    (v[1].kind != PICL_VAL_STRING && v[1].kind != PICL_VAL_CHARS))
@@ -791,8 +814,15 @@ static int apply_alias(struct picl_defs *defs, const struct picl_record *rec,
 		ctrl++;
 		len -= 2;
 	}
-	return picl_defs_define_alias(defs, v[0].v.i, rec->event, rec->processor,
-				      rec->process, ctrl, len, err);
+	if (err)
+		err->mark.column = 0;
+	rc = picl_defs_define_alias(defs, v[0].v.i, rec->event, rec->processor,
+				    rec->process, ctrl, len, err);
+	if (rc == PICL_ERR_DESCRIPTOR && err && err->mark.column > 0)
+		return fault_at(rec, ctrl, err->mark.column - 1, err, rc);
+	if (rc == PICL_ERR_DATA)   /* the alias number */
+		return fault_at(rec, value_text(&v[0]), 0, err, rc);
+	return fault_at(rec, NULL, 0, err, rc);
 }
 
 static int apply_subset(struct picl_defs *defs, const struct picl_record *rec,
@@ -808,13 +838,15 @@ static int apply_subset(struct picl_defs *defs, const struct picl_record *rec,
 	for (i = 0; i < rec->nvalues; i++)
 		if (rec->values[i].kind != PICL_VAL_INT ||
 		    rec->values[i].v.i < INT32_MIN || rec->values[i].v.i > INT32_MAX)
-			return picl_set_error(err, PICL_ERR_DATA,
-					      "subset definitions hold 32-bit integers only (value %zu)",
-					      i + 1);
+			return fault_at(rec, value_text(&rec->values[i]), 0, err,
+					picl_set_error(err, PICL_ERR_DATA,
+						       "subset definitions hold 32-bit integers only (value %zu)",
+						       i + 1));
 	if (rec->values[0].v.i >= -1)
-		return picl_set_error(err, PICL_ERR_DATA,
-				      "a subset id must be below -1 (found %lld)",
-				      (long long)rec->values[0].v.i);
+		return fault_at(rec, value_text(&rec->values[0]), 0, err,
+				picl_set_error(err, PICL_ERR_DATA,
+					       "a subset id must be below -1 (found %lld)",
+					       (long long)rec->values[0].v.i));
 	n = rec->nvalues - 1;
 	if (n > sizeof(stackbuf) / sizeof(stackbuf[0])) {
 		members = malloc(n * sizeof(*members));

@@ -409,7 +409,9 @@ void picl_defs_free(struct picl_defs *defs);
  * without its double quotes). Other record types are ignored (PICL_OK).
  * Returns PICL_OK, PICL_ERR_DATA (not a well-formed definition: err says
  * why), PICL_ERR_DESCRIPTOR (the control string does not compile) or
- * PICL_ERR_NOMEM.
+ * PICL_ERR_NOMEM. On an error, err->mark.column is the 1-based column in
+ * rec->line of the byte at fault (the value, or the control string's
+ * character) when the values point into rec->line, else 0.
  */
 int picl_defs_apply(struct picl_defs *defs, const struct picl_record *rec,
 		    struct picl_error *err);

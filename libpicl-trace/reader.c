@@ -892,7 +892,8 @@ int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
 
 			rc = picl_defs_apply(r->defs, rec, &e2);
 			if (rc < 0)
-				return fail_at(r, rec->data, rc, "%s", e2.problem);
+				return fail_at(r, e2.mark.column ? rec->line + e2.mark.column - 1 :
+					       rec->data, rc, "%s", e2.problem);
 		}
 		return PICL_OK;
 	}

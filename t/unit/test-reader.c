@@ -200,6 +200,15 @@ START_TEST(malformed)
 	/* An error on a continued line points into that line. */
 	expect_error("-101 -1 0.5 6 0 2 \"%d%lf\" -11 0.1 \\\n-21 zz\n", PICL_ERR_DATA, 2, 5, NULL);
 	/* Binary garbage. */
+	/* Definitions: at the value or the control string's character at
+	 * fault, on the physical line it stands on. */
+	expect_error("-6 -1 0 -1 -1 1 \"%d%s\" 6 \"%q\"\n", PICL_ERR_DESCRIPTOR, 1, 28, "q modifier");
+	expect_error("-6 -1 0 -1 -1 1 \"%d%s\" 6 \\\n \"%d %q\"\n", PICL_ERR_DESCRIPTOR, 2, 7,
+		     "q modifier");
+	expect_error("-203 -1 0 -1 -1 2 \"%d\" 5 1\n", PICL_ERR_DATA, 1, 24, "below -1");
+	expect_error("-201 -1 0 -1 -1 2 \"%lf\" 1.5 2.5\n", PICL_ERR_DATA, 1, 25, "32-bit");
+	expect_error("-202 -1 0 -1 -1 3 \"%d\" -2 1 \\\n 99999999999\n", PICL_ERR_DATA, 2, 2,
+		     "32-bit");
 	expect_error("\x01\x02\xff\xfe garbage\x00 here\n", PICL_ERR_SYNTAX, 1, 1, "record type");
 }
 END_TEST
