@@ -1920,11 +1920,6 @@ static void report_reader_error(struct validator *v, const struct picl_error *er
 	       err->mark.line, err->mark.column, 0, "%s", err->problem);
 }
 
-static int is_definition(int32_t type)
-{
-	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
-	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
-}
 
 /* Timestamps: per process, and globally with --sorted. */
 static void check_time(struct validator *v, struct proc *p, const struct picl_record *rec)
@@ -1984,7 +1979,7 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 	}
 	check_fields(v, rec);
 
-	if (rec->nfields > 0 && !rec->values && !is_definition(rec->type)) {
+	if (rec->nfields > 0 && !rec->values && !picl_is_definition_type(rec->type)) {
 		int rc = picl_reader_decode(v->reader, rec);
 
 		if (rc == PICL_ERR_NOMEM) {

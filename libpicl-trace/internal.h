@@ -127,4 +127,12 @@ static inline int picl_is_digit(unsigned char c)
 #pragma GCC visibility pop
 #endif
 
+/* 1 for the record types that define something (-6, -201, -202, -203):
+ * picl_is_definition_type, inline for the reader's paths. */
+static inline int reader_is_definition(int32_t type)
+{
+	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
+	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
+}
+
 #endif /* PICL_INTERNAL_H */

@@ -1962,8 +1962,7 @@ int picl_matcher_declared(const struct picl_matcher *m, int32_t processor)
  * subsets) that may come among them. */
 static int header_part(int32_t type)
 {
-	return picl_is_header_type(type) || type == PICL_REC_DESCRIPTOR ||
-	       (type <= PICL_REC_SUBSET_PROCESSORS && type >= PICL_REC_SUBSET_EVENTS);
+	return picl_is_header_type(type) || picl_is_definition_type(type);
 }
 
 /* A record while the header lasts: -307 processor ids are kept, and the

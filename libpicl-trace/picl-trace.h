@@ -195,6 +195,10 @@ enum picl_record_type {
 /* 1 if the record type is a header record (-399 .. -301). */
 int picl_is_header_type(int32_t record_type);
 
+/* 1 if the record type defines something: an alias (-6) or a subset
+ * (-201, -202, -203). */
+int picl_is_definition_type(int32_t record_type);
+
 /* ------------------------------------------------------------------------ */
 /* Data descriptors                                                          */
 /* ------------------------------------------------------------------------ */

@@ -242,12 +242,6 @@ int reader_parse_text(struct picl_reader *r, const char *text, size_t len,
 int reader_fields_fast(const char *text, size_t len, struct picl_record *rec);
 /* reader.c: decode rec's data with r's definitions (rec->desc may be NULL). */
 int reader_decode(struct picl_reader *r, struct picl_record *rec);
-/* 1 for the record types that define something (-6, -201, -202, -203). */
-static inline int reader_is_definition(int32_t type)
-{
-	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
-	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
-}
 
 #define LV_SIGNED(lv, f) \
 	(((lv)->neg >> (f)) & 1 ? -(int64_t)(lv)->v[f] : (int64_t)(lv)->v[f])

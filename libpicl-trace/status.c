@@ -235,6 +235,11 @@ int picl_is_header_type(int32_t record_type)
 	return record_type >= PICL_REC_HEADER_FIRST && record_type <= PICL_REC_HEADER_LAST;
 }
 
+int picl_is_definition_type(int32_t record_type)
+{
+	return reader_is_definition(record_type);
+}
+
 void picl_record_init(struct picl_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));

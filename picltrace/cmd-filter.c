@@ -345,17 +345,12 @@ struct held {
 	uint64_t at;
 };
 
-static int is_definition(int32_t type)
-{
-	return type == PICL_REC_DESCRIPTOR || type == PICL_REC_SUBSET_PROCESSORS ||
-	       type == PICL_REC_SUBSET_PROCESSES || type == PICL_REC_SUBSET_EVENTS;
-}
 
 /* Part of a trace's header (doc/DESIGN.md point 8): header records, and
  * the definitions that may come among them. */
 static int header_part(int32_t type)
 {
-	return picl_is_header_type(type) || is_definition(type);
+	return picl_is_header_type(type) || picl_is_definition_type(type);
 }
 
 static int sel_match(struct filter *f, enum sel_kind kind, int32_t x)
@@ -446,7 +441,7 @@ static int select_record(struct filter *f, struct picl_reader *r, struct picl_re
 
 	*decoded = 0;
 	if (header_part(t)) {
-		if (t != PICL_REC_DESCRIPTOR && is_definition(t))
+		if (t != PICL_REC_DESCRIPTOR && picl_is_definition_type(t))
 			f->gen++;
 		if (f->keep_defs)
 			return 1;
@@ -886,7 +881,7 @@ static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec
 		if (rc == PICL_OK)
 			rc = picl_writer_write_raw(f->w, "\n", 1);
 	} else {
-		if (!decoded && rec->nfields > 0 && !is_definition(rec->type) &&
+		if (!decoded && rec->nfields > 0 && !picl_is_definition_type(rec->type) &&
 		    (rc = decode(r, rec)) < 0)
 			return rc;
 		rc = picl_writer_write(f->w, rec);
