@@ -50,6 +50,7 @@
 #include "config.h"
 #endif
 #include "picl.h"
+#include "api.h"
 #include "backend.h"
 #include "trace.h"
 
@@ -87,6 +88,7 @@ struct rreq {                   /* a posted recvbegin0 */
 
 static struct {
 	int open, nprocs, me, host, checking;
+	int joined;                     /* open0 was called: me is known */
 	struct msg *qhead, *qtail;      /* unexpected messages, FIFO */
 	struct rreq *req;               /* posted receives, in order */
 	size_t nreq, reqcap;
@@ -512,7 +514,7 @@ void open0(int *numproc, int *me, int *host)
 				"(backend %s)\n", BE.name);
 			exit(1);
 		}
-		S.open = 1;
+		S.open = S.joined = 1;
 		pt_attach(S.me, S.nprocs, S.host);
 	}
 	tr0(1, -11);
@@ -541,6 +543,11 @@ void close0(int release)
 	BE.finalize();
 	S.open = 0;
 	pt_detach();
+}
+
+int picl_api_id(void)
+{
+	return S.joined ? S.me : BE.id_hint();
 }
 
 void who0(int *numproc, int *me, int *host)

@@ -30,6 +30,14 @@ struct picl_backend {
 	 */
 	int (*init)(int *nprocs, int *me, int *host);
 
+	/*
+	 * Before init(): the id init() will give this process, as far as the
+	 * launcher's environment tells (tracing may write records, and a
+	 * call may fail, before open0), or -1 when it cannot be known yet.
+	 * Cheap, no side effects; may be called at any time.
+	 */
+	int (*id_hint)(void);
+
 	/* Leave the run (after the last message). */
 	void (*finalize)(void);
 

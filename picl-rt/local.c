@@ -183,6 +183,19 @@ static int env_int(const char *name, int *v)
 	return 0;
 }
 
+/* Before init: piclrun's PICL_RANK, or 0 for a program run alone. */
+static int local_id_hint(void)
+{
+	const char *path = getenv("PICL_SHM");
+	int rank;
+
+	if (!path || !*path)
+		return 0;
+	if (env_int("PICL_RANK", &rank) || (rank < 0 && rank != PICL_HOST))
+		return -1;
+	return rank;
+}
+
 static int local_init(int *nprocs, int *me, int *host)
 {
 	const char *path = getenv("PICL_SHM");
@@ -1069,6 +1082,7 @@ static double local_clock(void)
 const struct picl_backend picl_backend_impl = {
 	.name = "local",
 	.init = local_init,
+	.id_hint = local_id_hint,
 	.finalize = local_finalize,
 	.send = local_send,
 	.poll = local_poll,

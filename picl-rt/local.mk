@@ -5,7 +5,7 @@
 # once per library; local.c / mpi.c are the backends (backend.h). The
 # examples are built for `make check` and run by t/e2e/06NN-runtime-*.sh.
 
-PICL_RT_COMMON = picl-rt/picl.h picl-rt/backend.h picl-rt/trace.h \
+PICL_RT_COMMON = picl-rt/picl.h picl-rt/api.h picl-rt/backend.h picl-rt/trace.h \
 	picl-rt/api.c picl-rt/trace.c picl-rt/collective.c
 
 lib_LTLIBRARIES += picl-rt/libpicl.la
@@ -126,6 +126,11 @@ t_rt_recv_order_SOURCES = t/rt/recv-order.c
 t_rt_recv_order_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_recv_order_LDADD = $(PICLEX_LDADD_)
 t_rt_recv_order_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/before-open
+t_rt_before_open_SOURCES = t/rt/before-open.c
+t_rt_before_open_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_before_open_LDADD = $(PICLEX_LDADD_)
+t_rt_before_open_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0620-runtime-faults.sh t/e2e/0630-runtime-calls.sh \
@@ -138,7 +143,7 @@ EXTRA_DIST += $(RUNTIME_TESTS)
 # (t/unit/stub-backend.c), so it needs neither api.c nor a backend.
 check_PROGRAMS += t/unit/test-trace
 t_unit_test_trace_SOURCES = t/unit/test-trace.c t/unit/stub-backend.c \
-	picl-rt/trace.c picl-rt/trace.h picl-rt/picl.h
+	picl-rt/trace.c picl-rt/trace.h picl-rt/api.h picl-rt/picl.h
 t_unit_test_trace_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picl-rt
 t_unit_test_trace_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_trace_LDADD = $(UNIT_LDADD) -lm

@@ -260,6 +260,53 @@ static int ranks_per_cpu_ok(void)
 	return cpus > 0 && local <= cpus;
 }
 
+/* An environment variable that holds a number, into *v: 0, or -1. */
+static int env_int(const char *name, int *v)
+{
+	const char *s = getenv(name);
+	char *end;
+	long x;
+
+	if (!s || !*s)
+		return -1;
+	x = strtol(s, &end, 10);
+	if (*end || x < 0 || x > INT_MAX)
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
+/*
+ * Before init: this rank's PICL id, from MPI when the program initialised
+ * it already, else from what the launcher put in the environment (Open
+ * MPI's OMPI_COMM_WORLD_RANK and _SIZE, the PMI_RANK and PMI_SIZE of
+ * MPICH's Hydra and of Slurm); -1 when neither tells (or, with
+ * PICL_MPI_HOST=1, the size is not known: the last rank is the host).
+ */
+static int mpi_id_hint(void)
+{
+	int init = 0, done = 0, rank = -1, size = -1;
+	const char *h = getenv("PICL_MPI_HOST");
+
+	MPI_Initialized(&init);
+	MPI_Finalized(&done);
+	if (init && !done) {
+		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+		MPI_Comm_size(MPI_COMM_WORLD, &size);
+	} else if (env_int("OMPI_COMM_WORLD_RANK", &rank) == 0) {
+		env_int("OMPI_COMM_WORLD_SIZE", &size);
+	} else if (env_int("PMI_RANK", &rank) == 0) {
+		env_int("PMI_SIZE", &size);
+	} else {
+		return -1;
+	}
+	if (!(h && strcmp(h, "1") == 0))
+		return rank;
+	if (size < 2 || rank >= size)
+		return -1;
+	return rank == size - 1 ? PICL_HOST : rank;
+}
+
 static int mpi_init(int *nprocs, int *me, int *host)
 {
 	int flag = 0, err, *ub = NULL;
@@ -872,6 +919,7 @@ static void mpi_abort(int code)
 const struct picl_backend picl_backend_impl = {
 	.name = "mpi",
 	.init = mpi_init,
+	.id_hint = mpi_id_hint,
 	.finalize = mpi_finalize,
 	.send = mpi_send,
 	.poll = mpi_poll,

@@ -35,8 +35,8 @@
  * traceflush, when the buffer fills with flush = 1, and at traceexit. Each
  * binary record is converted to a struct picl_record (timestamp = raw -
  * clock offset, as an exact decimal with 6 decimals, microseconds as PICL
- * wrote them; processor = me, PICL_HOST for the host; process = 0 as in
- * Table 20) and written by libpicl-trace's writer to this process's part
+ * wrote them; processor = me, PICL_HOST for the host, also for what is
+ * written before open0 (node_id); process = 0 as in Table 20) and written by libpicl-trace's writer to this process's part
  * file, opened with O_APPEND (PICL_TRACE_ZSTD=1: each flush appends a zstd
  * frame; readers take concatenated frames). The part file is tracefiles'
  * permfile if given, else $PICL_TRACE_PART (set by piclrun), else
@@ -98,6 +98,7 @@
  * traces are reproducible.
  */
 #include "picl.h"
+#include "api.h"
 #include "trace.h"
 
 #include <picl-trace.h>
@@ -618,6 +619,17 @@ static void stats_feed(const struct pt_rec *r)
 /* The part file                                                             */
 /* ------------------------------------------------------------------------ */
 
+/* The processor of the records written, and of the default part file's
+ * name: open0's id; before open0 (a flush, tracemsg, an error or exit
+ * before it), the one the launcher gave the process (api.h). Asked for at
+ * every write until known. */
+static int node_id(void)
+{
+	if (pt.me < 0)
+		pt.me = picl_api_id();
+	return pt.me;
+}
+
 static const char *part_path(char *buf, size_t size)
 {
 	const char *env = getenv("PICL_TRACE_PART");
@@ -626,7 +638,7 @@ static const char *part_path(char *buf, size_t size)
 		return pt.permfile;
 	if (env && *env)
 		return env;
-	snprintf(buf, size, "picltrace.%d.picl", pt.me);
+	snprintf(buf, size, "picltrace.%d.picl", node_id());
 	return buf;
 }
 
@@ -675,6 +687,7 @@ static int open_part(void)
 	const char *path = part_path(def, sizeof(def));
 	int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC;
 
+	node_id();      /* for the records too: every write comes here first */
 	if (pt.fd >= 0 && strcmp(path, pt.path) == 0)
 		return pt.fd;
 	close_part();
@@ -1374,7 +1387,7 @@ void tracefiles(char *tempfile, char *permfile, int verbose)
 	if (verbose) {
 		char def[64];
 
-		fprintf(stderr, "picl: process %d saves its trace in %s\n", pt.me,
+		fprintf(stderr, "picl: process %d saves its trace in %s\n", node_id(),
 			part_path(def, sizeof(def)));
 	}
 	if (pt.on[PT_TRACE])

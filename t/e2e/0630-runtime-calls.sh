@@ -84,4 +84,19 @@ for how in ring stop; do
   mark=$([ $how = ring ] && echo -914 || echo -913)
   grep -q -- "^-2 $mark " $how.picl || fail "$how.picl has no $mark mark"
 done
+
+# Records written before open0 (a traceflush, a tracemsg, a full buffer in
+# flush mode) carry the process's id, not -1, the wildcard: piclrun's
+# PICL_RANK says it before open0 does.
+run timeout 60 "$RUN" -n 2 -o before.picl "$PICL_BUILDDIR/t/rt/before-open" flush
+expect_rc 0
+validate_ok before.picl
+awk '$1 > -300 && $1 < 0 && $4 != 0 && $4 != 1' before.picl >wrongid
+[ -s wrongid ] && fail "before.picl: records of no process: $(head -3 wrongid)"
+for p in 0 1; do
+  n=$(awk -v p=$p '$1 == -2 && $2 == 2 && $4 == p' before.picl | wc -l)
+  [ "$n" -eq 100 ] || fail "before.picl: process $p has $n marks 2, expected 100"
+  grep -q -- "^-7 -911 [0-9.]* $p 0 12 0 before open0\$" before.picl ||
+    fail "before.picl: process $p's tracemsg"
+done
 echo "ok: $ntest runs"

@@ -433,4 +433,20 @@ for seed in 1 2; do
     fail "$last: $(head -5 "$TMP/out")"
 done
 
+# Records written before open0 (t/rt/before-open: see 0630-runtime-calls.sh)
+# carry the rank, from the launcher's environment: each rank writes its
+# own picltrace.RANK.picl (all once wrote picltrace.-1.picl, over each
+# other, with processor -1, the wildcard).
+mpicc_picl "$TMP/before-open" "$PICL_SRCDIR/t/rt/before-open.c"
+mkdir "$TMP/before"
+mpirun_in "$TMP/before" 2 "$TMP/before-open" flush
+expect_rc 0
+[ -f "$TMP/before/picltrace.-1.picl" ] && fail "before-open: picltrace.-1.picl written"
+[ -s "$TMP/before/picltrace.0.picl" ] && [ -s "$TMP/before/picltrace.1.picl" ] ||
+  fail "before-open: parts: $(ls "$TMP/before")"
+merge_parts "$TMP/before"
+validate_ok "$TMP/before/merged.picl"
+awk '$1 > -300 && $1 < 0 && $4 != 0 && $4 != 1' "$TMP/before/merged.picl" >"$TMP/wrongid"
+[ -s "$TMP/wrongid" ] && fail "before-open: records of no process: $(head -3 "$TMP/wrongid")"
+
 echo "ok: $ntest checks"
