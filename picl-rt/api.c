@@ -35,7 +35,9 @@
  *  - open0 records -11 only, no -501 pair: Table 20 shows open0 as -11
  *    alone.
  *  - errors (bad arguments with check0 on, a message longer than the
- *    buffer, a peer gone): a line on stderr, the open call's exit record,
+ *    buffer, a peer gone, a call before open0 or after close0): a line on
+ *    stderr naming the process (before open0, as the launcher named it:
+ *    backend.h's id_hint), the open call's exit record,
  *    a tracemsg saying why, traceexit (so the trace part is complete), and
  *    the backend's abort.
  *
@@ -104,11 +106,15 @@ static struct {
 static void fatal(const char *call, const char *what, long a)
 {
 	char text[200];
+	int id = picl_api_id();
 
 	if (S.failing)
 		BE.abort(1);
 	S.failing = 1;
-	fprintf(stderr, "picl: process %d: %s: %s", S.me, call, what);
+	if (id == -1)           /* before open0, and the launcher did not say */
+		fprintf(stderr, "picl: %s: %s", call, what);
+	else
+		fprintf(stderr, "picl: process %d: %s: %s", id, call, what);
 	if (a != LONG_MIN)
 		fprintf(stderr, " (%ld)", a);
 	fputc('\n', stderr);
@@ -134,7 +140,8 @@ static void peer_fatal(const char *call, const char *what, long a)
 static void need_open(const char *call)
 {
 	if (!S.open)
-		fatal(call, "called before open0", LONG_MIN);
+		fatal(call, S.joined ? "called after close0" : "called before open0",
+		      LONG_MIN);
 }
 
 static int valid_node(int node)
@@ -952,8 +959,10 @@ void check0(int checking)
 
 void message0(char *text)
 {
-	if (S.me == PICL_HOST)
+	int id = picl_api_id();
+
+	if (id == PICL_HOST)
 		fprintf(stderr, "host: %s\n", text ? text : "");
 	else
-		fprintf(stderr, "node %d: %s\n", S.me, text ? text : "");
+		fprintf(stderr, "node %d: %s\n", id, text ? text : "");
 }

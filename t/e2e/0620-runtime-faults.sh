@@ -144,6 +144,19 @@ grep -q "piclrun: process 1 exited with status 3" "$TMP/err" ||
 partial_ok inblock.picl "process 1 exited with status 3"
 [ "$(grep -c -- '^-4 -901 ' inblock.picl)" = 3 ] || fail "inblock: -901 exits: $(grep -- '^-4 -901' inblock.picl)"
 
+# a call before open0 is blamed on the process that made it (its id was
+# taken as 0 until open0), and one after close0 is said to be so
+run timeout 60 "$RUN" -n 3 --timeout 30 -o early.picl "$PICL_BUILDDIR/t/rt/before-open" early 2
+expect_rc 1
+grep -q "^picl: process 2: sync0: called before open0\$" "$TMP/err" ||
+  fail "early error: $(cat "$TMP/err")"
+first=$(grep -m1 '^piclrun: process' "$TMP/err")
+[ "$first" = "piclrun: process 2 exited with status 1" ] || fail "early error blamed first: $first"
+run timeout 60 "$RUN" -n 2 --timeout 30 -o after.picl "$PICL_BUILDDIR/t/rt/before-open" after 1
+expect_rc 1
+grep -q "^picl: process 1: sync0: called after close0\$" "$TMP/err" ||
+  fail "error after close0: $(cat "$TMP/err")"
+
 # tracemsg among other records in the same microsecond keeps their order
 # (the fake clock advances half a microsecond a reading: records share
 # microseconds, in a pattern that broke the order before)
