@@ -69,7 +69,11 @@
  * buffer is a ring; the first overwrite appends a -914 mark; each record
  * pushes out the oldest one. The -901 entry and the -914 mark are kept
  * aside when pushed out and written first, so a wrapped trace still starts
- * with its -901 entry.
+ * with its -901 entry. tracedata's data (pt.blob, as large as the buffer,
+ * at least 64 KiB) fill up apart from the records; when full, flush 1
+ * writes the buffer, 0 stops detailed tracing, and -1 moves the data of
+ * the records still in the ring to the front, pushing out the oldest
+ * records while the new data do not fit.
  *
  * Levels (tracelevel(picl, user, trace), the -904 mark). picl: 0 none; 1
  * and 2 PICL's own events (communication, synchronisation, open0/close0);
@@ -944,6 +948,9 @@ static void drop_oldest(void)
 	pt.n--;
 }
 
+/* MODE_RING: a record once the ring is full, or once records were pushed
+ * out to make room for data (ring_data_room; the ring's start has moved,
+ * so the fast path, which appends at buf[n], is off until the next write). */
 static void ring_put(int64_t ns, int32_t rtype, int32_t event, int n,
 		     const int64_t *vals, uint8_t kind, uint8_t flags)
 {
@@ -951,11 +958,13 @@ static void ring_put(int64_t ns, int32_t rtype, int32_t event, int n,
 	if (!pt.wrapped) {
 		pt.wrapped = 1;
 		if (pt.level[PT_TRACE] >= 1) {
-			drop_oldest();
+			if (pt.n >= pt.cap)
+				drop_oldest();
 			put_raw(ns, PICL_REC_MARK, -914, 0, NULL, K_INT, 0);
 		}
 	}
-	drop_oldest();
+	if (pt.n >= pt.cap)
+		drop_oldest();
 	put_raw(ns, rtype, event, n, vals, kind, flags);
 }
 
@@ -1462,6 +1471,54 @@ static int datatype_of(const char *name)
 	return -1;
 }
 
+/* The bytes of data a K_DATA record holds in pt.blob. */
+static size_t data_bytes(const struct pt_rec *r)
+{
+	return (size_t)r->vals[1] * dt_size((int)r->vals[2]);
+}
+
+/* The data of the records in the ring moved to the front of pt.blob, in
+ * the ring's order (which is the order of their offsets). */
+static void blob_compact(void)
+{
+	size_t len = 0, bytes;
+	uint32_t i;
+
+	for (i = 0; i < pt.n; i++) {
+		struct pt_rec *r = &pt.buf[(pt.start + i) % pt.cap];
+
+		if (r->kind != K_DATA)
+			continue;
+		bytes = data_bytes(r);
+		if (bytes && (size_t)r->vals[0] != len)
+			memmove(pt.blob + len, pt.blob + r->vals[0], bytes);
+		r->vals[0] = (int64_t)len;
+		len += bytes;
+	}
+	pt.blob_len = len;
+}
+
+/* MODE_RING with its data full: the data of the records overwritten since
+ * are let go, and while that leaves no room for `bytes` more the oldest
+ * records are pushed out (counted, with the -914 mark: ring_put), as the
+ * ring pushes them out when it is full. */
+static void ring_data_room(size_t bytes)
+{
+	size_t live;
+
+	blob_compact();
+	live = pt.blob_len;
+	if (live + bytes <= pt.blob_max)
+		return;
+	while (live + bytes > pt.blob_max && pt.n > 0) {
+		if (pt.buf[pt.start].kind == K_DATA)
+			live -= data_bytes(&pt.buf[pt.start]);
+		drop_oldest();
+	}
+	pt.limit = 0;
+	blob_compact();
+}
+
 /* Room for `bytes` of tracedata data, making it as a full buffer would.
  * Returns 0 if the data may be stored. */
 static int blob_room(size_t bytes)
@@ -1471,6 +1528,8 @@ static int blob_room(size_t bytes)
 	if (pt.blob_len + bytes > pt.blob_max) {
 		if (pt.mode == MODE_FLUSH) {
 			flush_traced();
+		} else if (pt.mode == MODE_RING && bytes <= pt.blob_max) {
+			ring_data_room(bytes);
 		} else {
 			if (pt.mode == MODE_STOP)
 				stop_now(stamp());

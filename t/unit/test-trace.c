@@ -16,7 +16,7 @@
  *    detailed tracing stops, statistics keep counting), -1 (overwrite, one
  *    -914, the -901 entry kept, the newest records kept);
  *  - tracemsg is in the file before any flush; tracedata's data types,
- *    and its data filling their buffer (flush 1 and 0, and too large);
+ *    and its data filling their buffer (flush 1, 0 and -1, and too large);
  *    pt_count is counted and never written; levels and traceinfo; PICL
  *    events inside collectives only at level 3; zstd part files; the
  *    atexit path (a child that exits without traceexit leaves a complete
@@ -590,6 +590,40 @@ START_TEST(test_tracedata_full_stop)
 }
 END_TEST
 
+/* A ring (flush -1) overwrites the oldest records, data and all: the
+ * newest tracedata records are kept when the data fill their buffer (it
+ * once stopped taking data there, the newest records were lost). */
+START_TEST(test_tracedata_full_ring)
+{
+	char want[64];
+	int k, n = 0, first = -1;
+
+	enter_tmpdir();
+	setenv("PICL_TRACE_PART", "part.picl", 1);
+	tracenode(SMALL, -1, 0);
+	pt_attach(3, 4, -1);
+	data_blocks(40);                        /* 320,000 bytes of data */
+	traceexit();
+	read_part("part.picl");
+	ck_assert_int_eq(count_recs(-2, -914), 1);
+	for (k = 0; k < nrecs; k++) {
+		if (recs[k].type != 5 || recs[k].event != 9)
+			continue;
+		if (first < 0)
+			first = atoi(recs[k].data) / 10000;
+		ck_assert_uint_eq(recs[k].nfields, 2000);
+		snprintf(want, sizeof(want), " %d %d ", (first + n) * 10000,
+			 (first + n) * 10000 + 1);
+		ck_assert_msg(strncmp(recs[k].data, want, strlen(want)) == 0,
+			      "data block %d: %.40s", first + n, recs[k].data);
+		n++;
+	}
+	/* 64 KiB of data hold 8 blocks: the newest ones, up to the last. */
+	ck_assert_int_ge(n, 7);
+	ck_assert_int_eq(first + n, 40);
+}
+END_TEST
+
 START_TEST(test_count_only)
 {
 	const struct rec *r;
@@ -771,6 +805,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_tracedata_types);
 	tcase_add_test(tc, test_tracedata_full_flush);
 	tcase_add_test(tc, test_tracedata_full_stop);
+	tcase_add_test(tc, test_tracedata_full_ring);
 	tcase_add_test(tc, test_count_only);
 	tcase_add_test(tc, test_levels_and_info);
 	tcase_add_test(tc, test_collective_insides);
