@@ -487,7 +487,7 @@ static int data_values(const struct pt_rec *r, struct picl_record *rec)
 {
 	size_t off = (size_t)r->vals[0], count = (size_t)r->vals[1], k;
 	int dt = (int)r->vals[2];
-	const char *p = pt.blob + off;
+	const char *p;
 	struct picl_value *v;
 
 	rec->alias = dt_alias(dt);
@@ -496,6 +496,7 @@ static int data_values(const struct pt_rec *r, struct picl_record *rec)
 	rec->has_descriptor = count > 0;
 	if (count == 0)
 		return 0;
+	p = pt.blob + off;
 	if (dt == DT_CHAR) {
 		if (grow((void **)&pt.vals, &pt.vals_cap, 1, sizeof(*pt.vals)))
 			return -1;
@@ -1554,9 +1555,11 @@ void tracedata(int type, int location, char *datatype, int count, void *data)
 	bytes = (size_t)count * dt_size(dt);
 	if (blob_room(bytes) < 0)
 		return;
-	memcpy(pt.blob + pt.blob_len, data, bytes);
-	if (dt == DT_CHAR)
-		clean_chars(pt.blob + pt.blob_len, bytes);
+	if (bytes) {    /* no data: data and pt.blob may be NULL */
+		memcpy(pt.blob + pt.blob_len, data, bytes);
+		if (dt == DT_CHAR)
+			clean_chars(pt.blob + pt.blob_len, bytes);
+	}
 	v[0] = (int64_t)pt.blob_len;
 	v[1] = count;
 	v[2] = dt;

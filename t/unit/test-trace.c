@@ -527,6 +527,29 @@ START_TEST(test_tracedata_types)
 }
 END_TEST
 
+/* No data: a record without values, also with no buffer (NULL) and no
+ * data area yet (it once passed NULL to memcpy, which UBSan stops). */
+START_TEST(test_tracedata_empty)
+{
+	int i = 7;
+
+	enter_tmpdir();
+	setenv("PICL_TRACE_PART", "part.picl", 1);
+	tracenode(100000, 1, 0);
+	pt_attach(2, 4, -1);
+	tracedata(1, 5, "char", 0, NULL);
+	tracedata(2, 5, "int", 0, NULL);
+	tracedata(3, 5, "int", 1, &i);
+	tracedata(4, 5, "double", 0, NULL);
+	traceexit();
+	read_part("part.picl");
+	ck_assert_uint_eq(find_rec(5, 1)->nfields, 0);
+	ck_assert_uint_eq(find_rec(5, 2)->nfields, 0);
+	ck_assert_str_eq(find_rec(5, 3)->data, " 7");
+	ck_assert_uint_eq(find_rec(5, 4)->nfields, 0);
+}
+END_TEST
+
 /* tracedata's data has a buffer of its own (at least 64 KiB): when it is
  * full, the data are flushed with the records (flush 1), or detailed
  * tracing stops (flush 0); data larger than the whole buffer are left out. */
@@ -803,6 +826,7 @@ static Suite *trace_suite(void)
 	tc = tcase_create("calls");
 	tcase_add_test(tc, test_tracemsg_at_once);
 	tcase_add_test(tc, test_tracedata_types);
+	tcase_add_test(tc, test_tracedata_empty);
 	tcase_add_test(tc, test_tracedata_full_flush);
 	tcase_add_test(tc, test_tracedata_full_stop);
 	tcase_add_test(tc, test_tracedata_full_ring);
