@@ -557,15 +557,20 @@ int picl_api_id(void)
 	return S.joined ? S.me : BE.id_hint();
 }
 
-void who0(int *numproc, int *me, int *host)
+void picl_api_who(int *numproc, int *me, int *host)
 {
-	pt_count(-13);
 	if (numproc)
 		*numproc = S.nprocs;
 	if (me)
 		*me = S.me;
 	if (host)
 		*host = S.host;
+}
+
+void who0(int *numproc, int *me, int *host)
+{
+	pt_count(-13);
+	picl_api_who(numproc, me, host);
 }
 
 int host0(void)
@@ -753,15 +758,20 @@ void recv0(char *buf, int bytes, int type)
 	recv_general(buf, bytes, type);
 }
 
-void recvinfo0(int *bytes, int *type, int *node)
+void picl_api_recvinfo(int *bytes, int *type, int *node)
 {
-	pt_count(-14);
 	if (bytes)
 		*bytes = S.last_len;
 	if (type)
 		*type = S.last_type;
 	if (node)
 		*node = S.last_src;
+}
+
+void recvinfo0(int *bytes, int *type, int *node)
+{
+	pt_count(-14);
+	picl_api_recvinfo(bytes, type, node);
 }
 
 /* Look for a queued message of type; sets recvinfo's values. */

@@ -1,6 +1,6 @@
 /*
  * api.h - what the communication layer (api.c) tells the rest of libpicl
- * (trace.c) besides picl.h. Not installed. In the unit tests of the
+ * (trace.c, collective.c) besides picl.h. Not installed. In the unit tests of the
  * tracing layer, t/unit/stub-backend.c stands in for it.
  */
 #ifndef PICL_RT_API_H
@@ -16,6 +16,12 @@
  * before open0 name the right process; -1 when that is not known yet.
  */
 int picl_api_id(void);
+
+/* who0 and recvinfo0 for libpicl's own use (the collectives): the same
+ * values, not counted in the statistics (-13, -14), which are the
+ * program's calls. */
+void picl_api_who(int *numproc, int *me, int *host);
+void picl_api_recvinfo(int *bytes, int *type, int *node);
 
 #pragma GCC visibility pop
 

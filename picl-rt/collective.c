@@ -1,8 +1,10 @@
 /*
  * collective.c - PICL's collective operations (setarc0/getarc0, bcast0,
  * bcast1, gsum0 ... gxor0, gcomb0, gather0, barrier0), written once over
- * the point-to-point calls of picl.h (send0, recv0, wait0, recvinfo0, who0)
- * so that libpicl and libpicl-mpi share them.
+ * the point-to-point calls of picl.h (send0, recv0, wait0; recvinfo0 and
+ * who0 as api.h's uncounted picl_api_recvinfo and picl_api_who: the
+ * statistics count the program's calls) so that libpicl and libpicl-mpi
+ * share them.
  *
  * Topology. As in PICL, the collectives route their messages over a
  * logical architecture set by setarc0(nprocs, top, ord, dir): top 1
@@ -85,6 +87,7 @@
 #include <string.h>
 
 #include "picl.h"
+#include "api.h"
 #include "trace.h"
 
 /* Trace event types of the collectives' blocks: PICL's block type -k is
@@ -161,7 +164,7 @@ static void arc_current(int *nprocs, int *top, int *ord, int *dir)
 		*dir = arc.dir;
 		return;
 	}
-	who0(&numproc, &me, &host);
+	picl_api_who(&numproc, &me, &host);
 	*nprocs = numproc;
 	*top = is_pow2(numproc) ? 1 : 2;
 	*ord = 0;
@@ -178,7 +181,7 @@ void setarc0(int *nprocs, int *top, int *ord, int *dir)
 {
 	int numproc, me, host;
 
-	who0(&numproc, &me, &host);
+	picl_api_who(&numproc, &me, &host);
 	if (*nprocs <= 0 || *nprocs > numproc)
 		*nprocs = numproc;
 	if (*top < 1 || *top > 4)
@@ -226,7 +229,7 @@ static void ctx_init(struct ctx *c)
 {
 	int numproc, host, ord;
 
-	who0(&numproc, &c->me, &host);
+	picl_api_who(&numproc, &c->me, &host);
 	arc_current(&c->P, &c->top, &ord, &c->dir);
 	if (c->P > numproc)
 		c->P = numproc;
@@ -395,16 +398,16 @@ static int coll_recv(char *buf, int bytes, int type, int src)
 		}
 	for (;;) {
 		wait0(type);
-		recvinfo0(&len, &mtype, &from);
+		picl_api_recvinfo(&len, &mtype, &from);
 		if (from == src) {
 			/* recv0 itself stops the run if len > bytes. */
 			recv0(buf, bytes, type);
-			recvinfo0(&len, &mtype, &from);
+			picl_api_recvinfo(&len, &mtype, &from);
 			return len;
 		}
 		s = coll_alloc(sizeof *s + (size_t)len);
 		recv0(s->data, len, type);
-		recvinfo0(&s->len, &s->type, &s->src);
+		picl_api_recvinfo(&s->len, &s->type, &s->src);
 		s->next = NULL;
 		*stash_tail = s;
 		stash_tail = &s->next;
