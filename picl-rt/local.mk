@@ -131,6 +131,11 @@ t_rt_before_open_SOURCES = t/rt/before-open.c
 t_rt_before_open_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_before_open_LDADD = $(PICLEX_LDADD_)
 t_rt_before_open_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/trace-files
+t_rt_trace_files_SOURCES = t/rt/trace-files.c
+t_rt_trace_files_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_trace_files_LDADD = $(PICLEX_LDADD_)
+t_rt_trace_files_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0620-runtime-faults.sh t/e2e/0630-runtime-calls.sh \

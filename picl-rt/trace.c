@@ -36,15 +36,19 @@
  * binary record is converted to a struct picl_record (timestamp = raw -
  * clock offset, as an exact decimal with 6 decimals, microseconds as PICL
  * wrote them; processor = me, PICL_HOST for the host, also for what is
- * written before open0 (node_id); process = 0 as in Table 20) and written by libpicl-trace's writer to this process's part
- * file, opened with O_APPEND (PICL_TRACE_ZSTD=1: each flush appends a zstd
- * frame; readers take concatenated frames). The part file is tracefiles'
- * permfile if given, else $PICL_TRACE_PART (set by piclrun), else
+ * written before open0 (node_id); process = 0 as in Table 20) and written
+ * by libpicl-trace's writer to this process's part file, opened with
+ * O_APPEND (PICL_TRACE_ZSTD=1: each flush appends a zstd frame; readers
+ * take concatenated frames). The part file is tracefiles' permfile if
+ * given, else $PICL_TRACE_PART (set by piclrun), else
  * "picltrace.<me>.picl" in the current directory; it is truncated the first
- * time this process opens it. A tracefiles call takes effect at the next
- * write: what was written before stays in the former file. Because times are computed at flush time,
- * pt_set_clock_offset (clocksync0) moves every record not yet written, which
- * is why the records before clocksync0 have negative times (Appendix A).
+ * time this process opens it, but a tracefiles file under piclrun only by
+ * the first process of the run to open it: processes may share one
+ * (open_part). A tracefiles call takes effect at the next write: what was
+ * written before stays in the former file. Because times are computed at
+ * flush time, pt_set_clock_offset (clocksync0) moves every record not yet
+ * written, which is why the records before clocksync0 have negative times
+ * (Appendix A).
  *
  * Statistics. Every event record also goes, in timeline order, through
  * libpicl-trace's accumulator (picl_stats_add) as it is converted, so the
@@ -107,6 +111,7 @@
 
 #include <picl-trace.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -114,6 +119,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -189,7 +195,9 @@ struct pt_state {
 
 	char permfile[PATH_MAX];
 	char path[PATH_MAX];      /* the part file fd is open on */
-	char truncated[PATH_MAX]; /* the last path this process truncated */
+	char **opened;            /* the paths opened (absolute): truncated once */
+	size_t nopened, opened_cap;
+	int shared;               /* a tracefiles file other processes may share */
 	int fd;
 	int open_failed;
 	int compress;
@@ -655,24 +663,90 @@ static void close_part(void)
 	pt.path[0] = '\0';
 }
 
+/* path with the current directory in front, into buf (PATH_MAX bytes);
+ * as it is when that fails. */
+static void abs_path(const char *path, char *buf)
+{
+	char cwd[PATH_MAX];
+	int n = -1;
+
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		n = snprintf(buf, PATH_MAX, "%s/%s", cwd, path);
+	if (n < 0 || n >= PATH_MAX)
+		snprintf(buf, PATH_MAX, "%s", path);
+}
+
+/* 1 if this process has opened the absolute path abs before; else
+ * remembers it and returns 0. */
+static int opened_before(const char *abs)
+{
+	size_t k;
+	char *copy;
+
+	for (k = 0; k < pt.nopened; k++)
+		if (strcmp(pt.opened[k], abs) == 0)
+			return 1;
+	copy = strdup(abs);
+	if (copy && grow((void **)&pt.opened, &pt.opened_cap, pt.nopened + 1,
+			 sizeof(*pt.opened)) == 0)
+		pt.opened[pt.nopened++] = copy;
+	else
+		free(copy);
+	return 0;
+}
+
+/* Under piclrun: 1 if a process of the run has listed the absolute path
+ * abs in its "<part>.files" (note_own_file) in the parts' directory. */
+static int listed_in_run(const char *part, const char *abs)
+{
+	char dir[PATH_MAX], list[PATH_MAX], line[PATH_MAX + 2];
+	const char *slash = strrchr(part, '/');
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+	int found = 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash == part ? 1 : (int)(slash - part), part);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 6 || strcmp(e->d_name + n - 6, ".files") != 0 ||
+		    (size_t)snprintf(list, sizeof(list), "%s/%s", dir,
+				     e->d_name) >= sizeof(list))
+			continue;
+		f = fopen(list, "r");
+		if (!f)
+			continue;
+		while (!found && fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			found = strcmp(line, abs) == 0;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
 /*
  * Under piclrun, a file named by tracefiles() instead of the part piclrun
  * gave us is listed in "<part>.files", one absolute path a line, so that
  * piclrun merges it too (and leaves it in place: it is the user's).
  */
-static void note_own_file(const char *part, const char *path)
+static void note_own_file(const char *part, const char *abs)
 {
-	char list[PATH_MAX], line[PATH_MAX + 2], cwd[PATH_MAX];
+	char list[PATH_MAX], line[PATH_MAX + 2];
 	int fd, n;
 
-	if (strchr(path, '\n'))
+	if (strchr(abs, '\n'))
 		return;
-	if (path[0] == '/')
-		n = snprintf(line, sizeof(line), "%s\n", path);
-	else if (getcwd(cwd, sizeof(cwd)))
-		n = snprintf(line, sizeof(line), "%s/%s\n", cwd, path);
-	else
-		return;
+	n = snprintf(line, sizeof(line), "%s\n", abs);
 	if (n < 0 || (size_t)n >= sizeof(line) ||
 	    (size_t)snprintf(list, sizeof(list), "%s.files", part) >= sizeof(list))
 		return;
@@ -680,25 +754,30 @@ static void note_own_file(const char *part, const char *path)
 	if (fd < 0)
 		return;
 	if (write(fd, line, (size_t)n) != n)
-		fprintf(stderr, "picl: cannot note trace file %s for piclrun\n", path);
+		fprintf(stderr, "picl: cannot note trace file %s for piclrun\n", abs);
 	close(fd);
 }
 
-/* Open the part file (append; truncated on the first open of its path in
- * this process). Returns the fd or -1 (warned once). */
+/*
+ * Open the part file (append). A file is truncated once in a run: on the
+ * first open of its path in this process, and, for a tracefiles file under
+ * piclrun, which other processes may share, only when no process of the
+ * run has listed it yet (the first to open it; the others append). The
+ * test and the listing are made holding the file's lock, so two processes
+ * opening it at once cannot both truncate. Returns the fd or -1 (warned
+ * once).
+ */
 static int open_part(void)
 {
-	char def[64];
+	char def[64], abs[PATH_MAX];
 	const char *path = part_path(def, sizeof(def));
-	int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC;
+	const char *env = getenv("PICL_TRACE_PART");
 
 	node_id();      /* for the records too: every write comes here first */
 	if (pt.fd >= 0 && strcmp(path, pt.path) == 0)
 		return pt.fd;
 	close_part();
-	if (strcmp(path, pt.truncated) != 0)
-		flags |= O_TRUNC;
-	pt.fd = open(path, flags, 0666);
+	pt.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 	if (pt.fd < 0) {
 		if (!pt.open_failed)
 			fprintf(stderr, "picl: cannot open trace file %s: %s\n",
@@ -707,24 +786,39 @@ static int open_part(void)
 		return -1;
 	}
 	snprintf(pt.path, sizeof(pt.path), "%s", path);
-	if (flags & O_TRUNC) {
-		const char *env = getenv("PICL_TRACE_PART");
-
-		if (env && *env && strcmp(env, path) != 0)
-			note_own_file(env, path);
+	pt.shared = env && *env && strcmp(env, path) != 0;
+	abs_path(path, abs);
+	if (!opened_before(abs)) {
+		if (pt.shared)
+			flock(pt.fd, LOCK_EX);
+		if ((!pt.shared || !listed_in_run(env, abs)) &&
+		    ftruncate(pt.fd, 0) < 0)
+			fprintf(stderr, "picl: cannot truncate trace file %s: %s\n",
+				path, strerror(errno));
+		if (pt.shared) {
+			note_own_file(env, abs);
+			flock(pt.fd, LOCK_UN);
+		}
 	}
-	snprintf(pt.truncated, sizeof(pt.truncated), "%s", path);
 	return pt.fd;
 }
 
+/* A writer on the part file; a shared one is locked while it is written,
+ * so that the processes' flushes do not mix (writer_close unlocks). */
 static struct picl_writer *writer_open(void)
 {
 	struct picl_writer_options opts = { pt.compress, 0, 64 * 1024 };
+	struct picl_writer *w;
 	int fd = open_part();
 
 	if (fd < 0)
 		return NULL;
-	return picl_writer_open_fd(fd, pt.path, &opts, NULL, NULL);
+	if (pt.shared)
+		flock(fd, LOCK_EX);
+	w = picl_writer_open_fd(fd, pt.path, &opts, NULL, NULL);
+	if (!w && pt.shared)
+		flock(fd, LOCK_UN);
+	return w;
 }
 
 /* Close a writer; add what it wrote to the byte count and return that. */
@@ -739,6 +833,8 @@ static uint64_t writer_close(struct picl_writer *w)
 		fprintf(stderr, "picl: cannot write trace file %s\n", pt.path);
 		pt.open_failed = 1;
 	}
+	if (pt.shared && pt.fd >= 0)
+		flock(pt.fd, LOCK_UN);
 	pt.bytes += n;
 	return n;
 }

@@ -99,4 +99,29 @@ for p in 0 1; do
   grep -q -- "^-7 -911 [0-9.]* $p 0 12 0 before open0\$" before.picl ||
     fail "before.picl: process $p's tracemsg"
 done
+
+# tracefiles: a file is truncated once in a run, by the first process to
+# open it; the others, and the same process coming back to it, append
+# (each truncated it at its first open, wiping what the others had
+# flushed, and a -> b -> a wiped a's start)
+tf() {  # OUT NPROCS FILE...: run t/rt/trace-files, check what OUT holds
+  out=$1 np=$2; shift 2
+  echo "-2 77 1.0 0 0 0" >"$1"    # from an earlier run: goes
+  run timeout 60 "$RUN" -n $np -o $out "$PICL_BUILDDIR/t/rt/trace-files" "$@"
+  expect_rc 0
+  validate_ok $out
+  for p in $(seq 0 $((np - 1))); do
+    for ev in '-3 -901' '-4 -901'; do
+      n=$(awk -v p=$p -v ev="$ev" '$1 " " $2 == ev && $4 == p' $out | wc -l)
+      [ "$n" -eq 1 ] || fail "$out: process $p has $n records '$ev'"
+    done
+    n=$(awk -v p=$p '$1 == -4 && $2 == 1 && $4 == p' $out | wc -l)
+    [ "$n" -eq 3 ] || fail "$out: process $p has $n blocks, expected 3"
+  done
+  grep -q -- '^-2 77 ' $out && fail "$out: a record of an earlier run"
+  return 0
+}
+tf same.picl 3 shared.picl
+[ "$(grep -c -- '^-3 -901 ' shared.picl)" -eq 3 ] || fail "shared.picl: $(cat shared.picl)"
+tf back.picl 2 fa.picl fb.picl
 echo "ok: $ntest runs"

@@ -17,7 +17,8 @@
  *    -914, the -901 entry kept, the newest records kept);
  *  - tracemsg is in the file before any flush; tracedata's data types,
  *    and its data filling their buffer (flush 1, 0 and -1, and too large);
- *    pt_count is counted and never written; levels and traceinfo; PICL
+ *    pt_count is counted and never written; tracefiles truncates a file
+ *    once, at its first open; levels and traceinfo; PICL
  *    events inside collectives only at level 3; zstd part files; the
  *    atexit path (a child that exits without traceexit leaves a complete
  *    part file); a killed process keeps its tracemsg records.
@@ -647,6 +648,43 @@ START_TEST(test_tracedata_full_ring)
 }
 END_TEST
 
+/* tracefiles to a, to b, back to a: a is truncated once, on its first
+ * open (a file left from before is emptied), and then appended to (the
+ * way back once truncated a again, losing its -901 entry). */
+START_TEST(test_tracefiles_back)
+{
+	FILE *f;
+
+	enter_tmpdir();
+	f = fopen("a.picl", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("-2 77 1.0 2 0 0\n", f);
+	fclose(f);
+	tracenode(100000, 1, 0);
+	pt_attach(2, 4, -1);
+	tracefiles("", "a.picl", 0);
+	tracemark(1);
+	traceflush();
+	tracefiles("", "b.picl", 0);
+	tracemark(2);
+	traceflush();
+	tracefiles("", "a.picl", 0);
+	tracemark(3);
+	traceflush();
+	tracefiles("", "b.picl", 0);
+	traceexit();
+	read_part("a.picl");
+	ck_assert_int_eq(recs[0].type, -3);
+	ck_assert_int_eq(recs[0].event, -901);
+	ck_assert_int_eq(count_recs(-2, 77), 0);
+	ck_assert_int_eq(count_recs(-2, 1), 1);
+	ck_assert_int_eq(count_recs(-2, 3), 1);
+	read_part("b.picl");
+	ck_assert_int_eq(count_recs(-2, 2), 1);
+	ck_assert_int_eq(count_recs(-4, -901), 1);
+}
+END_TEST
+
 START_TEST(test_count_only)
 {
 	const struct rec *r;
@@ -830,6 +868,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_tracedata_full_flush);
 	tcase_add_test(tc, test_tracedata_full_stop);
 	tcase_add_test(tc, test_tracedata_full_ring);
+	tcase_add_test(tc, test_tracefiles_back);
 	tcase_add_test(tc, test_count_only);
 	tcase_add_test(tc, test_levels_and_info);
 	tcase_add_test(tc, test_collective_insides);
