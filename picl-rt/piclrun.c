@@ -65,6 +65,7 @@ static const char usage[] =
 	"                       unless --parts-dir chose the place)\n"
 	"  -t, --timeout=SECS   stop the run after SECS seconds\n"
 	"      --parts-dir=DIR  where the parts go (default a temporary directory)\n"
+	"  -V, --version        show the version\n"
 	"  -h, --help           show this help\n";
 
 struct proc {
@@ -873,12 +874,13 @@ static int parse(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "parts-dir", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "+n:o:zt:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+n:o:zt:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			R.nprocs = (int)strtol(optarg, &end, 10);
@@ -902,6 +904,7 @@ static int parse(int argc, char **argv)
 			break;
 		case 'p': R.partsdir = optarg; break;
 		case 'h': fputs(usage, stdout); exit(0);
+		case 'V': printf("piclrun %s\n", PACKAGE_VERSION); exit(0);
 		default: fputs(usage, stderr); return -1;
 		}
 	}

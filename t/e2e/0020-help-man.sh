@@ -34,6 +34,15 @@ documented "$PICL_SRCDIR/man/picltrace.1" $(options "$PT")
 documented "$PICL_SRCDIR/man/piclrun.1" $(options "$PICL_BUILDDIR/picl-rt/piclrun")
 documented "$PICL_SRCDIR/man/picl-cc.1" $(options "$PICL_BUILDDIR/picl-rt/picl-cc")
 
+# --version: the package's version, the same for both programs
+run "$PT" --version
+expect_rc 0
+v=$(sed -n 's/^picltrace //p' "$TMP/out")
+[ -n "$v" ] || fail "picltrace --version: $(cat "$TMP/out")"
+run "$PICL_BUILDDIR/picl-rt/piclrun" --version
+expect_rc 0
+[ "$(cat "$TMP/out")" = "piclrun $v" ] || fail "piclrun --version: $(cat "$TMP/out")"
+
 # every function the library's header declares is named in its man page
 nf=0
 for f in $(grep -o '\bpicl_[a-z0-9_]*(' "$PICL_SRCDIR/libpicl-trace/picl-trace.h" |
