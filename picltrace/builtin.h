@@ -34,7 +34,6 @@ int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes);
 /* A time option (opt is its name, "--from"): 0 with *t set, or -1 after
  * reporting for cmd a time out of range or, when the text is not a
  * number, that opt takes `expected`. */
-struct picl_time;
 int picltrace_parse_time(const char *cmd, const char *opt, const char *arg,
 			 const char *expected, struct picl_time *t);
 

@@ -345,7 +345,6 @@ struct held {
 	uint64_t at;
 };
 
-
 /* Part of a trace's header (doc/DESIGN.md point 8): header records, and
  * the definitions that may come among them. */
 static int header_part(int32_t type)
