@@ -599,8 +599,12 @@ struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned
 	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS | flags;
 	o.buffer_size = buffer;
 	r = picl_reader_open(path, &o, &rc, &err);
-	if (!r)
+	if (!r) {
 		picltrace_report(cmd, &err);
+		if (err.sys_errno == EMFILE || err.sys_errno == ENFILE)
+			picltrace_error(cmd, "(runs and inputs are merged a few at a time, but "
+					"this needs a few more open files: raise 'ulimit -n')");
+	}
 	return r;
 }
 

@@ -229,6 +229,16 @@ cat lim/n*.picl | LC_ALL=C sort -s -t' ' -k3,3g >lim.want
 (ulimit -n 24 && "$PT" merge -q --no-header -o lim.got lim/n*.picl) ||
   fail "merge of 300 inputs under ulimit -n 24"
 cmp -s lim.want lim.got || fail "merge of 300 inputs under ulimit -n 24: order"
+# Under far fewer descriptors than a merge tree of 300 inputs holds: an
+# error that says which limit to raise, and no output left. (Not under
+# the sanitizers, whose exit-time leak check needs descriptors too.)
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+  run sh -c "ulimit -n 10 && \"$PT\" merge -q --no-header -o lim.few lim/n*.picl"
+  expect_rc 2
+  grep -q "Too many open files" "$TMP/err" && grep -q "raise 'ulimit -n'" "$TMP/err" ||
+    fail "$last: $(cat "$TMP/err")"
+  [ ! -e lim.few ] || fail "$last: left lim.few"
+fi
 
 # Header edge cases: the earliest time the format can write has nothing
 # before it (the header takes that time); a file name with a newline or a
