@@ -2191,6 +2191,29 @@ out:
 /* The command                                                               */
 /* ------------------------------------------------------------------------ */
 
+/* The long option arg ("--name" or "--name=value", the name whole or a
+ * prefix of one only, as getopt_long takes it) names, or NULL. */
+static const struct option *long_option(const struct option *opts, const char *arg)
+{
+	const struct option *found = NULL;
+	size_t n;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	arg += 2;
+	n = strcspn(arg, "=");
+	for (; opts->name; opts++) {
+		if (strncmp(opts->name, arg, n) != 0)
+			continue;
+		if (strlen(opts->name) == n)
+			return opts;
+		if (found)
+			return NULL;
+		found = opts;
+	}
+	return found;
+}
+
 static int bad_usage(void)
 {
 	fputs(validate_usage, stderr);
@@ -2298,13 +2321,21 @@ int cmd_validate(int argc, const char **argv)
 			picltrace_error(CMD, "option '%s' needs a value", argv[optind - 1]);
 			status = bad_usage();
 			goto cleanup;
-		default:
-			if (optopt)
+		default: {
+			/* a long option given a value it does not take sets
+			 * optopt to its val, as a bad short option does */
+			const char *arg = argv[optind - 1];
+			const struct option *lo = long_option(longopts, arg);
+
+			if (lo && (optopt == 0 || optopt == lo->val))
+				picltrace_error(CMD, "option '--%s' takes no value", lo->name);
+			else if (optopt > 0 && optopt < 256)
 				picltrace_error(CMD, "unknown option '-%c'", optopt);
 			else
-				picltrace_error(CMD, "unknown option '%s'", argv[optind - 1]);
+				picltrace_error(CMD, "unknown option '%s'", arg);
 			status = bad_usage();
 			goto cleanup;
+		}
 		}
 	}
 	if (optind >= argc) {

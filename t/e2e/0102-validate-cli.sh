@@ -41,6 +41,17 @@ expect_err <<T
 picltrace validate: unknown option '-x'
 $usage
 T
+# A value given to an option that takes none (whole or abbreviated)
+for a in --sorted=1 --sort=1 --quiet=yes; do
+  run "$PT" validate $a clean-2proc.picl
+  expect_rc 2
+  o=${a%%=*}; o=${o#--}
+  case sorted in $o*) o=sorted ;; esac
+  expect_err <<T
+picltrace validate: option '--$o' takes no value
+$usage
+T
+done
 run "$PT" validate
 expect_rc 2
 expect_err <<T
