@@ -1045,7 +1045,8 @@ struct picl_schema *picl_schema_load(const char *path, struct picl_error *err);
 
 /*
  * Load the default schema: $PICL_SCHEMA if set, else
- * $(pkgdatadir)/picl.yaml.
+ * $(pkgdatadir)/picl.yaml (when that is missing, err->problem also says
+ * how to name another).
  */
 struct picl_schema *picl_schema_load_default(struct picl_error *err);
 

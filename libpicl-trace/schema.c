@@ -1684,7 +1684,19 @@ const char *picl_schema_default_path(void)
 
 struct picl_schema *picl_schema_load_default(struct picl_error *err)
 {
-	return picl_schema_load(picl_schema_default_path(), err);
+	const char *env = getenv("PICL_SCHEMA");
+	struct picl_schema *s = picl_schema_load(picl_schema_default_path(), err);
+
+	/* the installed schema missing: say how to name another */
+	if (!s && err && err->code == PICL_ERR_IO && err->sys_errno == ENOENT &&
+	    !(env && *env)) {
+		size_t n = strlen(err->problem);
+
+		snprintf(err->problem + n, sizeof(err->problem) - n,
+			 " (none is installed there: run make install, or set PICL_SCHEMA to "
+			 "a picl.yaml such as the source tree's schemas/picl.yaml)");
+	}
+	return s;
 }
 
 void picl_schema_free(struct picl_schema *s)

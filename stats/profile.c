@@ -1987,10 +1987,14 @@ struct profile *profile_of_inputs(const struct prof_options *opts,
 		picltrace_error(opts->cmd, "out of memory");
 		return NULL;
 	}
-	if (!p->schema && !opts->quiet && names)
-		picltrace_error(opts->cmd, "warning: %s: %s; event names are left out",
-				serr.path ? serr.path : picl_schema_default_path(),
-				serr.problem);
+	if (!p->schema && !opts->quiet && names) {
+		char where[PICL_PROBLEM_MAX + 4200];
+
+		if (!serr.path)
+			serr.path = picl_schema_default_path();
+		picltrace_error(opts->cmd, "warning: %s; event names are left out",
+				picl_error_format(&serr, where, sizeof(where)));
+	}
 	for (i = 0; i < n; i++) {
 		p->carry.more = i + 1 < n;
 		if (profile_read(p, inputs[i]) != 0) {

@@ -97,6 +97,20 @@ expect_out </dev/null
 expect_err <<'T'
 picltrace validate: nope.yaml: cannot open the schema: No such file or directory
 T
+# Without PICL_SCHEMA and nothing installed: say how to name a schema.
+run env -u PICL_SCHEMA "$PT" validate clean-2proc.picl
+if [ "$rc" -eq 2 ]; then
+  grep -q 'cannot open the schema: No such file or directory (none is installed there: run make install, or set PICL_SCHEMA' "$TMP/err" ||
+    fail "$last: $(cat "$TMP/err")"
+else
+  echo "note: a schema is installed; the message for a missing one is not checked"
+fi
+# stat and plot go on without a bad schema, saying where it is bad.
+printf 'records:\n  - nmae: x\n' >"$TMP/bad.yaml"
+run env PICL_SCHEMA="$TMP/bad.yaml" "$PT" stat clean-2proc.picl
+expect_rc 0
+grep -q "^picltrace stat: warning: $TMP/bad.yaml:2:5: unknown key \"nmae\" in a record; event names are left out\$" "$TMP/err" ||
+  fail "$last: $(cat "$TMP/err")"
 
 # zstd, named and on standard input; "-" is shown as <stdin>.
 zstd -q -o "$TMP/clean.picl.zst" clean-2proc.picl
