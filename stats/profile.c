@@ -493,6 +493,34 @@ static int timeline_add(struct profile *p, struct prof_proc *pp, prof_ticks a,
 	return 0;
 }
 
+/* Forget the timeline of pp so far: what came before its tracing window
+ * (the -901 entry), which is not traced time. */
+static void timeline_forget(struct profile *p, struct prof_proc *pp)
+{
+	size_t k, j;
+
+	if (!p->opt.timeline)
+		return;
+	if (p->binned) {
+		memset(pp->bins, 0, p->opt.bins * PROF_NCAT * sizeof(*pp->bins));
+		return;
+	}
+	if (!pp->has_last_iv)
+		return;
+	/* close the gaps; the others' latest intervals move down with them */
+	for (k = j = 0; k < p->niv; k++) {
+		struct prof_proc *q = p->procs[p->iv[k].proc];
+
+		if (q == pp)
+			continue;
+		if (q->has_last_iv && q->last_iv == k)
+			q->last_iv = j;
+		p->iv[j++] = p->iv[k];
+	}
+	p->niv = j;
+	pp->has_last_iv = 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Messages and the critical path                                            */
 /* ------------------------------------------------------------------------ */
@@ -732,8 +760,12 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 	if (rec->type == PICL_REC_ENTRY) {
 		if (is_window_event(rec->event)) {
 			if (pp->window_depth++ == 0 && !pp->window_seen) {
+				/* what came before is not traced time: not on
+				 * the critical path, not in the timeline */
 				pp->window_seen = 1;
 				pp->win_start = t;
+				pp->cp = 0;
+				timeline_forget(p, pp);
 			}
 		} else if (cat >= 0) {
 			if (grow((void **)&pp->open, &pp->open_cap, pp->nopen + 1,

@@ -293,4 +293,16 @@ for procs in "0 1" "0 1 2"; do
   esac
   grep -qx "$want" "$TMP/out" || fail "header -307 $procs: $(cat "$TMP/out")"
 done
+# Records before a process's -901 entry are not traced time: not on the
+# critical path (5 s of its 5, not 10) nor in the plots' timeline.
+printf -- '-2 -904 0 0 0 0\n-3 -901 5 0 0 0\n-4 -901 10 0 0 0\n' >early.picl
+run "$PT" stat --summary early.picl
+expect_rc 0
+grep -qx '== critical path (estimate): 5 s of a makespan of 5 s (100.00%)' "$TMP/out" ||
+  fail "$last: $(cat "$TMP/out")"
+for limit in 1000 1; do
+  run env PICL_PLOT_INTERVALS=$limit "$PT" plot -k utilization -f script early.picl
+  expect_rc 0
+  grep -qx 'set xrange \[5:10\]' "$TMP/out" || fail "$last: $(grep xrange "$TMP/out")"
+done
 echo "PASS: $ntest stat checks on three.picl, close.picl and bcast.picl"
