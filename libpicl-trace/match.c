@@ -2148,7 +2148,7 @@ static int add_send(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 		b = find(m, src, BCAST_DST, type, 0);
 		if (i >= b->u.b->ndsts)
 			break;
-		if ((d = b->u.b->dsts[i]) == src)
+		if ((d = b->u.b->dsts[i]) == src || d == PICL_HOST_PROCESSOR)
 			continue;
 		c = lookup(m, src, d, type, 0, &rc);
 		if (rc < 0)
@@ -2182,10 +2182,11 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 	if (!c)
 		return failed(m);
 	/* The next broadcast of (src, type) this processor has not had (a
-	 * processor does not receive its own broadcasts). Its broadcast
-	 * channel may be in the runs with broadcasts (their filters say if
-	 * not, without a read): taken back, it may move c. */
-	if (src != dst && !(b = bcast_find(m, src, type)) &&
+	 * processor does not receive its own broadcasts, and the host none:
+	 * send0(-1) goes to the nodes). Its broadcast channel may be in the
+	 * runs with broadcasts (their filters say if not, without a read):
+	 * taken back, it may move c. */
+	if (src != dst && dst != PICL_HOST_PROCESSOR && !(b = bcast_find(m, src, type)) &&
 	    runs_may_hold(m, src, BCAST_HELD, type)) {
 		if (!(b = lookup(m, src, BCAST_DST, type, 0, &rc)) && rc < 0)
 			return rc;

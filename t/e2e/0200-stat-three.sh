@@ -293,6 +293,34 @@ for procs in "0 1" "0 1 2"; do
   esac
   grep -qx "$want" "$TMP/out" || fail "header -307 $procs: $(cat "$TMP/out")"
 done
+# The host receives no broadcast (send0(-1) goes to the nodes): its
+# receive of 0's 100 bytes matches them, not 0's earlier broadcast of 8,
+# with a -307 header declaring the processors or without one.
+cat >host.picl <<'T'
+-3 -901 0 0 0 0
+-3 -901 0 1 0 0
+-3 -901 0 32767 0 0
+-3 -21 1 0 0 3 2 8 3 -1
+-4 -21 1 0 0 0
+-3 -52 1 1 0 1 2 3
+-4 -52 2 1 0 3 2 8 3 0
+-3 -21 3 0 0 3 2 100 3 32767
+-4 -21 3 0 0 0
+-3 -52 3 32767 0 1 2 3
+-4 -52 4 32767 0 3 2 100 3 0
+-4 -901 5 0 0 0
+-4 -901 5 1 0 0
+-4 -901 5 32767 0 0
+T
+{ echo '-307 -1 -1 -1 -1 3 2 0 1 32767'; cat host.picl; } >host-h.picl
+for f in host.picl host-h.picl; do
+  run "$PT" stat --summary --messages $f
+  expect_rc 0
+  grep -qx '== messages: 2 matched, 108 bytes; unmatched: 0 sends, 0 receives' "$TMP/out" &&
+    grep -qx '  latency (s): min 1, mean 1, max 1' "$TMP/out" || fail "$last: $(cat "$TMP/out")"
+  validate_ok $f
+done
+
 # Records before a process's -901 entry are not traced time: not on the
 # critical path (5 s of its 5, not 10) nor in the plots' timeline.
 printf -- '-2 -904 0 0 0 0\n-3 -901 5 0 0 0\n-4 -901 10 0 0 0\n' >early.picl
