@@ -646,6 +646,22 @@ static void report_failure(struct profile *p, int rc)
 }
 
 /* Whether the record's data must be decoded for what we keep. */
+/* A record the matcher needs for its request ids: recvbegin0's exit (a
+ * new request), the entries of recvstatus0 and recvend0 (which request
+ * they complete), so that a recvend0 after a completed recvstatus0 is not
+ * a second message. */
+static int is_request_record(const struct picl_record *rec)
+{
+	switch (rec->event) {
+	case -57:
+		return rec->type == PICL_REC_EXIT;
+	case -58: case -60: case -61:
+		return rec->type == PICL_REC_ENTRY;
+	default:
+		return 0;
+	}
+}
+
 static int needs_values(const struct profile *p, const struct picl_record *rec)
 {
 	switch (rec->type) {
@@ -660,9 +676,10 @@ static int needs_values(const struct profile *p, const struct picl_record *rec)
 		}
 	case PICL_REC_ENTRY:
 		return rec->event == -21 || rec->event == -27 || rec->event == -221 ||
-		       rec->event == -911;
+		       rec->event == -911 || is_request_record(rec);
 	case PICL_REC_EXIT:
 		switch (rec->event) {
+		case -57:       /* the request id recvbegin0 posts (is_request_record) */
 		case -51: case -52: case -56: case -58: case -60: case -61:
 		case -251: case -912:
 			return 1;
@@ -811,11 +828,12 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 
 	/* Messages: sends give the matcher the sender's cp to keep with
 	 * them; receives may raise the receiver's. The matcher sees only
-	 * sends, receives and a first record of every process (it learns
-	 * from those which processors a broadcast must reach). */
+	 * sends, receives, the records that say which request a receive
+	 * completes, and a first record of every process (it learns from
+	 * those which processors a broadcast must reach). */
 	send = is_send_record(rec);
 	p->cur_is_recv = is_recv_record(rec);
-	if (!send && !p->cur_is_recv && !pp->is_new)
+	if (!send && !p->cur_is_recv && !pp->is_new && !is_request_record(rec))
 		return 0;
 	pp->is_new = 0;
 	p->cur_proc = pp;

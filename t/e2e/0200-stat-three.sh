@@ -321,6 +321,32 @@ for f in host.picl host-h.picl; do
   validate_ok $f
 done
 
+# recvbegin0 (request 5), completed by recvstatus0; the recvend0 after it
+# gives the same message again, not the next one, which recv0 takes.
+cat >req.picl <<'T'
+-3 -901 0.0 0 0 0
+-3 -901 0.0 1 0 0
+-3 -57 0.5 1 0 1 2 5
+-4 -57 0.6 1 0 1 2 5
+-3 -21 1.0 0 0 3 2 8 5 1
+-4 -21 1.1 0 0 0
+-3 -58 2.0 1 0 1 2 5
+-4 -58 2.1 1 0 3 2 8 5 0
+-3 -21 2.5 0 0 3 2 64 5 1
+-4 -21 2.6 0 0 0
+-3 -60 3.0 1 0 1 2 5
+-4 -60 3.1 1 0 3 2 8 5 0
+-3 -52 3.2 1 0 1 2 5
+-4 -52 3.7 1 0 3 2 64 5 0
+-4 -901 4.0 0 0 0
+-4 -901 4.0 1 0 0
+T
+run "$PT" stat --summary --messages req.picl
+expect_rc 0
+grep -qx '== messages: 2 matched, 72 bytes; unmatched: 0 sends, 0 receives' "$TMP/out" &&
+  grep -qx '  latency (s): min 1.1, mean 1.2, max 1.2' "$TMP/out" || fail "$last: $(cat "$TMP/out")"
+validate_ok req.picl
+
 # Records before a process's -901 entry are not traced time: not on the
 # critical path (5 s of its 5, not 10) nor in the plots' timeline.
 printf -- '-2 -904 0 0 0 0\n-3 -901 5 0 0 0\n-4 -901 10 0 0 0\n' >early.picl
