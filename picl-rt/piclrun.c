@@ -16,16 +16,17 @@
  * from PICL_TRACE_PART (<parts dir>/part.<rank>.picl) and PICL_TRACE_OUT.
  *
  * piclrun waits for the children and reports any that died (signal name)
- * or failed (exit status) or exited without close0; it marks such a process
- * in the segment, so that the others stop waiting for it. With --timeout,
- * the processes still running at the deadline are reported with what they
- * are blocked on; the run is marked stopped (blocked processes abort and
- * write their trace part), and whatever remains after two seconds is
- * killed. Afterwards the trace parts are merged into one sorted trace with
- * `picltrace merge --unsorted` (picltrace is looked for in $PICL_PICLTRACE,
- * next to piclrun, in the build tree beside it, then on PATH). When the run
- * went wrong, a small extra part carrying one -7 message record per failed
- * process says the trace is partial and why.
+ * or failed (exit status) or exited without close0, or without open0 when
+ * the others joined; it marks such a process in the segment, so that the
+ * others stop waiting for it. With --timeout, the processes still running
+ * at the deadline are reported with what they are blocked on; the run is
+ * marked stopped (blocked processes abort and write their trace part), and
+ * whatever remains after two seconds is killed. Afterwards the trace parts
+ * are merged into one sorted trace with `picltrace merge --unsorted`
+ * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
+ * build tree beside it, then on PATH). When the run went wrong, a small
+ * extra part carrying one -7 message record per failed process says the
+ * trace is partial and why.
  *
  * Exit status: 0 when every process ended well (and the merge worked), 1
  * when a process failed or the timeout struck, 2 on usage or system errors.
@@ -294,14 +295,21 @@ static void reaped(struct proc *p, int status)
 	}
 }
 
-/* A process that never called open0 is fine when none did (not a PICL
- * program), a failure when the others did: they waited for it. */
-static void judge_never_opened(void)
+/*
+ * A process that never called open0 is fine when none did (not a PICL
+ * program), a failure when the others did: they wait for it. During the
+ * run (at_end 0) it is judged as soon as another has joined (or failed),
+ * and marked as gone without close0, so that the others stop waiting for
+ * it as for a death; at the end, when any other process called open0.
+ */
+static void judge_never_opened(int at_end)
 {
 	int i, any = 0;
 
 	for (i = 0; i < R.nslots; i++)
-		any |= !R.p[i].never_opened;
+		if (!R.p[i].never_opened)
+			any |= at_end ||
+			       atomic_load(&slot_of(i)->state) != PICL_ST_NEW;
 	for (i = 0; any && i < R.nslots; i++) {
 		struct proc *p = &R.p[i];
 		char who[64];
@@ -312,6 +320,10 @@ static void judge_never_opened(void)
 		snprintf(p->why, sizeof p->why, "%s exited without calling open0", who);
 		p->failed = 1;
 		fprintf(stderr, "piclrun: %s\n", p->why);
+		if (!R.first_failure[0])
+			snprintf(R.first_failure, sizeof R.first_failure, "%s", who);
+		atomic_store(&slot_of(i)->state, PICL_ST_EXITED);
+		wake_all();
 	}
 }
 
@@ -435,6 +447,7 @@ static void watch(void)
 
 	while (nrunning()) {
 		reap();
+		judge_never_opened(0);
 		if (!nrunning())
 			break;
 		if (interrupted) {
@@ -973,7 +986,7 @@ int main(int argc, char **argv)
 		R.shmpath[0] = 0;
 		watch();
 	}
-	judge_never_opened();
+	judge_never_opened(1);
 	report_deferred(1);
 	for (i = 0; i < R.nslots; i++)
 		failed |= R.p[i].failed;

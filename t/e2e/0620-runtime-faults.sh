@@ -1,11 +1,11 @@
 #!/bin/sh
 # 0620-runtime-faults.sh - piclrun when processes go wrong
 # (examples/noclose.c): a node killed with SIGKILL mid-run (by itself, and
-# from outside), a program that exits without close0, one blocked for ever
-# in recv0 (--timeout). Each time piclrun says which process and how,
-# exits 1, and still writes the merged trace of what exists, marked partial
-# by -7 records; `picltrace validate --partial` accepts it. Every run is
-# bounded by timeout(1).
+# from outside), a program that exits without close0, one that never
+# calls open0, one blocked for ever in recv0 (--timeout). Each time
+# piclrun says which process and how, exits 1, and still writes the merged
+# trace of what exists, marked partial by -7 records; `picltrace validate
+# --partial` accepts it. Every run is bounded by timeout(1).
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
@@ -85,11 +85,20 @@ while [ "$n" -lt 50 ]; do
 done
 [ "$alive" = 0 ] || { kill -KILL $kids 2>/dev/null; fail "processes outlived a killed piclrun"; }
 
-# a process that never joins (returns before open0) is the one to blame
+# a process that never joins (returns before open0) is the one to blame,
+# as soon as the others have joined: they stop waiting for it at once, as
+# for a death (they used to wait until --timeout struck)
+start=$(date +%s)
 run timeout 60 "$RUN" -n 3 --timeout 30 -o noopen.picl "$EX/noclose" noopen
 expect_rc 1
-grep -q "piclrun: process 1 exited without calling open0" "$TMP/err" ||
+[ $(($(date +%s) - start)) -lt 10 ] || fail "noopen: the others waited: $(cat "$TMP/err")"
+first=$(grep -m1 '^piclrun: ' "$TMP/err")
+[ "$first" = "piclrun: process 1 exited without calling open0" ] ||
   fail "never opened: $(cat "$TMP/err")"
+grep -q "timeout" "$TMP/err" && fail "noopen: the timeout struck: $(cat "$TMP/err")"
+grep -q "^piclrun: process 0 exited with status 1 after the failure of process 1" "$TMP/err" ||
+  fail "noopen: consequence: $(cat "$TMP/err")"
+partial_ok noopen.picl "process 1 exited without calling open0"
 
 # killed inside a block after a flush, with zstd parts (PICL_TRACE_ZSTD=1)
 # as with text ones: the block and -901 are closed in the partial part
