@@ -24,9 +24,11 @@
  * whatever remains after two seconds is killed. Afterwards the trace parts
  * are merged into one sorted trace with `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
- * build tree beside it, then on PATH). When the run went wrong, a small
- * extra part carrying one -7 message record per failed process says the
- * trace is partial and why.
+ * build tree beside it, then on PATH); when that fails, the parts are kept
+ * and piclrun says how to merge them by hand (-o is checked before the
+ * start, so that this is rare). When the run went wrong, a small extra
+ * part carrying one -7 message record per failed process says the trace is
+ * partial and why.
  *
  * Exit status: 0 when every process ended well (and the merge worked), 1
  * when a process failed or the timeout struck, 2 on usage or system errors.
@@ -675,7 +677,9 @@ static int runnable(const char *prog)
 	return 0;
 }
 
-static void find_picltrace(char *buf, size_t n)
+/* The picltrace that merges the parts into buf; 1 when it is
+ * $PICL_PICLTRACE (for messages), else 0. */
+static int find_picltrace(char *buf, size_t n)
 {
 	const char *e = getenv("PICL_PICLTRACE");
 	char self[PATH_MAX - 64];
@@ -684,7 +688,7 @@ static void find_picltrace(char *buf, size_t n)
 
 	if (e && *e) {
 		snprintf(buf, n, "%s", e);
-		return;
+		return 1;
 	}
 	k = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (k > 0) {
@@ -694,13 +698,40 @@ static void find_picltrace(char *buf, size_t n)
 			*slash = 0;
 			snprintf(buf, n, "%s/picltrace", self);
 			if (executable(buf))
-				return;
+				return 0;
 			snprintf(buf, n, "%s/../picltrace/picltrace", self);
 			if (executable(buf))
-				return;
+				return 0;
 		}
 	}
 	snprintf(buf, n, "picltrace");
+	return 0;
+}
+
+/*
+ * The merge failed: the parts stay where they are (main does not remove
+ * them), and the user is told where and how to merge them by hand. The
+ * parts dir's *.picl stand for the parts (and partial.picl); files[0..n)
+ * the processes' own files (tracefiles()) are added when elsewhere.
+ */
+static void say_kept(char *const *files, int n)
+{
+	size_t len = strlen(R.partsdir), fl;
+	int i;
+
+	fprintf(stderr, "piclrun: the trace parts are kept in %s; merge them with\n"
+		"  picltrace merge --unsorted%s -o %s %s/*.picl", R.partsdir,
+		R.zstd ? " -z" : "", R.out, R.partsdir);
+	for (i = 0; i < n; i++) {
+		const char *f = files[i];
+
+		fl = strlen(f);
+		if (fl > len + 6 && strncmp(f, R.partsdir, len) == 0 && f[len] == '/' &&
+		    !strchr(f + len + 1, '/') && strcmp(f + fl - 5, ".picl") == 0)
+			continue;       /* in the parts dir's *.picl */
+		fprintf(stderr, " %s", f);
+	}
+	fputc('\n', stderr);
 }
 
 /* Room in argv for 4 more entries (a file, the partial part, NULL). */
@@ -771,15 +802,18 @@ static int merge(int partial)
 	double t = 0;
 	struct partinfo *info;
 	pid_t pid;
+	int from_env;
 
 	argv = calloc((size_t)cap, sizeof *argv);
 	info = calloc((size_t)R.nslots, sizeof *info);
 	if (!argv || !info) {
 		free(argv);
 		free(info);
+		fprintf(stderr, "piclrun: out of memory\n");
+		say_kept(NULL, 0);
 		return -1;
 	}
-	find_picltrace(pt, sizeof pt);
+	from_env = find_picltrace(pt, sizeof pt);
 	argv[k++] = pt;
 	argv[k++] = "merge";
 	argv[k++] = "--unsorted";
@@ -822,24 +856,32 @@ static int merge(int partial)
 	if (pid == 0) {
 		signal(SIGPIPE, SIG_DFL);
 		execvp(argv[0], argv);
-		fprintf(stderr, "piclrun: %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "piclrun: %s%s: cannot run it to merge the trace "
+			"parts: %s\n", from_env ? "PICL_PICLTRACE=" : "", argv[0],
+			strerror(errno));
 		_exit(127);
 	}
 	status = -1;
 	if (pid > 0)
 		waitpid(pid, &status, 0);
+	else
+		fprintf(stderr, "piclrun: fork: %s\n", strerror(errno));
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		fprintf(stderr, "piclrun: merging the trace parts into %s failed\n",
+			R.out);
+		say_kept(argv + first, nparts);
+		status = -1;
+	} else {
+		status = 1;
+	}
 	for (i = first; i < first + nparts; i++)
 		free(argv[i]);
 	free(argv);
 	free(info);
-	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-		fprintf(stderr, "piclrun: merging the trace parts into %s failed\n",
-			R.out);
-		return -1;
-	}
-	return 1;
+	return status;
 nomem:
 	fprintf(stderr, "piclrun: out of memory\n");
+	say_kept(NULL, 0);
 	for (i = first; i < k; i++)
 		free(argv[i]);
 	free(argv);
@@ -872,6 +914,59 @@ static void remove_parts(void)
 	unlink(path);
 	if (R.own_dir)
 		rmdir(R.partsdir);
+}
+
+/*
+ * Whether the merge will be able to write the trace to out, as picltrace
+ * writes its outputs: "-" and devices directly, anything else through a
+ * temporary file in the directory of the file (of its target, for a
+ * symbolic link), renamed onto it. Checked before the program runs, which
+ * would otherwise be lost at the end; says why not.
+ */
+static int writable_out(const char *out)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+	int e = 0;
+
+	if (strcmp(out, "-") == 0)
+		return 1;
+	if (stat(out, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			e = EISDIR;
+		else if (access(out, W_OK) < 0)
+			e = errno;
+		else if (!S_ISREG(st.st_mode))
+			return 1;       /* a device, a FIFO: written directly */
+		else if (!realpath(out, dir))
+			e = errno;
+	} else if (errno != ENOENT) {
+		e = errno;
+	} else if (snprintf(dir, sizeof dir, "%s", out) >= (int)sizeof dir) {
+		e = ENAMETOOLONG;
+	}
+	if (e) {
+		fprintf(stderr, "piclrun: cannot write the trace to %s: %s\n", out,
+			strerror(e));
+		return 0;
+	}
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		slash[slash == dir] = '\0';      /* "/x" is in "/" */
+	if (stat(dir, &st) < 0)
+		e = errno;
+	else if (!S_ISDIR(st.st_mode))
+		e = ENOTDIR;
+	else if (access(dir, W_OK | X_OK) < 0)
+		e = errno;
+	if (e) {
+		fprintf(stderr, "piclrun: cannot write the trace to %s: %s: %s\n",
+			out, dir, strerror(e));
+		return 0;
+	}
+	return 1;
 }
 
 /* ---- main ----------------------------------------------------------------- */
@@ -959,7 +1054,8 @@ int main(int argc, char **argv)
 	first = parse(argc, argv);
 	if (first < 0)
 		return 2;
-	if (!runnable(argv[first]) || (R.host && !runnable(R.host)))
+	if (!runnable(argv[first]) || (R.host && !runnable(R.host)) ||
+	    !writable_out(R.out))
 		return 2;
 	R.launcher = getpid();
 	/* A closed standard error must not kill piclrun before it cleans up
@@ -996,7 +1092,8 @@ int main(int argc, char **argv)
 		status = 2;
 	if (failed && merged > 0)
 		fprintf(stderr, "piclrun: the run failed; %s is partial\n", R.out);
-	remove_parts();
+	if (merged >= 0)        /* else they are all that is left of the run */
+		remove_parts();
 out:
 	if (R.seg)
 		munmap(R.seg, R.segsize);

@@ -7,6 +7,8 @@
 # recvbegin0, recvstatus0 and recvend0; exchange has every node send
 # 10 MiB to every other before receiving, also with the local backend's
 # other ways of moving big messages (small frames, CMA, CMA refused).
+# Where the parts go, an -o that cannot be written, a failed merge (the
+# parts are kept), usage errors.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
@@ -91,6 +93,42 @@ mkdir -p "$TMP/tmpdir"
 run env TMPDIR="$TMP/tmpdir" timeout 60 "$RUN" -n 2 --keep-parts -o kept2.picl "$EX/ring" 5
 expect_rc 0
 kept=$(sed -n 's/^piclrun: trace parts kept in //p' "$TMP/err")
+case "$kept" in "$TMP/tmpdir/piclrun."*) ;; *) fail "kept parts not named: $(cat "$TMP/err")" ;; esac
+for r in 0 1; do [ -s "$kept/part.$r.picl" ] || fail "part $r not kept in $kept"; done
+
+# an -o that cannot be written is refused before the program runs (the
+# run used to be lost at the merge): no directory, a directory, a
+# directory that is not writable (unless root, who may write anyway)
+mkdir -p adir ro
+chmod a-w ro
+for o in missing/x.picl adir ro/x.picl; do
+  [ "$o" = ro/x.picl ] && [ -w ro ] && continue
+  run timeout 60 "$RUN" -n 2 --parts-dir badout -o "$o" "$EX/ring" 3
+  expect_rc 2
+  grep -q "^piclrun: cannot write the trace to $o: " "$TMP/err" ||
+    fail "-o $o: $(cat "$TMP/err")"
+  [ ! -s "$TMP/out" ] && [ ! -e badout ] || fail "-o $o: the program was run"
+done
+chmod u+w ro
+
+# a merge that fails anyway keeps the parts and says how to merge them
+run env PICL_PICLTRACE=/nonexistent timeout 60 "$RUN" -n 2 --parts-dir pfail -o pfail.picl "$EX/ring" 3
+expect_rc 2
+grep -q "^piclrun: PICL_PICLTRACE=/nonexistent: cannot run it to merge the trace parts: No such file or directory" "$TMP/err" ||
+  fail "bad PICL_PICLTRACE: $(cat "$TMP/err")"
+for r in 0 1; do [ -s pfail/part.$r.picl ] || fail "part $r not kept after a failed merge"; done
+grep -q "^piclrun: the trace parts are kept in pfail" "$TMP/err" ||
+  fail "kept parts not named: $(cat "$TMP/err")"
+cmd=$(sed -n 's/^  picltrace merge /merge /p' "$TMP/err")
+[ -n "$cmd" ] || fail "no merge command given: $(cat "$TMP/err")"
+run "$PT" $cmd
+expect_rc 0
+validate_ok pfail.picl
+# ... in the temporary directory piclrun names
+rm -rf "$TMP/tmpdir" && mkdir "$TMP/tmpdir"
+run env TMPDIR="$TMP/tmpdir" PICL_PICLTRACE=/nonexistent timeout 60 "$RUN" -n 2 -o pfail2.picl "$EX/ring" 3
+expect_rc 2
+kept=$(sed -n 's/^piclrun: the trace parts are kept in \([^;]*\);.*/\1/p' "$TMP/err")
 case "$kept" in "$TMP/tmpdir/piclrun."*) ;; *) fail "kept parts not named: $(cat "$TMP/err")" ;; esac
 for r in 0 1; do [ -s "$kept/part.$r.picl" ] || fail "part $r not kept in $kept"; done
 
