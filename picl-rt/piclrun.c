@@ -647,18 +647,18 @@ static int executable(const char *p)
 }
 
 /* Whether execvp would find prog (a path, or a name on PATH) as a file it
- * may execute; if not, say so once, rather than once per process. */
-static int runnable(const char *prog)
+ * may execute, with that file's stat in *found; if not, say so once, rather
+ * than once per process. */
+static int runnable(const char *prog, struct stat *found)
 {
 	const char *path = getenv("PATH"), *p, *colon;
 	char buf[PATH_MAX];
-	struct stat st;
 	int e = ENOENT;
 
 	if (strchr(prog, '/')) {
-		if (stat(prog, &st) == 0 && S_ISREG(st.st_mode) && executable(prog))
+		if (stat(prog, found) == 0 && S_ISREG(found->st_mode) && executable(prog))
 			return 1;
-		e = stat(prog, &st) < 0 ? errno : S_ISREG(st.st_mode) ? EACCES : EISDIR;
+		e = stat(prog, found) < 0 ? errno : S_ISREG(found->st_mode) ? EACCES : EISDIR;
 		fprintf(stderr, "piclrun: %s: %s\n", prog, strerror(e));
 		return 0;
 	}
@@ -670,7 +670,7 @@ static int runnable(const char *prog)
 		if (snprintf(buf, sizeof buf, "%.*s%s%s", (int)n, p, n ? "/" : "", prog) >=
 		    (int)sizeof buf)
 			continue;
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && executable(buf))
+		if (stat(buf, found) == 0 && S_ISREG(found->st_mode) && executable(buf))
 			return 1;
 	}
 	fprintf(stderr, "piclrun: %s: command not found\n", prog);
@@ -916,6 +916,20 @@ static void remove_parts(void)
 		rmdir(R.partsdir);
 }
 
+/* Whether out is the program prog (any name for the same file: a link to
+ * it, symbolic or hard); says so, as `what`. */
+static int is_program(const char *out, const struct stat *prog, const char *what)
+{
+	struct stat st;
+
+	if (strcmp(out, "-") == 0 || stat(out, &st) < 0 ||
+	    st.st_dev != prog->st_dev || st.st_ino != prog->st_ino)
+		return 0;
+	fprintf(stderr, "piclrun: %s: the output is %s; refusing to overwrite it\n",
+		out, what);
+	return 1;
+}
+
 /*
  * Whether the merge will be able to write the trace to out, as picltrace
  * writes its outputs: "-" and devices directly, anything else through a
@@ -1050,11 +1064,14 @@ int main(int argc, char **argv)
 {
 	int first, i, failed = 0, merged, status = 2;
 	struct sigaction sa;
+	struct stat prog, host;
 
 	first = parse(argc, argv);
 	if (first < 0)
 		return 2;
-	if (!runnable(argv[first]) || (R.host && !runnable(R.host)) ||
+	if (!runnable(argv[first], &prog) || (R.host && !runnable(R.host, &host)) ||
+	    is_program(R.out, &prog, "the program to run") ||
+	    (R.host && is_program(R.out, &host, "the host program")) ||
 	    !writable_out(R.out))
 		return 2;
 	R.launcher = getpid();

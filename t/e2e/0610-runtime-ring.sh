@@ -7,8 +7,8 @@
 # recvbegin0, recvstatus0 and recvend0; exchange has every node send
 # 10 MiB to every other before receiving, also with the local backend's
 # other ways of moving big messages (small frames, CMA, CMA refused).
-# Where the parts go, an -o that cannot be written, a failed merge (the
-# parts are kept), usage errors.
+# Where the parts go, an -o that cannot be written or names the program, a
+# failed merge (the parts are kept), usage errors.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
@@ -110,6 +110,29 @@ for o in missing/x.picl adir ro/x.picl; do
   [ ! -s "$TMP/out" ] && [ ! -e badout ] || fail "-o $o: the program was run"
 done
 chmod u+w ro
+
+# ... and so is an -o naming the program or the host program, through a
+# symbolic or a hard link too (the program became the trace)
+cp "$EX/ring" r2
+cp "$EX/host" h2
+ln -s r2 r2sym
+ln r2 r2hard
+for o in r2 r2sym r2hard; do
+  run timeout 60 "$RUN" -n 2 -o $o ./r2 3
+  expect_rc 2
+  grep -q "^piclrun: $o: the output is the program to run; refusing to overwrite it" "$TMP/err" ||
+    fail "-o $o: $(cat "$TMP/err")"
+  cmp -s r2 "$EX/ring" || fail "-o $o: the program was overwritten"
+done
+run timeout 60 "$RUN" -n 2 --host ./h2 -o h2 "$EX/node"
+expect_rc 2
+grep -q "^piclrun: h2: the output is the host program; refusing to overwrite it" "$TMP/err" ||
+  fail "-o the host: $(cat "$TMP/err")"
+cmp -s h2 "$EX/host" || fail "-o the host: the host program was overwritten"
+# (a program found on PATH)
+run env PATH="$TMP:$PATH" timeout 60 "$RUN" -n 2 -o r2 r2 3
+expect_rc 2
+cmp -s r2 "$EX/ring" || fail "-o a program on PATH: the program was overwritten"
 
 # a merge that fails anyway keeps the parts and says how to merge them
 run env PICL_PICLTRACE=/nonexistent timeout 60 "$RUN" -n 2 --parts-dir pfail -o pfail.picl "$EX/ring" 3
