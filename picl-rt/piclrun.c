@@ -1000,29 +1000,32 @@ static int parse(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
+	long v;
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "+n:o:zt:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			R.nprocs = (int)strtol(optarg, &end, 10);
-			if (*end || R.nprocs < 1 || R.nprocs > 1024) {
-				fprintf(stderr, "piclrun: -n: bad number of "
-					"processes '%s'\n", optarg);
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 1024) {
+				fprintf(stderr, "piclrun: -n %s: the number of "
+					"processes must be 1 to 1024\n", optarg);
 				return -1;
 			}
+			R.nprocs = (int)v;
 			break;
 		case 'H': R.host = optarg; break;
 		case 'o': R.out = optarg; break;
 		case 'z': R.zstd = 1; break;
 		case 'k': R.keep = 1; break;
 		case 't':
-			R.timeout = (int)strtol(optarg, &end, 10);
-			if (*end || R.timeout < 1) {
-				fprintf(stderr, "piclrun: --timeout: bad number "
-					"of seconds '%s'\n", optarg);
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > INT_MAX) {
+				fprintf(stderr, "piclrun: --timeout %s: give a whole "
+					"number of seconds, 1 or more\n", optarg);
 				return -1;
 			}
+			R.timeout = (int)v;
 			break;
 		case 'p': R.partsdir = optarg; break;
 		case 'h': fputs(usage, stdout); exit(0);
@@ -1031,6 +1034,8 @@ static int parse(int argc, char **argv)
 		}
 	}
 	if (!R.nprocs || optind >= argc) {
+		fprintf(stderr, "piclrun: %s\n", !R.nprocs ? "-n N is required" :
+			"no program given");
 		fputs(usage, stderr);
 		return -1;
 	}

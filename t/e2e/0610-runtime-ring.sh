@@ -155,11 +155,29 @@ kept=$(sed -n 's/^piclrun: the trace parts are kept in \([^;]*\);.*/\1/p' "$TMP/
 case "$kept" in "$TMP/tmpdir/piclrun."*) ;; *) fail "kept parts not named: $(cat "$TMP/err")" ;; esac
 for r in 0 1; do [ -s "$kept/part.$r.picl" ] || fail "part $r not kept in $kept"; done
 
-# usage errors
+# usage errors: what is wrong comes first (the usage alone said nothing)
 run "$RUN" "$EX/ring"
 expect_rc 2
-run "$RUN" -n 0 "$EX/ring"
+[ "$(head -1 "$TMP/err")" = "piclrun: -n N is required" ] || fail "no -n: $(cat "$TMP/err")"
+grep -q "^usage: piclrun -n N " "$TMP/err" || fail "no -n: no usage: $(cat "$TMP/err")"
+run "$RUN" -n 2
 expect_rc 2
+[ "$(head -1 "$TMP/err")" = "piclrun: no program given" ] || fail "no program: $(cat "$TMP/err")"
+grep -q "^usage: piclrun -n N " "$TMP/err" || fail "no program: no usage: $(cat "$TMP/err")"
+for n in 0 2000 4294967298 x; do
+  run "$RUN" -n $n "$EX/ring"
+  expect_rc 2
+  expect_err <<EOF
+piclrun: -n $n: the number of processes must be 1 to 1024
+EOF
+done
+for t in 1.5 0 4294967297; do
+  run "$RUN" -n 2 --timeout $t "$EX/ring"
+  expect_rc 2
+  expect_err <<EOF
+piclrun: --timeout $t: give a whole number of seconds, 1 or more
+EOF
+done
 run timeout 20 "$RUN" -n 2 ./no-such-program
 expect_rc 2
 [ "$(grep -c 'piclrun: ./no-such-program: No such file or directory' "$TMP/err")" = 1 ] ||
