@@ -665,6 +665,7 @@ int cmd_merge(int argc, const char **argv)
 		}
 	}
 	if (optind >= argc) {
+		picltrace_error("merge", "no input given (\"-\" reads standard input)");
 		fputs(merge_usage, stderr);
 		return 2;
 	}

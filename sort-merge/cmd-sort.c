@@ -172,8 +172,12 @@ int cmd_sort(int argc, const char **argv)
 	if (check)
 		return check_sorted(inputs, ninputs);
 	if (in_place) {
-		if (ninputs != 1 || !strcmp(inputs[0], "-") || strcmp(output, "-")) {
+		if (ninputs != 1 || strcmp(output, "-")) {
 			picltrace_error("sort", "--in-place takes exactly one input file and no --output");
+			return 2;
+		}
+		if (!strcmp(inputs[0], "-")) {
+			picltrace_error("sort", "--in-place needs a FILE, not standard input");
 			return 2;
 		}
 		output = inputs[0];

@@ -192,6 +192,13 @@ run "$PT" sort -o "$TMP/same.picl" "$TMP/same.picl"
 expect_rc 2
 cmp "$TMP/same.picl" "$TMP/in.picl" || fail "input touched"
 
+# --in-place of standard input: nothing to replace, said as such.
+run sh -c "\"$PT\" sort --in-place - <\"$TMP/want.picl\""
+expect_rc 2
+expect_err <<'T'
+picltrace sort: --in-place needs a FILE, not standard input
+T
+
 # Bad input: file:line:column, exit 2, no output.
 printf '%s\n' '-3 -901 0 0 0 0' '-3 -901 zz 1 0 0' >"$TMP/bad.picl"
 run "$PT" sort -o "$TMP/never.picl" "$TMP/bad.picl"

@@ -213,6 +213,8 @@ expect_rc 0
 [ "$(wc -l <"$TMP/out")" -eq 6 ] || fail "zstd merge"
 run "$PT" merge
 expect_rc 2
+head -n 1 "$TMP/err" | grep -qx 'picltrace merge: no input given ("-" reads standard input)' ||
+  fail "$last: $(head -n 1 "$TMP/err")"
 # (from here on, in $TMP)
 cd "$TMP"
 
