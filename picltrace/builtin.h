@@ -194,6 +194,12 @@ static inline int picltrace_counted_only(const struct picl_schema_event *se)
 	return se && (se->kinds & (1 << 2)) && !(se->kinds & 3);
 }
 
+/* 1 if `event` is an event subset that takes in a type PICL only counts
+ * (probe0's -53 in -1013, the receive events): its counts and volumes
+ * cannot be recomputed either, its times can. */
+int picltrace_subset_counted_only(const struct picl_schema *schema,
+				  const struct picl_defs *defs, int32_t event);
+
 /* The event type the statistics of a record relative to `rel` are
  * recomputed relative to (validate's statistics check, stat --compare):
  * -901, the tracing event that encloses the whole process, is the same as

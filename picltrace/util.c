@@ -655,3 +655,18 @@ void picltrace_carry_free(struct picltrace_carry *c)
 	free(c->slots);
 	memset(c, 0, sizeof(*c));
 }
+
+int picltrace_subset_counted_only(const struct picl_schema *schema,
+				  const struct picl_defs *defs, int32_t event)
+{
+	int32_t e;
+
+	if (event >= -1 || !schema || !picl_defs_subset_exists(defs, PICL_SUBSET_EVENTS, event))
+		return 0;
+	/* the system types, -2 to -1000, each looked at once */
+	for (e = -2; e >= -1000; e--)
+		if (picltrace_counted_only(picl_schema_event(schema, e)) &&
+		    picl_defs_matches(defs, PICL_SUBSET_EVENTS, event, e))
+			return 1;
+	return 0;
+}

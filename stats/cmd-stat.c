@@ -827,6 +827,12 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 		not_compared(c, r, "cannot be recomputed: PICL counts it without writing records");
 		return;
 	}
+	if (r->type != PICL_REC_STAT_TIME &&
+	    picltrace_subset_counted_only(p->schema, p->defs, r->event)) {
+		not_compared(c, r, "cannot be recomputed: the subset takes in types PICL "
+			     "counts without writing records");
+		return;
+	}
 	c->compared++;
 	if (!recompute(p, r->processor, r->process, rel, r->event, &sum)) {
 		c->differ++;
