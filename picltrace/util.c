@@ -330,6 +330,11 @@ struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 	struct picl_writer *w;
 	int rc;
 
+	if (compress && (!strcmp(path, "-") || !strcmp(path, "/dev/stdout")) && isatty(1)) {
+		picltrace_error(cmd, "refusing to write zstd-compressed data to a terminal; "
+				"use -o FILE or a pipe");
+		return NULL;
+	}
 	o.compress = compress;
 	o.level = level;
 	w = picl_writer_open(path, &o, &rc, &err);

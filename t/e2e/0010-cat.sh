@@ -41,6 +41,19 @@ cmp "$TMP/out" "$TMP/canon.picl" || fail "zstd round trip differs"
 zstd -q -c "$TMP/canon.picl" >"$TMP/ext.zst"
 run "$PT" cat "$TMP/ext.zst"
 cmp "$TMP/out" "$TMP/canon.picl" || fail "reading zstd's own stream differs"
+# zstd to a terminal is refused (script(1) gives the command one), as
+# zstd(1) refuses it; plain text goes.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+  run script -qec "\"$PT\" cat -z \"$TMP/canon.picl\"" /dev/null
+  expect_rc 2
+  grep -q 'picltrace cat: refusing to write zstd-compressed data to a terminal; use -o FILE or a pipe' "$TMP/out" ||
+    fail "$last: $(cat "$TMP/out")"
+  run script -qec "\"$PT\" cat \"$TMP/canon.picl\"" /dev/null
+  expect_rc 0
+  grep -q -e '-101 -1 0.001982' "$TMP/out" || fail "$last: $(cat "$TMP/out")"
+else
+  echo "note: no script(1) or no terminal to give; zstd to a terminal not checked"
+fi
 
 # Several inputs are concatenated.
 run "$PT" cat "$TMP/canon.picl" "$TMP/c.zst"
