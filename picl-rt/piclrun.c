@@ -208,8 +208,8 @@ static void child(int i, char **argv)
 	 * gone, with nobody to stop it, would wait for ever. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != R.launcher)
 		_exit(127);
-	if (p->id == PICL_HOST)
-		execl(R.host, R.host, (char *)NULL);
+	if (p->id == PICL_HOST)        /* looked for as the program is */
+		execlp(R.host, R.host, (char *)NULL);
 	else
 		execvp(argv[0], argv);
 	fprintf(stderr, "piclrun: %s: %s\n",

@@ -74,6 +74,10 @@ grep -q "^host 32767: 3 nodes, sum 30" "$TMP/out" || fail "host run: $(cat "$TMP
 validate_ok host.picl
 n503=$(awk '$1 == -4 && $2 == -503 && $4 == 32767' host.picl | wc -l)
 [ "$n503" -eq 3 ] || fail "host.picl: $n503 load0 exits, expected 3"
+# the host and node programs named without a slash are found on PATH
+run env PATH="$PICL_BUILDDIR/examples:$PATH" timeout 60 "$RUN" -n 2 --host host -o host2.picl node
+expect_rc 0
+grep -q "^host 32767: 2 nodes" "$TMP/out" || fail "$last: $(cat "$TMP/out" "$TMP/err")"
 # A full trace buffer that wraps (-914) or stops detailed tracing (-913)
 # leaves records out of the file that the statistics still count: the
 # trace validates (orphan exits after a wrap are warnings).
