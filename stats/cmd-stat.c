@@ -886,7 +886,9 @@ static int same_record(const struct prof_recorded *r, const struct prof_proc *pp
 /* Pairs PICL would have written (positive statistics) that a record for
  * the same process, relative event type and kind leaves out. For R = -1,
  * PICL writes system and user events in separate records: only the record
- * of E's own kind counts. */
+ * of E's own kind counts. The events of processor -1 are not looked at: a
+ * record of processor -1 is a sum over all processes (compare_one), not
+ * theirs. */
 static void compare_missing(struct compare *c, const struct prof_proc *pp,
 			    const struct prof_cell *cell)
 {
@@ -896,6 +898,9 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 	const struct profile *p = c->p;
 	char a[PROF_TICKS_BUFSIZE];
 	int t;
+
+	if (pp->processor < 0)
+		return;
 
 	for (t = 0; t < 3; t++) {
 		const struct prof_recorded *group;
@@ -986,17 +991,20 @@ static int run_compare(FILE *out, struct profile *p)
 		prof_ticks_format(unit, p->max_scale, res);
 	}
 	if (c.differ)
-		fprintf(out, "the statistics records differ from the events: %llu of %llu values\n",
-			(unsigned long long)c.differ, (unsigned long long)c.compared);
+		fprintf(out, "the statistics records differ from the events: %llu of %llu value%s\n",
+			(unsigned long long)c.differ, (unsigned long long)c.compared,
+			c.compared == 1 ? "" : "s");
 	else
-		fprintf(out, "the statistics records agree with the events: %llu values compared\n",
-			(unsigned long long)c.compared);
+		fprintf(out, "the statistics records agree with the events: %llu value%s compared\n",
+			(unsigned long long)c.compared, c.compared == 1 ? "" : "s");
 	if (c.within)
-		fprintf(out, "%llu times differ by no more than the timestamps' resolution "
-			"(%s s) per interval summed\n", (unsigned long long)c.within, res);
+		fprintf(out, "%llu time%s differ%s by no more than the timestamps' resolution "
+			"(%s s) per interval summed\n", (unsigned long long)c.within,
+			c.within == 1 ? "" : "s", c.within == 1 ? "s" : "", res);
 	if (c.unmeasured)
-		fprintf(out, "%llu values recorded as -1 (not measured) were not compared\n",
-			(unsigned long long)c.unmeasured);
+		fprintf(out, "%llu value%s recorded as -1 (not measured) %s not compared\n",
+			(unsigned long long)c.unmeasured, c.unmeasured == 1 ? "" : "s",
+			c.unmeasured == 1 ? "was" : "were");
 	return c.differ ? 1 : 0;
 }
 

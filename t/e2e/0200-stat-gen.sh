@@ -52,7 +52,7 @@ cat >rel.picl <<'EOF'
 EOF
 run "$PT" stat --compare rel.picl
 expect_rc 0
-grep -q '^the statistics records agree with the events: 1 values compared$' "$TMP/out" ||
+grep -q '^the statistics records agree with the events: 1 value compared$' "$TMP/out" ||
   fail "$last: the -901 record compared"
 [ "$(grep -c '^note: rel.picl:1[34]: .*relative to -[13]0[03][01]: the count of -21 send0 (2) is not recomputed' "$TMP/out")" -eq 2 ] ||
   fail "$last: a note per subset"

@@ -129,7 +129,7 @@ printf '%s\n' '-3 -901 0 0 0 0' '-3 -901 0 1 0 0' '-3 1 0.0 0 0 0' '-4 1 0.1 0 0
 run "$PT" stat --compare sum.picl
 expect_rc 0
 expect_out <<'T'
-the statistics records agree with the events: 1 values compared
+the statistics records agree with the events: 1 value compared
 T
 sed 's/ 1 0.3$/ 1 0.6/' sum.picl >sum6.picl
 run "$PT" stat --compare sum6.picl
@@ -146,7 +146,7 @@ run "$PT" stat --compare counted.picl
 expect_rc 0
 expect_out <<'T'
 note: counted.picl:3: processor 0, process 0, relative to -1: the count of -59 recvstatus0 pending (25) cannot be recomputed: PICL counts it without writing records
-the statistics records agree with the events: 1 values compared
+the statistics records agree with the events: 1 value compared
 T
 
 # A pair left out of a record PICL would have written is a difference.

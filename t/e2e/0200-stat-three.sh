@@ -375,6 +375,26 @@ expect_rc 1
 grep -q '^probe2.picl:11:.*time of event -1013 relative to -1 is 1.5, the events give 0.5' "$TMP/out" ||
   fail "$last: $(cat "$TMP/out")"
 
+# A statistics record of processor -1 sums every process; the events of
+# processor -1 itself (a -913 mark) are not its own to leave out.
+cat >all.picl <<'T'
+-3 -901 0 0 0 0
+-3 -901 0 1 0 0
+-3 -21 1 0 0 3 2 8 1 1
+-4 -21 1 0 0 0
+-3 -21 1 1 0 3 2 8 1 0
+-4 -21 1 1 0 0
+-2 -913 2 -1 -1 0
+-4 -901 3 0 0 0
+-4 -901 3 1 0 0
+-102 -1 3 -1 -1 1 "%d%d" -21 2
+T
+run "$PT" stat --compare all.picl
+expect_rc 0
+expect_out <<'T'
+the statistics records agree with the events: 1 value compared
+T
+
 # Records before a process's -901 entry are not traced time: not on the
 # critical path (5 s of its 5, not 10) nor in the plots' timeline.
 printf -- '-2 -904 0 0 0 0\n-3 -901 5 0 0 0\n-4 -901 10 0 0 0\n' >early.picl
