@@ -69,6 +69,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1820,6 +1821,19 @@ none:
 	return 0;
 }
 
+/* Fractions of a group's width the same but for rounding: the widths
+ * (differences of bin edges) differ in their last bits from group to
+ * group, and a run of identical groups must still be one box. */
+static int same_fractions(const double *a, const double *b)
+{
+	int c;
+
+	for (c = 0; c < PROF_NCAT; c++)
+		if (fabs(a[c] - b[c]) > 1e-9)
+			return 0;
+	return 1;
+}
+
 int prof_segments(const struct profile *p, const struct prof_proc *pp, size_t max_bins,
 		  int (*cb)(void *ctx, double t0, double t1, int cat, double lo, double hi),
 		  void *ctx)
@@ -1879,7 +1893,7 @@ int prof_segments(const struct profile *p, const struct prof_proc *pp, size_t ma
 						f[c] += pp->bins[i * PROF_NCAT + c];
 				for (c = 0; c < PROF_NCAT; c++)
 					f[c] /= hi - lo;
-				if (have && r1 == lo && !memcmp(f, run, sizeof(f))) {
+				if (have && r1 == lo && same_fractions(f, run)) {
 					r1 = hi;
 					continue;
 				}

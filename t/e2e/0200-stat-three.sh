@@ -407,4 +407,12 @@ for limit in 1000 1; do
   expect_rc 0
   grep -qx 'set xrange \[5:10\]' "$TMP/out" || fail "$last: $(grep xrange "$TMP/out")"
 done
+# Binned, a stretch in one state is one box, not one per bin (the
+# fractions of bins of a state differ by rounding only): at most the
+# partial bins at each end and the run between.
+printf -- '-3 -901 2 1 0 0\n-3 -901 5 0 0 0\n-4 -901 9 1 0 0\n-4 -901 10 0 0 0\n' >two.picl
+run env PICL_PLOT_INTERVALS=1 "$PT" plot -k gantt -f script two.picl
+expect_rc 0
+n=$(sed -n '/^\$busy << EOD$/,/^EOD$/p' "$TMP/out" | sed '1d;$d' | wc -l)
+[ "$n" -ge 2 ] && [ "$n" -le 6 ] || fail "$last: $n busy boxes for two busy stretches"
 echo "PASS: $ntest stat checks on three.picl, close.picl and bcast.picl"
