@@ -48,6 +48,11 @@ has -3 -503 8 0 allcalls; has -4 -503 2 2 1 -1   # load0("allcalls", -1)
 run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme prog.c -o prog
 expect_rc 0
 grep -q -- ' prog.c -o prog -L.* -lpicl -lpicl-trace' "$TMP/out" || fail "picl-cc: $(cat "$TMP/out")"
+# arguments the shell would split come out quoted, to paste back
+run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme "-DMSG=a b" "my prog.c" "-DQ=it's" -o prog
+expect_rc 0
+grep -qF -- " '-DMSG=a b' 'my prog.c' '-DQ=it'\\''s' -o prog " "$TMP/out" ||
+  fail "picl-cc --showme quoting: $(cat "$TMP/out")"
 run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme -c prog.c
 grep -q -- '-lpicl' "$TMP/out" && fail "picl-cc -c links: $(cat "$TMP/out")"
 # picl-cc of the build tree compiles and links for real before `make
