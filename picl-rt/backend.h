@@ -15,7 +15,10 @@
 #ifndef PICL_BACKEND_H
 #define PICL_BACKEND_H
 
+#include <errno.h>
+#include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* libpicl's own: not exported from the shared libraries (only picl.h is) */
 #pragma GCC visibility push(hidden)
@@ -115,6 +118,25 @@ static inline int picl_backend_wants(int want, int type)
 
 /* The backend linked into this library (libpicl: local; libpicl-mpi: mpi). */
 extern const struct picl_backend picl_backend_impl;
+
+/* An environment variable holding a whole number that fits an int, into
+ * *v: 0, or -1 (unset, empty, not a number, out of range) with *v as it
+ * was. For what launchers and piclrun tell the backends. */
+static inline int picl_env_int(const char *name, int *v)
+{
+	const char *s = getenv(name);
+	char *end;
+	long x;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	x = strtol(s, &end, 10);
+	if (*end || errno || x < INT_MIN || x > INT_MAX)
+		return -1;
+	*v = (int)x;
+	return 0;
+}
 
 #pragma GCC visibility pop
 

@@ -168,21 +168,6 @@ static void futex_wait(_Atomic uint32_t *f, uint32_t val, long ns)
 
 /* ---- init / finalize ------------------------------------------------------ */
 
-static int env_int(const char *name, int *v)
-{
-	const char *s = getenv(name);
-	char *end;
-	long x;
-
-	if (!s || !*s)
-		return -1;
-	x = strtol(s, &end, 10);
-	if (*end)
-		return -1;
-	*v = (int)x;
-	return 0;
-}
-
 /* Before init: piclrun's PICL_RANK, or 0 for a program run alone. */
 static int local_id_hint(void)
 {
@@ -191,7 +176,7 @@ static int local_id_hint(void)
 
 	if (!path || !*path)
 		return 0;
-	if (env_int("PICL_RANK", &rank) || (rank < 0 && rank != PICL_HOST))
+	if (picl_env_int("PICL_RANK", &rank) || (rank < 0 && rank != PICL_HOST))
 		return -1;
 	return rank;
 }
@@ -212,14 +197,14 @@ static int local_init(int *nprocs, int *me, int *host)
 		*host = -1;
 		return 0;
 	}
-	if (env_int("PICL_RANK", &rank) || env_int("PICL_NPROCS", &n)) {
+	if (picl_env_int("PICL_RANK", &rank) || picl_env_int("PICL_NPROCS", &n)) {
 		fprintf(stderr, "picl: PICL_RANK or PICL_NPROCS missing or bad\n");
 		return -1;
 	}
-	env_int("PICL_HOSTID", &hostid);
+	picl_env_int("PICL_HOSTID", &hostid);
 	/* The segment inherited from piclrun (its name may be gone already);
 	 * closed once mapped. */
-	if (env_int("PICL_SHM_FD", &fd) < 0 || fd < 0 || fstat(fd, &st) < 0)
+	if (picl_env_int("PICL_SHM_FD", &fd) < 0 || fd < 0 || fstat(fd, &st) < 0)
 		fd = open(path, O_RDWR);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		fprintf(stderr, "picl: %s: %s\n", path, strerror(errno));
@@ -260,15 +245,15 @@ static int local_init(int *nprocs, int *me, int *host)
 	/* CMA only when asked for (PICL_CMA=1): streaming through the ring
 	 * was faster on every size measured (bench/README.md). */
 	L.cma_min = (size_t)-1;
-	if (env_int("PICL_CMA", &v) == 0 && v == 1) {
+	if (picl_env_int("PICL_CMA", &v) == 0 && v == 1) {
 		L.cma_min = CMA_MIN_DEFAULT;
-		if (env_int("PICL_CMA_MIN", &v) == 0 && v >= 0)
+		if (picl_env_int("PICL_CMA_MIN", &v) == 0 && v >= 0)
 			L.cma_min = (size_t)v;
 	}
-	L.cma_broken = env_int("PICL_CMA_BROKEN", &v) == 0 && v == 1;
+	L.cma_broken = picl_env_int("PICL_CMA_BROKEN", &v) == 0 && v == 1;
 	L.maxchunk = L.rsize / 4 - sizeof(struct picl_frame);
 	L.chunk = 0;
-	if (env_int("PICL_CHUNK", &v) == 0 && v >= 64 &&
+	if (picl_env_int("PICL_CHUNK", &v) == 0 && v >= 64 &&
 	    (uint64_t)v <= L.maxchunk)
 		L.chunk = (size_t)v & ~(size_t)15;
 	atomic_store(&slot(L.me)->pid, (int32_t)getpid());

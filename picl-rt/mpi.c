@@ -260,19 +260,14 @@ static int ranks_per_cpu_ok(void)
 	return cpus > 0 && local <= cpus;
 }
 
-/* An environment variable that holds a number, into *v: 0, or -1. */
-static int env_int(const char *name, int *v)
+/* A launcher's number: 0 or more (picl_env_int), else -1. */
+static int env_count(const char *name, int *v)
 {
-	const char *s = getenv(name);
-	char *end;
-	long x;
+	int x;
 
-	if (!s || !*s)
+	if (picl_env_int(name, &x) < 0 || x < 0)
 		return -1;
-	x = strtol(s, &end, 10);
-	if (*end || x < 0 || x > INT_MAX)
-		return -1;
-	*v = (int)x;
+	*v = x;
 	return 0;
 }
 
@@ -293,10 +288,10 @@ static int mpi_id_hint(void)
 	if (init && !done) {
 		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 		MPI_Comm_size(MPI_COMM_WORLD, &size);
-	} else if (env_int("OMPI_COMM_WORLD_RANK", &rank) == 0) {
-		env_int("OMPI_COMM_WORLD_SIZE", &size);
-	} else if (env_int("PMI_RANK", &rank) == 0) {
-		env_int("PMI_SIZE", &size);
+	} else if (env_count("OMPI_COMM_WORLD_RANK", &rank) == 0) {
+		env_count("OMPI_COMM_WORLD_SIZE", &size);
+	} else if (env_count("PMI_RANK", &rank) == 0) {
+		env_count("PMI_SIZE", &size);
 	} else {
 		return -1;
 	}
