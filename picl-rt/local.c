@@ -31,11 +31,17 @@
  * frames of N bytes).
  *
  * wait() spins briefly (only when there are more CPUs than processes),
- * then yields, then sleeps on a futex in the process's slot with a 20 ms
- * timeout; a sender wakes it only when its `sleeping` flag is set. After a
- * sleep the peers' states are checked: piclrun marks a process that died,
- * and a peer whose pid no longer exists counts as dead; then poll() returns
- * -1 once nothing more can arrive, and send() to a dead peer fails.
+ * then yields, then sleeps on a futex in the process's slot; a sender wakes
+ * it only when its `sleeping` flag is set. The sleep times out after 20 ms,
+ * doubled after each one that ended with nothing arrived, up to 640 ms:
+ * hundreds of processes waiting their turn (clocksync0 at -n 512) would
+ * otherwise wake 50 times a second each, scan every peer, and starve the
+ * two that are working. Nothing is missed by sleeping long: piclrun wakes
+ * every sleeper when it marks a process gone or stops the run, as a
+ * process does when it closes or aborts. After a sleep the peers' states
+ * are checked: piclrun marks a process that died, and a peer whose pid no
+ * longer exists counts as dead; then poll() returns -1 once nothing more
+ * can arrive, and send() to a dead peer fails.
  *
  * Environment (set by piclrun): PICL_SHM (the segment's path) and
  * PICL_SHM_FD (the segment, open, inherited: used first), PICL_RANK
@@ -100,6 +106,10 @@ struct outdst {                 /* per outgoing ring */
 #define CHUNK_MIN (8u << 10)
 #define CHUNK_MAX (32u << 10)
 
+/* wait()'s futex sleep: the first, and the longest (doubling in between). */
+#define SLEEP_MIN_NS (20 * 1000 * 1000L)
+#define SLEEP_MAX_NS (640 * 1000 * 1000L)
+
 static struct {
 	char *base;
 	size_t size;
@@ -120,7 +130,8 @@ static struct {
 	size_t maxchunk;        /* largest frame's payload */
 	size_t chunk;           /* PICL_CHUNK: every frame's payload, or 0 */
 	int cma_broken;         /* tests: act as if CMA were refused */
-} L = { .pend_src = -1 };
+	long sleep_ns;          /* wait()'s next futex timeout */
+} L = { .pend_src = -1, .sleep_ns = SLEEP_MIN_NS };
 
 static inline uint64_t pad16(uint64_t n)
 {
@@ -633,22 +644,29 @@ static void local_wait(void)
 	if (L.spin) {
 		for (i = 0; i < 500; i++) {
 			if (any_incoming())
-				return;
+				goto arrived;
 			cpu_relax();
 		}
 	}
 	for (i = 0; i < 8; i++) {
 		if (any_incoming())
-			return;
+			goto arrived;
 		sched_yield();
 	}
 	if (any_incoming())
-		return;
+		goto arrived;
 	blocked = atomic_load(&slot(L.me)->blocked);
 	atomic_store(&slot(L.me)->blocked, PICL_BL_RECV);
-	sleep_on_futex(20 * 1000 * 1000L);
+	sleep_on_futex(L.sleep_ns);
 	atomic_store(&slot(L.me)->blocked, blocked);
 	check_peers();
+	if (any_incoming())
+		goto arrived;
+	L.sleep_ns = L.sleep_ns * 2 < SLEEP_MAX_NS ? L.sleep_ns * 2 :
+		     SLEEP_MAX_NS;
+	return;
+arrived:
+	L.sleep_ns = SLEEP_MIN_NS;
 }
 
 /* ---- receiving into the caller's buffer ------------------------------------ */
