@@ -114,6 +114,7 @@ static struct {
 	char *base;
 	size_t size;
 	struct picl_shm_head *h;
+	char *ctl, *data;       /* the rings' indices, their data */
 	uint32_t nslots, me;    /* my slot */
 	int nprocs, host, single, spin;
 	uint64_t rsize, mask;
@@ -162,7 +163,7 @@ static struct picl_shm_slot *slot(uint32_t i)
 
 static char *ring_data(struct picl_ring_ctl *r)
 {
-	return (char *)r + PICL_RING_CTL;
+	return L.data + (size_t)((char *)r - L.ctl) / PICL_RING_CTL * L.rsize;
 }
 
 static void futex_wake(_Atomic uint32_t *f)
@@ -232,7 +233,10 @@ static int local_init(int *nprocs, int *me, int *host)
 	}
 	L.h = (struct picl_shm_head *)L.base;
 	if (L.h->magic != PICL_SHM_MAGIC || (int)L.h->nprocs != n ||
-	    L.h->total > L.size) {
+	    L.h->total > L.size ||
+	    L.h->total != picl_shm_size(L.h->nslots, L.h->ring_size) ||
+	    L.h->rings_off != picl_shm_rings_off(L.h->nslots) ||
+	    L.h->data_off != picl_shm_data_off(L.h->nslots)) {
 		fprintf(stderr, "picl: %s: not a piclrun segment for %d "
 			"processes\n", path, n);
 		return -1;
@@ -242,6 +246,8 @@ static int local_init(int *nprocs, int *me, int *host)
 	L.nslots = L.h->nslots;
 	L.rsize = L.h->ring_size;
 	L.mask = L.rsize - 1;
+	L.ctl = L.base + L.h->rings_off;
+	L.data = L.base + L.h->data_off;
 	if (rank != PICL_HOST && (rank < 0 || rank >= n)) {
 		fprintf(stderr, "picl: PICL_RANK %d out of range\n", rank);
 		return -1;

@@ -160,6 +160,7 @@ static int make_segment(void)
 	h->host = R.host ? PICL_HOST : -1;
 	h->ring_size = rs;
 	h->rings_off = picl_shm_rings_off((uint32_t)R.nslots);
+	h->data_off = picl_shm_data_off((uint32_t)R.nslots);
 	h->total = R.segsize;
 	atomic_thread_fence(memory_order_seq_cst);
 	h->magic = PICL_SHM_MAGIC;

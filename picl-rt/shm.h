@@ -6,11 +6,16 @@
  * Not installed; shared by piclrun.c and local.c only.
  *
  * Layout: [head: 64 bytes][slots: nslots * 64 bytes] padded to 4096, then
- * nslots * nslots rings (the diagonal is never used), each PICL_RING_CTL
- * bytes of indices (head and tail on their own cache lines) followed by
- * ring_size bytes of data. ring_size is a power of two. head and tail count
- * bytes ever written / consumed; the producer stores head with release
- * order after copying, the consumer stores tail after reading.
+ * one ring per ordered pair of slots (nslots * nslots: the diagonal is never
+ * used), as two tables in the same order, each padded to 4096: the rings'
+ * indices, PICL_RING_CTL bytes each (head and tail on their own cache
+ * lines), then their data, ring_size bytes each (a power of two). The rings
+ * into one slot are next to each other: a receiver looking whether anything
+ * came reads nslots contiguous indices, not one page per peer (at -n 1024,
+ * a page per ring faulted in was 4 GiB zeroed and most of a run's time).
+ * head and tail count bytes ever written / consumed; the producer stores
+ * head with release order after copying, the consumer stores tail after
+ * reading.
  *
  * A message is one or more frames: a struct picl_frame then the chunk's
  * bytes, padded to 16. Frames of one message follow each other in the ring
@@ -30,7 +35,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define PICL_SHM_MAGIC  0x31524c4349504cULL   /* "LPICLR1" */
+#define PICL_SHM_MAGIC  0x32524c4349504cULL   /* "LPICLR2" */
 #define PICL_RING_CTL   128
 #define PICL_FRAME_WRAP 0xffffffffu
 #define PICL_FRAME_CMA  0xfffffffeu
@@ -53,9 +58,10 @@ struct picl_shm_head {
 	int32_t host;                   /* PICL_HOST or -1 */
 	_Atomic int32_t stop;           /* piclrun: the run is being stopped */
 	uint64_t ring_size;
-	uint64_t rings_off;             /* offset of the first ring */
+	uint64_t rings_off;             /* offset of the rings' indices */
 	uint64_t total;                 /* bytes in the segment */
-	char pad[16];
+	uint64_t data_off;              /* offset of the rings' data */
+	char pad[8];
 };
 
 struct picl_shm_slot {
@@ -96,10 +102,17 @@ static inline uint64_t picl_shm_rings_off(uint32_t nslots)
 	return (o + 4095) & ~(uint64_t)4095;
 }
 
+static inline uint64_t picl_shm_data_off(uint32_t nslots)
+{
+	uint64_t o = picl_shm_rings_off(nslots) +
+		     (uint64_t)nslots * nslots * PICL_RING_CTL;
+	return (o + 4095) & ~(uint64_t)4095;
+}
+
 static inline uint64_t picl_shm_size(uint32_t nslots, uint64_t ring_size)
 {
-	return picl_shm_rings_off(nslots) +
-	       (uint64_t)nslots * nslots * (PICL_RING_CTL + ring_size);
+	return picl_shm_data_off(nslots) +
+	       (uint64_t)nslots * nslots * ring_size;
 }
 
 static inline struct picl_shm_slot *picl_shm_slot(void *base, uint32_t i)
@@ -108,13 +121,13 @@ static inline struct picl_shm_slot *picl_shm_slot(void *base, uint32_t i)
 					sizeof(struct picl_shm_head)) + i;
 }
 
+/* The indices of the ring from slot src to slot dst. */
 static inline struct picl_ring_ctl *picl_shm_ring(void *base, uint32_t src,
 						  uint32_t dst)
 {
 	struct picl_shm_head *h = base;
 	return (struct picl_ring_ctl *)((char *)base + h->rings_off +
-		((uint64_t)src * h->nslots + dst) *
-		(PICL_RING_CTL + h->ring_size));
+		((uint64_t)dst * h->nslots + src) * PICL_RING_CTL);
 }
 
 #endif /* PICL_RT_SHM_H */
