@@ -39,9 +39,10 @@
  * two that are working. Nothing is missed by sleeping long: piclrun wakes
  * every sleeper when it marks a process gone or stops the run, as a
  * process does when it closes or aborts. After a sleep the peers' states
- * are checked: piclrun marks a process that died, and a peer whose pid no
- * longer exists counts as dead; then poll() returns -1 once nothing more
- * can arrive, and send() to a dead peer fails.
+ * are checked: piclrun marks a process that died, and after a sleep that
+ * timed out, a peer whose pid no longer exists counts as dead (32 peers
+ * looked at per sleep, round robin); then poll() returns -1 once nothing
+ * more can arrive, and send() to a dead peer fails.
  *
  * Environment (set by piclrun): PICL_SHM (the segment's path) and
  * PICL_SHM_FD (the segment, open, inherited: used first), PICL_RANK
@@ -110,6 +111,9 @@ struct outdst {                 /* per outgoing ring */
 #define SLEEP_MIN_NS (20 * 1000 * 1000L)
 #define SLEEP_MAX_NS (640 * 1000 * 1000L)
 
+/* Peers whose pid is looked at after a sleep that timed out. */
+#define PROBE_MAX 32u
+
 static struct {
 	char *base;
 	size_t size;
@@ -132,6 +136,7 @@ static struct {
 	size_t chunk;           /* PICL_CHUNK: every frame's payload, or 0 */
 	int cma_broken;         /* tests: act as if CMA were refused */
 	long sleep_ns;          /* wait()'s next futex timeout */
+	uint32_t probe_next;    /* the next peer whose pid is looked at */
 } L = { .pend_src = -1, .sleep_ns = SLEEP_MIN_NS };
 
 static inline uint64_t pad16(uint64_t n)
@@ -171,11 +176,13 @@ static void futex_wake(_Atomic uint32_t *f)
 	syscall(SYS_futex, (uint32_t *)f, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-static void futex_wait(_Atomic uint32_t *f, uint32_t val, long ns)
+/* 1 when the wait timed out (nobody woke us). */
+static int futex_wait(_Atomic uint32_t *f, uint32_t val, long ns)
 {
 	struct timespec ts = { 0, ns };
 
-	syscall(SYS_futex, (uint32_t *)f, FUTEX_WAIT, val, &ts, NULL, 0);
+	return syscall(SYS_futex, (uint32_t *)f, FUTEX_WAIT, val, &ts, NULL,
+		       0) < 0 && errno == ETIMEDOUT;
 }
 
 /* ---- init / finalize ------------------------------------------------------ */
@@ -328,19 +335,31 @@ static int peer_gone(uint32_t s)
 	return 0;
 }
 
-/* Sets L.broken when a peer died or every peer is gone. */
-static void check_peers(void)
+/*
+ * Sets L.broken when a peer died or every peer is gone, as the states in
+ * the slots say: piclrun marks a death and wakes every sleeper. probe (a
+ * sleep that timed out): also look whether the pids of the next PROBE_MAX
+ * peers, round robin, still exist, in case piclrun has not (a kill(2)
+ * each: probing every peer after every sleep was the most of clocksync0's
+ * time at -n 1024).
+ */
+static void check_peers(int probe)
 {
-	uint32_t s;
+	uint32_t s, k;
 	int gone = 0, died = 0, st;
 
 	for (s = 0; s < L.nslots; s++) {
 		if (s == L.me)
 			continue;
-		st = peer_gone(s);
-		if (st)
+		st = atomic_load(&slot(s)->state);
+		if (st >= PICL_ST_CLOSED)
 			gone++;
 		if (st == PICL_ST_DIED || st == PICL_ST_EXITED)
+			died = 1;
+	}
+	for (k = 0; probe && k < PROBE_MAX && k < L.nslots; k++) {
+		s = L.probe_next++ % L.nslots;
+		if (s != L.me && peer_gone(s) == PICL_ST_DIED)
 			died = 1;
 	}
 	if (died || gone == (int)L.nslots - 1 || atomic_load(&L.h->stop))
@@ -626,22 +645,24 @@ static int any_incoming(void)
 	return 0;
 }
 
-/* Sleep on my futex until a sender wakes me or timeout. */
-static void sleep_on_futex(long ns)
+/* Sleep on my futex until a sender wakes me or timeout: 1 on a timeout. */
+static int sleep_on_futex(long ns)
 {
 	struct picl_shm_slot *me = slot(L.me);
 	uint32_t seq = atomic_load(&me->futex);
+	int timedout = 0;
 
 	atomic_store(&me->sleeping, 1);
 	atomic_thread_fence(memory_order_seq_cst);
 	if (!any_incoming())
-		futex_wait(&me->futex, seq, ns);
+		timedout = futex_wait(&me->futex, seq, ns);
 	atomic_store(&me->sleeping, 0);
+	return timedout;
 }
 
 static void local_wait(void)
 {
-	int i, blocked;
+	int i, blocked, timedout;
 
 	if (L.single) {
 		sched_yield();
@@ -663,9 +684,9 @@ static void local_wait(void)
 		goto arrived;
 	blocked = atomic_load(&slot(L.me)->blocked);
 	atomic_store(&slot(L.me)->blocked, PICL_BL_RECV);
-	sleep_on_futex(L.sleep_ns);
+	timedout = sleep_on_futex(L.sleep_ns);
 	atomic_store(&slot(L.me)->blocked, blocked);
-	check_peers();
+	check_peers(timedout);
 	if (any_incoming())
 		goto arrived;
 	L.sleep_ns = L.sleep_ns * 2 < SLEEP_MAX_NS ? L.sleep_ns * 2 :
