@@ -662,20 +662,22 @@ static int sleep_on_futex(long ns)
 
 static void local_wait(void)
 {
-	int i, blocked, timedout;
+	int i, blocked, timedout, idle = L.sleep_ns > SLEEP_MIN_NS;
 
 	if (L.single) {
 		sched_yield();
 		return;
 	}
-	if (L.spin) {
+	/* Idle (the last sleep ran out with nothing come): straight to sleep,
+	 * each look being a scan of every incoming ring. */
+	if (L.spin && !idle) {
 		for (i = 0; i < 500; i++) {
 			if (any_incoming())
 				goto arrived;
 			cpu_relax();
 		}
 	}
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 8 && !idle; i++) {
 		if (any_incoming())
 			goto arrived;
 		sched_yield();
