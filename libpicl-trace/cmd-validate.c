@@ -1923,7 +1923,6 @@ static void report_reader_error(struct validator *v, const struct picl_error *er
 	       err->mark.line, err->mark.column, 0, "%s", err->problem);
 }
 
-
 /* Timestamps: per process, and globally with --sorted. */
 static void check_time(struct validator *v, struct proc *p, const struct picl_record *rec)
 {

@@ -646,7 +646,6 @@ static void report_failure(struct profile *p, int rc)
 		report_nomem(p);
 }
 
-/* Whether the record's data must be decoded for what we keep. */
 /* A record the matcher needs for its request ids: recvbegin0's exit (a
  * new request), the entries of recvstatus0 and recvend0 (which request
  * they complete), so that a recvend0 after a completed recvstatus0 is not
@@ -663,8 +662,11 @@ static int is_request_record(const struct picl_record *rec)
 	}
 }
 
+/* Whether the record's data must be decoded for what we keep. */
 static int needs_values(const struct profile *p, const struct picl_record *rec)
 {
+	if (is_request_record(rec))
+		return 1;
 	switch (rec->type) {
 	case PICL_REC_MARK:
 		switch (rec->event) {
@@ -677,10 +679,9 @@ static int needs_values(const struct profile *p, const struct picl_record *rec)
 		}
 	case PICL_REC_ENTRY:
 		return rec->event == -21 || rec->event == -27 || rec->event == -221 ||
-		       rec->event == -911 || is_request_record(rec);
+		       rec->event == -911;
 	case PICL_REC_EXIT:
 		switch (rec->event) {
-		case -57:       /* the request id recvbegin0 posts (is_request_record) */
 		case -51: case -52: case -56: case -58: case -60: case -61:
 		case -251: case -912:
 			return 1;
