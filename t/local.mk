@@ -65,8 +65,8 @@ TESTS += t/unit/test-openindex
 # schema
 check_PROGRAMS += t/unit/test-schema
 t_unit_test_schema_SOURCES = t/unit/test-schema.c
-t_unit_test_schema_CFLAGS = $(UNIT_CFLAGS)
-t_unit_test_schema_LDADD = $(UNIT_LDADD)
+t_unit_test_schema_CFLAGS = $(UNIT_CFLAGS) $(YAML_CFLAGS)
+t_unit_test_schema_LDADD = $(UNIT_LDADD) $(YAML_LIBS)
 TESTS += t/unit/test-schema
 
 # end-to-end tests

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <yaml.h>
 
 #ifndef PICL_TESTDATA
 #define PICL_TESTDATA "testdata"
@@ -348,6 +349,120 @@ START_TEST(test_records)
 	ck_assert_ptr_null(picl_schema_record(schema, -8));
 	ck_assert_ptr_null(picl_schema_record(schema, -300));
 	ck_assert_ptr_null(picl_schema_record(schema, -400));
+}
+END_TEST
+
+/* ---- the schema's event subsets against the built-in ones ---------------- */
+
+/* The members of the predefined event subsets are written in the schema
+ * (`members`) and built into defs.c, which every tool uses (DESIGN.md
+ * point 7). The schema's file is read here with libyaml, as the loader
+ * keeps `members` to itself, and each subset is compared with
+ * picl_defs_matches over a wide span of event types. */
+
+static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *p;
+
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+
+		if (k && k->type == YAML_SCALAR_NODE &&
+		    strcmp((const char *)k->data.scalar.value, key) == 0)
+			return yaml_document_get_node(doc, p->value);
+	}
+	return NULL;
+}
+
+static int64_t scalar_int(yaml_node_t *n)
+{
+	const char *v;
+
+	ck_assert_ptr_nonnull(n);
+	ck_assert_int_eq(n->type, YAML_SCALAR_NODE);
+	v = (const char *)n->data.scalar.value;
+	if (strcmp(v, "min") == 0)
+		return INT32_MIN;
+	if (strcmp(v, "max") == 0)
+		return INT32_MAX;
+	return strtoll(v, NULL, 10);
+}
+
+/* 1 if event type e is a member by the schema's `members` mapping. */
+static int schema_member(yaml_document_t *doc, yaml_node_t *members, int32_t e)
+{
+	yaml_node_t *range = map_get(doc, members, "range");
+	yaml_node_t *list = map_get(doc, members, "list");
+	yaml_node_t *ex = map_get(doc, members, "exclude-subsets");
+	yaml_node_item_t *it;
+	int in = 0;
+
+	if (range) {
+		ck_assert_int_eq(range->type, YAML_SEQUENCE_NODE);
+		it = range->data.sequence.items.start;
+		in = scalar_int(yaml_document_get_node(doc, it[0])) <= e &&
+		     e <= scalar_int(yaml_document_get_node(doc, it[1]));
+	}
+	for (it = list ? list->data.sequence.items.start : NULL;
+	     list && it < list->data.sequence.items.top; it++)
+		in |= scalar_int(yaml_document_get_node(doc, *it)) == e;
+	if (in && ex && strcmp((const char *)ex->data.scalar.value, "true") == 0) {
+		const struct picl_schema_event *se = picl_schema_event(schema, e);
+
+		in = !(se && strcmp(se->category, "subset") == 0);
+	}
+	return in;
+}
+
+START_TEST(test_subset_members)
+{
+	FILE *fp = fopen(schema_path(), "rb");
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *events;
+	yaml_node_item_t *it;
+	struct picl_defs *defs = picl_defs_new();
+	size_t nsubsets = 0;
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_ptr_nonnull(defs);
+	ck_assert(yaml_parser_initialize(&parser));
+	yaml_parser_set_input_file(&parser, fp);
+	ck_assert(yaml_parser_load(&parser, &doc));
+	events = map_get(&doc, yaml_document_get_root_node(&doc), "events");
+	ck_assert_ptr_nonnull(events);
+	for (it = events->data.sequence.items.start; it < events->data.sequence.items.top; it++) {
+		yaml_node_t *ev = yaml_document_get_node(&doc, *it);
+		yaml_node_t *members = map_get(&doc, ev, "members");
+		int32_t id, e;
+
+		if (!members)
+			continue;
+		id = (int32_t)scalar_int(map_get(&doc, ev, "type"));
+		ck_assert_msg(picl_defs_subset_exists(defs, PICL_SUBSET_EVENTS, id),
+			      "schema subset %d is not built in", (int)id);
+		for (e = -3000; e <= 3000; e++)
+			ck_assert_msg(e == id ||     /* a pattern matches itself */
+				      schema_member(&doc, members, e) ==
+				      picl_defs_matches(defs, PICL_SUBSET_EVENTS, id, e),
+				      "event %d: the schema says %s member of %d, defs.c %s",
+				      (int)e, schema_member(&doc, members, e) ? "a" : "no",
+				      (int)id,
+				      picl_defs_matches(defs, PICL_SUBSET_EVENTS, id, e) ?
+				      "that it is" : "that it is not");
+		ck_assert_int_eq(schema_member(&doc, members, INT32_MIN),
+				 picl_defs_matches(defs, PICL_SUBSET_EVENTS, id, INT32_MIN));
+		ck_assert_int_eq(schema_member(&doc, members, INT32_MAX),
+				 picl_defs_matches(defs, PICL_SUBSET_EVENTS, id, INT32_MAX));
+		nsubsets++;
+	}
+	ck_assert_uint_eq(nsubsets, 12);          /* Table 5: -1001 ... -1902 */
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	fclose(fp);
+	picl_defs_free(defs);
 }
 END_TEST
 
@@ -705,6 +820,7 @@ static Suite *schema_suite(void)
 	tcase_add_test(tc, test_volume_fields);
 	tcase_add_test(tc, test_other_data);
 	tcase_add_test(tc, test_records);
+	tcase_add_test(tc, test_subset_members);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tl, setup, teardown);
