@@ -953,6 +953,11 @@ static int parse_data(struct loader *L, const char *what,
 	} else {
 		d->picl_fields = d->max_fields;
 	}
+	if ((seen & (1u << DK_FIELDS)) && !d->variable && d->max_fields == 0 &&
+	    d->nfields > 0)
+		return fail(L, &marks[DK_FIELDS], PICL_ERR_SCHEMA,
+			    "%zu field%s listed in %s, whose count is 0", d->nfields,
+			    d->nfields == 1 ? "" : "s", where);
 	if (seen & (1u << DK_FIELDS)) {
 		rc = check_fields(L, &marks[DK_FIELDS], d->descriptor, d->fields,
 				  d->nfields, d->variable ? 1 : d->max_fields);

@@ -759,6 +759,16 @@ START_TEST(test_semantic_errors)
 		       "            fields: [{name: x, kind: double}]}\n");
 	ck_assert_ptr_nonnull(strstr(err.problem, "kind double"));
 
+	/* count 0: no fields either (picl-schema(5): exactly count of them) */
+	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
+		       "    produces: entry/exit\n"
+		       "    exit: {count: 0,\n"
+		       "           fields: [{name: x, kind: int}]}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 7);
+	ck_assert_uint_eq(err.mark.column, 12);
+	ck_assert_ptr_nonnull(strstr(err.problem, "1 field listed in the exit data, whose count is 0"));
+
 	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
 		       "    produces: entry/exit\n"
 		       "    entry: {descriptor: \"%d\", count: 1, picl-count: 2}\n");
