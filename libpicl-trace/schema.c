@@ -200,6 +200,7 @@ struct event_def {
 	const int32_t *member_list;
 	size_t member_count;
 	int exclude_subsets;
+	struct picl_mark name_mark;    /* where its name was given */
 };
 
 /* One defined type (or range of types) of a table. */
@@ -1145,6 +1146,7 @@ static int parse_event(struct loader *L)
 			rc = read_type_or_range(L, idx == EK_RANGE, &slot);
 			break;
 		case EK_NAME:
+			set_mark(&e->name_mark, &L->ev.start_mark);
 			rc = read_text(L, "name", 0, &e->pub.name);
 			break;
 		case EK_COMMAND:
@@ -1516,6 +1518,62 @@ static int check_duplicates(struct loader *L, struct slots *s, const char *what,
 	return PICL_OK;
 }
 
+static int name_cmp(const void *pa, const void *pb)
+{
+	const struct slot *a = pa, *b = pb;
+	const struct event_def *ea = a->def, *eb = b->def;
+	int c = strcmp(ea->pub.name, eb->pub.name);
+
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Reject an event name given twice in one file (picl-schema(5): names are
+ * unique display names), at the second use that comes first in the file. */
+static int check_event_names(struct loader *L)
+{
+	struct slot *v;
+	const struct slot *dup = NULL, *first = NULL;
+	size_t i;
+
+	if (L->events.n < 2)
+		return PICL_OK;
+	v = malloc(L->events.n * sizeof(*v));
+	if (!v)
+		return fail_nomem(L);
+	memcpy(v, L->events.v, L->events.n * sizeof(*v));
+	qsort(v, L->events.n, sizeof(*v), name_cmp);
+	for (i = 1; i < L->events.n; i++) {
+		const struct event_def *a = v[i - 1].def, *b = v[i].def;
+
+		if (strcmp(a->pub.name, b->pub.name) == 0 && (!dup || v[i].seq < dup->seq)) {
+			dup = &v[i];
+			for (first = dup - 1; first > v; first--)
+				if (strcmp(((const struct event_def *)first[-1].def)->pub.name,
+					   b->pub.name) != 0)
+					break;
+		}
+	}
+	if (dup) {
+		const struct event_def *d = dup->def, *f = first->def;
+		char q[PICL_PROBLEM_MAX / 2];
+
+		if (L->err) {
+			fail(L, NULL, PICL_ERR_SCHEMA,
+			     "event name \"%s\" is given twice (first at line %llu, column %llu)",
+			     picl_quote(d->pub.name, strlen(d->pub.name), 40, q, sizeof(q)),
+			     (unsigned long long)f->name_mark.line,
+			     (unsigned long long)f->name_mark.column);
+			L->err->mark = d->name_mark;
+		}
+		free(v);
+		return PICL_ERR_SCHEMA;
+	}
+	free(v);
+	return PICL_OK;
+}
+
 /* Merge sorted, duplicate-free add[0..n) into the sorted table t, the new
  * definition replacing an old one of the same type, into a new array *out
  * (of *outn slots; the caller installs it). */
@@ -1572,6 +1630,8 @@ static int commit(struct loader *L, struct picl_schema *s)
 	int rc;
 
 	if ((rc = check_duplicates(L, &L->events, "event", &ne)))
+		return rc;
+	if ((rc = check_event_names(L)))
 		return rc;
 	if ((rc = check_duplicates(L, &L->records, "record", &nr)))
 		return rc;

@@ -688,6 +688,17 @@ START_TEST(test_duplicate_type)
 	ck_assert_ptr_nonnull(strstr(err.problem, "event type 7 is defined twice"));
 	ck_assert_ptr_nonnull(strstr(err.problem, "line 2"));
 
+	/* an event name twice in one file: names are unique display names */
+	err = load_bad("events:\n"
+		       "  - {type: 7, name: solver, category: user, produces: mark}\n"
+		       "  - {type: 8, name: b, category: user, produces: mark}\n"
+		       "  - {range: [9, 10], name: solver, category: user, produces: mark}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 4);
+	ck_assert_uint_eq(err.mark.column, 28);
+	ck_assert_ptr_nonnull(strstr(err.problem, "event name \"solver\" is given twice"));
+	ck_assert_ptr_nonnull(strstr(err.problem, "line 2, column 21"));
+
 	/* a key twice in one mapping */
 	err = load_bad("events:\n"
 		       "  - {type: 7, name: a, name: b, category: user, produces: mark}\n");
