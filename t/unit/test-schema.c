@@ -466,6 +466,44 @@ START_TEST(test_subset_members)
 }
 END_TEST
 
+/* The schema's aliases are those the library builds in (Table 2). */
+START_TEST(test_aliases_builtin)
+{
+	FILE *fp = fopen(schema_path(), "rb");
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *aliases;
+	yaml_node_item_t *it;
+	struct picl_defs *defs = picl_defs_new();
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_ptr_nonnull(defs);
+	ck_assert(yaml_parser_initialize(&parser));
+	yaml_parser_set_input_file(&parser, fp);
+	ck_assert(yaml_parser_load(&parser, &doc));
+	aliases = map_get(&doc, yaml_document_get_root_node(&doc), "aliases");
+	ck_assert_ptr_nonnull(aliases);
+	for (it = aliases->data.sequence.items.start; it < aliases->data.sequence.items.top; it++) {
+		yaml_node_t *a = yaml_document_get_node(&doc, *it);
+		int64_t alias = scalar_int(map_get(&doc, a, "alias"));
+		yaml_node_t *d = map_get(&doc, a, "descriptor");
+		const struct picl_descriptor *desc =
+			picl_defs_lookup_alias(defs, alias, -1, -1, -1);
+
+		ck_assert_msg(desc != NULL, "alias %lld is not built in", (long long)alias);
+		ck_assert_str_eq(picl_descriptor_control(desc), (const char *)d->data.scalar.value);
+		n++;
+	}
+	ck_assert_uint_eq(n, 6);
+	ck_assert_ptr_null(picl_defs_lookup_alias(defs, 6, -1, -1, -1));
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	fclose(fp);
+	picl_defs_free(defs);
+}
+END_TEST
+
 /* ---- loading: defaults, extension, errors -------------------------------- */
 
 START_TEST(test_extend_user_event)
@@ -842,6 +880,7 @@ static Suite *schema_suite(void)
 	tcase_add_test(tc, test_other_data);
 	tcase_add_test(tc, test_records);
 	tcase_add_test(tc, test_subset_members);
+	tcase_add_test(tc, test_aliases_builtin);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tl, setup, teardown);
