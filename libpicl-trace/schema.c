@@ -294,13 +294,59 @@ struct loader {
 	size_t seq;
 };
 
-/* libyaml's marks are 0-based; its column counts characters, which is the
- * byte column the header promises as long as the line is ASCII up to there. */
+/* libyaml's marks are 0-based and count characters (its index leaves out a
+ * byte order mark); set_mark keeps them so, 1-based, and byte_mark makes
+ * them the bytes the header promises when a mark is reported. */
 static void set_mark(struct picl_mark *m, const yaml_mark_t *ym)
 {
 	m->offset = ym->index;
 	m->line = ym->line + 1;
 	m->column = ym->column + 1;
+}
+
+/*
+ * Make a mark from set_mark count bytes (offset, and column from the last
+ * CR or LF), by reading the file again from its start: a UTF-8 character
+ * is one byte to libyaml's marks but up to four in the file. The line is
+ * libyaml's. Left as it is when the file cannot be read again, or is
+ * UTF-16 (whose marks no byte count would make clearer).
+ */
+static void byte_mark(FILE *fp, struct picl_mark *m)
+{
+	uint64_t chars = 0, bytes = 0, line_start = 0;
+	unsigned char bom[3];
+	size_t n;
+	int c;
+
+	if (!fp || m->line == 0 || fseek(fp, 0, SEEK_SET) != 0)
+		return;
+	n = fread(bom, 1, 3, fp);
+	if (n >= 2 && ((bom[0] == 0xfe && bom[1] == 0xff) ||
+		       (bom[0] == 0xff && bom[1] == 0xfe)))
+		goto out;                               /* UTF-16 */
+	if (n == 3 && bom[0] == 0xef && bom[1] == 0xbb && bom[2] == 0xbf)
+		bytes = line_start = 3;                 /* UTF-8's: not counted */
+	else if (fseek(fp, 0, SEEK_SET) != 0)
+		goto out;
+	for (;;) {
+		c = getc(fp);
+		if (c == EOF)
+			break;
+		if ((c & 0xc0) != 0x80) {               /* a character starts */
+			if (chars == m->offset)
+				break;
+			chars++;
+		}
+		bytes++;
+		if (c == '\n' || c == '\r')
+			line_start = bytes;
+	}
+	if (c == EOF && chars < m->offset)
+		goto out;                               /* the file changed */
+	m->offset = bytes;
+	m->column = bytes - line_start + 1;
+out:
+	clearerr(fp);
 }
 
 static void set_error_location(struct loader *L, const yaml_mark_t *ym)
@@ -310,8 +356,10 @@ static void set_error_location(struct loader *L, const yaml_mark_t *ym)
 	snprintf(err_path, sizeof(err_path), "%s", L->path);
 	L->err->path = err_path;
 	memset(&L->err->mark, 0, sizeof(L->err->mark));
-	if (ym)
+	if (ym) {
 		set_mark(&L->err->mark, ym);
+		byte_mark(L->fp, &L->err->mark);
+	}
 }
 
 /* Report a problem at the YAML mark ym (NULL: no position). Returns code. */
@@ -392,11 +440,16 @@ static int fail_yaml(struct loader *L)
 		return PICL_ERR_SCHEMA;
 	default:
 		if (p->context && (p->context_mark.line != p->problem_mark.line ||
-				   p->context_mark.column != p->problem_mark.column))
+				   p->context_mark.column != p->problem_mark.column)) {
+			struct picl_mark cm;
+
+			set_mark(&cm, &p->context_mark);
+			byte_mark(L->fp, &cm);
 			return fail(L, &p->problem_mark, PICL_ERR_SCHEMA,
-				    "%s (%s at line %zu, column %zu)", problem,
-				    p->context, p->context_mark.line + 1,
-				    p->context_mark.column + 1);
+				    "%s (%s at line %llu, column %llu)", problem,
+				    p->context, (unsigned long long)cm.line,
+				    (unsigned long long)cm.column);
+		}
 		if (p->context)
 			return fail(L, &p->problem_mark, PICL_ERR_SCHEMA,
 				    "%s (%s)", problem, p->context);
@@ -1502,11 +1555,15 @@ static int check_duplicates(struct loader *L, struct slots *s, const char *what,
 		else
 			snprintf(where, sizeof(where), "%s type %ld", what, (long)dup->lo);
 		if (L->err) {
+			struct picl_mark fm = first->mark;
+
+			byte_mark(L->fp, &fm);
 			fail(L, NULL, PICL_ERR_SCHEMA,
 			     "%s is defined twice (first at line %llu, column %llu)",
-			     where, (unsigned long long)first->mark.line,
-			     (unsigned long long)first->mark.column);
+			     where, (unsigned long long)fm.line,
+			     (unsigned long long)fm.column);
 			L->err->mark = dup->mark;
+			byte_mark(L->fp, &L->err->mark);
 		}
 		return PICL_ERR_SCHEMA;
 	}
@@ -1560,12 +1617,15 @@ static int check_event_names(struct loader *L)
 		char q[PICL_PROBLEM_MAX / 2];
 
 		if (L->err) {
+			struct picl_mark fm = f->name_mark;
+
+			byte_mark(L->fp, &fm);
 			fail(L, NULL, PICL_ERR_SCHEMA,
 			     "event name \"%s\" is given twice (first at line %llu, column %llu)",
 			     picl_quote(d->pub.name, strlen(d->pub.name), 40, q, sizeof(q)),
-			     (unsigned long long)f->name_mark.line,
-			     (unsigned long long)f->name_mark.column);
+			     (unsigned long long)fm.line, (unsigned long long)fm.column);
 			L->err->mark = d->name_mark;
+			byte_mark(L->fp, &L->err->mark);
 		}
 		free(v);
 		return PICL_ERR_SCHEMA;

@@ -855,6 +855,46 @@ START_TEST(test_semantic_errors)
 }
 END_TEST
 
+/* Offsets and columns count bytes (picl_mark), where libyaml's marks count
+ * characters: "é" is two bytes. */
+START_TEST(test_marks_count_bytes)
+{
+	struct picl_error err;
+
+	/* "  - {name: \"ééé\", type: x7": x is character 25, byte 28 */
+	err = load_bad("events:\n"
+		       "  - {name: \"\xc3\xa9\xc3\xa9\xc3\xa9\", type: x7, category: user, produces: mark}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 28);
+	ck_assert_uint_eq(err.mark.offset, 8 + 27);
+
+	/* a UTF-8 byte order mark is three bytes of the file too */
+	err = load_bad("\xef\xbb\xbf" "events:\n"
+		       "  - {name: \"\xc3\xa9\", type: x7, category: user, produces: mark}\n");
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 24);
+	ck_assert_uint_eq(err.mark.offset, 3 + 8 + 23);
+
+	/* CRLF line ends; a YAML syntax error (libyaml's own mark) */
+	err = load_bad("events:\r\n"
+		       "  - type: 7\r\n"
+		       "    name: \xc3\xa9\xc3\xa9 category: x\r\n");
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_uint_eq(err.mark.column, 24);
+	ck_assert_uint_eq(err.mark.offset, 9 + 13 + 23);
+	ck_assert_ptr_nonnull(strstr(err.problem, "mapping values are not allowed"));
+
+	/* a type defined twice, both places in bytes */
+	err = load_bad("events:\n"
+		       "  - {name: \"\xc3\xa9\", type: 7, category: user, produces: mark}\n"
+		       "  - {name: \"\xc3\xa9\xc3\xa9\", type: 7, category: user, produces: mark}\n");
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_uint_eq(err.mark.column, 26);
+	ck_assert_ptr_nonnull(strstr(err.problem, "first at line 2, column 24"));
+}
+END_TEST
+
 /* The problem text never interprets % sequences from the YAML file. */
 START_TEST(test_no_format_injection)
 {
@@ -889,6 +929,7 @@ static Suite *schema_suite(void)
 	tcase_add_test(tl, test_missing_file);
 	tcase_add_test(tl, test_default_path);
 	tcase_add_test(tl, test_malformed_yaml);
+	tcase_add_test(tl, test_marks_count_bytes);
 	tcase_add_test(tl, test_unknown_key);
 	tcase_add_test(tl, test_duplicate_type);
 	tcase_add_test(tl, test_semantic_errors);
