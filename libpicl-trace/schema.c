@@ -568,6 +568,35 @@ static int read_text(struct loader *L, const char *key, int nullable, const char
 	return PICL_OK;
 }
 
+/* Read a data descriptor: a text (or null) that the library compiles as a
+ * control string; one it cannot compile is an error at the value, naming
+ * the column within the string. */
+static int read_descriptor(struct loader *L, const char *key, int nullable, const char **out)
+{
+	yaml_mark_t at = L->ev.start_mark;
+	struct picl_descriptor *d;
+	struct picl_error e;
+	const char *text;
+	char q[PICL_PROBLEM_MAX / 2];
+	int rc = read_text(L, key, nullable, &text);
+
+	if (rc || !text)
+		goto done;
+	memset(&e, 0, sizeof(e));
+	if (picl_descriptor_compile(text, strlen(text), &d, &e) == PICL_ERR_NOMEM)
+		return fail_nomem(L);
+	if (!d)
+		return fail(L, &at, PICL_ERR_SCHEMA,
+			    "descriptor \"%s\", column %llu of it: %s",
+			    picl_quote(text, strlen(text), 40, q, sizeof(q)),
+			    (unsigned long long)e.mark.column, e.problem);
+	picl_descriptor_free(d);
+done:
+	if (out && !rc)
+		*out = text;
+	return rc;
+}
+
 /* Read a plain decimal integer in [lo, hi]; with bounds, "min" and "max"
  * stand for INT32_MIN and INT32_MAX. */
 static int read_int(struct loader *L, const char *key, int64_t lo, int64_t hi,
@@ -968,7 +997,7 @@ static int parse_data(struct loader *L, const char *what,
 		marks[idx] = kmark;
 		switch (idx) {
 		case DK_DESCRIPTOR:
-			rc = read_text(L, "descriptor", 1, &d->descriptor);
+			rc = read_descriptor(L, "descriptor", 1, &d->descriptor);
 			break;
 		case DK_COUNT:
 			rc = read_count(L, &d->variable, &d->max_fields);
@@ -1337,7 +1366,7 @@ static int parse_record(struct loader *L)
 				r->category = record_categories[v];
 			break;
 		case RK_DESCRIPTOR:
-			rc = read_text(L, "descriptor", 1, &r->descriptor);
+			rc = read_descriptor(L, "descriptor", 1, &r->descriptor);
 			break;
 		case RK_COUNT:
 			rc = read_count(L, &r->variable, &count);
@@ -1391,8 +1420,10 @@ static int parse_alias(struct loader *L)
 	while ((rc = next_key(L, alias_keys, "an alias", &seen, &idx, &kmark)) == 1) {
 		if (idx == 0)
 			rc = read_int(L, "alias", 0, INT64_MAX, 0, &alias);
+		else if (idx == 1)
+			rc = read_descriptor(L, "descriptor", 0, NULL);
 		else
-			rc = read_text(L, alias_keys[idx], idx == 2, NULL);
+			rc = read_text(L, alias_keys[idx], 1, NULL);
 		if (rc)
 			return rc;
 	}

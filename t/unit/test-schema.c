@@ -794,6 +794,26 @@ START_TEST(test_semantic_errors)
 	ck_assert_uint_eq(err.mark.line, 7);
 	ck_assert_ptr_nonnull(strstr(err.problem, "unknown role \"sender\""));
 
+	/* a control string the library cannot compile (validate would
+	 * skip the data checks of every record it describes) */
+	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
+		       "    produces: entry/exit\n"
+		       "    entry: {descriptor: \"%d%q\", count: 1,\n"
+		       "            fields: [{name: x, kind: int}]}\n");
+	ck_assert_uint_eq(err.mark.line, 6);
+	ck_assert_uint_eq(err.mark.column, 25);
+	ck_assert_ptr_nonnull(strstr(err.problem, "descriptor \"%d%q\""));
+	ck_assert_ptr_nonnull(strstr(err.problem, "column 4 of it"));
+
+	err = load_bad("records:\n  - {type: 7, name: r, category: user, descriptor: \"%n\","
+		       " count: 1}\n");
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_ptr_nonnull(strstr(err.problem, "descriptor \"%n\""));
+
+	err = load_bad("aliases:\n  - {alias: 9, descriptor: \"no conversion\"}\n");
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_ptr_nonnull(strstr(err.problem, "descriptor \"no conversion\""));
+
 	/* data that contradict themselves */
 	err = load_bad("events:\n  - type: 7\n    name: a\n    category: user\n"
 		       "    produces: entry/exit\n"
