@@ -110,7 +110,7 @@ int cmd_cat(int argc, const char **argv)
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(output, inputs, ninputs)) {
 		picltrace_error("cat", "%s: the output is also an input; refusing to overwrite it",
-				output);
+				strcmp(output, "-") ? output : "<stdout>");
 		return 2;
 	}
 	w = picltrace_open_output("cat", output, wopts.compress, wopts.level);

@@ -1647,7 +1647,7 @@ int cmd_filter(int argc, const char **argv)
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(output, inputs, ninputs)) {
 		picltrace_error("filter", "%s: the output is also an input; refusing to overwrite it",
-				output);
+				strcmp(output, "-") ? output : "<stdout>");
 		goto out;
 	}
 	f.w = picltrace_open_output("filter", output, compress, level);

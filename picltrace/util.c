@@ -212,7 +212,9 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n)
 	struct stat so, si;
 	int i;
 
-	if (strcmp(out, "-") == 0 || stat(out, &so) < 0 || !S_ISREG(so.st_mode))
+	/* "-" is standard output, which may be an input appended to
+	 * (`picltrace cat f >>f` would read what it writes, without end) */
+	if ((strcmp(out, "-") ? stat(out, &so) : fstat(1, &so)) < 0 || !S_ISREG(so.st_mode))
 		return 0;
 	/* "-" is standard input, which may be the output file itself
 	 * (`picltrace sort -o f - <f`) */

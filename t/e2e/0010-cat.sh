@@ -80,6 +80,23 @@ cp "$TMP/canon.picl" "$TMP/same.picl"
 run "$PT" cat -o "$TMP/same.picl" "$TMP/same.picl"
 expect_rc 2
 cmp "$TMP/same.picl" "$TMP/canon.picl" || fail "input was touched"
+# ... nor standard output appended to it (cat would read what it writes,
+# without end), also when the input is standard input.
+last='cat f >>f'
+set +e
+"$PT" cat "$TMP/same.picl" >>"$TMP/same.picl" 2>"$TMP/err"
+rc=$?
+set -e
+expect_rc 2
+grep -q '<stdout>: the output is also an input' "$TMP/err" || fail "cat f >>f: $(cat "$TMP/err")"
+cmp "$TMP/same.picl" "$TMP/canon.picl" || fail "input was appended to"
+last='cat - <f >>f'
+set +e
+"$PT" cat - <"$TMP/same.picl" >>"$TMP/same.picl" 2>"$TMP/err"
+rc=$?
+set -e
+expect_rc 2
+cmp "$TMP/same.picl" "$TMP/canon.picl" || fail "standard input was appended to"
 
 # Interrupted while writing: the temporary output is removed, nothing is
 # left under the real name.

@@ -550,6 +550,18 @@ expect_err <<T
 picltrace filter: $TMP/same.picl: the output is also an input; refusing to overwrite it
 T
 cmp "$TMP/same.picl" "$S" || fail "input was touched"
+# ... nor standard output appended to it: filter would read what it
+# writes, without end.
+last='filter f >>f'
+set +e
+"$PT" filter "$TMP/same.picl" >>"$TMP/same.picl" 2>"$TMP/err"
+rc=$?
+set -e
+expect_rc 2
+expect_err <<T
+picltrace filter: <stdout>: the output is also an input; refusing to overwrite it
+T
+cmp "$TMP/same.picl" "$S" || fail "input was appended to"
 run "$PT" filter "$TMP/nope.picl"
 expect_rc 2
 expect_err <<T
