@@ -64,6 +64,7 @@
 #include "intmap.h"
 #include "openindex.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -96,7 +97,7 @@ static const char validate_help[] =
 	"\n"
 	"FILE - reads standard input; inputs may be plain text or zstd-compressed.\n"
 	"Exit status: 0 valid (warnings allowed), 1 errors found, 2 an input or\n"
-	"the schema cannot be read, or bad usage.\n";
+	"the schema cannot be read, the output cannot be written, or bad usage.\n";
 
 #define CMD "validate"
 
@@ -2368,8 +2369,12 @@ int cmd_validate(int argc, const char **argv)
 		if (rc > status)
 			status = rc;
 	}
-	if (fflush(v.out) != 0)
+	errno = 0;
+	if (fflush(v.out) != 0 || ferror(v.out)) {
+		picltrace_error(CMD, "<stdout>: cannot write: %s",
+				errno ? strerror(errno) : "a write failed");
 		status = 2;
+	}
 
 cleanup:
 	reset(&v);

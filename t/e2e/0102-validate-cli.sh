@@ -248,4 +248,17 @@ $f:1:1: tracing-first-last: the trace has no records: every process's first is i
 $f: 0 records, 1 error, 0 warnings
 T
 done
+# Standard output that cannot be written: exit 2, and a message that says
+# why (not a silent 2 that reads as "unreadable input").
+if [ -w /dev/full ]; then
+  last='validate empty.picl >/dev/full'
+  set +e
+  "$PT" validate empty.picl >/dev/full 2>"$TMP/err"
+  rc=$?
+  set -e
+  expect_rc 2
+  expect_err <<'T'
+picltrace validate: <stdout>: cannot write: No space left on device
+T
+fi
 echo "PASS: $ntest validate command-line checks"
