@@ -33,7 +33,7 @@ static int cat_one(const char *path, struct picl_writer *w, struct picltrace_car
 	struct picl_error err = { 0 };
 	struct picl_reader *r;
 	struct picl_record rec;
-	int rc;
+	int rc, reported = 0;
 
 	r = picl_reader_open(path, &ro, &rc, &err);
 	if (!r) {
@@ -48,6 +48,7 @@ static int cat_one(const char *path, struct picl_writer *w, struct picltrace_car
 		if (picltrace_carry_note(carry, &rec) < 0) {
 			picltrace_error("cat", "out of memory");
 			rc = PICL_ERR_NOMEM;
+			reported = 1;
 			break;
 		}
 		if ((rc = picl_writer_write(w, &rec)) < 0) {
@@ -58,10 +59,12 @@ static int cat_one(const char *path, struct picl_writer *w, struct picltrace_car
 				e.mark = rec.mark;
 			}
 			picltrace_report("cat", &e);
+			reported = 1;
 			break;
 		}
 	}
-	if (rc < 0 && rc != PICL_ERR_NOMEM && rc != picl_writer_error(w)->code)
+	/* (the reader's own errors, out of memory among them) */
+	if (rc < 0 && !reported)
 		picltrace_report("cat", picl_reader_error(r));
 	picl_reader_free(r);
 	return rc < 0 ? rc : PICL_OK;
