@@ -770,9 +770,10 @@ static const char *plural(uint64_t n)
 }
 
 /* The summary; `problem` is set when the input could not be read to its
- * end (then the JSON object carries it, and the text form has no summary:
- * the problem went to standard error). */
-static void end_output(struct validator *v, const char *hint, const char *problem)
+ * end (then the JSON object carries it, with its position `at` when known,
+ * and the text form has no summary: the problem went to standard error). */
+static void end_output(struct validator *v, const char *hint, const char *problem,
+		       const struct picl_mark *at)
 {
 	uint64_t total = v->errors + v->warnings;
 
@@ -788,6 +789,10 @@ static void end_output(struct validator *v, const char *hint, const char *proble
 		if (problem) {
 			fputs(",\"error\":", v->out);
 			json_string(v->out, problem);
+			if (at && at->line > 0)
+				fprintf(v->out, ",\"error_at\":{\"line\":%llu,\"column\":%llu}",
+					(unsigned long long)at->line,
+					(unsigned long long)at->column);
 		}
 		fputs("}\n", v->out);
 		return;
@@ -2102,6 +2107,7 @@ static int validate_file(struct validator *v, const char *path)
 	struct picl_record rec;
 	struct picltrace_progress prog;
 	char problem[PICL_PROBLEM_MAX + 64], hint[128], where[48] = "";
+	struct picl_mark at = { 0 };
 	const char *failed = NULL;
 	int rc, status;
 
@@ -2145,10 +2151,12 @@ static int validate_file(struct validator *v, const char *path)
 
 			if (picl_reader_error_is_fatal(v->reader) || rc == PICL_ERR_NOMEM) {
 				snprintf(problem, sizeof(problem), "%s", e->problem);
-				if (e->mark.line > 0)
+				if (e->mark.line > 0) {
 					snprintf(where, sizeof(where), ":%llu:%llu",
 						 (unsigned long long)e->mark.line,
 						 (unsigned long long)e->mark.column);
+					at = e->mark;
+				}
 				failed = problem;
 				break;
 			}
@@ -2184,7 +2192,7 @@ out:
 		snprintf(hint, sizeof(hint),
 			 "all records come from processor %d, --partial may apply",
 			 (int)v->a_processor);
-	end_output(v, hint[0] ? hint : NULL, failed);
+	end_output(v, hint[0] ? hint : NULL, failed, &at);
 	status = failed ? 2 : v->errors ? 1 : 0;
 	reset(v);
 	return status;

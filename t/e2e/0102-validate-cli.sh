@@ -146,6 +146,17 @@ expect_rc 2
 grep -q "^picltrace validate: $TMP/bad.zst:1:1: corrupt compressed input" "$TMP/err" ||
   fail "corrupt zstd not reported: $(cat "$TMP/err")"
 
+# Failing part-way, JSON says where as the message on standard error does.
+"$GEN" --procs 4 --records 20000 -o "$TMP/g.picl"
+zstd -q -o "$TMP/g.zst" "$TMP/g.picl"
+head -c $(($(wc -c <"$TMP/g.zst") / 2)) "$TMP/g.zst" >"$TMP/half.zst"
+run "$PT" validate --format=json "$TMP/half.zst"
+expect_rc 2
+at=$(sed -n 's/^picltrace validate: .*half\.zst:\([0-9]*\):\([0-9]*\): compressed input is truncated$/\1 \2/p' "$TMP/err")
+[ -n "$at" ] && [ "${at% *}" -gt 1 ] || fail "truncated zstd: no position past line 1: $(cat "$TMP/err")"
+grep -q "\"error\":\"compressed input is truncated\",\"error_at\":{\"line\":${at% *},\"column\":${at#* }}}\$" \
+  "$TMP/out" || fail "JSON error without its position ($at): $(tail -c 200 "$TMP/out")"
+
 # --max-errors lists fewer, counts all; 0 lists all; --quiet lists none.
 run "$PT" validate --max-errors=1 entry-exit.picl
 expect_rc 1
