@@ -491,16 +491,26 @@ static int match_rank(const struct picl_defs *defs, enum picl_subset_kind kind,
 	return -1;
 }
 
+/* The descriptor of predefined alias a (0-5), kept in the cache however
+ * full it is: what a look-up hands out must not be the scratch slot, which
+ * the next uncached control string frees. */
+static const struct picl_descriptor *predefined_desc(struct picl_defs *defs, int64_t a)
+{
+	const char *ctrl = picl_predefined_alias(a);
+	const struct picl_descriptor *d;
+	struct ctrl_entry *e;
+
+	if (!ctrl || control_entry(defs, ctrl, strlen(ctrl), 1, &d, &e, NULL) < 0)
+		return NULL;
+	return d;
+}
+
 static void compile_predefined(struct picl_defs *defs)
 {
 	int64_t a;
 
-	for (a = 0; a < 6; a++) {
-		const char *ctrl = picl_predefined_alias(a);
-
-		if (picl_defs_control(defs, ctrl, strlen(ctrl), &defs->predef[a], NULL) < 0)
-			defs->predef[a] = NULL;
-	}
+	for (a = 0; a < 6; a++)
+		defs->predef[a] = predefined_desc(defs, a);
 	defs->predef_done = 1;
 }
 
@@ -581,12 +591,8 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cde
 			}
 		}
 	}
-	if (!best) {
-		const char *ctrl = picl_predefined_alias(alias);
-
-		if (ctrl && picl_defs_control(defs, ctrl, strlen(ctrl), &best, NULL) < 0)
-			best = NULL;
-	}
+	if (!best)
+		best = predefined_desc(defs, alias);
 	defs->cache_valid = 1;
 	defs->cache_alias = alias;
 	defs->cache_event = event;

@@ -1371,6 +1371,46 @@ START_TEST(alias_strings_apart_from_cache)
 }
 END_TEST
 
+/* The predefined aliases stay usable once the control-string cache is
+ * full: looked up for the first time then, they were compiled into the
+ * one scratch slot, each freeing the one before (and the next inline
+ * control string freeing the last), so the descriptors the look-up
+ * handed out were freed memory. */
+START_TEST(predefined_after_full_cache)
+{
+	static const char *const want[] = { "%c", "%s", "%d", "%ld", "%f", "%lf" };
+	struct picl_defs *d = picl_defs_new();
+	const struct picl_descriptor *da;
+	char ctl[32];
+	int k, pass;
+
+	for (k = 0; k < 5000; k++) {
+		int n = snprintf(ctl, sizeof(ctl), "%%d x%d", k);
+
+		ck_assert_int_eq(picl_defs_control(d, ctl, (size_t)n, &da, NULL), PICL_OK);
+	}
+	/* alias 3 defined for event 7 only: elsewhere the predefined "%ld" */
+	ck_assert_int_eq(picl_defs_define_alias(d, 3, 7, -1, -1, "%x", 2, NULL), PICL_OK);
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < 6; k++) {
+			struct picl_value v[2];
+			size_t nv = 0, cap = 2, used = 0;
+
+			da = picl_defs_lookup_alias(d, k, 1, 1, 1);
+			ck_assert_ptr_nonnull(da);
+			ck_assert_str_eq(picl_descriptor_control(da), want[k]);
+			ck_assert_int_eq(picl_descriptor_decode(da, 1, " 7", 2, v, &nv, &cap,
+								&used, NULL), PICL_OK);
+			ck_assert_uint_eq(nv, 1);
+		}
+		/* more uncached strings, each replacing the scratch slot */
+		ck_assert_int_eq(picl_defs_control(d, "%d zz", 5, &da, NULL), PICL_OK);
+		ck_assert_int_eq(picl_defs_control(d, "%d zy", 5, &da, NULL), PICL_OK);
+	}
+	picl_defs_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -1381,6 +1421,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fixed_fields);
 	tcase_add_test(tc, alias_strings_apart_from_cache);
+	tcase_add_test(tc, predefined_after_full_cache);
 	tcase_add_test(tc, writer_pads_data_ends);
 	tcase_add_test(tc, writer_suppressed_values);
 	tcase_add_test(tc, joined_over_limit_then_long_line);
