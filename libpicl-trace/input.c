@@ -125,6 +125,7 @@ struct picl_input *picl_input_from_fd(int fd, int own, struct picl_error *err, i
 #endif
 	rc = detect(in, err);
 	if (rc < 0) {
+		in->own_fd = 0;   /* the caller's still: it closes it, once */
 		picl_input_free(in);
 		*status = rc;
 		return NULL;

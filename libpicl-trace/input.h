@@ -16,7 +16,8 @@
 struct picl_input;
 
 /* Wrap fd (closed by picl_input_free when own is 1). Reads the first bytes to
- * recognise zstd. NULL on failure with *status and err set. */
+ * recognise zstd. NULL on failure with *status and err set; fd is not
+ * closed then, whatever own says. */
 struct picl_input *picl_input_from_fd(int fd, int own, struct picl_error *err,
 				      int *status);
 struct picl_input *picl_input_from_memory(const void *buf, size_t len,

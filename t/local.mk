@@ -14,6 +14,12 @@ t_unit_test_reader_SOURCES = t/unit/test-reader.c
 t_unit_test_reader_CFLAGS = $(UNIT_CFLAGS) $(ZSTD_CFLAGS)
 t_unit_test_reader_LDADD = $(UNIT_LDADD) $(ZSTD_LIBS)
 TESTS += t/unit/test-time t/unit/test-reader
+# the public API as a program sees it (arguments, errors, resources)
+check_PROGRAMS += t/unit/test-api
+t_unit_test_api_SOURCES = t/unit/test-api.c
+t_unit_test_api_CFLAGS = $(UNIT_CFLAGS)
+t_unit_test_api_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-api
 check_PROGRAMS += t/unit/test-output
 t_unit_test_output_SOURCES = t/unit/test-output.c
 t_unit_test_output_CFLAGS = $(UNIT_CFLAGS)

@@ -1,0 +1,71 @@
+/*
+ * test-api.c - the library as a program sees it through picl-trace.h:
+ * what each public call promises for its arguments, its return values and
+ * its errors, and the resources it gives back on every path.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "picl-trace.h"
+#include "tmp.h"
+
+/*
+ * close(2) as the library sees it: counts the calls on a descriptor that
+ * was not open (EBADF). Closing a descriptor twice is a bug even when the
+ * second call fails harmlessly here: in a program with threads, another
+ * thread's file may have taken the number in between.
+ */
+static int bad_closes;
+
+int close(int fd)
+{
+	long rc = syscall(SYS_close, fd);
+
+	if (rc < 0 && errno == EBADF)
+		bad_closes++;
+	return (int)rc;
+}
+
+/* An input that opens but cannot be read (a directory: EISDIR) is closed
+ * once, by the layer that failed, not again by picl_reader_open. */
+START_TEST(open_unreadable_closes_once)
+{
+	struct picl_error err = { 0 };
+	char dir[256], buf[512];
+	int st = 0;
+
+	ck_assert_int_lt(test_tmp_path(dir, sizeof(dir), "picl-test-api.XXXXXX"), (int)sizeof(dir));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	bad_closes = 0;
+	ck_assert_ptr_null(picl_reader_open(dir, NULL, &st, &err));
+	ck_assert_int_eq(st, PICL_ERR_IO);
+	ck_assert_int_eq(err.sys_errno, EISDIR);
+	ck_assert_int_eq(bad_closes, 0);
+	picl_error_format(&err, buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, "cannot read"));
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("api");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, open_unreadable_closes_once);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
