@@ -535,12 +535,13 @@ struct picl_reader *picl_reader_open(const char *path,
 				     int *status, struct picl_error *err);
 
 /* Read from an open file descriptor (not closed by the reader); `name` is
- * used in error messages and copied. */
+ * used in error messages and copied (NULL: "<input>"). */
 struct picl_reader *picl_reader_open_fd(int fd, const char *name,
 					const struct picl_reader_options *opts,
 					int *status, struct picl_error *err);
 
-/* Read from memory (not copied: it must outlive the reader). */
+/* Read from memory (not copied: it must outlive the reader); `name` as
+ * for picl_reader_open_fd (NULL: "<memory>"). */
 struct picl_reader *picl_reader_open_memory(const void *buf, size_t len,
 					    const char *name,
 					    const struct picl_reader_options *opts,
@@ -682,7 +683,8 @@ struct picl_writer *picl_writer_open(const char *path,
 				     const struct picl_writer_options *opts,
 				     int *status, struct picl_error *err);
 
-/* Write to an open descriptor (not closed by the writer). */
+/* Write to an open descriptor (not closed by the writer); `name` is used
+ * in error messages and copied (NULL: "<output>"). */
 struct picl_writer *picl_writer_open_fd(int fd, const char *name,
 					const struct picl_writer_options *opts,
 					int *status, struct picl_error *err);

@@ -1027,11 +1027,13 @@ struct picl_reader *picl_reader_open_fd(int fd, const char *name,
 	struct picl_input *in;
 	int rc;
 
+	if (!name)
+		name = "<input>";
 	if (fd < 0) {   /* (the input layer would take it for memory) */
 		picl_set_error(err, PICL_ERR_IO, "cannot read: %s", strerror(EBADF));
 		if (err)
 			err->sys_errno = EBADF;
-		open_failed(name ? name : "<input>", PICL_ERR_IO, err, status);
+		open_failed(name, PICL_ERR_IO, err, status);
 		return NULL;
 	}
 	in = picl_input_from_fd(fd, 0, err, &rc);

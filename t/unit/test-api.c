@@ -54,6 +54,40 @@ START_TEST(open_unreadable_closes_once)
 }
 END_TEST
 
+/* A NULL name is allowed where the open calls give a default: the fd
+ * reader took it to strdup (a crash), the fd writer and the memory reader
+ * already named it. */
+START_TEST(open_fd_null_name)
+{
+	static const char text[] = "-3 1 0.5 0 0 0\n";
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	struct picl_record rec;
+	int p[2], st = 1;
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(write(p[1], text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	ck_assert_int_eq(close(p[1]), 0);
+	r = picl_reader_open_fd(p[0], NULL, NULL, &st, &err);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(st, PICL_OK);
+	ck_assert_str_eq(picl_reader_path(r), "<input>");
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	picl_reader_free(r);
+	ck_assert_int_eq(close(p[0]), 0);
+
+	/* and when the first read fails */
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(close(p[1]), 0);
+	st = 0;
+	ck_assert_ptr_null(picl_reader_open_fd(p[1], NULL, NULL, &st, &err));
+	ck_assert_int_eq(st, PICL_ERR_IO);
+	ck_assert_str_eq(err.path, "<input>");
+	ck_assert_int_eq(close(p[0]), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -62,6 +96,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, open_unreadable_closes_once);
+	tcase_add_test(tc, open_fd_null_name);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
