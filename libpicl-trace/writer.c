@@ -204,6 +204,24 @@ struct picl_writer *picl_writer_open(const char *path,
 	return w;
 }
 
+/* 1 if the text of a -6 record's control string value (as the reader
+ * keeps it: in its double quotes, or a bare word) still holds the string
+ * the value says, so that it may be copied as it stood; a program that
+ * changed the string gets it written from the value. */
+static int alias_text_holds(const struct picl_value *v)
+{
+	const char *s = v->v.s.ptr;
+	size_t n = v->v.s.len;
+
+	if (!v->text || (v->kind != PICL_VAL_STRING && v->kind != PICL_VAL_CHARS) ||
+	    (n > 0 && !s))
+		return 0;
+	if (v->text_len == n)
+		return n == 0 || memcmp(v->text, s, n) == 0;
+	return v->text_len == n + 2 && v->text[0] == '"' && v->text[n + 1] == '"' &&
+	       (n == 0 || memcmp(v->text + 1, s, n) == 0);
+}
+
 /* The descriptor field and the data of rec, as canonical text, in scratch. */
 static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 {
@@ -220,11 +238,15 @@ static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 		char num[24];
 		size_t n = picl_format_i64(v[0].v.i, num);
 
+		if (rec->nfields != 1)
+			return fail(w, PICL_ERR_UNREPRESENTABLE,
+				    "a data descriptor record (-6) has exactly 1 data field, not %llu",
+				    (unsigned long long)rec->nfields);
 		if (picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, " ", 1) < 0 ||
 		    picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, num, n) < 0 ||
 		    picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, " ", 1) < 0)
 			return fail(w, PICL_ERR_NOMEM, "out of memory");
-		if (v[1].text) {
+		if (alias_text_holds(&v[1])) {
 			rc = picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap,
 					     v[1].text, v[1].text_len);
 		} else {

@@ -33,6 +33,37 @@ int close(int fd)
 	return (int)rc;
 }
 
+/* A writer on an unlinked temporary file, and the text written to it. */
+static struct picl_writer *temp_writer(int *fd)
+{
+	char path[256];
+	struct picl_writer *w;
+	int st;
+
+	ck_assert_int_lt(test_tmp_path(path, sizeof(path), "picl-test-api.XXXXXX"), (int)sizeof(path));
+	*fd = mkstemp(path);
+	ck_assert_int_ge(*fd, 0);
+	ck_assert_int_eq(unlink(path), 0);
+	w = picl_writer_open_fd(*fd, "out", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(w);
+	return w;
+}
+
+/* Close w and give what it wrote (static buffer), closing fd. */
+static const char *written(struct picl_writer *w, int fd)
+{
+	static char buf[65536];
+	ssize_t n;
+
+	ck_assert_int_eq(picl_writer_close(w, NULL), PICL_OK);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	ck_assert_int_ge(n, 0);
+	buf[n] = '\0';
+	ck_assert_int_eq(close(fd), 0);
+	return buf;
+}
+
 /* An input that opens but cannot be read (a directory: EISDIR) is closed
  * once, by the layer that failed, not again by picl_reader_open. */
 START_TEST(open_unreadable_closes_once)
@@ -88,6 +119,48 @@ START_TEST(open_fd_null_name)
 }
 END_TEST
 
+/* A -6 record read from a trace and given a new control string is written
+ * with the new one (the value's text, the old string, was copied instead,
+ * while a new alias number was taken), and one whose field count is not 1
+ * is refused, as for other records whose values do not fit it: the reader
+ * would not take it back. */
+START_TEST(writer_alias_definition_values)
+{
+	static const char in[] = "-6 -1 0 -1 -1 1 \"%d%s\" 6 \"%d %lf\"\n"
+				 "-6 -1 0 -1 -1 1 \"%d%s\" 7 %d\n";
+	struct picl_reader *r = picl_reader_open_memory(in, sizeof(in) - 1, "in", NULL, NULL, NULL);
+	struct picl_record rec;
+	struct picl_writer *w;
+	int fd, k;
+
+	ck_assert_ptr_nonnull(r);
+	w = temp_writer(&fd);
+	for (k = 0; k < 2; k++) {
+		struct picl_value v[2];
+
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+		ck_assert_uint_eq(rec.nvalues, 2);
+		/* unchanged: written as it came */
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+		memcpy(v, rec.values, sizeof(v));
+		v[0].v.i = 9;
+		v[1].v.s.ptr = "%ld %s";
+		v[1].v.s.len = 6;
+		rec.values = v;
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+		rec.nfields = 2;
+		ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	}
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	picl_reader_free(r);
+	ck_assert_str_eq(written(w, fd),
+			 "-6 -1 0 -1 -1 1 \"%d%s\" 6 \"%d %lf\"\n"
+			 "-6 -1 0 -1 -1 1 \"%d%s\" 9 \"%ld %s\"\n"
+			 "-6 -1 0 -1 -1 1 \"%d%s\" 7 %d\n"
+			 "-6 -1 0 -1 -1 1 \"%d%s\" 9 \"%ld %s\"\n");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -97,6 +170,7 @@ int main(void)
 
 	tcase_add_test(tc, open_unreadable_closes_once);
 	tcase_add_test(tc, open_fd_null_name);
+	tcase_add_test(tc, writer_alias_definition_values);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
