@@ -731,6 +731,7 @@ int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
 		   struct picl_error *err)
 {
 	struct proc *p;
+	int rc;
 
 	if (!s || !rec)
 		return picl_set_error(err, PICL_ERR_USAGE,
@@ -741,25 +742,30 @@ int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
 	p = proc_get(s, rec->processor, rec->process);
 	if (!p)
 		return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
-	p->last = rec->time;
-	if (rec->time.scale > p->max_scale)
-		p->max_scale = rec->time.scale;
 
 	switch (rec->type) {
 	case PICL_REC_MARK:
 		if (add_mark(p, rec))
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
-		return PICL_OK;
-	case PICL_REC_ENTRY: {
-		int rc = add_entry(p, rec, err);
-
+		break;
+	case PICL_REC_ENTRY:
+		rc = add_entry(p, rec, err);
 		if (rc == PICL_ERR_NOMEM)
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
-		return rc;
-	}
+		if (rc < 0)
+			return rc;
+		break;
 	default:
-		return add_exit(p, rec, err);
+		rc = add_exit(p, rec, err);
+		if (rc < 0)
+			return rc;
+		break;
 	}
+	/* only a record taken: a refused one changes nothing */
+	p->last = rec->time;
+	if (rec->time.scale > p->max_scale)
+		p->max_scale = rec->time.scale;
+	return PICL_OK;
 }
 
 /* ------------------------------------------------------------------------ */

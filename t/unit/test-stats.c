@@ -443,6 +443,34 @@ START_TEST(test_unmatched_exit)
 }
 END_TEST
 
+/* A record refused (an exit with no entry) is not taken: neither its time,
+ * which emitted records carry as the process's last, nor its decimals,
+ * which the emitted times are written with, count. */
+START_TEST(test_refused_not_taken)
+{
+	struct picl_stats *s = picl_stats_new();
+	struct collect *col;
+	char buf[PICL_TIME_BUFSIZE];
+	int i;
+
+	cur_processor = 0;
+	cur_process = 0;
+	ENTRY(s, -901, "0.1", 0);
+	EXIT(s, -901, "0.3", 0);
+	ck_assert_int_eq(feed(s, PICL_REC_EXIT, -52, "0.900000000", 0), PICL_ERR_DATA);
+	col = emit_all(s);
+	ck_assert_int_ge(col->n, 1);
+	for (i = 0; i < col->n; i++) {
+		picl_time_format(col->recs[i].time, buf);
+		ck_assert_str_eq(buf, "0.3");
+	}
+	ck_assert_int_eq(col->recs[0].type, PICL_REC_STAT_TIME);
+	ck_assert_str_eq(col->recs[0].texts[0], "0.2");
+	free(col);
+	picl_stats_free(s);
+}
+END_TEST
+
 /* Exits matched below the top of the stack, and exits of no open entry
  * (known so from the per-event counts, without a scan), among entries
  * pushed before and after the counts were made. */
@@ -969,6 +997,7 @@ static Suite *stats_suite(int with_table20)
 	tcase_add_test(tc, test_relative_windows);
 	tcase_add_test(tc, test_nested_relative);
 	tcase_add_test(tc, test_unmatched_exit);
+	tcase_add_test(tc, test_refused_not_taken);
 	tcase_add_test(tc, test_unmatched_deep);
 	tcase_add_test(tc, test_window_limit);
 	tcase_add_test(tc, test_rounding_scale);
