@@ -44,18 +44,9 @@ struct picl_input {
 	int compressed;
 };
 
-/* Read raw (compressed or not) bytes from the underlying source. */
-static ssize_t raw_read(struct picl_input *in, void *buf, size_t cap)
+/* Read bytes from the descriptor or the memory, past what was peeked. */
+static ssize_t source_read(struct picl_input *in, void *buf, size_t cap)
 {
-	if (in->peek_pos < in->peek_len) {
-		size_t n = in->peek_len - in->peek_pos;
-
-		if (n > cap)
-			n = cap;
-		memcpy(buf, in->peek + in->peek_pos, n);
-		in->peek_pos += n;
-		return (ssize_t)n;
-	}
 	if (in->fd < 0) {
 		size_t n = in->mem_len - in->mem_pos;
 
@@ -73,12 +64,29 @@ static ssize_t raw_read(struct picl_input *in, void *buf, size_t cap)
 	}
 }
 
+/* Read raw (compressed or not) bytes: the peeked ones first. */
+static ssize_t raw_read(struct picl_input *in, void *buf, size_t cap)
+{
+	if (in->peek_pos < in->peek_len) {
+		size_t n = in->peek_len - in->peek_pos;
+
+		if (n > cap)
+			n = cap;
+		memcpy(buf, in->peek + in->peek_pos, n);
+		in->peek_pos += n;
+		return (ssize_t)n;
+	}
+	return source_read(in, buf, cap);
+}
+
 static int detect(struct picl_input *in, struct picl_error *err)
 {
 	static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 
+	/* (from the source: a first read of fewer than 4 bytes, a pipe's,
+	 * is followed by more, not by copies of the bytes peeked) */
 	while (in->peek_len < 4) {
-		ssize_t n = raw_read(in, in->peek + in->peek_len, 4 - in->peek_len);
+		ssize_t n = source_read(in, in->peek + in->peek_len, 4 - in->peek_len);
 
 		if (n < 0) {
 			if (err)

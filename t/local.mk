@@ -17,8 +17,8 @@ TESTS += t/unit/test-time t/unit/test-reader
 # the public API as a program sees it (arguments, errors, resources)
 check_PROGRAMS += t/unit/test-api
 t_unit_test_api_SOURCES = t/unit/test-api.c
-t_unit_test_api_CFLAGS = $(UNIT_CFLAGS)
-t_unit_test_api_LDADD = $(UNIT_LDADD)
+t_unit_test_api_CFLAGS = $(UNIT_CFLAGS) $(ZSTD_CFLAGS)
+t_unit_test_api_LDADD = $(UNIT_LDADD) $(ZSTD_LIBS)
 TESTS += t/unit/test-api
 check_PROGRAMS += t/unit/test-output
 t_unit_test_output_SOURCES = t/unit/test-output.c

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "picl-trace.h"
 #include "tmp.h"
@@ -161,6 +163,61 @@ START_TEST(writer_alias_definition_values)
 }
 END_TEST
 
+/* The first bytes, read to look for the zstd magic, are handed out as
+ * they came whatever the first read gave: three bytes came out rotated
+ * ("1 2" as " 21"), and a first read of one to three bytes was not
+ * looked at for the magic (it was compared with copies of itself). */
+START_TEST(short_first_read)
+{
+	static const char text[] = "-3 1 0.5 0 0 1 2 7\n";
+	struct picl_reader *r;
+	struct picl_record rec;
+	char z[256];
+	size_t zn;
+	pid_t pid;
+	int p[2], status, split;
+
+	/* three bytes in all: a record that ends before its timestamp */
+	r = picl_reader_open_memory("1 2", 3, "three", NULL, NULL, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_SYNTAX);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.column, 4);
+	ck_assert_ptr_nonnull(strstr(picl_reader_error(r)->problem, "timestamp"));
+	picl_reader_free(r);
+
+	/* a zstd stream through a pipe whose writer sends its first bytes
+	 * alone (a first read of 1, 2 and 3 bytes) */
+	zn = ZSTD_compress(z, sizeof(z), text, sizeof(text) - 1, 3);
+	ck_assert(!ZSTD_isError(zn));
+	for (split = 1; split <= 3; split++) {
+		ck_assert_int_eq(pipe(p), 0);
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			close(p[0]);
+			if (write(p[1], z, (size_t)split) != split)
+				_exit(1);
+			usleep(200000);
+			if (write(p[1], z + split, zn - (size_t)split) != (ssize_t)(zn - (size_t)split))
+				_exit(1);
+			_exit(0);
+		}
+		ck_assert_int_eq(close(p[1]), 0);
+		r = picl_reader_open_fd(p[0], "pipe", NULL, NULL, NULL);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(picl_reader_is_compressed(r), 1);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+		ck_assert_uint_eq(rec.line_len, sizeof(text) - 2);
+		ck_assert(memcmp(rec.line, text, rec.line_len) == 0);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+		picl_reader_free(r);
+		ck_assert_int_eq(close(p[0]), 0);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -171,6 +228,7 @@ int main(void)
 	tcase_add_test(tc, open_unreadable_closes_once);
 	tcase_add_test(tc, open_fd_null_name);
 	tcase_add_test(tc, writer_alias_definition_values);
+	tcase_add_test(tc, short_first_read);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
