@@ -52,7 +52,8 @@ static ssize_t source_read(struct picl_input *in, void *buf, size_t cap)
 
 		if (n > cap)
 			n = cap;
-		memcpy(buf, in->mem + in->mem_pos, n);
+		if (n > 0)   /* (an empty buffer may be NULL) */
+			memcpy(buf, in->mem + in->mem_pos, n);
 		in->mem_pos += n;
 		return (ssize_t)n;
 	}

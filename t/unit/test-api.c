@@ -218,6 +218,26 @@ START_TEST(short_first_read)
 }
 END_TEST
 
+/* An empty buffer may be NULL (memcpy was given the NULL pointer, which
+ * it must not be even for 0 bytes: UBSan stops there). */
+START_TEST(memory_null_empty)
+{
+	struct picl_reader *r;
+	struct picl_record rec;
+	int st = 1;
+
+	r = picl_reader_open_memory(NULL, 0, NULL, NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(st, PICL_OK);
+	ck_assert_str_eq(picl_reader_path(r), "<memory>");
+	ck_assert_int_eq(picl_reader_is_compressed(r), 0);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	ck_assert_uint_eq(picl_reader_offset(r), 0);
+	picl_reader_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -229,6 +249,7 @@ int main(void)
 	tcase_add_test(tc, open_fd_null_name);
 	tcase_add_test(tc, writer_alias_definition_values);
 	tcase_add_test(tc, short_first_read);
+	tcase_add_test(tc, memory_null_empty);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
