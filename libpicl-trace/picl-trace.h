@@ -307,7 +307,11 @@ int picl_descriptor_decode(const struct picl_descriptor *d, uint64_t nfields,
  * (*buf, *len, *cap) (realloc'd as needed; the caller frees *buf).
  * Returns PICL_OK, PICL_ERR_DATA (values do not fit the descriptor: kind or
  * count), PICL_ERR_UNREPRESENTABLE (a string value contains a newline or,
- * for %s, white space), or PICL_ERR_NOMEM.
+ * for %s, white space or nothing; a number that cannot be written so that
+ * it reads back as itself, within its width and before the literal text
+ * after it; infinities and NaNs; a control string with suppressed
+ * conversions, %*, which values cannot fill), PICL_ERR_USAGE (a required
+ * argument is NULL) or PICL_ERR_NOMEM.
  */
 int picl_descriptor_encode(const struct picl_descriptor *d,
 			   const struct picl_value *values, size_t nvalues,
@@ -338,7 +342,11 @@ const char *picl_predefined_alias(int64_t alias);
  * its leading blank, continuation lines joined). `values`/`nvalues` are the
  * decoded values (NULL/0 in raw mode); there are nfields *
  * picl_descriptor_values_per_field(desc) of them, or, for character data,
- * exactly one PICL_VAL_CHARS value of nfields bytes.
+ * exactly one PICL_VAL_CHARS value of nfields bytes. A -6 record (alias
+ * definition) is decoded without its descriptor (DESIGN.md point 4): desc
+ * stays NULL and its values are an INT, the alias, and a STRING, the
+ * control string (its text is the field as it stood, double quotes
+ * included), in raw mode too unless PICL_READ_NO_DEFS is also given.
  *
  * `line`/`line_len` is the record's whole text as it stood in the input
  * without the newline; a record continued over several lines is joined
@@ -440,7 +448,10 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *def
 /*
  * A compiled descriptor for an inline control string, cached in defs (so a
  * trace that repeats "%d%lf" on every record compiles it once). Returns
- * PICL_OK and *out (owned by defs), or PICL_ERR_DESCRIPTOR with err set.
+ * PICL_OK and *out (owned by defs), or PICL_ERR_DESCRIPTOR (or
+ * PICL_ERR_NOMEM) with err set. At most 4096 distinct strings are cached;
+ * past that, a string not cached is compiled into one scratch slot, and
+ * *out then stays valid only until the next call that compiles another.
  */
 int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 		      const struct picl_descriptor **out, struct picl_error *err);
@@ -526,9 +537,13 @@ struct picl_reader_options {
  * plain text or a zstd stream (recognised by its magic bytes). opts may be
  * NULL for the defaults. On processors with AVX-512 VBMI2 the reader reads
  * canonical lines with vector instructions, the same records either way
- * (the environment variable PICL_SIMD=0 turns that off: libpicl-trace(3)). Returns a reader, or NULL with *status set (if
- * status is not NULL) and, if err is not NULL, *err describing why (err->path
- * then points to storage that lives until the next call with the same err).
+ * (the environment variable PICL_SIMD=0 turns that off: libpicl-trace(3)).
+ * Returns a reader, or NULL with *status set (if status is not NULL) and,
+ * if err is not NULL, *err describing why. err->path then points to a copy
+ * of the name in the library's storage for the calling thread, which a
+ * later failing call of the same kind in that thread overwrites (and the
+ * thread's end frees): copy it to keep it. The same holds for the other
+ * open calls, and for the err of picl_writer_close and picl_output_commit.
  */
 struct picl_reader *picl_reader_open(const char *path,
 				     const struct picl_reader_options *opts,
@@ -641,7 +656,8 @@ enum picl_output_flags {
 };
 
 /* Open an output as described above. NULL on failure, with *status and
- * err set (err->path is `path`; "<stdout>" for "-"). */
+ * err set (err->path is a per-thread copy of `path`, "<stdout>" for "-":
+ * see picl_reader_open). */
 struct picl_output *picl_output_open(const char *path, unsigned flags, int *status,
 				     struct picl_error *err);
 
@@ -695,8 +711,9 @@ struct picl_writer *picl_writer_open_fd(int fd, const char *name,
  * single blanks, the descriptor (alias number, or the control string in
  * double quotes) when nfields > 0, then the data. Data come from
  * rec->values when nvalues > 0 (encoded with rec->desc, which must then be
- * set); otherwise from rec->data/data_len as it is (it must start with a
- * blank, or be empty). A control string with suppressed conversions (%*)
+ * set, but for a -6 record's two values: alias and control string, written
+ * in double quotes, nfields 1); otherwise from rec->data/data_len as it is
+ * (it must start with a blank, or be empty). A control string with suppressed conversions (%*)
  * cannot be encoded from values: such a record is written from rec->data,
  * and refused (PICL_ERR_UNREPRESENTABLE) when its values are no longer what
  * those data hold. Data that end in " \\" or a carriage return get a
