@@ -495,9 +495,13 @@ enum picl_reader_flags {
 	 * PICL_READ_RAW too, definition records are not even decoded (for
 	 * tools that only move records, e.g. reading back sorted runs). */
 	PICL_READ_NO_DEFS = 1 << 1,
-	/* Always use the careful field parser and the general decoder, never
-	 * the one-pass shortcuts for canonical lines; the same records, more
-	 * slowly (for tests that compare the two). */
+	/* Always use the careful field parser, never the one-pass shortcuts
+	 * for canonical lines (fixed fields and data read in one pass, by
+	 * vector instructions or not); the same records, more slowly (for
+	 * tests that compare the two). Data are still decoded by the
+	 * descriptor's own code, which for decimal-only descriptors ("%d",
+	 * "%lf", "%d%lf") is a loop of its own (compared with the general
+	 * decoder by fuzz-descriptor). */
 	PICL_READ_NO_FAST_PATH = 1 << 2,
 	/* Parse ahead on other threads, in order: records come out exactly as
 	 * without the flag (same values, errors, marks and definitions), only
