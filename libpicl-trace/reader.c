@@ -968,6 +968,8 @@ int picl_reader_decode(struct picl_reader *r, struct picl_record *rec)
 	return decode(r, rec);
 }
 
+static void open_failed(const char *name, int rc, struct picl_error *err, int *status);
+
 static struct picl_reader *reader_new(struct picl_input *in, const char *name,
 				      const struct picl_reader_options *opts,
 				      int *status, struct picl_error *err)
@@ -980,6 +982,10 @@ static struct picl_reader *reader_new(struct picl_input *in, const char *name,
 	r->flags = opts ? opts->flags : 0;
 	r->max_record = opts && opts->max_record ? opts->max_record : DEFAULT_MAX_RECORD;
 	r->chunk = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_CHUNK;
+	/* a buffer that cannot exist (the sum would wrap around: a small
+	 * buffer, and a line longer than it read for ever) */
+	if (r->chunk > SIZE_MAX - 65 || r->max_record > SIZE_MAX - 65 - r->chunk)
+		goto nomem;
 	r->cap = r->chunk + r->max_record + 1;
 	/* zeroed padding after the data: the fast paths may read ahead */
 	r->buf = calloc(1, r->cap + 64);
@@ -1001,9 +1007,8 @@ nomem:
 		picl_reader_free(r);
 	}
 	picl_input_free(in);
-	if (status)
-		*status = PICL_ERR_NOMEM;
 	picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	open_failed(name, PICL_ERR_NOMEM, err, status);
 	return NULL;
 }
 

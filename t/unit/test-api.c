@@ -238,6 +238,32 @@ START_TEST(memory_null_empty)
 }
 END_TEST
 
+/* Options whose buffer cannot exist are refused at open: the sum of
+ * buffer_size and max_record wrapped around, and the reader then looped
+ * for ever on the first line longer than the small buffer it got (a
+ * max_record of SIZE_MAX, for "no limit", did that). */
+START_TEST(open_huge_options)
+{
+	static char line[5000];
+	struct picl_reader_options o = { 0 };
+	struct picl_error err = { 0 };
+	int k, st;
+
+	memset(line, ' ', sizeof(line));
+	memcpy(line, "-3 1 0.5 0 0 0", 14);
+	line[sizeof(line) - 1] = '\n';
+	for (k = 0; k < 3; k++) {
+		o.max_record = k == 1 ? 100 : SIZE_MAX - (k == 2 ? 16 : 0);
+		o.buffer_size = k == 1 ? SIZE_MAX : 100;
+		st = 0;
+		ck_assert_ptr_null(picl_reader_open_memory(line, sizeof(line), "m", &o, &st, &err));
+		ck_assert_int_eq(st, PICL_ERR_NOMEM);
+		ck_assert_int_eq(err.code, PICL_ERR_NOMEM);
+		ck_assert_str_eq(err.path, "m");
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -250,6 +276,7 @@ int main(void)
 	tcase_add_test(tc, writer_alias_definition_values);
 	tcase_add_test(tc, short_first_read);
 	tcase_add_test(tc, memory_null_empty);
+	tcase_add_test(tc, open_huge_options);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
