@@ -173,6 +173,11 @@ nomem:
 	if (status)
 		*status = PICL_ERR_NOMEM;
 	picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
+	if (err) {
+		snprintf(open_error_path, sizeof(open_error_path), "%s", name);
+		err->path = open_error_path;
+		memset(&err->mark, 0, sizeof(err->mark));
+	}
 	return NULL;
 }
 

@@ -264,6 +264,26 @@ START_TEST(open_huge_options)
 }
 END_TEST
 
+/* A writer that cannot get its buffer says so with the output's name, as
+ * every failing open does (err->path was left as the caller had it). */
+START_TEST(writer_open_nomem_names_output)
+{
+	struct picl_writer_options o = { 0 };
+	struct picl_error err;
+	int st = 0;
+
+	memset(&err, 0, sizeof(err));
+	err.path = "stale";
+	err.mark.line = 7;
+	o.buffer_size = SIZE_MAX;
+	ck_assert_ptr_null(picl_writer_open_fd(1, "w-name", &o, &st, &err));
+	ck_assert_int_eq(st, PICL_ERR_NOMEM);
+	ck_assert_int_eq(err.code, PICL_ERR_NOMEM);
+	ck_assert_str_eq(err.path, "w-name");
+	ck_assert_uint_eq(err.mark.line, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -277,6 +297,7 @@ int main(void)
 	tcase_add_test(tc, short_first_read);
 	tcase_add_test(tc, memory_null_empty);
 	tcase_add_test(tc, open_huge_options);
+	tcase_add_test(tc, writer_open_nomem_names_output);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
