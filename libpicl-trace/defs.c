@@ -883,6 +883,8 @@ static int apply_subset(struct picl_defs *defs, const struct picl_record *rec,
 int picl_defs_apply(struct picl_defs *defs, const struct picl_record *rec,
 		    struct picl_error *err)
 {
+	if (err)   /* (set again below where a byte is at fault) */
+		err->mark.column = 0;
 	switch (rec->type) {
 	case PICL_REC_DESCRIPTOR:
 		return apply_alias(defs, rec, err);

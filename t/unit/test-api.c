@@ -284,6 +284,42 @@ START_TEST(writer_open_nomem_names_output)
 }
 END_TEST
 
+/* picl_defs_apply's err->mark.column is the column of the byte at fault,
+ * or 0: never what the caller's err held before (it stayed for the errors
+ * that point at no value: no subset id, not an alias definition's values). */
+START_TEST(defs_apply_error_column)
+{
+	struct picl_defs *d = picl_defs_new();
+	struct picl_value v[2];
+	struct picl_record rec;
+	struct picl_error err;
+
+	ck_assert_ptr_nonnull(d);
+	picl_record_init(&rec);
+	rec.type = PICL_REC_SUBSET_PROCESSORS;
+	rec.event = -1;
+	rec.processor = -1;
+	rec.process = -1;
+	memset(&err, 0, sizeof(err));
+	err.mark.column = 99;
+	ck_assert_int_eq(picl_defs_apply(d, &rec, &err), PICL_ERR_DATA);
+	ck_assert_uint_eq(err.mark.column, 0);
+
+	memset(v, 0, sizeof(v));
+	v[0].kind = PICL_VAL_INT;
+	v[0].v.i = 6;
+	v[1].kind = PICL_VAL_INT;
+	rec.type = PICL_REC_DESCRIPTOR;
+	rec.nfields = 1;
+	rec.values = v;
+	rec.nvalues = 2;
+	err.mark.column = 99;
+	ck_assert_int_eq(picl_defs_apply(d, &rec, &err), PICL_ERR_DATA);
+	ck_assert_uint_eq(err.mark.column, 0);
+	picl_defs_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -298,6 +334,7 @@ int main(void)
 	tcase_add_test(tc, memory_null_empty);
 	tcase_add_test(tc, open_huge_options);
 	tcase_add_test(tc, writer_open_nomem_names_output);
+	tcase_add_test(tc, defs_apply_error_column);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
