@@ -141,7 +141,10 @@ struct picl_time {
  */
 int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad);
 
-/* Exact three-way comparison (-1, 0, 1), whatever the scales. */
+/* Exact three-way comparison (-1, 0, 1), whatever the scales. (A scale
+ * outside 0..PICL_TIME_MAX_SCALE is not a time: it is taken as the nearest
+ * bound, as picl_time_format does; picl_time_sub and picl_time_rescale
+ * refuse it with PICL_ERR_RANGE.) */
 int picl_time_cmp(struct picl_time a, struct picl_time b);
 
 /* Write t as canonical text (no exponent, `scale` decimals) into buf, which

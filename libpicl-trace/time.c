@@ -135,6 +135,22 @@ static __int128 widen(struct picl_time t, int32_t scale)
 	return v * pow10_tab[k];
 }
 
+/* A scale a time can have (what picl_time_parse makes): widen needs it. */
+static int scale_ok(int32_t scale)
+{
+	return scale >= 0 && scale <= PICL_TIME_MAX_SCALE;
+}
+
+/* Not a time: the nearest scale that is (as picl_time_format does). */
+static struct picl_time clamp(struct picl_time t)
+{
+	if (t.scale < 0)
+		t.scale = 0;
+	if (t.scale > PICL_TIME_MAX_SCALE)
+		t.scale = PICL_TIME_MAX_SCALE;
+	return t;
+}
+
 int picl_time_cmp(struct picl_time a, struct picl_time b)
 {
 	__int128 x, y;
@@ -142,6 +158,10 @@ int picl_time_cmp(struct picl_time a, struct picl_time b)
 
 	if (a.scale == b.scale)
 		return (a.mant > b.mant) - (a.mant < b.mant);
+	if (!scale_ok(a.scale) || !scale_ok(b.scale)) {
+		a = clamp(a);
+		b = clamp(b);
+	}
 	s = a.scale > b.scale ? a.scale : b.scale;
 	x = widen(a, s);
 	y = widen(b, s);
@@ -224,7 +244,7 @@ double picl_time_to_double(struct picl_time t)
 
 int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
 {
-	if (scale < 0 || scale > PICL_TIME_MAX_SCALE)
+	if (!scale_ok(scale) || !scale_ok(t.scale))
 		return PICL_ERR_RANGE;
 	if (scale >= t.scale) {
 		__int128 v = widen(t, scale);
@@ -246,8 +266,11 @@ int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
 int picl_time_sub(struct picl_time a, struct picl_time b, struct picl_time *out)
 {
 	int32_t s = a.scale > b.scale ? a.scale : b.scale;
-	__int128 d = widen(a, s) - widen(b, s);
+	__int128 d;
 
+	if (!scale_ok(a.scale) || !scale_ok(b.scale))
+		return PICL_ERR_RANGE;
+	d = widen(a, s) - widen(b, s);
 	if (!mant_fits(d))
 		return PICL_ERR_RANGE;
 	out->mant = (int64_t)d;

@@ -222,6 +222,20 @@ START_TEST(arithmetic)
 	ck_assert_str_eq(buf, "0.000000000000000005");
 	bad.scale = -1;
 	ck_assert_str_eq((picl_time_format(bad, buf), buf), "5");
+	/* ... nor the powers of ten, nor loops for ever (scale 2^31 - 1):
+	 * arithmetic refuses it, comparison takes the nearest bound */
+	{
+		struct picl_time huge = { 5, INT32_MAX }, neg = { 5, -7 }, five = { 5, 0 };
+
+		ck_assert_int_eq(picl_time_sub(T("1"), huge, &d), PICL_ERR_RANGE);
+		ck_assert_int_eq(picl_time_sub(neg, T("0.5"), &d), PICL_ERR_RANGE);
+		ck_assert_int_eq(picl_time_rescale(neg, 3, &d), PICL_ERR_RANGE);
+		ck_assert_int_eq(picl_time_rescale(huge, 3, &d), PICL_ERR_RANGE);
+		ck_assert_int_eq(picl_time_cmp(T("1"), huge), 1);
+		ck_assert_int_eq(picl_time_cmp(huge, T("0.000000000000000005")), 0);
+		ck_assert_int_eq(picl_time_cmp(neg, five), 0);
+		ck_assert_int_eq(picl_time_cmp(T("5.5"), neg), 1);
+	}
 
 	ck_assert_int_eq(picl_time_sub(T("-0.713735"), T("-0.713833"), &d), PICL_OK);
 	ck_assert_str_eq(F(d), "0.000098");
