@@ -619,7 +619,8 @@ void picl_reader_locate(const struct picl_reader *r, const struct picl_record *r
  * Decode the data of a record read in raw mode (or re-decode one), using the
  * reader's defs to resolve its alias. The values stay valid until the next
  * call on the reader. Returns PICL_OK or a negative status (error in
- * picl_reader_error).
+ * picl_reader_error; PICL_ERR_NOMEM, as anywhere in the reader, is fatal:
+ * picl_reader_next fails the same from then on).
  */
 int picl_reader_decode(struct picl_reader *r, struct picl_record *rec);
 

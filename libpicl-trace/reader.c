@@ -89,6 +89,8 @@ static int fail_at(struct picl_reader *r, const char *q, int code, const char *f
 	mark_at(r, q);
 	r->err.code = code;
 	r->err.sys_errno = 0;
+	if (code == PICL_ERR_NOMEM)
+		r->fatal = 1;   /* (ends the reading: picl_reader_error_is_fatal) */
 	va_start(ap, fmt);
 	vsnprintf(r->err.problem, sizeof(r->err.problem), fmt, ap);
 	va_end(ap);
@@ -342,6 +344,7 @@ static int next_text(struct picl_reader *r, const char **text, size_t *len)
 		if (join_append(r, line, more ? n - 1 : n, r->lineno, off) < 0) {
 			r->err.code = PICL_ERR_NOMEM;
 			snprintf(r->err.problem, sizeof(r->err.problem), "out of memory");
+			r->fatal = 1;
 			return PICL_ERR_NOMEM;
 		}
 		if (r->join_len > r->max_record) {
@@ -394,6 +397,7 @@ int reader_join_span(struct picl_reader *r, const char *span, size_t len,
 		if (join_append(r, p, more ? n - 1 : n, line, offset + (uint64_t)(p - span)) < 0) {
 			r->err.code = PICL_ERR_NOMEM;
 			snprintf(r->err.problem, sizeof(r->err.problem), "out of memory");
+			r->fatal = 1;
 			return PICL_ERR_NOMEM;
 		}
 		if (r->join_len > r->max_record)

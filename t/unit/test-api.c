@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -272,6 +273,65 @@ START_TEST(open_huge_options)
 }
 END_TEST
 
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* Running out of memory for a record's values ends the reading, as
+ * picl_reader_error_is_fatal says: it was reported as one bad record, and
+ * the next call went on. The address space is limited (in this test's own
+ * process) to what is mapped and 2 MB; the record's 400,000 values need
+ * about 10 MB. Not under AddressSanitizer, whose shadow memory takes
+ * terabytes of address space. */
+START_TEST(decode_nomem_is_fatal)
+{
+#ifdef UNDER_ASAN
+	printf("decode_nomem_is_fatal: skipped under AddressSanitizer\n");
+#else
+	static const char head[] = "1 7 0 0 0 400000 \"%d\"", tail[] = "\n1 7 0 0 0 1 \"%d\" 5\n";
+	size_t n = 400000, len = 0, i;
+	char *buf = malloc(sizeof(head) + 2 * n + sizeof(tail));
+	struct picl_reader *r;
+	struct picl_record rec;
+	struct rlimit rl;
+	unsigned long pages = 0;
+	FILE *fp;
+	int st;
+
+	ck_assert_ptr_nonnull(buf);
+	memcpy(buf, head, sizeof(head) - 1);
+	len = sizeof(head) - 1;
+	for (i = 0; i < n; i++, len += 2)
+		memcpy(buf + len, " 1", 2);
+	memcpy(buf + len, tail, sizeof(tail) - 1);
+	len += sizeof(tail) - 1;
+	r = picl_reader_open_memory(buf, len, "m", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	fp = fopen("/proc/self/statm", "r");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fscanf(fp, "%lu", &pages), 1);
+	fclose(fp);
+	ck_assert_int_eq(getrlimit(RLIMIT_AS, &rl), 0);
+	rl.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (2u << 20);
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_NOMEM);
+	ck_assert_int_eq(picl_reader_error(r)->code, PICL_ERR_NOMEM);
+	ck_assert_int_eq(picl_reader_error_is_fatal(r), 1);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_NOMEM);
+
+	rl.rlim_cur = rl.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+	picl_reader_free(r);
+	free(buf);
+#endif
+}
+END_TEST
+
 /* A writer that cannot get its buffer says so with the output's name, as
  * every failing open does (err->path was left as the caller had it). */
 START_TEST(writer_open_nomem_names_output)
@@ -341,6 +401,7 @@ int main(void)
 	tcase_add_test(tc, short_first_read);
 	tcase_add_test(tc, memory_null_empty);
 	tcase_add_test(tc, open_huge_options);
+	tcase_add_test(tc, decode_nomem_is_fatal);
 	tcase_add_test(tc, writer_open_nomem_names_output);
 	tcase_add_test(tc, defs_apply_error_column);
 	suite_add_tcase(s, tc);
