@@ -595,7 +595,9 @@ int picl_reader_error_is_fatal(const struct picl_reader *r);
 /* The definitions in force after the records read so far. Owned by r. */
 struct picl_defs *picl_reader_defs(struct picl_reader *r);
 
-/* The input's name as given to open. */
+/* The input's name as given to open, the name errors carry ("<stdin>" for
+ * picl_reader_open's "-"; "<input>" for picl_reader_open_fd's NULL and
+ * "<memory>" for picl_reader_open_memory's). */
 const char *picl_reader_path(const struct picl_reader *r);
 
 /* 1 if the input is zstd-compressed. */
