@@ -80,6 +80,7 @@
 
 #include "backend.h"
 #include "picl.h"
+#include "trace.h"
 
 /* Escaped messages carry this header in front of their payload. */
 struct escape_header {
@@ -148,6 +149,7 @@ static struct {
 	MPI_Comm comm;
 	int ready;		/* comm is set up */
 	int we_initialized;	/* MPI_Finalize is ours to call */
+	pid_t pid;		/* the process that did (not a fork of it) */
 	int rank, size;
 	int host_rank;		/* rank of the host, or -1 */
 	int tag_ub;		/* largest usable tag: the escape tag */
@@ -231,15 +233,31 @@ static int is_large(int tag)
 }
 
 static void mpi_finalize(void);
+static void mpi_abort(int code);
 
 /*
- * A program that returns from main without close0: finalize for it, or
- * mpirun would take the exit for a crash and abort the other ranks.
+ * A program that returns from main or exits without close0 (on_exit, to
+ * know the status). Its trace part is written first, as trace.c's own
+ * exit handler would (which runs after this one when tracing began before
+ * open0): what follows may never return. Status 0: finalize for it, or
+ * mpirun would take the exit for a crash and abort the other ranks. Any
+ * other status is a failure, and the others may be waiting for a message
+ * from this rank: MPI_Finalize would wait for them for ever, so stop the
+ * run as a PICL error does (MPI_Abort, with the status).
  */
-static void finalize_at_exit(void)
+static void finalize_at_exit(int status, void *arg)
 {
-	if (mb.we_initialized)
-		mpi_finalize();
+	(void)arg;
+	if (!mb.we_initialized || mb.pid != getpid())
+		return;
+	pt_exit_abnormal();
+	if (status != 0) {
+		fprintf(stderr, "libpicl-mpi: process %d exited with status %d "
+			"without close0: stopping the run\n",
+			node_of(mb.rank), status);
+		mpi_abort(status);
+	}
+	mpi_finalize();
 }
 
 /* 1 if this machine has at least one processor for each of our ranks on
@@ -315,7 +333,8 @@ static int mpi_init(int *nprocs, int *me, int *host)
 			return -1;
 		}
 		mb.we_initialized = 1;
-		atexit(finalize_at_exit);
+		mb.pid = getpid();
+		on_exit(finalize_at_exit, NULL);
 	}
 	err = MPI_Comm_dup(MPI_COMM_WORLD, &mb.comm);
 	if (err != MPI_SUCCESS) {

@@ -449,4 +449,27 @@ validate_ok "$TMP/before/merged.picl"
 awk '$1 > -300 && $1 < 0 && $4 != 0 && $4 != 1' "$TMP/before/merged.picl" >"$TMP/wrongid"
 [ -s "$TMP/wrongid" ] && fail "before-open: records of no process: $(head -3 "$TMP/wrongid")"
 
+# A rank that exits with a failure status without close0 (noclose's
+# "inblock": rank 1 exits with status 3 inside user block 1 while the
+# others wait for a message from it) stops the run with that status. The
+# exit handler used to call MPI_Finalize, which waited for the others for
+# ever, before trace.c's own handler had written the rank's part: the run
+# hung with no trace at all. Its part is written first, the block closed.
+mpicc_picl "$TMP/noclose" "$PICL_SRCDIR/examples/noclose.c"
+mkdir "$TMP/inblock"
+ntest=$((ntest + 1))
+set +e
+(cd "$TMP/inblock" && timeout -k 5 30 $MPIRUN -np 3 "$TMP/noclose" inblock) \
+  >"$TMP/out" 2>"$TMP/err"
+rc=$?
+set -e
+[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "inblock: the run hung"
+[ "$rc" -ne 0 ] || fail "inblock: exit status 0"
+grep -q "libpicl-mpi: process 1 exited with status 3 without close0" "$TMP/err" ||
+  fail "inblock: $(cat "$TMP/err")"
+[ -s "$TMP/inblock/picltrace.1.picl" ] || fail "inblock: rank 1 wrote no part"
+grep -q '^-4 1 ' "$TMP/inblock/picltrace.1.picl" &&
+  grep -q '^-4 -901 ' "$TMP/inblock/picltrace.1.picl" ||
+  fail "inblock: rank 1's part: $(cat "$TMP/inblock/picltrace.1.picl")"
+
 echo "ok: $ntest checks"
