@@ -63,6 +63,17 @@
  * - The trace: each rank writes its own part (trace.c's PICL_TRACE_PART,
  *   "picltrace.<rank>.picl" by default); `picltrace merge --unsorted` joins
  *   the parts into one trace.
+ *
+ * - Stopping the run (abort(): a PICL error, a failing exit): MPI_Abort
+ *   kills every rank at once, with whatever its trace buffer held. So the
+ *   failing rank first tells the others, on a second private communicator
+ *   (ctl, STOP_TAG), and waits up to STOP_GRACE seconds for each to answer
+ *   (DONE_TAG) before MPI_Abort. A rank waiting in a PICL call looks for
+ *   the news while it waits (check_stop: where it would yield or sleep
+ *   anyway, off the fast paths), and then fails as the local backend's
+ *   ranks do when a peer dies: poll(), recv_into() and send() return -1,
+ *   the layer above writes its part and calls abort(PICL_ABORT_PEER),
+ *   which answers and waits for the end.
  */
 #include "config.h"
 
@@ -132,6 +143,14 @@ struct escape_header {
  */
 #define SMALL 4096
 
+/* Stopping the run (see the top): the control communicator's tags, how
+ * long the failing rank waits for the others' answers, and how long one
+ * that answered waits for MPI_Abort before it calls it itself. */
+#define STOP_TAG 1
+#define DONE_TAG 2
+#define STOP_GRACE 5.0
+#define STOP_WAIT 60.0
+
 /* recv_posted() looks for other messages (and large ones) every this many
  * tests of its receive. */
 #define PROBE_EVERY 4
@@ -147,7 +166,9 @@ struct queued {
 
 static struct {
 	MPI_Comm comm;
-	int ready;		/* comm is set up */
+	MPI_Comm ctl;		/* stopping the run: STOP_TAG, DONE_TAG */
+	int ready;		/* comm and ctl are set up */
+	int stop_from;		/* rank that stopped the run, or -1 */
 	int we_initialized;	/* MPI_Finalize is ours to call */
 	pid_t pid;		/* the process that did (not a fork of it) */
 	int rank, size;
@@ -176,7 +197,7 @@ static struct {
 	 * and a message up to fast_len bytes goes by MPI_Send. */
 	unsigned fast_nodes, fast_types;
 	size_t fast_len;
-} mb = { .host_rank = -1, .spin = SPIN_SHARED };
+} mb = { .host_rank = -1, .spin = SPIN_SHARED, .stop_from = -1 };
 
 static void mpi_problem(const char *what, int err)
 {
@@ -342,6 +363,13 @@ static int mpi_init(int *nprocs, int *me, int *host)
 		return -1;
 	}
 	MPI_Comm_set_errhandler(mb.comm, MPI_ERRORS_RETURN);
+	err = MPI_Comm_dup(MPI_COMM_WORLD, &mb.ctl);
+	if (err != MPI_SUCCESS) {
+		mpi_problem("MPI_Comm_dup", err);
+		MPI_Comm_free(&mb.comm);
+		return -1;
+	}
+	MPI_Comm_set_errhandler(mb.ctl, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(mb.comm, &mb.rank);
 	MPI_Comm_size(mb.comm, &mb.size);
 	flag = 0;
@@ -373,6 +401,28 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	*me = node_of(mb.rank);
 	*host = mb.host_rank < 0 ? -1 : PICL_HOST;
 	return 0;
+}
+
+/*
+ * Has a rank stopped the run (STOP_TAG on ctl, see the top)? 1 once one
+ * has, else 0. Called where a wait would yield or sleep, not on the fast
+ * paths.
+ */
+static int check_stop(void)
+{
+	MPI_Status st;
+	int flag = 0, code;
+
+	if (mb.stop_from >= 0)
+		return 1;
+	if (!mb.ready ||
+	    MPI_Iprobe(MPI_ANY_SOURCE, STOP_TAG, mb.ctl, &flag, &st) !=
+	    MPI_SUCCESS || !flag)
+		return 0;
+	MPI_Recv(&code, 1, MPI_INT, st.MPI_SOURCE, STOP_TAG, mb.ctl,
+		 MPI_STATUS_IGNORE);
+	mb.stop_from = st.MPI_SOURCE;
+	return 1;
 }
 
 static void drop_served(void)
@@ -411,8 +461,10 @@ static void mpi_finalize(void)
 	mb.rbuf = mb.pbuf = NULL;
 	mb.rcap = mb.pcap = 0;
 	MPI_Finalized(&done);
-	if (mb.ready && !done)
+	if (mb.ready && !done) {
 		MPI_Comm_free(&mb.comm);
+		MPI_Comm_free(&mb.ctl);
+	}
 	mb.ready = 0;
 	if (mb.we_initialized && !done)
 		MPI_Finalize();
@@ -587,7 +639,8 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 {
 	MPI_Request req;
 	MPI_Datatype dt = MPI_DATATYPE_NULL;
-	int rank, done = 0, err;
+	int rank, done = 0, err, got;
+	unsigned k;
 
 	if (!mb.served && (unsigned)dst < mb.fast_nodes &&
 	    (unsigned)type < mb.fast_types && len <= mb.fast_len) {
@@ -631,18 +684,23 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 			MPI_Type_free(&dt);
 		return -1;
 	}
-	for (;;) {
+	for (k = 1;; k++) {
 		err = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
 		if (err != MPI_SUCCESS || done)
 			break;
 		/* Keep the peer's messages flowing while ours waits. */
-		if (enqueue_one() < 0) {
+		got = enqueue_one();
+		if (got < 0) {
 			err = MPI_ERR_OTHER;
 			break;
 		}
+		if (!got && k % mb.spin == 0 && check_stop())
+			break;
 	}
 	if (dt != MPI_DATATYPE_NULL)
 		MPI_Type_free(&dt);
+	if (mb.stop_from >= 0 && !done)
+		return -1;	/* the run stops: the layer above fails */
 	if (err != MPI_SUCCESS) {
 		mpi_problem("send", err);
 		return -1;
@@ -658,6 +716,8 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 	unsigned char *p;
 
 	drop_served();
+	if (mb.stop_from >= 0)
+		return -1;
 	if (mb.head) {
 		struct queued *q = mb.head;
 		mb.head = q->next;
@@ -764,6 +824,11 @@ recv_posted(void *buf, size_t cap, int want, int *src, int *mtype, size_t *len,
 			continue;
 		}
 		if (k % mb.spin == 0) {
+			if (check_stop()) {
+				MPI_Cancel(&req);
+				MPI_Wait(&req, MPI_STATUS_IGNORE);
+				return -1;
+			}
 			if (++mb.idle >= IDLE_BUDGET / mb.spin) {
 				struct timespec ts = { 0, 20000 };
 				nanosleep(&ts, NULL);
@@ -822,6 +887,8 @@ static int mpi_recv_into(void *buf, size_t cap, int want, int block,
 	size_t n;
 	unsigned char *p;
 
+	if (mb.stop_from >= 0)
+		return -1;
 	/* recv0 waiting for a small type, nothing queued: straight on. */
 	if (block && !mb.served && !mb.head && !mb.probed && mb.split &&
 	    (unsigned)want < SPLIT_OFF - 1)
@@ -858,6 +925,8 @@ static int mpi_recv_into(void *buf, size_t cap, int want, int block,
 		if (!flag) {
 			if (!block)
 				return 0;
+			if (mb.stop_from >= 0)
+				return -1;
 			mpi_wait();
 			continue;
 		}
@@ -902,6 +971,8 @@ static void mpi_wait(void)
 			return;
 		}
 	}
+	if (check_stop())
+		return;
 	if (++mb.idle >= IDLE_BUDGET / mb.spin) {
 		struct timespec ts = { 0, 20000 };
 		nanosleep(&ts, NULL);
@@ -918,6 +989,80 @@ static double mpi_clock(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Sleep a millisecond, keeping MPI's progress going (a probe drives it). */
+static void stop_pause(void)
+{
+	struct timespec ts = { 0, 1000000 };
+	int flag = 0;
+
+	MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.ctl, &flag,
+		   MPI_STATUS_IGNORE);
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * This rank stops the run (see the top): tell every other rank, and wait
+ * until each has answered (its part written) or stopped the run too, at
+ * most STOP_GRACE seconds: a rank busy outside PICL's calls does not look.
+ */
+static void stop_others(int code)
+{
+	static int what;
+	MPI_Request *req = calloc((size_t)mb.size, sizeof *req);
+	char *heard = calloc((size_t)mb.size, 1);
+	MPI_Status st;
+	int i, n = 1, flag, x;
+	double end = mpi_clock() + STOP_GRACE;
+
+	if (!req || !heard) {
+		free(req);
+		free(heard);
+		return;
+	}
+	what = code;
+	heard[mb.rank] = 1;
+	for (i = 0; i < mb.size; i++)
+		if (i != mb.rank &&
+		    MPI_Isend(&what, 1, MPI_INT, i, STOP_TAG, mb.ctl,
+			      &req[i]) != MPI_SUCCESS) {
+			heard[i] = 1;
+			n++;
+		}
+	while (n < mb.size && mpi_clock() < end) {
+		flag = 0;
+		if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.ctl, &flag,
+			       &st) != MPI_SUCCESS)
+			break;
+		if (!flag) {
+			stop_pause();
+			continue;
+		}
+		MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, mb.ctl,
+			 MPI_STATUS_IGNORE);
+		if (!heard[st.MPI_SOURCE]) {
+			heard[st.MPI_SOURCE] = 1;
+			n++;
+		}
+	}
+	free(req);	/* the sends need not complete: MPI_Abort follows */
+	free(heard);
+}
+
+/* This rank failed because another stopped the run, and its part is
+ * written: say so to that one, and wait for its MPI_Abort. */
+static void answer_stop(void)
+{
+	static int x;
+	MPI_Request req;
+	double end = mpi_clock() + STOP_WAIT;
+
+	if (MPI_Isend(&x, 1, MPI_INT, mb.stop_from, DONE_TAG, mb.ctl,
+		      &req) != MPI_SUCCESS)
+		return;
+	while (mpi_clock() < end)
+		stop_pause();
+}
+
 static void mpi_abort(int code)
 {
 	int up = 0, down = 0;
@@ -925,8 +1070,15 @@ static void mpi_abort(int code)
 	code &= 0xff;
 	MPI_Initialized(&up);
 	MPI_Finalized(&down);
-	if (up && !down)
+	if (up && !down) {
+		/* another rank stopped the run first (this one may have failed
+		 * on its own at the same time): one MPI_Abort is enough */
+		if (mb.ready && check_stop())
+			answer_stop();
+		else if (mb.ready)
+			stop_others(code ? code : 1);
 		MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+	}
 	exit(code ? code : 1);
 }
 

@@ -472,4 +472,28 @@ grep -q '^-4 1 ' "$TMP/inblock/picltrace.1.picl" &&
   grep -q '^-4 -901 ' "$TMP/inblock/picltrace.1.picl" ||
   fail "inblock: rank 1's part: $(cat "$TMP/inblock/picltrace.1.picl")"
 
+# A PICL error on one rank (noclose's "short": rank 1 receives 64 bytes
+# into 4) stops the run, but, as with the local backend, the others (in
+# close0's barrier) fail in their turn and write their parts first: rank 1
+# tells them before MPI_Abort, which used to kill them with their buffers.
+mkdir "$TMP/short"
+ntest=$((ntest + 1))
+set +e
+(cd "$TMP/short" && timeout -k 5 60 $MPIRUN -np 3 "$TMP/noclose" short) \
+  >"$TMP/out" 2>"$TMP/err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "short: exit status $rc: $(cat "$TMP/err")"
+grep -q "^picl: process 1: recv0: message longer than the receive buffer (64)" "$TMP/err" ||
+  fail "short: $(cat "$TMP/err")"
+for p in 0 2; do
+  grep -q "^picl: process $p: receive: no message can arrive any more" "$TMP/err" ||
+    fail "short: process $p did not fail in its turn: $(cat "$TMP/err")"
+  part="$TMP/short/picltrace.$p.picl"
+  [ -s "$part" ] || fail "short: rank $p's part was not written"
+  grep -q '^-2 -12 ' "$part" && grep -q '^-4 -901 ' "$part" &&
+    grep -q '^-7 -911 .*no message can arrive any more' "$part" ||
+    fail "short: rank $p's part: $(cat "$part")"
+done
+
 echo "ok: $ntest checks"
