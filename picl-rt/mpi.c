@@ -74,6 +74,16 @@
  *   ranks do when a peer dies: poll(), recv_into() and send() return -1,
  *   the layer above writes its part and calls abort(PICL_ABORT_PEER),
  *   which answers and waits for the end.
+ *
+ * - Leaving without close0 (status 0): the rank says so (EXIT_TAG) and
+ *   waits until every other rank has left too (EXIT_TAG, or CLOSED_TAG:
+ *   the host, which close0's barrier does not hold, leaving by close0);
+ *   then it finalizes. One that waits in a PICL call meanwhile fails, as
+ *   under piclrun when a peer exits without close0 (it could wait for
+ *   ever: close0's barrier, for one, needs the rank that left), and
+ *   answers (DONE_TAG): the run has failed, and the leaving rank stops it.
+ *   MPI_Finalize at once would have waited for the others, who waited for
+ *   it.
  */
 #include "config.h"
 
@@ -148,6 +158,8 @@ struct escape_header {
  * that answered waits for MPI_Abort before it calls it itself. */
 #define STOP_TAG 1
 #define DONE_TAG 2
+#define EXIT_TAG 3
+#define CLOSED_TAG 4
 #define STOP_GRACE 5.0
 #define STOP_WAIT 60.0
 
@@ -166,9 +178,12 @@ struct queued {
 
 static struct {
 	MPI_Comm comm;
-	MPI_Comm ctl;		/* stopping the run: STOP_TAG, DONE_TAG */
+	MPI_Comm ctl;		/* stopping the run: STOP_TAG ... CLOSED_TAG */
 	int ready;		/* comm and ctl are set up */
-	int stop_from;		/* rank that stopped the run, or -1 */
+	int stop_from;		/* rank that stopped the run or left, or -1 */
+	unsigned char *heard;	/* per rank: the last tag it sent on ctl */
+	int leaving;		/* leaving without close0, status 0 */
+	unsigned empty_polls;	/* poll() calls that found nothing */
 	int we_initialized;	/* MPI_Finalize is ours to call */
 	pid_t pid;		/* the process that did (not a fork of it) */
 	int rank, size;
@@ -255,6 +270,8 @@ static int is_large(int tag)
 
 static void mpi_finalize(void);
 static void mpi_abort(int code);
+static int leave(void);
+static __attribute__((noreturn)) void stop_run(int code);
 
 /*
  * A program that returns from main or exits without close0 (on_exit, to
@@ -277,6 +294,18 @@ static void finalize_at_exit(int status, void *arg)
 			"without close0: stopping the run\n",
 			node_of(mb.rank), status);
 		mpi_abort(status);
+	}
+	if (mb.ready) {
+		int left;
+
+		mb.leaving = 1;
+		left = leave();
+		if (left == 0)
+			fprintf(stderr, "libpicl-mpi: process %d exited without "
+				"close0 while others still needed it: stopping "
+				"the run\n", node_of(mb.rank));
+		if (left <= 0)
+			stop_run(1);
 	}
 	mpi_finalize();
 }
@@ -372,6 +401,11 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	MPI_Comm_set_errhandler(mb.ctl, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(mb.comm, &mb.rank);
 	MPI_Comm_size(mb.comm, &mb.size);
+	mb.heard = calloc((size_t)mb.size, 1);
+	if (!mb.heard) {
+		fprintf(stderr, "libpicl-mpi: out of memory\n");
+		return -1;
+	}
 	flag = 0;
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
 	mb.tag_ub = flag && ub && *ub >= 32767 ? *ub : 32767;
@@ -403,26 +437,49 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	return 0;
 }
 
+/* Take what has come on ctl into mb.heard; the first rank to stop the
+ * run or leave without close0 becomes mb.stop_from. */
+static void read_ctl(void)
+{
+	MPI_Status st;
+	int flag, x;
+
+	for (;;) {
+		flag = 0;
+		if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.ctl, &flag,
+			       &st) != MPI_SUCCESS || !flag)
+			return;
+		if (MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, mb.ctl,
+			     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return;
+		mb.heard[st.MPI_SOURCE] = (unsigned char)st.MPI_TAG;
+		if (mb.stop_from < 0 &&
+		    (st.MPI_TAG == STOP_TAG || st.MPI_TAG == EXIT_TAG))
+			mb.stop_from = st.MPI_SOURCE;
+	}
+}
+
 /*
- * Has a rank stopped the run (STOP_TAG on ctl, see the top)? 1 once one
- * has, else 0. Called where a wait would yield or sleep, not on the fast
- * paths.
+ * Has a rank stopped the run, or left without close0 (see the top)? 1
+ * once one has, else 0. Called where a wait would yield or sleep, not on
+ * the fast paths.
  */
 static int check_stop(void)
 {
-	MPI_Status st;
-	int flag = 0, code;
-
 	if (mb.stop_from >= 0)
 		return 1;
-	if (!mb.ready ||
-	    MPI_Iprobe(MPI_ANY_SOURCE, STOP_TAG, mb.ctl, &flag, &st) !=
-	    MPI_SUCCESS || !flag)
+	if (!mb.ready)
 		return 0;
-	MPI_Recv(&code, 1, MPI_INT, st.MPI_SOURCE, STOP_TAG, mb.ctl,
-		 MPI_STATUS_IGNORE);
-	mb.stop_from = st.MPI_SOURCE;
-	return 1;
+	read_ctl();
+	return mb.stop_from >= 0;
+}
+
+/* A small notice on ctl to rank r (MPI buffers it: no wait). */
+static void notify(int r, int tag)
+{
+	static int x;
+
+	MPI_Send(&x, 1, MPI_INT, r, tag, mb.ctl);
 }
 
 static void drop_served(void)
@@ -461,10 +518,22 @@ static void mpi_finalize(void)
 	mb.rbuf = mb.pbuf = NULL;
 	mb.rcap = mb.pcap = 0;
 	MPI_Finalized(&done);
+	if (mb.ready && !done && mb.host_rank >= 0 && !mb.leaving) {
+		/* close0's barrier does not hold the host: a rank leaving
+		 * without close0 must not wait for it (see the top) */
+		int i;
+
+		for (i = 0; i < mb.size; i++)
+			if (i != mb.rank &&
+			    (mb.rank == mb.host_rank || i == mb.host_rank))
+				notify(i, CLOSED_TAG);
+	}
 	if (mb.ready && !done) {
 		MPI_Comm_free(&mb.comm);
 		MPI_Comm_free(&mb.ctl);
 	}
+	free(mb.heard);
+	mb.heard = NULL;
 	mb.ready = 0;
 	if (mb.we_initialized && !done)
 		MPI_Finalize();
@@ -716,8 +785,6 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 	unsigned char *p;
 
 	drop_served();
-	if (mb.stop_from >= 0)
-		return -1;
 	if (mb.head) {
 		struct queued *q = mb.head;
 		mb.head = q->next;
@@ -731,8 +798,13 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 		mb.idle = 0;
 		return 1;
 	}
-	if ((got = next_message(&msg, &st)) <= 0)
-		return got;
+	if ((got = next_message(&msg, &st)) < 0)
+		return -1;
+	if (!got) {	/* (a caller spinning on probe0 never waits) */
+		if (++mb.empty_polls % 1024 == 0)
+			check_stop();
+		return mb.stop_from >= 0 ? -1 : 0;
+	}
 	if (take(&msg, &st, NULL, 0, INT_MIN, src, type, len, &p) < 0)
 		return -1;
 	*payload = p;
@@ -825,9 +897,16 @@ recv_posted(void *buf, size_t cap, int want, int *src, int *mtype, size_t *len,
 		}
 		if (k % mb.spin == 0) {
 			if (check_stop()) {
+				/* the run stops: fail, unless the message
+				 * came first */
 				MPI_Cancel(&req);
-				MPI_Wait(&req, MPI_STATUS_IGNORE);
-				return -1;
+				err = MPI_Wait(&req, &st);
+				cancelled = 1;
+				if (err == MPI_SUCCESS)
+					MPI_Test_cancelled(&st, &cancelled);
+				if (cancelled)
+					return -1;
+				break;
 			}
 			if (++mb.idle >= IDLE_BUDGET / mb.spin) {
 				struct timespec ts = { 0, 20000 };
@@ -887,8 +966,6 @@ static int mpi_recv_into(void *buf, size_t cap, int want, int block,
 	size_t n;
 	unsigned char *p;
 
-	if (mb.stop_from >= 0)
-		return -1;
 	/* recv0 waiting for a small type, nothing queued: straight on. */
 	if (block && !mb.served && !mb.head && !mb.probed && mb.split &&
 	    (unsigned)want < SPLIT_OFF - 1)
@@ -1000,67 +1077,99 @@ static void stop_pause(void)
 	nanosleep(&ts, NULL);
 }
 
+/* Has rank i answered a stop (or stopped the run itself)? */
+static int answered(int i)
+{
+	return i == mb.rank || mb.heard[i] == DONE_TAG ||
+	       mb.heard[i] == STOP_TAG;
+}
+
 /*
  * This rank stops the run (see the top): tell every other rank, and wait
  * until each has answered (its part written) or stopped the run too, at
  * most STOP_GRACE seconds: a rank busy outside PICL's calls does not look.
  */
-static void stop_others(int code)
+static void stop_others(void)
 {
-	static int what;
-	MPI_Request *req = calloc((size_t)mb.size, sizeof *req);
-	char *heard = calloc((size_t)mb.size, 1);
-	MPI_Status st;
-	int i, n = 1, flag, x;
+	int i, n;
 	double end = mpi_clock() + STOP_GRACE;
 
-	if (!req || !heard) {
-		free(req);
-		free(heard);
-		return;
-	}
-	what = code;
-	heard[mb.rank] = 1;
 	for (i = 0; i < mb.size; i++)
-		if (i != mb.rank &&
-		    MPI_Isend(&what, 1, MPI_INT, i, STOP_TAG, mb.ctl,
-			      &req[i]) != MPI_SUCCESS) {
-			heard[i] = 1;
-			n++;
-		}
-	while (n < mb.size && mpi_clock() < end) {
-		flag = 0;
-		if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.ctl, &flag,
-			       &st) != MPI_SUCCESS)
-			break;
-		if (!flag) {
-			stop_pause();
-			continue;
-		}
-		MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, mb.ctl,
-			 MPI_STATUS_IGNORE);
-		if (!heard[st.MPI_SOURCE]) {
-			heard[st.MPI_SOURCE] = 1;
-			n++;
-		}
+		if (!answered(i))
+			notify(i, STOP_TAG);
+	for (;;) {
+		read_ctl();
+		for (i = n = 0; i < mb.size; i++)
+			n += answered(i);
+		if (n == mb.size || mpi_clock() >= end)
+			return;
+		stop_pause();
 	}
-	free(req);	/* the sends need not complete: MPI_Abort follows */
-	free(heard);
 }
 
-/* This rank failed because another stopped the run, and its part is
- * written: say so to that one, and wait for its MPI_Abort. */
+/* This rank failed because another stopped the run or left, and its part
+ * is written: say so to each that did (to those that do later too), and
+ * wait for the MPI_Abort. */
 static void answer_stop(void)
 {
-	static int x;
-	MPI_Request req;
+	char *told = calloc((size_t)mb.size, 1);
 	double end = mpi_clock() + STOP_WAIT;
+	int i;
 
-	if (MPI_Isend(&x, 1, MPI_INT, mb.stop_from, DONE_TAG, mb.ctl,
-		      &req) != MPI_SUCCESS)
-		return;
-	while (mpi_clock() < end)
+	while (told && mpi_clock() < end) {
+		read_ctl();
+		for (i = 0; i < mb.size; i++)
+			if (!told[i] && (mb.heard[i] == STOP_TAG ||
+					 mb.heard[i] == EXIT_TAG)) {
+				notify(i, DONE_TAG);
+				told[i] = 1;
+			}
 		stop_pause();
+	}
+	free(told);
+}
+
+/*
+ * Status 0 without close0 (see the top): tell the others, and wait until
+ * each has left too (1: the run ends well), one has failed because of
+ * this one (0) or one has stopped the run (-1).
+ */
+static int leave(void)
+{
+	int i, n, t;
+
+	for (i = 0; i < mb.size; i++)
+		if (i != mb.rank)
+			notify(i, EXIT_TAG);
+	for (;;) {
+		read_ctl();
+		for (i = n = 0; i < mb.size; i++) {
+			t = mb.heard[i];
+			if (t == DONE_TAG || t == STOP_TAG)
+				return t == DONE_TAG ? 0 : -1;
+			n += i == mb.rank || t == EXIT_TAG || t == CLOSED_TAG;
+		}
+		if (n == mb.size)
+			return 1;
+		stop_pause();
+	}
+}
+
+/* The run fails here: stop it, or answer the rank that stopped it. */
+static __attribute__((noreturn)) void stop_run(int code)
+{
+	int i, stopped = 0;
+
+	read_ctl();
+	for (i = 0; i < mb.size; i++)
+		stopped |= mb.heard[i] == STOP_TAG;
+	if (stopped || (mb.stop_from >= 0 && mb.heard[mb.stop_from] == EXIT_TAG
+			&& !mb.leaving))
+		answer_stop();
+	else
+		stop_others();
+	MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code);
 }
 
 static void mpi_abort(int code)
@@ -1071,12 +1180,8 @@ static void mpi_abort(int code)
 	MPI_Initialized(&up);
 	MPI_Finalized(&down);
 	if (up && !down) {
-		/* another rank stopped the run first (this one may have failed
-		 * on its own at the same time): one MPI_Abort is enough */
-		if (mb.ready && check_stop())
-			answer_stop();
-		else if (mb.ready)
-			stop_others(code ? code : 1);
+		if (mb.ready)
+			stop_run(code ? code : 1);
 		MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
 	}
 	exit(code ? code : 1);

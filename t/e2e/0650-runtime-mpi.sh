@@ -496,4 +496,51 @@ for p in 0 2; do
     fail "short: rank $p's part: $(cat "$part")"
 done
 
+# A rank that returns from main without close0 (status 0) while the others
+# call close0, whose barrier needs it: the others fail in their turn, as
+# under piclrun, and the run stops, every part written. The exit handler
+# used to call MPI_Finalize, which waited for the others, who waited in
+# the barrier for it: the run hung. (When every rank leaves without close0,
+# as in noclose's "noclose", the run still ends with status 0.)
+cat >"$TMP/forget.c" <<'EOF'
+#include "picl.h"
+int main(void)
+{
+	int np, me, host, v = 0;
+	tracenode(1 << 16, 1, 0);
+	open0(&np, &me, &host);
+	if (me == 1) {
+		send0((char *)&v, sizeof v, 1, 0);
+		return 0;
+	}
+	if (me == 0)
+		recv0((char *)&v, sizeof v, 1);
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/forget" "$TMP/forget.c"
+for how in forget noclose; do
+  mkdir "$TMP/$how-run"
+  ntest=$((ntest + 1))
+  prog="$TMP/noclose noclose"
+  [ "$how" = forget ] && prog="$TMP/forget"
+  set +e
+  (cd "$TMP/$how-run" && timeout -k 5 30 $MPIRUN -np 3 $prog) >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  set -e
+  [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "$how: the run hung"
+  for p in 0 1 2; do
+    grep -q '^-4 -901 ' "$TMP/$how-run/picltrace.$p.picl" ||
+      fail "$how: rank $p's part is incomplete"
+  done
+  if [ "$how" = forget ]; then
+    [ "$rc" -ne 0 ] || fail "forget: exit status 0"
+    grep -q "libpicl-mpi: process 1 exited without close0 while others still needed it" "$TMP/err" ||
+      fail "forget: $(cat "$TMP/err")"
+  else
+    [ "$rc" -eq 0 ] || fail "noclose: exit status $rc: $(cat "$TMP/err")"
+  fi
+done
+
 echo "ok: $ntest checks"
