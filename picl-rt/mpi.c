@@ -490,10 +490,61 @@ static void drop_served(void)
 	}
 }
 
+static void answer_stop(void);
+static int enqueue_one(void);
+static void stop_pause(void);
+
+/*
+ * The host leaving by close0, whose barrier does not hold it: wait until
+ * every node has left too (CLOSED_TAG; EXIT_TAG without close0), taking
+ * in what they still send it meanwhile. Else a node's message over SMALL
+ * bytes that the host never received (a synchronous send) would wait for
+ * the host, and the host in MPI_Finalize for the node. A node that stops
+ * the run is answered (this part is written).
+ */
+static void host_wait_nodes(void)
+{
+	int i, n, t;
+
+	for (;;) {
+		read_ctl();
+		for (i = n = 0; i < mb.size; i++) {
+			t = mb.heard[i];
+			if (t == STOP_TAG)
+				answer_stop();
+			n += i == mb.rank || t == CLOSED_TAG || t == EXIT_TAG;
+		}
+		if (n == mb.size)
+			return;
+		if (enqueue_one() <= 0)
+			stop_pause();
+		while (mb.head) {	/* nobody will receive them */
+			struct queued *q = mb.head;
+			mb.head = q->next;
+			free(q);
+		}
+		mb.tail = NULL;
+	}
+}
+
 static void mpi_finalize(void)
 {
 	int done = 0;
 
+	MPI_Finalized(&done);
+	if (mb.ready && !done && mb.host_rank >= 0 && !mb.leaving) {
+		/* close0's barrier does not hold the host: a rank leaving
+		 * without close0 must not wait for it (see the top), nor the
+		 * host's MPI_Finalize for a node still sending to it */
+		int i;
+
+		for (i = 0; i < mb.size; i++)
+			if (i != mb.rank &&
+			    (mb.rank == mb.host_rank || i == mb.host_rank))
+				notify(i, CLOSED_TAG);
+		if (mb.rank == mb.host_rank)
+			host_wait_nodes();
+	}
 	drop_served();
 	if (mb.probed) {	/* a matched message must still be received */
 		int count = 0;
@@ -518,16 +569,6 @@ static void mpi_finalize(void)
 	mb.rbuf = mb.pbuf = NULL;
 	mb.rcap = mb.pcap = 0;
 	MPI_Finalized(&done);
-	if (mb.ready && !done && mb.host_rank >= 0 && !mb.leaving) {
-		/* close0's barrier does not hold the host: a rank leaving
-		 * without close0 must not wait for it (see the top) */
-		int i;
-
-		for (i = 0; i < mb.size; i++)
-			if (i != mb.rank &&
-			    (mb.rank == mb.host_rank || i == mb.host_rank))
-				notify(i, CLOSED_TAG);
-	}
 	if (mb.ready && !done) {
 		MPI_Comm_free(&mb.comm);
 		MPI_Comm_free(&mb.ctl);

@@ -543,4 +543,31 @@ for how in forget noclose; do
   fi
 done
 
+# The host leaves by close0 while a node still sends it a message over
+# 4 KiB that it never receives (close0's barrier does not hold the host).
+# The node's synchronous send waited for the host, which waited in
+# MPI_Finalize for the node: the run hung (under piclrun it ends well).
+cat >"$TMP/hostbig.c" <<'EOF'
+#include "picl.h"
+static char big[100000];
+int main(void)
+{
+	int np, me, host;
+	open0(&np, &me, &host);
+	if (me == 0)
+		send0(big, sizeof big, 5, PICL_HOST);   /* never received */
+	close0(0);
+	return 0;
+}
+EOF
+mpicc_picl "$TMP/hostbig" "$TMP/hostbig.c"
+ntest=$((ntest + 1))
+set +e
+(cd "$TMP" && PICL_MPI_HOST=1 timeout -k 5 30 $MPIRUN -x PICL_MPI_HOST -np 3 "$TMP/hostbig") \
+  >"$TMP/out" 2>"$TMP/err"
+rc=$?
+set -e
+[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hostbig: the run hung"
+[ "$rc" -eq 0 ] || fail "hostbig: exit status $rc: $(cat "$TMP/err")"
+
 echo "ok: $ntest checks"
