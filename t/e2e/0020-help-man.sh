@@ -1,6 +1,7 @@
 #!/bin/sh
 # 0020-help-man.sh - every option a command's --help lists is documented in
-# its man page (man/picltrace-CMD.1, piclrun.1, picl-cc.1), and --help
+# its man page (man/picltrace-CMD.1, piclrun.1, picl-cc.1), every option
+# its getopt_long tables accept (long and short) is in both, and --help
 # exits 0 with the usage on standard output.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
@@ -25,13 +26,46 @@ documented() {
   done
 }
 
+# accepted SOURCE: the options SOURCE's getopt_long tables accept, one a
+# line: each long option as --name, each short one (in the option string
+# passed to getopt_long) as -c
+accepted() {
+  awk '/struct option [a-z_]*\[\] = \{/,/\{ NULL/' "$1" |
+    sed -n 's/.*{ "\([a-z][a-z0-9-]*\)",.*/--\1/p'
+  sed -n 's/.*getopt_long([^"]*"\([^"]*\)".*/\1/p' "$1" | tr -d ':+' |
+    sed 's/./-&\n/g' | grep .
+}
+
+# offered SOURCE HELP MAN: every option SOURCE accepts is in the --help
+# text HELP (a file) and in the man page MAN
+offered() {
+  sed 's/\\-/-/g' "$3" > "$TMP/page"
+  opts=$(accepted "$1")
+  [ -n "$opts" ] || fail "$1: no getopt_long options found"
+  for o in $opts; do
+    grep -q -e "$o\\([^a-zA-Z0-9-]\\|\$\\)" "$2" ||
+      fail "$1 accepts $o, which its --help does not list"
+    grep -q -e "$o\\([^a-zA-Z0-9-]\\|\$\\)" "$TMP/page" ||
+      fail "$1 accepts $o, which $3 does not document"
+  done
+}
+
 n=0
 for cmd in cat validate sort merge filter sync stat plot; do
+  src=
+  for d in picltrace sort-merge stats libpicl-trace; do
+    [ -f "$PICL_SRCDIR/$d/cmd-$cmd.c" ] && src="$PICL_SRCDIR/$d/cmd-$cmd.c"
+  done
+  [ -n "$src" ] || fail "no source for picltrace $cmd"
+  "$PT" "$cmd" --help > "$TMP/help"
+  offered "$src" "$TMP/help" "$PICL_SRCDIR/man/picltrace-$cmd.1"
   documented "$PICL_SRCDIR/man/picltrace-$cmd.1" $(options "$PT" "$cmd")
   n=$((n + 1))
 done
 documented "$PICL_SRCDIR/man/picltrace.1" $(options "$PT")
 documented "$PICL_SRCDIR/man/piclrun.1" $(options "$PICL_BUILDDIR/picl-rt/piclrun")
+"$PICL_BUILDDIR/picl-rt/piclrun" --help > "$TMP/help"
+offered "$PICL_SRCDIR/picl-rt/piclrun.c" "$TMP/help" "$PICL_SRCDIR/man/piclrun.1"
 documented "$PICL_SRCDIR/man/picl-cc.1" $(options "$PICL_BUILDDIR/picl-rt/picl-cc")
 
 # --version: the package's version, the same for both programs
