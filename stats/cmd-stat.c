@@ -27,9 +27,11 @@
 
 static const char stat_usage[] =
 	"usage: picltrace stat [--format=table|csv|json] [--messages] [--summary]\n"
-	"                      [-o FILE] [-q] [FILE...]\n"
-	"       picltrace stat --compare [-o FILE] [-q] [FILE...]\n"
-	"       picltrace stat --emit-records [-o FILE] [-z] [-q] [FILE...]\n"
+	"                      [-o FILE] [--memory=SIZE] [--tmpdir=DIR] [-q] [FILE...]\n"
+	"       picltrace stat --compare [-o FILE] [--memory=SIZE] [--tmpdir=DIR] [-q]\n"
+	"                      [FILE...]\n"
+	"       picltrace stat --emit-records [-o FILE] [-z] [--memory=SIZE]\n"
+	"                      [--tmpdir=DIR] [-q] [FILE...]\n"
 	"\n"
 	"  -f, --format=FMT   table (default), csv or json\n"
 	"  -m, --messages     also show messages per (source, destination) processor\n"
