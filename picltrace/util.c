@@ -25,7 +25,8 @@ int picltrace_parse_size(const char *s, uint64_t *out)
 	unsigned long long v;
 	uint64_t mult = 1;
 
-	if (!*s || *s == '-')
+	/* digits first: strtoull would skip blanks and take " -5" as 2^64 - 5 */
+	if (*s < '0' || *s > '9')
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);

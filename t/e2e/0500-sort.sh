@@ -254,4 +254,13 @@ cmp -s "$TMP/out" "$TMP/defs.want" || fail "sort of odd definitions (stream): $(
 run "$PT" merge --no-header "$TMP/defs.want"
 expect_rc 0
 cmp -s "$TMP/out" "$TMP/defs.want" || fail "merge of odd definitions: $(cat "$TMP/err")"
+# --memory is a size, never negative: strtoull would take " -5" (blank
+# first) as 2^64 - 5 bytes
+for m in ' -5' ' -5M' '+-5' ' 5M'; do
+  run "$PT" sort --memory="$m" -o "$TMP/neg.picl" "$TMP/in.picl"
+  expect_rc 2
+  grep -q -- "--memory takes a size of at least 1M" "$TMP/err" ||
+    fail "sort --memory='$m': $(cat "$TMP/err")"
+  [ ! -e "$TMP/neg.picl" ] || fail "sort --memory='$m' wrote its output"
+done
 echo "PASS: $ntest sort checks"
