@@ -124,11 +124,12 @@ int cmd_sort(int argc, const char **argv)
 	struct msort *m = NULL;
 	uint64_t done = 0;
 	int ninputs, c, i, check = 0, in_place = 0, compress = 0, level = 0, status = 2;
+	int output_given = 0;   /* -o, even -o - (refused with --check, --in-place) */
 
 	optind = 1;
 	while ((c = getopt_long(argc, (char *const *)argv, "o:m:T:czqh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': output = optarg; break;
+		case 'o': output = optarg; output_given = 1; break;
 		case 'I': in_place = 1; break;
 		case 'T': cfg.tmpdir = optarg; break;
 		case 'c': check = 1; break;
@@ -164,7 +165,7 @@ int cmd_sort(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
-	if (check && (in_place || strcmp(output, "-"))) {
+	if (check && (in_place || output_given)) {
 		picltrace_error("sort", "--check writes nothing: it takes neither --in-place "
 				"nor --output");
 		return 2;
@@ -172,7 +173,7 @@ int cmd_sort(int argc, const char **argv)
 	if (check)
 		return check_sorted(inputs, ninputs);
 	if (in_place) {
-		if (ninputs != 1 || strcmp(output, "-")) {
+		if (ninputs != 1 || output_given) {
 			picltrace_error("sort", "--in-place takes exactly one input file and no --output");
 			return 2;
 		}

@@ -254,6 +254,18 @@ cmp -s "$TMP/out" "$TMP/defs.want" || fail "sort of odd definitions (stream): $(
 run "$PT" merge --no-header "$TMP/defs.want"
 expect_rc 0
 cmp -s "$TMP/out" "$TMP/defs.want" || fail "merge of odd definitions: $(cat "$TMP/err")"
+# --check writes nothing and --in-place writes its input: both refuse -o,
+# even -o - (which named standard output and was ignored)
+cp "$TMP/in.picl" "$TMP/inplace.picl"
+run "$PT" sort --in-place -o - "$TMP/inplace.picl"
+expect_rc 2
+grep -q -- "--in-place takes exactly one input file and no --output" "$TMP/err" ||
+  fail "sort --in-place -o -: $(cat "$TMP/err")"
+cmp -s "$TMP/in.picl" "$TMP/inplace.picl" || fail "sort --in-place -o - changed its input"
+run "$PT" sort --check -o - "$TMP/in.picl"
+expect_rc 2
+grep -q -- "--check writes nothing" "$TMP/err" || fail "sort --check -o -: $(cat "$TMP/err")"
+
 # --memory is a size, never negative: strtoull would take " -5" (blank
 # first) as 2^64 - 5 bytes
 for m in ' -5' ' -5M' '+-5' ' 5M'; do
