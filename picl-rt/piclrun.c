@@ -25,7 +25,7 @@
  * are merged into one sorted trace with `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
  * build tree beside it, then on PATH); when that fails, the parts are kept
- * and piclrun says how to merge them by hand (-o is checked before the
+ * and piclrun says how to merge them by hand, file by file (-o is checked before the
  * start, so that this is rare). When the run went wrong, a small extra
  * part carrying one -7 message record per failed process says the trace is
  * partial and why.
@@ -715,28 +715,48 @@ static int find_picltrace(char *buf, size_t n)
 	return 0;
 }
 
+/* word to stderr as the shell reads it back: as is when it holds only
+ * characters the shell takes literally, else in single quotes. */
+static void put_word(const char *word)
+{
+	const char *c;
+
+	if (*word && strspn(word, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_./=+,:@%-") == strlen(word)) {
+		fputs(word, stderr);
+		return;
+	}
+	fputc('\'', stderr);
+	for (c = word; *c; c++)
+		if (*c == '\'')
+			fputs("'\\''", stderr);
+		else
+			fputc(*c, stderr);
+	fputc('\'', stderr);
+}
+
 /*
  * The merge failed: the parts stay where they are (main does not remove
- * them), and the user is told where and how to merge them by hand. The
- * parts dir's *.picl stand for the parts (and partial.picl); files[0..n)
- * the processes' own files (tracefiles()) are added when elsewhere.
+ * them), and the user is told where and how to merge them by hand:
+ * files[0..n) are the files of this run to merge (the parts, the
+ * processes' own files, the partial part), named one by one, since the
+ * parts dir may hold parts of other runs. files NULL: only the place.
  */
 static void say_kept(char *const *files, int n)
 {
-	size_t len = strlen(R.partsdir), fl;
 	int i;
 
-	fprintf(stderr, "piclrun: the trace parts are kept in %s; merge them with\n"
-		"  picltrace merge --unsorted%s -o %s %s/*.picl", R.partsdir,
-		R.zstd ? " -z" : "", R.out, R.partsdir);
+	fprintf(stderr, "piclrun: the trace parts are kept in %s", R.partsdir);
+	if (!files) {
+		fputc('\n', stderr);
+		return;
+	}
+	fprintf(stderr, "; merge them with\n  picltrace merge --unsorted%s -o ",
+		R.zstd ? " -z" : "");
+	put_word(R.out);
 	for (i = 0; i < n; i++) {
-		const char *f = files[i];
-
-		fl = strlen(f);
-		if (fl > len + 6 && strncmp(f, R.partsdir, len) == 0 && f[len] == '/' &&
-		    !strchr(f + len + 1, '/') && strcmp(f + fl - 5, ".picl") == 0)
-			continue;       /* in the parts dir's *.picl */
-		fprintf(stderr, " %s", f);
+		fputc(' ', stderr);
+		put_word(files[i]);
 	}
 	fputc('\n', stderr);
 }
@@ -876,7 +896,7 @@ static int merge(int partial)
 	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		fprintf(stderr, "piclrun: merging the trace parts into %s failed\n",
 			R.out);
-		say_kept(argv + first, nparts);
+		say_kept(argv + first, k - first);
 		status = -1;
 	} else {
 		status = 1;

@@ -1,0 +1,55 @@
+#!/bin/sh
+# 0615-runtime-piclrun.sh - what a user of piclrun meets around a run: a
+# failed merge (the command it prints merges exactly this run's parts), a
+# picltrace that cannot be run, a reused --parts-dir, a program that
+# changes directory, piclrun interrupted. Small runs of examples/ring and
+# examples/noclose, each bounded by timeout(1).
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+PICL_TRACE_CLOCK=monotonic; export PICL_TRACE_CLOCK
+RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+EX="$PICL_BUILDDIR/examples"
+cd "$TMP"
+
+procs() {  # FILE: the processors that traced, as "0 1 ..."
+  awk '$1 == -3 && $2 == -901 { print $4 }' "$1" | sort -n | tr '\n' ' '
+}
+
+# a picltrace that runs but fails: the merge fails after the run
+cat >failing-picltrace <<'EOS'
+#!/bin/sh
+echo "failing-picltrace: no" >&2
+exit 1
+EOS
+chmod +x failing-picltrace
+
+# the merge command printed after a failed merge names this run's parts,
+# not whatever else is in a reused --parts-dir (DIR/*.picl took the parts
+# 2 and 3 of an earlier run on 4 processes); names with spaces are quoted
+mkdir "parts dir"
+run timeout 60 "$RUN" -n 4 --keep-parts --parts-dir "parts dir" -o four.picl "$EX/ring" 3
+expect_rc 0
+run env PICL_PICLTRACE="$TMP/failing-picltrace" timeout 60 "$RUN" -n 2 \
+  --parts-dir "parts dir" -o "two procs.picl" "$EX/ring" 3
+expect_rc 2
+cmd=$(sed -n 's/^  picltrace merge /merge /p' "$TMP/err")
+[ -n "$cmd" ] || fail "no merge command given: $(cat "$TMP/err")"
+eval "run \"\$PT\" $cmd"
+expect_rc 0
+[ "$(procs "two procs.picl")" = "0 1 " ] ||
+  fail "the merge command took other parts: $(procs "two procs.picl"): $cmd"
+validate_ok "two procs.picl"
+# ... and the extra part of a failed run, which says the trace is partial
+rm -rf "parts dir"
+run env PICL_PICLTRACE="$TMP/failing-picltrace" timeout 60 "$RUN" -n 2 \
+  --timeout 1 --parts-dir pd -o block.picl "$EX/noclose" block
+expect_rc 1
+cmd=$(sed -n 's/^  picltrace merge /merge /p' "$TMP/err")
+eval "run \"\$PT\" $cmd"
+expect_rc 0
+grep -q -- "^-7 -1 .*piclrun: partial trace: timeout" block.picl ||
+  fail "the merge command left out the partial part: $cmd"
+rm -rf pd
+
+echo "ok: $ntest runs"
