@@ -654,20 +654,17 @@ static int executable(const char *p)
 }
 
 /* Whether execvp would find prog (a path, or a name on PATH) as a file it
- * may execute, with that file's stat in *found; if not, say so once, rather
- * than once per process. */
-static int runnable(const char *prog, struct stat *found)
+ * may execute, with that file's stat in *found: 0 if so, else why not (an
+ * errno; -1 for a name found nowhere on PATH). */
+static int locate(const char *prog, struct stat *found)
 {
 	const char *path = getenv("PATH"), *p, *colon;
 	char buf[PATH_MAX];
-	int e = ENOENT;
 
 	if (strchr(prog, '/')) {
 		if (stat(prog, found) == 0 && S_ISREG(found->st_mode) && executable(prog))
-			return 1;
-		e = stat(prog, found) < 0 ? errno : S_ISREG(found->st_mode) ? EACCES : EISDIR;
-		fprintf(stderr, "piclrun: %s: %s\n", prog, strerror(e));
-		return 0;
+			return 0;
+		return stat(prog, found) < 0 ? errno : S_ISREG(found->st_mode) ? EACCES : EISDIR;
 	}
 	for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; p; p = colon ? colon + 1 : NULL) {
 		size_t n;
@@ -678,10 +675,21 @@ static int runnable(const char *prog, struct stat *found)
 		    (int)sizeof buf)
 			continue;
 		if (stat(buf, found) == 0 && S_ISREG(found->st_mode) && executable(buf))
-			return 1;
+			return 0;
 	}
-	fprintf(stderr, "piclrun: %s: command not found\n", prog);
-	return 0;
+	return -1;
+}
+
+/* locate(), saying why not once, rather than once per process. */
+static int runnable(const char *prog, struct stat *found)
+{
+	int e = locate(prog, found);
+
+	if (e > 0)
+		fprintf(stderr, "piclrun: %s: %s\n", prog, strerror(e));
+	else if (e < 0)
+		fprintf(stderr, "piclrun: %s: command not found\n", prog);
+	return e == 0;
 }
 
 /* The picltrace that merges the parts into buf; 1 when it is
@@ -1010,6 +1018,28 @@ static int writable_out(const char *out)
 	return 1;
 }
 
+/*
+ * Whether the picltrace that will merge the parts can be run: checked
+ * before the program runs, which would otherwise be lost at the merge.
+ */
+static int picltrace_ok(void)
+{
+	char pt[PATH_MAX];
+	struct stat st;
+	int from_env = find_picltrace(pt, sizeof pt), e = locate(pt, &st);
+
+	if (e == 0)
+		return 1;
+	if (from_env)
+		fprintf(stderr, "piclrun: PICL_PICLTRACE=%s: cannot run it to merge "
+			"the trace parts: %s\n", pt, e > 0 ? strerror(e) :
+			"command not found");
+	else
+		fprintf(stderr, "piclrun: picltrace, which merges the trace parts, is "
+			"not beside piclrun nor on PATH; name it in PICL_PICLTRACE\n");
+	return 0;
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 static int parse(int argc, char **argv)
@@ -1104,7 +1134,7 @@ int main(int argc, char **argv)
 	if (!runnable(argv[first], &prog) || (R.host && !runnable(R.host, &host)) ||
 	    is_program(R.out, &prog, "the program to run") ||
 	    (R.host && is_program(R.out, &host, "the host program")) ||
-	    !writable_out(R.out))
+	    !writable_out(R.out) || !picltrace_ok())
 		return 2;
 	R.launcher = getpid();
 	/* A closed standard error must not kill piclrun before it cleans up

@@ -135,10 +135,15 @@ expect_rc 2
 cmp -s r2 "$EX/ring" || fail "-o a program on PATH: the program was overwritten"
 
 # a merge that fails anyway keeps the parts and says how to merge them
-run env PICL_PICLTRACE=/nonexistent timeout 60 "$RUN" -n 2 --parts-dir pfail -o pfail.picl "$EX/ring" 3
+# (a PICL_PICLTRACE that cannot be run at all is refused before the start:
+# 0615)
+printf '#!/bin/sh\necho "failing-picltrace: no" >&2\nexit 1\n' >failing-picltrace
+chmod +x failing-picltrace
+run env PICL_PICLTRACE="$TMP/failing-picltrace" timeout 60 "$RUN" -n 2 --parts-dir pfail -o pfail.picl "$EX/ring" 3
 expect_rc 2
-grep -q "^piclrun: PICL_PICLTRACE=/nonexistent: cannot run it to merge the trace parts: No such file or directory" "$TMP/err" ||
-  fail "bad PICL_PICLTRACE: $(cat "$TMP/err")"
+grep -q "^failing-picltrace: no" "$TMP/err" || fail "merge not run: $(cat "$TMP/err")"
+grep -q "^piclrun: merging the trace parts into pfail.picl failed" "$TMP/err" ||
+  fail "failed merge not reported: $(cat "$TMP/err")"
 for r in 0 1; do [ -s pfail/part.$r.picl ] || fail "part $r not kept after a failed merge"; done
 grep -q "^piclrun: the trace parts are kept in pfail" "$TMP/err" ||
   fail "kept parts not named: $(cat "$TMP/err")"
@@ -149,7 +154,7 @@ expect_rc 0
 validate_ok pfail.picl
 # ... in the temporary directory piclrun names
 rm -rf "$TMP/tmpdir" && mkdir "$TMP/tmpdir"
-run env TMPDIR="$TMP/tmpdir" PICL_PICLTRACE=/nonexistent timeout 60 "$RUN" -n 2 -o pfail2.picl "$EX/ring" 3
+run env TMPDIR="$TMP/tmpdir" PICL_PICLTRACE="$TMP/failing-picltrace" timeout 60 "$RUN" -n 2 -o pfail2.picl "$EX/ring" 3
 expect_rc 2
 kept=$(sed -n 's/^piclrun: the trace parts are kept in \([^;]*\);.*/\1/p' "$TMP/err")
 case "$kept" in "$TMP/tmpdir/piclrun."*) ;; *) fail "kept parts not named: $(cat "$TMP/err")" ;; esac

@@ -52,4 +52,33 @@ grep -q -- "^-7 -1 .*piclrun: partial trace: timeout" block.picl ||
   fail "the merge command left out the partial part: $cmd"
 rm -rf pd
 
+# a PICL_PICLTRACE that cannot be run is refused before the program runs
+# (it used to be found out at the merge, the run lost): not there, not
+# executable, a directory, a name not on PATH
+touch notexec
+mkdir adir
+for pt in /nonexistent "$TMP/notexec" "$TMP/adir" no-such-picltrace; do
+  run env PICL_PICLTRACE="$pt" timeout 60 "$RUN" -n 2 --parts-dir pt.parts -o pt.picl "$EX/ring" 3
+  expect_rc 2
+  head -1 "$TMP/err" | grep -q "^piclrun: PICL_PICLTRACE=$pt: cannot run it to merge the trace parts: " ||
+    fail "PICL_PICLTRACE=$pt: $(cat "$TMP/err")"
+  [ ! -s "$TMP/out" ] && [ ! -e pt.parts ] && [ ! -e pt.picl ] ||
+    fail "PICL_PICLTRACE=$pt: the program was run"
+done
+# ... and so is a piclrun with no picltrace beside it nor on PATH
+mkdir solo
+cp "$RUN" solo/piclrun
+run env PATH=/usr/bin:/bin timeout 60 solo/piclrun -n 2 --parts-dir pt.parts -o pt.picl "$EX/ring" 3
+expect_rc 2
+expect_err <<EOS
+piclrun: picltrace, which merges the trace parts, is not beside piclrun nor on PATH; name it in PICL_PICLTRACE
+EOS
+[ ! -s "$TMP/out" ] && [ ! -e pt.parts ] || fail "no picltrace: the program was run"
+# ... and one found on PATH is taken, as the merge runs it (execvp)
+mkdir bin
+ln -s "$PT" bin/my-picltrace
+run env PATH="$TMP/bin:$PATH" PICL_PICLTRACE=my-picltrace timeout 60 "$RUN" -n 2 -o path.picl "$EX/ring" 3
+expect_rc 0
+validate_ok path.picl
+
 echo "ok: $ntest runs"
