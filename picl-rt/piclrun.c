@@ -230,7 +230,6 @@ static int start(char **argv)
 
 	for (i = 0; i < R.nslots; i++) {
 		struct proc *p = &R.p[i];
-		p->id = i < R.nprocs ? i : PICL_HOST;
 		p->pid = fork();
 		if (p->pid < 0) {
 			fprintf(stderr, "piclrun: fork: %s\n", strerror(errno));
@@ -924,16 +923,13 @@ nomem:
 	return -1;
 }
 
-static void remove_parts(void)
+/* Remove the parts of this run's processes (and their lists of own files,
+ * and the partial part) from the parts dir. */
+static void unlink_parts(void)
 {
 	char path[PATH_MAX];
 	int i;
 
-	if (R.keep) {
-		if (R.own_dir)   /* nobody else knows where they are */
-			fprintf(stderr, "piclrun: trace parts kept in %s\n", R.partsdir);
-		return;
-	}
 	for (i = 0; i < R.nslots; i++) {
 		size_t n;
 
@@ -947,6 +943,16 @@ static void remove_parts(void)
 	}
 	snprintf(path, sizeof path, "%s/partial.picl", R.partsdir);
 	unlink(path);
+}
+
+static void remove_parts(void)
+{
+	if (R.keep) {
+		if (R.own_dir)   /* nobody else knows where they are */
+			fprintf(stderr, "piclrun: trace parts kept in %s\n", R.partsdir);
+		return;
+	}
+	unlink_parts();
 	if (R.own_dir)
 		rmdir(R.partsdir);
 }
@@ -1109,6 +1115,11 @@ static int make_partsdir(void)
 				strerror(errno));
 			return -1;
 		}
+		/* Parts an earlier run left there under the names this
+		 * run's take would be merged as this run's when a process
+		 * writes none, and their lists of files would make the
+		 * processes append to files they should empty. */
+		unlink_parts();
 		return 0;
 	}
 	snprintf(R.tmpdir, sizeof R.tmpdir, "%s/piclrun.XXXXXX",
@@ -1142,7 +1153,11 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	R.nslots = R.nprocs + (R.host ? 1 : 0);
 	R.p = calloc((size_t)R.nslots, sizeof *R.p);
-	if (!R.p || make_partsdir() < 0 || make_segment() < 0)
+	if (!R.p)
+		goto out;
+	for (i = 0; i < R.nslots; i++)
+		R.p[i].id = i < R.nprocs ? i : PICL_HOST;
+	if (make_partsdir() < 0 || make_segment() < 0)
 		goto out;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;

@@ -81,4 +81,25 @@ run env PATH="$TMP/bin:$PATH" PICL_PICLTRACE=my-picltrace timeout 60 "$RUN" -n 2
 expect_rc 0
 validate_ok path.picl
 
+# a reused --parts-dir: the parts an earlier run left there are not taken
+# for this run's (a program that traced nothing got the old run's trace),
+# nor are the files its processes listed (tracefiles: the first process
+# to open such a file would not empty it, taking it for shared)
+run timeout 60 "$RUN" -n 2 --keep-parts --parts-dir reused -o old.picl "$EX/ring" 3
+expect_rc 0
+printf '#!/bin/sh\necho untraced\n' >untraced
+chmod +x untraced
+run timeout 60 "$RUN" -n 2 --parts-dir reused -o new.picl ./untraced
+expect_rc 0
+[ ! -e new.picl ] || fail "a run that traced nothing has the old parts' trace: $(procs new.picl)"
+TF="$PICL_BUILDDIR/t/rt/trace-files"
+run timeout 60 "$RUN" -n 2 --keep-parts --parts-dir reused -o tf1.picl "$TF" "$TMP/own.picl"
+expect_rc 0
+n1=$(wc -l <own.picl)
+run timeout 60 "$RUN" -n 2 --keep-parts --parts-dir reused -o tf2.picl "$TF" "$TMP/own.picl"
+expect_rc 0
+[ "$(wc -l <own.picl)" = "$n1" ] || fail "own.picl: $n1 lines, then $(wc -l <own.picl) after a second run"
+validate_ok tf2.picl
+rm -rf reused
+
 echo "ok: $ntest runs"
