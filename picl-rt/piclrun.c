@@ -88,6 +88,7 @@ static struct {
 	int nprocs, nslots, zstd, keep, timeout;
 	const char *host, *out, *partsdir;
 	char tmpdir[PATH_MAX], shmpath[PATH_MAX];
+	char partsabs[PATH_MAX];        /* partsdir as the processes see it */
 	int own_dir;
 	char first_failure[64];         /* who failed first */
 	int shmfd;
@@ -194,7 +195,7 @@ static void part_path(char *buf, size_t n, int id)
 
 static void child(int i, char **argv)
 {
-	char v[PATH_MAX];
+	char v[PATH_MAX], part[PATH_MAX + 32];
 	struct proc *p = &R.p[i];
 
 	setenv("PICL_SHM", R.shmpath, 1);
@@ -205,8 +206,9 @@ static void child(int i, char **argv)
 	snprintf(v, sizeof v, "%d", R.nprocs);
 	setenv("PICL_NPROCS", v, 1);
 	setenv("PICL_HOSTID", R.host ? "32767" : "-1", 1);
-	part_path(v, sizeof v, p->id);
-	setenv("PICL_TRACE_PART", v, 1);
+	/* absolute: the program may change directory before it writes */
+	snprintf(part, sizeof part, "%s/part.%d.picl", R.partsabs, p->id);
+	setenv("PICL_TRACE_PART", part, 1);
 	setenv("PICL_TRACE_OUT", R.out, 1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -1105,7 +1107,7 @@ static int parse(int argc, char **argv)
 	return optind;
 }
 
-static int make_partsdir(void)
+static int make_partsdir_(void)
 {
 	const char *t = getenv("TMPDIR");
 
@@ -1131,6 +1133,17 @@ static int make_partsdir(void)
 	R.partsdir = R.tmpdir;
 	R.own_dir = 1;
 	return 0;
+}
+
+/* The processes get the parts dir's absolute name (a program may change
+ * directory); messages keep the name given. */
+static int make_partsdir(void)
+{
+	int r = make_partsdir_();
+
+	if (r == 0 && !realpath(R.partsdir, R.partsabs))
+		snprintf(R.partsabs, sizeof R.partsabs, "%s", R.partsdir);
+	return r;
 }
 
 int main(int argc, char **argv)

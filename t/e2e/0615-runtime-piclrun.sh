@@ -102,4 +102,19 @@ expect_rc 0
 validate_ok tf2.picl
 rm -rf reused
 
+# a program that changes directory still writes its part where piclrun
+# looks for it, with a relative --parts-dir or TMPDIR (the processes were
+# given the relative name: they could not write their parts)
+mkdir sub rtmp
+printf '#!/bin/sh\ncd sub && exec "%s/ring" 3\n' "$EX" >cd-ring
+chmod +x cd-ring
+run timeout 60 "$RUN" -n 2 --parts-dir relparts -o cd1.picl ./cd-ring
+expect_rc 0
+[ "$(procs cd1.picl)" = "0 1 " ] || fail "--parts-dir relparts, chdir: $(cat "$TMP/err")"
+run env TMPDIR=rtmp timeout 60 "$RUN" -n 2 -o cd2.picl ./cd-ring
+expect_rc 0
+[ "$(procs cd2.picl)" = "0 1 " ] || fail "TMPDIR=rtmp, chdir: $(cat "$TMP/err")"
+[ -z "$(ls -A sub)$(ls -A rtmp)" ] || fail "files left: $(ls -A sub rtmp)"
+rm -rf relparts
+
 echo "ok: $ntest runs"
