@@ -31,7 +31,8 @@
  * partial and why.
  *
  * Exit status: 0 when every process ended well (and the merge worked), 1
- * when a process failed or the timeout struck, 2 on usage or system errors.
+ * when a process failed or the timeout struck, 2 on usage or system errors,
+ * 128 + the signal's number when SIGINT, SIGTERM or SIGHUP stopped it.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -99,6 +100,11 @@ static struct {
 } R = { .out = "trace.picl", .shmfd = -1 };
 
 static volatile sig_atomic_t interrupted;
+
+/* The signals that stop a run (piclrun catches those it does not inherit
+ * ignored: under nohup, SIGHUP stays ignored, for the processes too). */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static int caught[sizeof stop_signals / sizeof *stop_signals];
 
 static void on_signal(int sig)
 {
@@ -197,6 +203,7 @@ static void child(int i, char **argv)
 {
 	char v[PATH_MAX], part[PATH_MAX + 32];
 	struct proc *p = &R.p[i];
+	size_t k;
 
 	setenv("PICL_SHM", R.shmpath, 1);
 	snprintf(v, sizeof v, "%d", R.shmfd);
@@ -210,8 +217,9 @@ static void child(int i, char **argv)
 	snprintf(part, sizeof part, "%s/part.%d.picl", R.partsabs, p->id);
 	setenv("PICL_TRACE_PART", part, 1);
 	setenv("PICL_TRACE_OUT", R.out, 1);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	for (k = 0; k < sizeof stop_signals / sizeof *stop_signals; k++)
+		if (caught[k])
+			signal(stop_signals[k], SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	/* Killed with piclrun: a process left waiting for a partner that is
 	 * gone, with nobody to stop it, would wait for ever. */
@@ -461,8 +469,10 @@ static void watch(void)
 		if (!nrunning())
 			break;
 		if (interrupted) {
-			snprintf(reason, sizeof reason, "interrupted by signal %d",
-				 (int)interrupted);
+			const char *sn = sigabbrev_np(interrupted);
+
+			snprintf(reason, sizeof reason, "interrupted by SIG%s",
+				 sn ? sn : "?");
 			stop_run(reason);
 			break;
 		}
@@ -1174,8 +1184,13 @@ int main(int argc, char **argv)
 		goto out;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < (int)(sizeof stop_signals / sizeof *stop_signals); i++) {
+		struct sigaction old;
+
+		if (sigaction(stop_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			caught[i] = sigaction(stop_signals[i], &sa, NULL) == 0;
+	}
 	fflush(NULL);
 	if (start(argv + first) < 0) {
 		unlink(R.shmpath);
@@ -1201,6 +1216,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "piclrun: the run failed; %s is partial\n", R.out);
 	if (merged >= 0)        /* else they are all that is left of the run */
 		remove_parts();
+	if (interrupted)        /* as a shell says a command was killed */
+		status = 128 + interrupted;
 out:
 	if (R.seg)
 		munmap(R.seg, R.segsize);

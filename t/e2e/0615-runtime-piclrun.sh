@@ -117,4 +117,34 @@ expect_rc 0
 [ -z "$(ls -A sub)$(ls -A rtmp)" ] || fail "files left: $(ls -A sub rtmp)"
 rm -rf relparts
 
+# piclrun interrupted (SIGTERM, SIGHUP, SIGINT sent to piclrun alone)
+# while its processes wait: it stops the run as --timeout does, names the
+# signal, still merges what was traced, leaves nothing behind (SIGHUP used
+# to kill it, leaving its temporary parts dir) and exits with 128 + the
+# signal's number, as a shell reports a command killed by it
+mkdir sigtmp
+for sig in TERM HUP INT; do
+  TMPDIR="$TMP/sigtmp" timeout 60 "$RUN" -n 2 -o sig$sig.picl "$EX/noclose" block \
+    >sig.out 2>sig.err &
+  rpid=$!
+  n=0
+  while [ "$n" -lt 100 ] && [ "$(pgrep -P "$rpid" | wc -l)" -lt 2 ]; do
+    sleep 0.1; n=$((n + 1))
+  done
+  sleep 0.5         # the processes are in recv0
+  # (timeout(1) runs piclrun as its child)
+  ppid=$(pgrep -P "$rpid")
+  kill -$sig $ppid
+  rc=0; wait "$rpid" || rc=$?
+  want=$((128 + $(kill -l $sig)))
+  [ "$rc" = "$want" ] || fail "SIG$sig: exit status $rc, expected $want: $(cat sig.err)"
+  grep -q "^piclrun: interrupted by SIG$sig: process 0 still blocked waiting for a message" sig.err ||
+    fail "SIG$sig: $(cat sig.err)"
+  grep -q -- "^-7 -1 .*piclrun: partial trace: interrupted by SIG$sig" sig$sig.picl ||
+    fail "SIG$sig: no partial trace"
+  validate_ok sig$sig.picl --partial
+  [ -z "$(ls -A sigtmp)" ] || fail "SIG$sig: left in TMPDIR: $(ls -A sigtmp)"
+  ! ls /dev/shm/piclrun.$ppid.* >/dev/null 2>&1 || fail "SIG$sig: left in /dev/shm"
+done
+
 echo "ok: $ntest runs"
