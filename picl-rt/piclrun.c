@@ -82,6 +82,7 @@ struct proc {
 	int never_opened;       /* exited well without calling open0 */
 	int deferred;           /* failed after another: reported once known */
 	int status;             /* its wait status */
+	int execfd;             /* gets errno if its exec fails, else EOF */
 	char why[160];
 };
 
@@ -199,7 +200,7 @@ static void part_path(char *buf, size_t n, int id)
 	snprintf(buf, n, "%s/part.%d.picl", R.partsdir, id);
 }
 
-static void child(int i, char **argv)
+static void child(int i, char **argv, int execfd)
 {
 	char v[PATH_MAX], part[PATH_MAX + 32];
 	struct proc *p = &R.p[i];
@@ -229,8 +230,11 @@ static void child(int i, char **argv)
 		execlp(R.host, R.host, (char *)NULL);
 	else
 		execvp(argv[0], argv);
-	fprintf(stderr, "piclrun: %s: %s\n",
-		p->id == PICL_HOST ? R.host : argv[0], strerror(errno));
+	/* piclrun says it, once (execfd is closed by a successful exec) */
+	k = (size_t)errno;
+	if (write(execfd, &k, sizeof k) != (ssize_t)sizeof k)
+		fprintf(stderr, "piclrun: %s: %s\n",
+			p->id == PICL_HOST ? R.host : argv[0], strerror((int)k));
 	_exit(127);
 }
 
@@ -240,17 +244,63 @@ static int start(char **argv)
 
 	for (i = 0; i < R.nslots; i++) {
 		struct proc *p = &R.p[i];
+		int fds[2];
+
+		p->execfd = -1;
+		if (pipe2(fds, O_CLOEXEC) < 0) {
+			fprintf(stderr, "piclrun: pipe: %s\n", strerror(errno));
+			return -1;
+		}
 		p->pid = fork();
 		if (p->pid < 0) {
 			fprintf(stderr, "piclrun: fork: %s\n", strerror(errno));
+			close(fds[0]);
+			close(fds[1]);
 			return -1;
 		}
-		if (p->pid == 0)
-			child(i, argv);
+		if (p->pid == 0) {
+			close(fds[0]);
+			child(i, argv, fds[1]);
+		}
+		close(fds[1]);
+		p->execfd = fds[0];
 		p->running = 1;
 		atomic_store(&slot_of(i)->pid, (int32_t)p->pid);
 	}
 	return 0;
+}
+
+/*
+ * Whether every process did start its program: a program that runnable()
+ * found may still fail to exec (a missing #! interpreter or ELF loader,
+ * arguments too long), and then fails in every process alike; this says
+ * it once, as a program that cannot be run, rather than reporting N
+ * processes that exited with status 127.
+ */
+static int started(char **argv)
+{
+	int i, ok = 1;
+
+	for (i = 0; i < R.nslots; i++) {
+		struct proc *p = &R.p[i];
+		size_t e;
+		ssize_t n;
+
+		if (p->execfd < 0)
+			continue;
+		while ((n = read(p->execfd, &e, sizeof e)) < 0 && errno == EINTR)
+			;
+		close(p->execfd);
+		p->execfd = -1;
+		if (n != (ssize_t)sizeof e || !ok)
+			continue;
+		ok = 0;
+		fprintf(stderr, "piclrun: %s: cannot run it: %s%s\n",
+			p->id == PICL_HOST ? R.host : argv[0], strerror((int)e),
+			e == ENOENT ? " (is its #! interpreter or ELF loader "
+			"missing?)" : "");
+	}
+	return ok;
 }
 
 static void name(char *buf, size_t n, int id)
@@ -1202,6 +1252,16 @@ int main(int argc, char **argv)
 		 * so nothing is left in /dev/shm even if piclrun is killed. */
 		unlink(R.shmpath);
 		R.shmpath[0] = 0;
+		if (!started(argv + first)) {
+			/* nothing to merge: stop what did start, quietly */
+			kill_all(SIGKILL);
+			while (wait(NULL) > 0 || errno == EINTR)
+				;
+			unlink_parts();
+			if (R.own_dir)
+				rmdir(R.partsdir);
+			goto out;
+		}
 		watch();
 	}
 	judge_never_opened(1);

@@ -147,4 +147,24 @@ for sig in TERM HUP INT; do
   ! ls /dev/shm/piclrun.$ppid.* >/dev/null 2>&1 || fail "SIG$sig: left in /dev/shm"
 done
 
+# a program that is there but cannot be run (here its #! interpreter is
+# missing) is reported once, as a program that cannot be run (status 2),
+# not as N processes that failed; the processes already started are
+# stopped, nothing is merged or left behind
+printf '#!/nonexistent/interpreter\n' >badinterp
+chmod +x badinterp
+mkdir bitmp
+run env TMPDIR="$TMP/bitmp" timeout 60 "$RUN" -n 3 -o bi.picl ./badinterp
+expect_rc 2
+expect_err <<EOS
+piclrun: ./badinterp: cannot run it: No such file or directory (is its #! interpreter or ELF loader missing?)
+EOS
+[ ! -e bi.picl ] && [ -z "$(ls -A bitmp)" ] || fail "badinterp: files left: $(ls -A bitmp)"
+run env TMPDIR="$TMP/bitmp" timeout 60 "$RUN" -n 2 --host ./badinterp -o bi.picl "$EX/node"
+expect_rc 2
+expect_err <<EOS
+piclrun: ./badinterp: cannot run it: No such file or directory (is its #! interpreter or ELF loader missing?)
+EOS
+[ ! -e bi.picl ] && [ -z "$(ls -A bitmp)" ] || fail "badinterp host: files left: $(ls -A bitmp)"
+
 echo "ok: $ntest runs"
