@@ -938,6 +938,9 @@ static int merge(int partial)
 	if (nparts == 0) {
 		if (partial)
 			fprintf(stderr, "piclrun: no trace parts to merge\n");
+		else if (strcmp(R.out, "-") != 0 && access(R.out, F_OK) == 0)
+			fprintf(stderr, "piclrun: no process wrote a trace; %s is "
+				"left as it was\n", R.out);
 		free(argv);
 		free(info);
 		return 0;

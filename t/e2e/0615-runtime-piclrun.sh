@@ -167,4 +167,17 @@ piclrun: ./badinterp: cannot run it: No such file or directory (is its #! interp
 EOS
 [ ! -e bi.picl ] && [ -z "$(ls -A bitmp)" ] || fail "badinterp host: files left: $(ls -A bitmp)"
 
+# a run in which no process traced writes no trace; an -o left from an
+# earlier run is said to be so (it looked like this run's trace)
+run timeout 60 "$RUN" -n 2 -o stale.picl "$EX/ring" 3
+expect_rc 0
+run timeout 60 "$RUN" -n 2 -o stale.picl ./untraced
+expect_rc 0
+expect_err <<EOS
+piclrun: no process wrote a trace; stale.picl is left as it was
+EOS
+run timeout 60 "$RUN" -n 2 -o none.picl ./untraced
+expect_rc 0
+[ ! -s "$TMP/err" ] && [ ! -e none.picl ] || fail "untraced: $(cat "$TMP/err")"
+
 echo "ok: $ntest runs"
