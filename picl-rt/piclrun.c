@@ -25,10 +25,10 @@
  * are merged into one sorted trace with `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
  * build tree beside it, then on PATH); when that fails, the parts are kept
- * and piclrun says how to merge them by hand, file by file (-o is checked before the
- * start, so that this is rare). When the run went wrong, a small extra
- * part carrying one -7 message record per failed process says the trace is
- * partial and why.
+ * and piclrun says how to merge them by hand, file by file (-o and
+ * picltrace are checked before the start, so that this is rare). When the
+ * run went wrong, a small extra part carrying one -7 message record per
+ * failed process says the trace is partial and why.
  *
  * Exit status: 0 when every process ended well (and the merge worked), 1
  * when a process failed or the timeout struck, 2 on usage or system errors,
