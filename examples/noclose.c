@@ -27,6 +27,9 @@
  *   stop      the same with a buffer that stops detailed tracing (0)
  *   msgs      no fault: blocks and tracemsg calls in a loop (with a fake
  *             clock, several records to a microsecond), then close0
+ *   nofile    node 1 names a trace file that cannot be created
+ *             (tracefiles), then exchanges messages and calls close0: it
+ *             says so and goes on, without a trace
  */
 #include <picl.h>
 
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (strcmp(how, "nofile") == 0 && me == 1)
+		tracefiles("", "/nonexistent-picl-dir/trace.picl", 0);
 	if (strcmp(how, "msgs") == 0) {
 		for (i = 0; i < 50; i++) {
 			traceblockbegin(1, 0, 0);

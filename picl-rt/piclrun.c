@@ -1170,7 +1170,7 @@ static int parse(int argc, char **argv)
 	return optind;
 }
 
-static int make_partsdir_(void)
+static int choose_partsdir(void)
 {
 	const char *t = getenv("TMPDIR");
 
@@ -1202,7 +1202,7 @@ static int make_partsdir_(void)
  * directory); messages keep the name given. */
 static int make_partsdir(void)
 {
-	int r = make_partsdir_();
+	int r = choose_partsdir();
 
 	if (r == 0 && !realpath(R.partsdir, R.partsabs))
 		snprintf(R.partsabs, sizeof R.partsabs, "%s", R.partsdir);

@@ -1426,13 +1426,13 @@ static void trace_exit(int close_open)
 	fill(&ex, ns, PICL_REC_EXIT, -901, 0, NULL, K_INT, 0);
 	emit_one(c.w, &ex, 1);
 	c.time = written_time(ns);
-	if (c.w)
+	if (c.w) {   /* (none when the trace file could not be opened: said) */
 		pt.bytes += picl_writer_offset(c.w);
-	picl_stats_emit(pt.stats, emit_stat, &c);
-	if (c.vol_state == 1)
-		write_volume_only(&c);
-	if (c.w)
+		picl_stats_emit(pt.stats, emit_stat, &c);
+		if (c.vol_state == 1)
+			write_volume_only(&c);
 		picl_writer_close(c.w, NULL);
+	}
 	free(c.v);
 	pt.tracing = 0;
 	update_on();
