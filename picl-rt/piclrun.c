@@ -114,17 +114,22 @@ static void on_signal(int sig)
 
 /* ---- the segment ---------------------------------------------------------- */
 
+#define RING_MAX ((uint64_t)1 << 30)
+
 static uint64_t ring_size(int nslots)
 {
 	const char *e = getenv("PICL_RING_SIZE");
+	char *end;
 	uint64_t r;
 
 	if (e && *e) {
-		r = strtoull(e, NULL, 0);
-		if (r >= 4096 && !(r & (r - 1)))
+		errno = 0;
+		r = *e >= '0' && *e <= '9' ? strtoull(e, &end, 10) : 0;
+		if (r && !*end && !errno && r >= 4096 && r <= RING_MAX && !(r & (r - 1)))
 			return r;
 		fprintf(stderr, "piclrun: PICL_RING_SIZE must be a power of two "
-			">= 4096; using the default\n");
+			"from 4096 to %llu, in decimal; using the default\n",
+			(unsigned long long)RING_MAX);
 	}
 	if (nslots <= 16)
 		return 256 * 1024;

@@ -180,4 +180,16 @@ run timeout 60 "$RUN" -n 2 -o none.picl ./untraced
 expect_rc 0
 [ ! -s "$TMP/err" ] && [ ! -e none.picl ] || fail "untraced: $(cat "$TMP/err")"
 
+# PICL_RING_SIZE: a decimal power of two from 4096 to 1 GiB; anything
+# else is said and the default used (trailing text and hex were taken)
+for rs in 8192abc 0x2000 2048 2147483648; do
+  run env PICL_RING_SIZE=$rs timeout 60 "$RUN" -n 2 -o rs.picl "$EX/ring" 3
+  expect_rc 0
+  grep -q "^piclrun: PICL_RING_SIZE must be a power of two from 4096 to 1073741824" "$TMP/err" ||
+    fail "PICL_RING_SIZE=$rs not refused: $(cat "$TMP/err")"
+done
+run env PICL_RING_SIZE=8192 timeout 60 "$RUN" -n 2 -o rs.picl "$EX/ring" 3
+expect_rc 0
+[ ! -s "$TMP/err" ] || fail "PICL_RING_SIZE=8192: $(cat "$TMP/err")"
+
 echo "ok: $ntest runs"
