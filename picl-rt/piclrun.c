@@ -140,8 +140,8 @@ static uint64_t ring_size(int nslots)
 
 static int make_segment(void)
 {
-	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" :
-			  (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	const char *t = getenv("TMPDIR");   /* (empty: unset, as for the parts) */
+	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : t && *t ? t : "/tmp";
 	uint64_t rs = ring_size(R.nslots);
 	struct picl_shm_head *h;
 	int fd;
