@@ -1136,6 +1136,7 @@ static int parse(int argc, char **argv)
 	long v;
 	char *end;
 
+	argv[0] = (char *)"piclrun";   /* getopt's messages name it so */
 	while ((c = getopt_long(argc, argv, "+n:o:zt:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':

@@ -192,4 +192,10 @@ run env PICL_RING_SIZE=8192 timeout 60 "$RUN" -n 2 -o rs.picl "$EX/ring" 3
 expect_rc 0
 [ ! -s "$TMP/err" ] || fail "PICL_RING_SIZE=8192: $(cat "$TMP/err")"
 
+# getopt's own messages name piclrun, not the path it was started by
+run "$RUN" --bogus ./untraced
+expect_rc 2
+[ "$(head -n 1 "$TMP/err")" = "piclrun: unrecognized option '--bogus'" ] ||
+  fail "unknown option: $(head -n 1 "$TMP/err")"
+
 echo "ok: $ntest runs"
