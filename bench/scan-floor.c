@@ -34,7 +34,8 @@
 #include <unistd.h>
 
 #define CHUNK (256u << 10)
-#define TAIL 65536u   /* read past a chunk to end its last line */
+#define TAIL 4096u    /* read past a chunk to end its last line (a longer
+			 * one ends past it: the next chunk starts after it) */
 
 static int fd;
 static off_t size;
@@ -59,6 +60,8 @@ struct job {
 static void *run(void *arg)
 {
 	struct job *j = arg;
+	struct counts c = { 0, 0, 0, 0, 0 };   /* (here, not in *j: the threads'
+						   jobs share cache lines) */
 	char *buf = malloc(1 + CHUNK + TAIL + 64);
 	off_t off;
 
@@ -72,7 +75,7 @@ static void *run(void *arg)
 		const char *p = buf, *e, *lim;
 
 		if (n <= 0) {
-			j->c.failed = n < 0 ? errno : EIO;
+			c.failed = n < 0 ? errno : EIO;
 			break;
 		}
 		memset(buf + n, 0, 64);   /* linevec_scan reads 64 bytes */
@@ -91,14 +94,14 @@ static void *run(void *arg)
 			struct linevec lv;
 			const char *nl;
 
-			j->c.lines++;
+			c.lines++;
 			if (linevec_scan(p, &lv)) {
-				j->c.scanned++;
-				j->c.sum += lv.v[0] ^ lv.v[2] ^ lv.v[lv.nfields - 1];
+				c.scanned++;
+				c.sum += lv.v[0] ^ lv.v[2] ^ lv.v[lv.nfields - 1];
 				p += lv.len + 1;
 				continue;
 			}
-			j->c.other++;
+			c.other++;
 			nl = memchr(p, '\n', (size_t)(e - p));
 			if (!nl)
 				break;
@@ -106,6 +109,7 @@ static void *run(void *arg)
 		}
 	}
 	free(buf);
+	j->c = c;
 	return NULL;
 }
 
