@@ -30,6 +30,9 @@
  *   nofile    node 1 names a trace file that cannot be created
  *             (tracefiles), then exchanges messages and calls close0: it
  *             says so and goes on, without a trace
+ *   fill N S  no fault: every node traces N user blocks with a buffer of S
+ *             bytes (flush 1), then exchanges messages and calls close0;
+ *             with the parts on a small file system, their writes fail
  */
 #include <picl.h>
 
@@ -48,6 +51,8 @@ int main(int argc, char **argv)
 	if (strcmp(how, "noopen") == 0 && getenv("PICL_RANK") &&
 	    strcmp(getenv("PICL_RANK"), "1") == 0)
 		return 0;
+	if (strcmp(how, "fill") == 0 && argc > 3)
+		size = atoi(argv[3]);
 	if (strcmp(how, "ring") == 0 || strcmp(how, "stop") == 0) {
 		size = 4096;
 		flush = strcmp(how, "ring") == 0 ? -1 : 0;
@@ -72,6 +77,12 @@ int main(int argc, char **argv)
 				v++;
 				send0((char *)&v, sizeof v, 1, (me + 1) % nprocs);
 			}
+		}
+	}
+	if (strcmp(how, "fill") == 0) {
+		for (i = 0; i < (argc > 2 ? atoi(argv[2]) : 0); i++) {
+			traceblockbegin(1, 0, i);
+			traceblockend(1, 0, i);
 		}
 	}
 	if (strcmp(how, "nofile") == 0 && me == 1)

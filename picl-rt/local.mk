@@ -139,7 +139,8 @@ t_rt_trace_files_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0615-runtime-piclrun.sh \
-	t/e2e/0620-runtime-faults.sh t/e2e/0630-runtime-calls.sh \
+	t/e2e/0620-runtime-faults.sh t/e2e/0625-runtime-trace-faults.sh \
+	t/e2e/0630-runtime-calls.sh \
 	t/e2e/0635-runtime-order.sh
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)

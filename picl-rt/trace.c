@@ -95,6 +95,12 @@
  * part keeps time order; the entry and exit also go into the buffer marked
  * "not to be written", for the statistics.
  *
+ * A write to the part that fails (ENOSPC) stops tracing in the process:
+ * the part is cut back to where that write started and closed there by
+ * the exits of the entries open then, written over blocks the part holds
+ * already (keep_room keeps TAIL_ROOM bytes allocated past its end), so it
+ * nests and reads back (write_failed).
+ *
  * A process that exits without traceexit (nor close0) gets it called by an
  * atexit handler, so its part file is complete; one killed loses only its
  * unwritten buffer. After a PICL error or such an exit (pt_exit_abnormal),
@@ -105,6 +111,9 @@
  * a counter that starts at 0 and advances STEP ns at every reading, so that
  * traces are reproducible.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* fallocate, memfd_create */
+#endif
 #include "picl.h"
 #include "api.h"
 #include "trace.h"
@@ -148,6 +157,7 @@ enum { DT_CHAR, DT_SHORT, DT_INT, DT_LONG, DT_FLOAT, DT_DOUBLE };
 #define MAX_KEPT 4
 #define STATS_KEY 0        /* the accumulator's processor (see stats_feed) */
 #define BLOB_MIN (64 * 1024)
+#define TAIL_ROOM 8192     /* kept past a part's end to close it (write_failed) */
 
 /* One binary trace record (72 bytes). */
 struct pt_rec {
@@ -200,6 +210,8 @@ struct pt_state {
 	int shared;               /* a tracefiles file other processes may share */
 	int fd;
 	int open_failed;
+	int write_failed;         /* a write failed: the part ends there */
+	off_t good_end;           /* the part's size when the writer opened */
 	int compress;
 	uint64_t bytes;           /* text written to the trace file */
 
@@ -219,6 +231,12 @@ struct pt_state {
 	 * abnormal end (exit without close0, a PICL error) must close. */
 	int32_t open_ev[64];
 	int nopen_ev;
+	int32_t saved_ev[64];     /* open_ev when the writer opened */
+	int nsaved_ev;
+	off_t prev_end;           /* the same when the one before opened */
+	int32_t prev_ev[64];
+	int nprev_ev;
+	int nbounds;              /* of the two above, valid in this file */
 };
 
 static struct pt_state pt = {
@@ -403,7 +421,7 @@ static void update_on(void)
 	int k;
 
 	for (k = 0; k < 3; k++)
-		pt.on[k] = (uint8_t)(pt.tracing && pt.level[k] >= 1);
+		pt.on[k] = (uint8_t)(pt.tracing && !pt.write_failed && pt.level[k] >= 1);
 	pt_picl_maybe = pt.on[PT_PICL];
 }
 
@@ -661,6 +679,7 @@ static void close_part(void)
 		close(pt.fd);
 	pt.fd = -1;
 	pt.path[0] = '\0';
+	pt.nbounds = 0;
 }
 
 /* path with the current directory in front, into buf (PATH_MAX bytes);
@@ -803,6 +822,16 @@ static int open_part(void)
 	return pt.fd;
 }
 
+/* Room for TAIL_ROOM bytes past the end `end` of the part, kept at every
+ * writer_open and after every write (best effort; the blocks are the
+ * file's, not counted in its size): write_failed closes the part there,
+ * whoever else fills the file system in between. */
+static void keep_room(int fd, off_t end)
+{
+	if (fd >= 0 && end >= 0)
+		(void)fallocate(fd, FALLOC_FL_KEEP_SIZE, end, TAIL_ROOM);
+}
+
 /* A writer on the part file; a shared one is locked while it is written,
  * so that the processes' flushes do not mix (writer_close unlocks). */
 static struct picl_writer *writer_open(void)
@@ -818,7 +847,114 @@ static struct picl_writer *writer_open(void)
 	w = picl_writer_open_fd(fd, pt.path, &opts, NULL, NULL);
 	if (!w && pt.shared)
 		flock(fd, LOCK_UN);
+	/* Where a failed write is cut back to, and what was open there; room
+	 * past the end kept for the exits that close the part then. */
+	pt.prev_end = pt.good_end;
+	memcpy(pt.prev_ev, pt.saved_ev, sizeof(pt.prev_ev));
+	pt.nprev_ev = pt.nsaved_ev;
+	pt.good_end = lseek(fd, 0, SEEK_END);
+	memcpy(pt.saved_ev, pt.open_ev, sizeof(pt.saved_ev));
+	pt.nsaved_ev = pt.nopen_ev;
+	if (pt.nbounds < 2)
+		pt.nbounds++;
+	keep_room(fd, pt.good_end);
 	return w;
+}
+
+static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed);
+static inline void fill(struct pt_rec *r, int64_t ns, int32_t rtype, int32_t event,
+			int n, const int64_t *vals, uint8_t kind, uint8_t flags);
+
+/* The exits of the entries ev[0..n), innermost first, at time ns, as the
+ * part's text into tail (TAIL_ROOM bytes); its length, or -1. Made in
+ * memory (the file system is full). */
+static ssize_t make_tail(const int32_t *ev, int n, int64_t ns, char *tail)
+{
+	struct picl_writer_options opts = { pt.compress, 0, 64 * 1024 };
+	struct picl_writer *w;
+	struct pt_rec ex;
+	ssize_t len = -1;
+	int mfd = memfd_create("picl-tail", MFD_CLOEXEC);
+
+	if (mfd < 0)
+		return -1;
+	memcpy(pt.open_ev, ev, (size_t)n * sizeof(*ev));
+	pt.nopen_ev = n;
+	w = picl_writer_open_fd(mfd, pt.path, &opts, NULL, NULL);
+	while (w && pt.nopen_ev > 0) {
+		int before = pt.nopen_ev;
+
+		fill(&ex, ns, PICL_REC_EXIT, pt.open_ev[pt.nopen_ev - 1], 0, NULL, K_INT, 0);
+		emit_one(w, &ex, 0);
+		if (pt.nopen_ev == before)
+			break;
+	}
+	if (w && picl_writer_close(w, NULL) == 0)
+		len = pread(mfd, tail, TAIL_ROOM, 0);
+	close(mfd);
+	return len >= TAIL_ROOM ? -1 : len;
+}
+
+/* The part cut at `at` and closed by tail there, written without O_APPEND
+ * over bytes the part holds already; 0 if done. */
+static int close_at(off_t at, const char *tail, ssize_t len)
+{
+	int fl = fcntl(pt.fd, F_GETFL), rc = -1;
+
+	if (len < 0 || fl < 0 || fcntl(pt.fd, F_SETFL, fl & ~O_APPEND) < 0)
+		return -1;
+	if (pwrite(pt.fd, tail, (size_t)len, at) == len &&
+	    ftruncate(pt.fd, at + len) == 0)
+		rc = 0;
+	fcntl(pt.fd, F_SETFL, fl);
+	return rc;
+}
+
+/*
+ * A write to the part file failed (a full disk, a file system gone
+ * read-only): the part may end in half a line and in the middle of what
+ * this writer wrote. The computation goes on untraced, and the part is cut
+ * back to where the writer started and closed there: the entries open
+ * then get their exits (the -901 one last), written over the failed
+ * write's bytes (the room keep_room kept is the file's), so that the part
+ * nests and reads back. When even that has no room, it is closed where the
+ * write before started (losing that one); else cut back unclosed.
+ */
+static void write_failed(const struct picl_error *e)
+{
+	int64_t ns = stamp();
+	char tail[TAIL_ROOM];
+
+	fprintf(stderr, "picl: cannot write trace file %s: %s; tracing stops here\n",
+		pt.path, e->sys_errno ? strerror(e->sys_errno) : e->problem);
+	pt.write_failed = 1;
+	pt.limit = 0;
+	update_on();
+	if (pt.fd < 0 || pt.good_end < 0 || pt.nbounds < 1)
+		return;
+	if (close_at(pt.good_end, tail, make_tail(pt.saved_ev, pt.nsaved_ev, ns, tail)) == 0)
+		return;
+	if (pt.nbounds >= 2 && pt.prev_end >= 0 &&
+	    close_at(pt.prev_end, tail, make_tail(pt.prev_ev, pt.nprev_ev, ns, tail)) == 0)
+		return;
+	if (ftruncate(pt.fd, pt.good_end) < 0)
+		fprintf(stderr, "picl: cannot truncate trace file %s: %s\n",
+			pt.path, strerror(errno));
+}
+
+/* Close a writer (and handle a failed write); 0, or -1 if it failed. */
+static int writer_finish(struct picl_writer *w)
+{
+	struct picl_error e;
+	int rc = picl_writer_close(w, &e);
+
+	if (rc < 0)
+		write_failed(&e);
+	else if (pt.fd >= 0)
+		keep_room(pt.fd, lseek(pt.fd, 0, SEEK_END));
+	if (pt.shared && pt.fd >= 0)
+		flock(pt.fd, LOCK_UN);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Close a writer; add what it wrote to the byte count and return that. */
@@ -829,12 +965,8 @@ static uint64_t writer_close(struct picl_writer *w)
 	if (!w)
 		return 0;
 	n = picl_writer_offset(w);
-	if (picl_writer_close(w, NULL) < 0 && !pt.open_failed) {
-		fprintf(stderr, "picl: cannot write trace file %s\n", pt.path);
-		pt.open_failed = 1;
-	}
-	if (pt.shared && pt.fd >= 0)
-		flock(pt.fd, LOCK_UN);
+	if (writer_finish(w) < 0)
+		return 0;
 	pt.bytes += n;
 	return n;
 }
@@ -932,7 +1064,13 @@ static void write_records(struct picl_writer *w)
 /* Write the buffer out; returns the bytes written. */
 static uint64_t write_out(void)
 {
-	struct picl_writer *w = writer_open();
+	struct picl_writer *w;
+
+	if (pt.write_failed) {
+		buffer_reset();
+		return 0;
+	}
+	w = writer_open();
 
 	write_records(w);
 	return writer_close(w);
@@ -1068,7 +1206,7 @@ static void ring_put(int64_t ns, int32_t rtype, int32_t event, int n,
 static void put_slow(int64_t ns, int32_t rtype, int32_t event, int n,
 		     const int64_t *vals, uint8_t kind, uint8_t flags)
 {
-	if (!pt.tracing || !pt.buf)
+	if (!pt.tracing || !pt.buf || pt.write_failed)
 		return;
 	if (pt.stopped) {
 		feed_direct(ns, rtype, event, n, vals, kind, flags);
@@ -1233,6 +1371,7 @@ static void start_tracing(int tracesize, int flush, int sync)
 	pt.pid = getpid();
 	pt.tracing = 1;
 	pt.exiting = 0;
+	pt.write_failed = 0;
 	buffer_reset();
 	update_on();
 	if (!pt.atexit_done && atexit(at_exit) == 0)
@@ -1412,7 +1551,7 @@ static void trace_exit(int close_open)
 	pt.exiting = 1;
 	ns = stamp();
 	memset(&c, 0, sizeof(c));
-	c.w = writer_open();
+	c.w = pt.write_failed ? NULL : writer_open();
 	write_records(c.w);
 	while (close_open && c.w && pt.nopen_ev > 0 &&
 	       pt.open_ev[pt.nopen_ev - 1] != -901) {
@@ -1431,7 +1570,7 @@ static void trace_exit(int close_open)
 		picl_stats_emit(pt.stats, emit_stat, &c);
 		if (c.vol_state == 1)
 			write_volume_only(&c);
-		picl_writer_close(c.w, NULL);
+		writer_finish(c.w);
 	}
 	free(c.v);
 	pt.tracing = 0;
@@ -1733,7 +1872,7 @@ void tracemsg(char *text)
 
 void traceflush(void)
 {
-	if (!pt.tracing)
+	if (!pt.tracing || pt.write_failed)
 		return;
 	flush_traced();
 }
