@@ -33,6 +33,8 @@
  *   fill N S  no fault: every node traces N user blocks with a buffer of S
  *             bytes (flush 1), then exchanges messages and calls close0;
  *             with the parts on a small file system, their writes fail
+ *   bigmsg    node 1 calls tracemsg with 2 MiB of text, then as nofile
+ *   bigdata   node 1 traces 200000 doubles (tracedata, 16 MiB buffer)
  */
 #include <picl.h>
 
@@ -53,6 +55,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (strcmp(how, "fill") == 0 && argc > 3)
 		size = atoi(argv[3]);
+	if (strcmp(how, "bigdata") == 0)
+		size = 1 << 24;
 	if (strcmp(how, "ring") == 0 || strcmp(how, "stop") == 0) {
 		size = 4096;
 		flush = strcmp(how, "ring") == 0 ? -1 : 0;
@@ -83,6 +87,26 @@ int main(int argc, char **argv)
 		for (i = 0; i < (argc > 2 ? atoi(argv[2]) : 0); i++) {
 			traceblockbegin(1, 0, i);
 			traceblockend(1, 0, i);
+		}
+	}
+	if (strcmp(how, "bigmsg") == 0 && me == 1) {
+		char *text = malloc((2 << 20) + 1);
+
+		if (text) {
+			memset(text, 'm', 2 << 20);
+			text[2 << 20] = '\0';
+			tracemsg(text);
+			free(text);
+		}
+	}
+	if (strcmp(how, "bigdata") == 0 && me == 1) {
+		double *d = malloc(200000 * sizeof(*d));
+
+		if (d) {
+			for (i = 0; i < 200000; i++)
+				d[i] = 1.0 / (i + 3);
+			tracedata(1, 0, "double", 200000, d);
+			free(d);
 		}
 	}
 	if (strcmp(how, "nofile") == 0 && me == 1)

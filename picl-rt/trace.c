@@ -157,6 +157,9 @@ enum { DT_CHAR, DT_SHORT, DT_INT, DT_LONG, DT_FLOAT, DT_DOUBLE };
 #define MAX_KEPT 4
 #define STATS_KEY 0        /* the accumulator's processor (see stats_feed) */
 #define BLOB_MIN (64 * 1024)
+/* The longest data text of one record: readers skip a record over 1 MiB
+ * (libpicl-trace's max_record), which would fail the whole merge. */
+#define REC_TEXT_MAX ((1 << 20) - 512)
 #define TAIL_ROOM 8192     /* kept past a part's end to close it (write_failed) */
 
 /* One binary trace record (72 bytes). */
@@ -1785,8 +1788,17 @@ void tracedata(int type, int location, char *datatype, int count, void *data)
 	size_t bytes;
 	int64_t v[3];
 
+	/* the widest text of a value of each type, with its blank */
+	static const int width[6] = { 1, 7, 12, 21, 16, 25 };
+
 	if (!pt.on[PT_USER] || dt < 0 || count < 0 || (count > 0 && !data))
 		return;
+	if (count > REC_TEXT_MAX / width[dt]) {
+		fprintf(stderr, "picl: process %d: tracedata: %d values of type %s cut to"
+			" %d (the longest record a reader takes)\n", node_id(), count,
+			datatype, REC_TEXT_MAX / width[dt]);
+		count = REC_TEXT_MAX / width[dt];
+	}
 	bytes = (size_t)count * dt_size(dt);
 	if (blob_room(bytes) < 0)
 		return;
@@ -1845,10 +1857,17 @@ void tracemsg(char *text)
 	if (!pt.on[PT_TRACE] || !text)
 		return;
 	len = (int64_t)strlen(text);
+	if (len > REC_TEXT_MAX) {
+		fprintf(stderr, "picl: process %d: tracemsg: text of %lld bytes cut to %d"
+			" (the longest record a reader takes)\n", node_id(),
+			(long long)len, REC_TEXT_MAX);
+		len = REC_TEXT_MAX;
+	}
 	copy = malloc((size_t)len + 1);
 	if (!copy)
 		return;
-	memcpy(copy, text, (size_t)len + 1);
+	memcpy(copy, text, (size_t)len);
+	copy[len] = '\0';
 	clean_chars(copy, (size_t)len);
 	/* What is buffered happened before: written first, so that the part
 	 * keeps time order even within a microsecond (a ring keeps its

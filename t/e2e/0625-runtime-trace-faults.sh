@@ -49,4 +49,18 @@ else
   umount "$fs"
   trap 'rm -rf "$TMP"' EXIT
 fi
+
+# A record over 1 MiB (the readers' limit): a tracemsg text of 2 MiB, a
+# tracedata of 200000 doubles. Written whole, each failed piclrun's merge
+# (exit 2, no trace at all); they are cut to fit, and said.
+for m in bigmsg bigdata; do
+  run timeout 60 "$RUN" -n 2 --timeout 30 -o $m.picl "$EX/noclose" $m
+  no_crash $m
+  expect_rc 0
+  grep -q "^picl: process 1: trace\(msg\|data\): .* cut to " "$TMP/err" ||
+    fail "$m: not said: $(cat "$TMP/err")"
+  validate_ok $m.picl
+done
+grep -q '^-7 -911 [0-9.]* 1 0 1048064 0 mmmm' bigmsg.picl || fail "bigmsg: no -7 record"
+grep -q '^0 1 [0-9.]* 1 0 [0-9]* 5 0.333' bigdata.picl || fail "bigdata: no data record"
 echo "ok: $ntest runs"
