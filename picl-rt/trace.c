@@ -921,7 +921,8 @@ static int close_at(off_t at, const char *tail, ssize_t len)
  * then get their exits (the -901 one last), written over the failed
  * write's bytes (the room keep_room kept is the file's), so that the part
  * nests and reads back. When even that has no room, it is closed where the
- * write before started (losing that one); else cut back unclosed.
+ * write before started (losing that one; not in a file other processes
+ * share, whose records may follow it); else cut back unclosed.
  */
 static void write_failed(const struct picl_error *e)
 {
@@ -937,7 +938,9 @@ static void write_failed(const struct picl_error *e)
 		return;
 	if (close_at(pt.good_end, tail, make_tail(pt.saved_ev, pt.nsaved_ev, ns, tail)) == 0)
 		return;
-	if (pt.nbounds >= 2 && pt.prev_end >= 0 &&
+	/* (not in a file shared with other processes: they may have
+	 * written after prev_end, since this one's lock was released) */
+	if (!pt.shared && pt.nbounds >= 2 && pt.prev_end >= 0 &&
 	    close_at(pt.prev_end, tail, make_tail(pt.prev_ev, pt.nprev_ev, ns, tail)) == 0)
 		return;
 	if (ftruncate(pt.fd, pt.good_end) < 0)
