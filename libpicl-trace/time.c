@@ -141,7 +141,8 @@ static int scale_ok(int32_t scale)
 	return scale >= 0 && scale <= PICL_TIME_MAX_SCALE;
 }
 
-/* Not a time: the nearest scale that is (as picl_time_format does). */
+/* Not a time: the nearest scale that is (format, to_double and cmp take
+ * such a time so). */
 static struct picl_time clamp(struct picl_time t)
 {
 	if (t.scale < 0)
@@ -174,11 +175,7 @@ size_t picl_time_format(struct picl_time t, char *buf)
 	uint64_t u;
 	size_t n, o = 0, i;
 
-	/* not a valid time: keep within the buffer, whatever it says */
-	if (t.scale < 0)
-		t.scale = 0;
-	if (t.scale > PICL_TIME_MAX_SCALE)
-		t.scale = PICL_TIME_MAX_SCALE;
+	t = clamp(t);   /* not a valid time: keep within the buffer, whatever it says */
 	if (t.mant < 0) {
 		buf[o++] = '-';
 		u = (uint64_t)0 - (uint64_t)t.mant;
@@ -222,10 +219,9 @@ double picl_time_to_double(struct picl_time t)
 	const int64_t exact = (int64_t)1 << 53;
 	char buf[32];
 
-	if (t.scale <= 0)
+	t = clamp(t);
+	if (t.scale == 0)
 		return (double)t.mant;
-	if (t.scale > PICL_TIME_MAX_SCALE)
-		t.scale = PICL_TIME_MAX_SCALE;
 	if (t.mant <= exact && t.mant >= -exact)
 		return (double)t.mant / (double)pow10_tab[t.scale];
 #if LDBL_MANT_DIG >= 64
