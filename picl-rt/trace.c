@@ -835,11 +835,19 @@ static void keep_room(int fd, off_t end)
 		(void)fallocate(fd, FALLOC_FL_KEEP_SIZE, end, TAIL_ROOM);
 }
 
+/* A writer on fd that writes as the part is written (plain or zstd
+ * frames): the part's own, and make_tail's. */
+static struct picl_writer *part_writer(int fd)
+{
+	struct picl_writer_options opts = { pt.compress, 0, 64 * 1024 };
+
+	return picl_writer_open_fd(fd, pt.path, &opts, NULL, NULL);
+}
+
 /* A writer on the part file; a shared one is locked while it is written,
  * so that the processes' flushes do not mix (writer_close unlocks). */
 static struct picl_writer *writer_open(void)
 {
-	struct picl_writer_options opts = { pt.compress, 0, 64 * 1024 };
 	struct picl_writer *w;
 	int fd = open_part();
 
@@ -847,7 +855,7 @@ static struct picl_writer *writer_open(void)
 		return NULL;
 	if (pt.shared)
 		flock(fd, LOCK_EX);
-	w = picl_writer_open_fd(fd, pt.path, &opts, NULL, NULL);
+	w = part_writer(fd);
 	if (!w && pt.shared)
 		flock(fd, LOCK_UN);
 	/* Where a failed write is cut back to, and what was open there; room
@@ -873,7 +881,6 @@ static inline void fill(struct pt_rec *r, int64_t ns, int32_t rtype, int32_t eve
  * memory (the file system is full). */
 static ssize_t make_tail(const int32_t *ev, int n, int64_t ns, char *tail)
 {
-	struct picl_writer_options opts = { pt.compress, 0, 64 * 1024 };
 	struct picl_writer *w;
 	struct pt_rec ex;
 	ssize_t len = -1;
@@ -883,7 +890,7 @@ static ssize_t make_tail(const int32_t *ev, int n, int64_t ns, char *tail)
 		return -1;
 	memcpy(pt.open_ev, ev, (size_t)n * sizeof(*ev));
 	pt.nopen_ev = n;
-	w = picl_writer_open_fd(mfd, pt.path, &opts, NULL, NULL);
+	w = part_writer(mfd);
 	while (w && pt.nopen_ev > 0) {
 		int before = pt.nopen_ev;
 
@@ -1866,11 +1873,9 @@ void tracemsg(char *text)
 			(long long)len, REC_TEXT_MAX);
 		len = REC_TEXT_MAX;
 	}
-	copy = malloc((size_t)len + 1);
+	copy = strndup(text, (size_t)len);
 	if (!copy)
 		return;
-	memcpy(copy, text, (size_t)len);
-	copy[len] = '\0';
 	clean_chars(copy, (size_t)len);
 	/* What is buffered happened before: written first, so that the part
 	 * keeps time order even within a microsecond (a ring keeps its
