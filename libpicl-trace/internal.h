@@ -118,6 +118,16 @@ static inline int picl_is_blank(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* 1 if data d[0..n), written as they are at a line's end, would not read
+ * back: a last carriage return reads as a CRLF line's end, a last '\'
+ * alone or after a blank as a continuation. The writer puts a blank after
+ * such data; picltrace filter copies only lines whose data need none. */
+static inline int picl_data_needs_pad(const char *d, size_t n)
+{
+	return n > 0 && (d[n - 1] == '\r' ||
+			 (d[n - 1] == '\\' && (n == 1 || picl_is_blank((unsigned char)d[n - 2]))));
+}
+
 static inline int picl_is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';

@@ -402,10 +402,7 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 	/* Data ending in " \\" would read as a continuation, and a final
 	 * carriage return as the end of a CRLF line: a blank after them, which
 	 * a reader takes for the end of the data, keeps them. */
-	pad = data_len > 0 &&
-	      (data[data_len - 1] == '\r' ||
-	       (data[data_len - 1] == '\\' &&
-		(data_len == 1 || picl_is_blank((unsigned char)data[data_len - 2]))));
+	pad = picl_data_needs_pad(data, data_len);
 	if (rec->time.scale < 0 || rec->time.scale > PICL_TIME_MAX_SCALE ||
 	    rec->time.mant > 999999999999999999LL || rec->time.mant < -999999999999999999LL)
 		return fail(w, PICL_ERR_UNREPRESENTABLE,

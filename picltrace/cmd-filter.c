@@ -52,6 +52,7 @@
  */
 #include "builtin.h"
 #include "grow.h"
+#include "internal.h"   /* picl_data_needs_pad */
 #include "openindex.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -602,10 +603,8 @@ static int line_is_canonical(const struct filter *f, const struct picl_record *r
 	}
 	if (p != rec->data || rec->data_len < 2 || rec->data[0] != ' ')
 		return 0;
-	/* Data ending in a carriage return, or in a blank and a backslash,
-	 * take a blank after them from the writer (else they would read as
-	 * the end of a CRLF line or as a continuation). */
-	if (e[-1] == '\r' || (e[-1] == '\\' && memchr(" \t\r\v\f", e[-2], 5)))
+	/* (the writer puts a blank after such data) */
+	if (picl_data_needs_pad(rec->data + 1, rec->data_len - 1))
 		return 0;
 	if (single_spaced(rec->data + 1, e))
 		return 1;
