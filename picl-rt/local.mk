@@ -136,12 +136,17 @@ t_rt_trace_files_SOURCES = t/rt/trace-files.c
 t_rt_trace_files_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_trace_files_LDADD = $(PICLEX_LDADD_)
 t_rt_trace_files_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/trace-args
+t_rt_trace_args_SOURCES = t/rt/trace-args.c
+t_rt_trace_args_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_trace_args_LDADD = $(PICLEX_LDADD_)
+t_rt_trace_args_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0615-runtime-piclrun.sh \
 	t/e2e/0620-runtime-faults.sh t/e2e/0625-runtime-trace-faults.sh \
 	t/e2e/0630-runtime-calls.sh \
-	t/e2e/0635-runtime-order.sh
+	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-trace-args.sh
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)
 

@@ -148,7 +148,10 @@ void tracefiles(char *tempfile, char *permfile, int verbose);
 /* Buffer space left (bytes) and the current levels. */
 void traceinfo(int *remaining, int *picl, int *user, int *trace);
 /* User event `type` (>= 0) begins / ends: -3 / -4 records with the data
- * (location, parameter). */
+ * (location, parameter). User event types (and tracedata's record types)
+ * are >= 0 (the format report's Tables 3-4); a negative one, PICL's own,
+ * is refused by every call that takes one: not recorded, and said once per
+ * call on stderr. */
 void traceblockbegin(int type, int location, int parameter);
 void traceblockend(int type, int location, int parameter);
 /* (2.0) A user-defined record (record type `location`, event `type`) with

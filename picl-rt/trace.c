@@ -1669,11 +1669,45 @@ void traceinfo(int *remaining, int *picl, int *user, int *trace)
 		*trace = pt.level[PT_TRACE];
 }
 
+/* The calls that take a user event or record type, for refused(). */
+enum { R_BLOCKBEGIN, R_BLOCKEND, R_MARK, R_MARKS, R_DATA_EVENT, R_DATA_RECORD, R_NCALLS };
+
+/*
+ * A negative user event type (or tracedata record type): those are PICL's
+ * own (spec Tables 3-5: user event and record types are >= 0; -1 is the
+ * wildcard, below it the system's), and a user record of one would make
+ * the trace invalid (a second -901 entry, an exit of -5 nobody entered).
+ * The call records nothing; the first refusal of each kind is said on
+ * standard error (a loop of them would flood it), the program goes on.
+ * Returns 1 if refused.
+ */
+static int refused(int which, int value)
+{
+	static const char *const what[R_NCALLS] = {
+		"traceblockbegin: event type", "traceblockend: event type",
+		"tracemark: event type", "tracemarks: event type",
+		"tracedata: event type", "tracedata: record type",
+	};
+	static unsigned char said[R_NCALLS];
+
+	if (likely(value >= 0))
+		return 0;
+	if (!said[which]) {
+		said[which] = 1;
+		fprintf(stderr, "picl: process %d: %s %d refused, not recorded (user"
+			" types are >= 0; negative ones are PICL's own)\n",
+			node_id(), what[which], value);
+	}
+	return 1;
+}
+
 void traceblockbegin(int type, int location, int parameter)
 {
 	if (likely(pt.on[PT_USER])) {
 		int64_t v[2] = { location, parameter };
 
+		if (unlikely(refused(R_BLOCKBEGIN, type)))
+			return;
 		put(PICL_REC_ENTRY, type, 2, v, K_INT, 0);
 	}
 }
@@ -1683,13 +1717,15 @@ void traceblockend(int type, int location, int parameter)
 	if (likely(pt.on[PT_USER])) {
 		int64_t v[2] = { location, parameter };
 
+		if (unlikely(refused(R_BLOCKEND, type)))
+			return;
 		put(PICL_REC_EXIT, type, 2, v, K_INT, 0);
 	}
 }
 
 void tracemark(int type)
 {
-	if (pt.on[PT_USER])
+	if (pt.on[PT_USER] && !refused(R_MARK, type))
 		put(PICL_REC_MARK, type, 0, NULL, K_INT, 0);
 }
 
@@ -1700,7 +1736,8 @@ void tracemarks(int *types, int size)
 	if (!pt.on[PT_USER] || !types)
 		return;
 	for (k = 0; k < size; k++)
-		put(PICL_REC_MARK, types[k], 0, NULL, K_INT, 0);
+		if (!refused(R_MARKS, types[k]))
+			put(PICL_REC_MARK, types[k], 0, NULL, K_INT, 0);
 }
 
 static int datatype_of(const char *name)
@@ -1802,6 +1839,8 @@ void tracedata(int type, int location, char *datatype, int count, void *data)
 	static const int width[6] = { 1, 7, 12, 21, 16, 25 };
 
 	if (!pt.on[PT_USER] || dt < 0 || count < 0 || (count > 0 && !data))
+		return;
+	if (refused(R_DATA_EVENT, type) || refused(R_DATA_RECORD, location))
 		return;
 	if (count > REC_TEXT_MAX / width[dt]) {
 		fprintf(stderr, "picl: process %d: tracedata: %d values of type %s cut to"
