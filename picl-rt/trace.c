@@ -98,14 +98,20 @@
  * A write to the part that fails (ENOSPC) stops tracing in the process:
  * the part is cut back to where that write started and closed there by
  * the exits of the entries open then, written over blocks the part holds
- * already (keep_room keeps TAIL_ROOM bytes allocated past its end), so it
- * nests and reads back (write_failed).
+ * already (keep_room keeps TAIL_ROOM bytes, and EXIT_ROOM more for each
+ * entry open there, allocated past its end), so it nests and reads back
+ * (write_failed). If even that fails, the part is cut back unclosed, and
+ * that is said on stderr.
  *
  * A process that exits without traceexit (nor close0) gets it called by an
  * atexit handler, so its part file is complete; one killed loses only its
  * unwritten buffer. After a PICL error or such an exit (pt_exit_abnormal),
  * the entries still open (a user block, the call it died in) get exits at
- * the end time before the -901 exit, so the trace nests.
+ * the end time before the -901 exit, so the trace nests. The entries
+ * written and not yet exited are tracked (open_ev) at any depth: the array
+ * grows as entries are written (at a flush, where the writer allocates
+ * anyway); the way out (an atexit handler or a PICL error, never a signal
+ * handler) only shrinks it. Should it fail to grow, that is said.
  *
  * Test hook: PICL_FAKE_CLOCK=STEP (nanoseconds, > 0) replaces the clock by
  * a counter that starts at 0 and advances STEP ns at every reading, so that
@@ -160,7 +166,11 @@ enum { DT_CHAR, DT_SHORT, DT_INT, DT_LONG, DT_FLOAT, DT_DOUBLE };
 /* The longest data text of one record: readers skip a record over 1 MiB
  * (libpicl-trace's max_record), which would fail the whole merge. */
 #define REC_TEXT_MAX ((1 << 20) - 512)
-#define TAIL_ROOM 8192     /* kept past a part's end to close it (write_failed) */
+/* Kept past a part's end to close it (write_failed): TAIL_ROOM bytes, and
+ * EXIT_ROOM more for each entry open there (an exit record's line is at
+ * most ~45 bytes: "-4 EVENT TIME PROCESSOR 0 0"). */
+#define TAIL_ROOM 8192
+#define EXIT_ROOM 64
 
 /* One binary trace record (72 bytes). */
 struct pt_rec {
@@ -231,14 +241,20 @@ struct pt_state {
 	int exiting;
 
 	/* Entries written and not yet exited, innermost last: what an
-	 * abnormal end (exit without close0, a PICL error) must close. */
-	int32_t open_ev[64];
+	 * abnormal end (exit without close0, a PICL error) must close. The
+	 * arrays grow as entries are written (emit_one, writer_open; never
+	 * on the way out: closing only shrinks them). */
+	int32_t *open_ev;
 	int nopen_ev;
-	int32_t saved_ev[64];     /* open_ev when the writer opened */
-	int nsaved_ev;
+	size_t open_cap;
+	int open_lost;            /* entries not tracked (no memory) */
+	int32_t *saved_ev;        /* open_ev when the writer opened */
+	int nsaved_ev;            /* (-1: unknown, no memory) */
+	size_t saved_cap;
 	off_t prev_end;           /* the same when the one before opened */
-	int32_t prev_ev[64];
+	int32_t *prev_ev;
 	int nprev_ev;
+	size_t prev_cap;
 	int nbounds;              /* of the two above, valid in this file */
 };
 
@@ -825,14 +841,21 @@ static int open_part(void)
 	return pt.fd;
 }
 
-/* Room for TAIL_ROOM bytes past the end `end` of the part, kept at every
- * writer_open and after every write (best effort; the blocks are the
- * file's, not counted in its size): write_failed closes the part there,
- * whoever else fills the file system in between. */
-static void keep_room(int fd, off_t end)
+/* The room the exits of nopen open entries take, at most. */
+static size_t tail_room(int nopen)
+{
+	return TAIL_ROOM + (size_t)(nopen > 0 ? nopen : 0) * EXIT_ROOM;
+}
+
+/* Room for the exits of nopen open entries (tail_room) past the end `end`
+ * of the part, kept at every writer_open and after every write (best
+ * effort; the blocks are the file's, not counted in its size):
+ * write_failed closes the part there, whoever else fills the file system
+ * in between. */
+static void keep_room(int fd, off_t end, int nopen)
 {
 	if (fd >= 0 && end >= 0)
-		(void)fallocate(fd, FALLOC_FL_KEEP_SIZE, end, TAIL_ROOM);
+		(void)fallocate(fd, FALLOC_FL_KEEP_SIZE, end, (off_t)tail_room(nopen));
 }
 
 /* A writer on fd that writes as the part is written (plain or zstd
@@ -860,15 +883,29 @@ static struct picl_writer *writer_open(void)
 		flock(fd, LOCK_UN);
 	/* Where a failed write is cut back to, and what was open there; room
 	 * past the end kept for the exits that close the part then. */
-	pt.prev_end = pt.good_end;
-	memcpy(pt.prev_ev, pt.saved_ev, sizeof(pt.prev_ev));
-	pt.nprev_ev = pt.nsaved_ev;
+	{
+		int32_t *t = pt.prev_ev;
+		size_t c = pt.prev_cap;
+
+		pt.prev_end = pt.good_end;
+		pt.prev_ev = pt.saved_ev;
+		pt.prev_cap = pt.saved_cap;
+		pt.nprev_ev = pt.nsaved_ev;
+		pt.saved_ev = t;
+		pt.saved_cap = c;
+	}
 	pt.good_end = lseek(fd, 0, SEEK_END);
-	memcpy(pt.saved_ev, pt.open_ev, sizeof(pt.saved_ev));
-	pt.nsaved_ev = pt.nopen_ev;
+	pt.nsaved_ev = -1;
+	if (grow((void **)&pt.saved_ev, &pt.saved_cap, (size_t)pt.nopen_ev,
+		 sizeof(*pt.saved_ev)) == 0 && !pt.open_lost) {
+		if (pt.nopen_ev > 0)
+			memcpy(pt.saved_ev, pt.open_ev,
+			       (size_t)pt.nopen_ev * sizeof(*pt.saved_ev));
+		pt.nsaved_ev = pt.nopen_ev;
+	}
 	if (pt.nbounds < 2)
 		pt.nbounds++;
-	keep_room(fd, pt.good_end);
+	keep_room(fd, pt.good_end, pt.nopen_ev);
 	return w;
 }
 
@@ -877,18 +914,23 @@ static inline void fill(struct pt_rec *r, int64_t ns, int32_t rtype, int32_t eve
 			int n, const int64_t *vals, uint8_t kind, uint8_t flags);
 
 /* The exits of the entries ev[0..n), innermost first, at time ns, as the
- * part's text into tail (TAIL_ROOM bytes); its length, or -1. Made in
- * memory (the file system is full). */
-static ssize_t make_tail(const int32_t *ev, int n, int64_t ns, char *tail)
+ * part's text into tail (size bytes: tail_room(n)); its length, or -1.
+ * Made in memory (the file system is full). */
+static ssize_t make_tail(const int32_t *ev, int n, int64_t ns, char *tail, size_t size)
 {
 	struct picl_writer *w;
 	struct pt_rec ex;
 	ssize_t len = -1;
-	int mfd = memfd_create("picl-tail", MFD_CLOEXEC);
+	int mfd;
 
+	if (n < 0 || !tail || grow((void **)&pt.open_ev, &pt.open_cap, (size_t)n,
+				   sizeof(*pt.open_ev)))
+		return -1;
+	mfd = memfd_create("picl-tail", MFD_CLOEXEC);
 	if (mfd < 0)
 		return -1;
-	memcpy(pt.open_ev, ev, (size_t)n * sizeof(*ev));
+	if (n > 0)
+		memcpy(pt.open_ev, ev, (size_t)n * sizeof(*ev));
 	pt.nopen_ev = n;
 	w = part_writer(mfd);
 	while (w && pt.nopen_ev > 0) {
@@ -900,9 +942,9 @@ static ssize_t make_tail(const int32_t *ev, int n, int64_t ns, char *tail)
 			break;
 	}
 	if (w && picl_writer_close(w, NULL) == 0)
-		len = pread(mfd, tail, TAIL_ROOM, 0);
+		len = pread(mfd, tail, size, 0);
 	close(mfd);
-	return len >= TAIL_ROOM ? -1 : len;
+	return len >= (ssize_t)size ? -1 : len;
 }
 
 /* The part cut at `at` and closed by tail there, written without O_APPEND
@@ -934,7 +976,8 @@ static int close_at(off_t at, const char *tail, ssize_t len)
 static void write_failed(const struct picl_error *e)
 {
 	int64_t ns = stamp();
-	char tail[TAIL_ROOM];
+	size_t size = tail_room(pt.nsaved_ev > pt.nprev_ev ? pt.nsaved_ev : pt.nprev_ev);
+	char *tail;
 
 	fprintf(stderr, "picl: cannot write trace file %s: %s; tracing stops here\n",
 		pt.path, e->sys_errno ? strerror(e->sys_errno) : e->problem);
@@ -943,16 +986,26 @@ static void write_failed(const struct picl_error *e)
 	update_on();
 	if (pt.fd < 0 || pt.good_end < 0 || pt.nbounds < 1)
 		return;
-	if (close_at(pt.good_end, tail, make_tail(pt.saved_ev, pt.nsaved_ev, ns, tail)) == 0)
-		return;
+	tail = malloc(size);
+	if (close_at(pt.good_end, tail,
+		     make_tail(pt.saved_ev, pt.nsaved_ev, ns, tail, size)) == 0)
+		goto done;
 	/* (not in a file shared with other processes: they may have
 	 * written after prev_end, since this one's lock was released) */
 	if (!pt.shared && pt.nbounds >= 2 && pt.prev_end >= 0 &&
-	    close_at(pt.prev_end, tail, make_tail(pt.prev_ev, pt.nprev_ev, ns, tail)) == 0)
-		return;
+	    close_at(pt.prev_end, tail,
+		     make_tail(pt.prev_ev, pt.nprev_ev, ns, tail, size)) == 0)
+		goto done;
+	/* Not silently: what is left does not nest (its open entries have
+	 * no exits), and says so on reading. */
+	fprintf(stderr, "picl: cannot close trace file %s: no room for the exits of"
+		" its open entries; it is cut back to its last complete write,"
+		" unclosed\n", pt.path);
 	if (ftruncate(pt.fd, pt.good_end) < 0)
 		fprintf(stderr, "picl: cannot truncate trace file %s: %s\n",
 			pt.path, strerror(errno));
+done:
+	free(tail);
 }
 
 /* Close a writer (and handle a failed write); 0, or -1 if it failed. */
@@ -964,7 +1017,7 @@ static int writer_finish(struct picl_writer *w)
 	if (rc < 0)
 		write_failed(&e);
 	else if (pt.fd >= 0)
-		keep_room(pt.fd, lseek(pt.fd, 0, SEEK_END));
+		keep_room(pt.fd, lseek(pt.fd, 0, SEEK_END), pt.nopen_ev);
 	if (pt.shared && pt.fd >= 0)
 		flock(pt.fd, LOCK_UN);
 	return rc < 0 ? -1 : 0;
@@ -1027,8 +1080,11 @@ static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 	if (!w || (r->flags & (F_NOWRITE | F_COUNT)))
 		return;
 	if (r->rtype == PICL_REC_ENTRY) {
-		if (pt.nopen_ev < (int)(sizeof(pt.open_ev) / sizeof(pt.open_ev[0])))
+		if (grow((void **)&pt.open_ev, &pt.open_cap, (size_t)pt.nopen_ev + 1,
+			 sizeof(*pt.open_ev)) == 0)
 			pt.open_ev[pt.nopen_ev++] = r->event;
+		else
+			pt.open_lost++;
 	} else if (r->rtype == PICL_REC_EXIT) {
 		int k;
 
@@ -1546,7 +1602,13 @@ static void free_state(void)
 	}
 	picl_descriptor_free(pt.d_pair);
 	pt.d_pair = NULL;
-	pt.nopen_ev = 0;
+	free(pt.open_ev);
+	free(pt.saved_ev);
+	free(pt.prev_ev);
+	pt.open_ev = pt.saved_ev = pt.prev_ev = NULL;
+	pt.open_cap = pt.saved_cap = pt.prev_cap = 0;
+	pt.nopen_ev = pt.nsaved_ev = pt.nprev_ev = 0;
+	pt.open_lost = 0;
 	close_part();
 }
 
@@ -1575,6 +1637,10 @@ static void trace_exit(int close_open)
 		if (pt.nopen_ev == before)
 			break;   /* not written (cannot happen): no endless loop */
 	}
+	if (close_open && c.w && pt.open_lost)
+		fprintf(stderr, "picl: process %d: %d open entries could not be tracked"
+			" (out of memory): they get no exit, the trace does not nest\n",
+			node_id(), pt.open_lost);
 	fill(&ex, ns, PICL_REC_EXIT, -901, 0, NULL, K_INT, 0);
 	emit_one(c.w, &ex, 1);
 	c.time = written_time(ns);

@@ -40,4 +40,55 @@ for p in 0 1; do
   n=$(awk -v p=$p '$1 == -2 && $2 == 8 && $4 == p' neg.picl | wc -l)
   [ "$n" -eq 2 ] || fail "negtypes: process $p has $n marks 8, expected 2"
 done
+
+# A process that ends abnormally (returns without close0, or a PICL
+# error) inside nested user blocks: each block gets its exit, innermost
+# first, before the -901 exit. Only 64 open entries were tracked: at
+# depth 100 the 36 outer blocks stayed open and the trace was invalid.
+# Run alone (node 0 of one, its part picltrace.0.picl here).
+for depth in 100 2000; do
+  for how in "" fail; do
+    rm -f picltrace.0.picl
+    run timeout 60 "$PROG" deep $depth $how
+    if [ -z "$how" ]; then expect_rc 0; else expect_rc 1; fi
+    f=deep$depth$how.picl
+    mv picltrace.0.picl $f
+    validate_ok $f
+    n=$(awk '$1 == -4 && $2 >= 0' $f | wc -l)
+    [ "$n" -eq $depth ] || fail "$f: $n block exits, expected $depth"
+    # innermost first: the exits' types count down to 0
+    awk '$1 == -4 && $2 >= 0 { if ($2 != want) exit 1; want-- }' want=$((depth - 1)) $f ||
+      fail "$f: block exits out of order: $(awk '$1 == -4' $f | head -3)"
+    last=$(awk '$1 >= -4 && $1 <= -2' $f | tail -1 | cut -d' ' -f1,2)
+    [ "$last" = "-4 -901" ] || fail "$f: last event record '$last', not the -901 exit"
+  done
+done
+
+# The same when the part's file system fills: the part is cut back to its
+# last whole write and closed there by the exits of the blocks open then,
+# written into room kept past its end for them (8 KiB, and 64 bytes an
+# open entry). 64 were tracked, in 8 KiB: at depth 300 the outer blocks
+# stayed open.
+fs="$TMP/fs"
+mkdir "$fs"
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIP (full file system): not root, cannot mount a tmpfs"
+elif ! mount -t tmpfs -o size=128k tmpfs "$fs" 2>/dev/null; then
+  echo "SKIP (full file system): mount -t tmpfs failed"
+else
+  trap 'umount "$fs" 2>/dev/null; rm -rf "$TMP"' EXIT
+  (cd "$fs" && run timeout 60 "$PROG" deep 300 fill; echo "$rc" >"$TMP/rc")
+  rc=$(cat "$TMP/rc")
+  expect_rc 0
+  grep -q "^picl: cannot write trace file picltrace\.0\.picl: No space left on device" \
+    "$TMP/err" || fail "deep fill: not said: $(cat "$TMP/err")"
+  cp "$fs/picltrace.0.picl" deepfill.picl
+  umount "$fs"
+  trap 'rm -rf "$TMP"' EXIT
+  validate_ok deepfill.picl
+  n=$(awk '$1 == -4 && $2 >= 0' deepfill.picl | wc -l)
+  [ "$n" -eq 300 ] || fail "deepfill.picl: $n block exits, expected 300"
+  last=$(awk '$1 >= -4 && $1 <= -2' deepfill.picl | tail -1 | cut -d' ' -f1,2)
+  [ "$last" = "-4 -901" ] || fail "deepfill.picl: last event record '$last'"
+fi
 echo "ok: $ntest runs"

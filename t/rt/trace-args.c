@@ -3,11 +3,18 @@
  * used in ways that stress their bookkeeping (t/e2e/0645-runtime-trace-args.sh).
  * Each process of the run does the same.
  *
- * Usage: trace-args negtypes
+ * Usage: trace-args negtypes | deep DEPTH [fail | fill]
  *  negtypes: user event types below 0 (PICL's own) given to every call
  *            that takes one, twice each: refused, said once per call, and
  *            the run goes on (a block 7, a mark 8 and a tracedata of
  *            event 9 are recorded around them).
+ *  deep:     DEPTH nested user blocks (types 0 .. DEPTH-1, the buffer
+ *            written out after every 50), then the process returns from
+ *            main without close0 (or, with "fail", makes a PICL error:
+ *            send0 of -1 bytes): every block must get its exit before the
+ *            -901 exit. With "fill", inside the blocks it then traces
+ *            20000 marks, written out every 500, for a small file system
+ *            to fill: the part is closed where its last whole write ended.
  */
 #include <picl.h>
 
@@ -38,14 +45,30 @@ static void negtypes(void)
 int main(int argc, char **argv)
 {
 	const char *how = argc > 1 ? argv[1] : "";
-	int n, me, host;
+	int n, me, host, k, depth;
 
 	tracenode(1 << 20, 1, 0);
 	open0(&n, &me, &host);
 	if (strcmp(how, "negtypes") == 0) {
 		negtypes();
+	} else if (strcmp(how, "deep") == 0 && argc > 2) {
+		depth = atoi(argv[2]);
+		for (k = 0; k < depth; k++) {
+			traceblockbegin(k, k, me);
+			if (k % 50 == 49)
+				traceflush();
+		}
+		if (argc > 3 && strcmp(argv[3], "fail") == 0)
+			send0((char *)&k, -1, 1, 0);
+		if (argc > 3 && strcmp(argv[3], "fill") == 0)
+			for (k = 0; k < 20000; k++) {
+				tracemark(k);
+				if (k % 500 == 499)
+					traceflush();
+			}
+		return 0;     /* without close0: the atexit handler ends it */
 	} else {
-		fprintf(stderr, "usage: trace-args negtypes\n");
+		fprintf(stderr, "usage: trace-args negtypes | deep DEPTH [fail | fill]\n");
 		return 2;
 	}
 	close0(0);
