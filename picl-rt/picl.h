@@ -168,7 +168,9 @@ void tracemsg(char *text);
 /* Write the buffer now (-912). */
 void traceflush(void);
 /* Stop tracing: -901 exit, the statistics records (-101/-102/-103), and
- * the final flush. close0 calls it. */
+ * the final flush. close0 calls it. Tracing may start again (tracenode);
+ * statistics are cumulative for the process: each traceexit's cover every
+ * session so far. */
 void traceexit(void);
 
 #ifdef __cplusplus

@@ -53,7 +53,11 @@
  * Statistics. Every event record also goes, in timeline order, through
  * libpicl-trace's accumulator (picl_stats_add) as it is converted, so the
  * -101/-102/-103 records traceexit writes (picl_stats_emit) cover the whole
- * run and agree with the records in the file. Records that never reach the
+ * run and agree with the records in the file. They are cumulative for the
+ * whole process (spec 2.3.2, 2.3.7), as readers recompute them from every
+ * event record of the process: when tracing starts again after traceexit,
+ * the accumulator and the byte count go on, and the next traceexit's
+ * statistics cover every session so far. Records that never reach the
  * file still reach the accumulator: records recorded after detailed tracing
  * stopped (-913) are fed at once, records a wrapping buffer overwrites (-914)
  * are fed as they are dropped, and events PICL only counts (pt_count: probe0
@@ -62,7 +66,8 @@
  * cannot know the -901 volume (bytes of trace data): traceexit adds it to the
  * -103 record of the wildcard event (Table 20: "-901 428"); here it is the
  * number of bytes of text this process wrote to its trace file before the
- * statistics records (every flush, tracemsg records, the -901 exit).
+ * statistics records (every flush, tracemsg records, the -901 exit, and an
+ * earlier session's statistics records).
  *
  * A full buffer (tracenode's flush argument). 1: the record goes into one of
  * two reserved slots, a -912 entry into the other, the buffer is written and
@@ -1429,14 +1434,14 @@ static void start_tracing(int tracesize, int flush, int sync)
 			munmap(m, bytes);
 		return;
 	}
-	pt.stats = picl_stats_new();
+	if (!pt.stats)       /* (kept from an earlier session: cumulative) */
+		pt.stats = picl_stats_new();
 	pt.buf = m;
 	pt.map_bytes = bytes;
 	pt.cap = (uint32_t)nrec;
 	pt.mode = flush > 0 ? MODE_FLUSH : flush < 0 ? MODE_RING : MODE_STOP;
 	pt.blob_max = (size_t)tracesize > BLOB_MIN ? (size_t)tracesize : BLOB_MIN;
 	pt.compress = z && strcmp(z, "1") == 0;
-	pt.bytes = 0;
 	pt.pid = getpid();
 	pt.tracing = 1;
 	pt.exiting = 0;
@@ -1585,8 +1590,6 @@ static void free_state(void)
 		munmap(pt.buf, pt.map_bytes);
 	pt.buf = NULL;
 	pt.cap = pt.n = pt.limit = 0;
-	picl_stats_free(pt.stats);
-	pt.stats = NULL;
 	free(pt.blob);
 	pt.blob = NULL;
 	pt.blob_len = pt.blob_cap = 0;
@@ -1619,6 +1622,7 @@ static void trace_exit(int close_open)
 {
 	struct emit_ctx c;
 	struct pt_rec ex;
+	uint64_t stat_bytes;
 	int64_t ns;
 
 	if (!pt.tracing || pt.exiting)
@@ -1645,11 +1649,16 @@ static void trace_exit(int close_open)
 	emit_one(c.w, &ex, 1);
 	c.time = written_time(ns);
 	if (c.w) {   /* (none when the trace file could not be opened: said) */
-		pt.bytes += picl_writer_offset(c.w);
+		uint64_t before = picl_writer_offset(c.w);
+
+		pt.bytes += before;
 		picl_stats_emit(pt.stats, emit_stat, &c);
 		if (c.vol_state == 1)
 			write_volume_only(&c);
-		writer_finish(c.w);
+		/* a later session's -901 volume counts these records too */
+		stat_bytes = picl_writer_offset(c.w) - before;
+		if (writer_finish(c.w) == 0)
+			pt.bytes += stat_bytes;
 	}
 	free(c.v);
 	pt.tracing = 0;

@@ -91,4 +91,37 @@ else
   last=$(awk '$1 >= -4 && $1 <= -2' deepfill.picl | tail -1 | cut -d' ' -f1,2)
   [ "$last" = "-4 -901" ] || fail "deepfill.picl: last event record '$last'"
 fi
+
+# Tracing again after traceexit (tracenode, tracefiles, tracelevel): the
+# part holds two tracing intervals. Statistics records are cumulative for
+# the whole process (spec 2.3.7; 2.3.2: "cumulative statistics for an
+# entire process"), as validate recomputes them from every event record of
+# the process read so far: those of the second traceexit cover both
+# sessions. They covered the second only (-901 counted once), and the
+# trace did not validate. Run alone: node 0's part picltrace.0.picl.
+rm -f picltrace.0.picl
+run timeout 60 "$PROG" restart
+expect_rc 0
+mv picltrace.0.picl restart.picl
+validate_ok restart.picl
+[ "$(grep -c -- '^-4 -901 ' restart.picl)" -eq 2 ] || fail "restart: not two sessions: $(cat restart.picl)"
+stat_pairs() {  # TYPE: the pairs of the "TYPE -1" records after the last -901 exit
+  awk -v t="$1" '$1 == -4 && $2 == -901 { s = "" }
+    $1 == t && $2 == -1 { for (i = 8; i <= NF; i++) s = s " " $i }
+    END { print s }' restart.picl
+}
+for pair in '-901 2' '-11 1' '-12 1' '1 2' '2 3'; do
+  case " $(stat_pairs -102) " in
+    *" $pair "*) ;;
+    *) fail "restart: last -102 -1 records lack count '$pair': $(grep -- '^-102 -1' restart.picl)";;
+  esac
+done
+# the -901 volume: the bytes of trace text before these statistics, the
+# first session's statistics records included
+off=$(awk '{ st = $1 <= -101 && $1 >= -103; if (st && !in_st) off = n; in_st = st
+  n += length($0) + 1 } END { print off }' restart.picl)
+case " $(stat_pairs -103) " in
+  *" -901 $off "*) ;;
+  *) fail "restart: -901 volume is not $off: $(grep -- '^-103 -1' restart.picl)";;
+esac
 echo "ok: $ntest runs"

@@ -3,7 +3,7 @@
  * used in ways that stress their bookkeeping (t/e2e/0645-runtime-trace-args.sh).
  * Each process of the run does the same.
  *
- * Usage: trace-args negtypes | deep DEPTH [fail | fill]
+ * Usage: trace-args negtypes | deep DEPTH [fail | fill] | restart
  *  negtypes: user event types below 0 (PICL's own) given to every call
  *            that takes one, twice each: refused, said once per call, and
  *            the run goes on (a block 7, a mark 8 and a tracedata of
@@ -15,6 +15,9 @@
  *            -901 exit. With "fill", inside the blocks it then traces
  *            20000 marks, written out every 500, for a small file system
  *            to fill: the part is closed where its last whole write ended.
+ *  restart:  two tracing sessions in one part: blocks 1 (twice) and a
+ *            traceexit, then tracenode, tracefiles and tracelevel again,
+ *            blocks 2 (three times) and close0.
  */
 #include <picl.h>
 
@@ -67,8 +70,22 @@ int main(int argc, char **argv)
 					traceflush();
 			}
 		return 0;     /* without close0: the atexit handler ends it */
+	} else if (strcmp(how, "restart") == 0) {
+		for (k = 0; k < 2; k++) {
+			traceblockbegin(1, k, me);
+			traceblockend(1, k, me);
+		}
+		traceexit();
+		tracenode(1 << 20, 1, 0);
+		tracefiles("", "", 0);
+		tracelevel(1, 1, 1);
+		for (k = 0; k < 3; k++) {
+			traceblockbegin(2, k, me);
+			traceblockend(2, k, me);
+		}
 	} else {
-		fprintf(stderr, "usage: trace-args negtypes | deep DEPTH [fail | fill]\n");
+		fprintf(stderr, "usage: trace-args negtypes | deep DEPTH [fail | fill]"
+			" | restart\n");
 		return 2;
 	}
 	close0(0);
