@@ -124,10 +124,12 @@ void barrier0(void);
 
 /* ---- Tracing ---------------------------------------------------------- */
 
-/* Start tracing with a buffer of `tracesize` bytes. flush 1: when the
- * buffer fills, write it out and go on; 0: stop detailed tracing (-913),
- * or -1: overwrite the oldest records (-914). sync 1: clocksync0 first.
- * -901 entry. */
+/* Start tracing with a buffer of `tracesize` bytes (at least 64 records,
+ * 4608 bytes, and 64 KiB for tracedata's data: a smaller size, 0 or a
+ * negative one, gives those; a negative one is said on stderr). flush 1:
+ * when the buffer fills, write it out and go on; 0: stop detailed tracing
+ * (-913), or -1: overwrite the oldest records (-914). sync 1: clocksync0
+ * first. -901 entry. */
 void tracenode(int tracesize, int flush, int sync);
 /* (2.0) The same on the host. */
 void tracehost(int tracesize, int flush);

@@ -1408,7 +1408,11 @@ static int compile_descriptors(void)
 	return 0;
 }
 
-static void start_tracing(int tracesize, int flush, int sync)
+/* tracenode and tracehost (`call`). A size below the smallest buffer
+ * (MIN_RECORDS records, and BLOB_MIN bytes for tracedata's data) gives the
+ * smallest; a negative one is said, too (it was taken as a huge size_t for
+ * the data, which then had no bound). */
+static void start_tracing(const char *call, int tracesize, int flush, int sync)
 {
 	size_t nrec, bytes;
 	const char *z = getenv("PICL_TRACE_ZSTD");
@@ -1416,11 +1420,17 @@ static void start_tracing(int tracesize, int flush, int sync)
 
 	if (pt.tracing)
 		return;
+	if (tracesize < 0) {
+		fprintf(stderr, "picl: process %d: %s: buffer size %d is negative; using the"
+			" smallest (%zu bytes, and %d for tracedata's data)\n", node_id(),
+			call, tracesize, (size_t)MIN_RECORDS * sizeof(struct pt_rec), BLOB_MIN);
+		tracesize = 0;
+	}
 	pt_init_clock();
 	clock_start();
 	if (sync)
 		clocksync0();
-	nrec = tracesize > 0 ? (size_t)tracesize / sizeof(struct pt_rec) : 0;
+	nrec = (size_t)tracesize / sizeof(struct pt_rec);
 	if (nrec < MIN_RECORDS)
 		nrec = MIN_RECORDS;
 	if (nrec > UINT32_MAX / 2)
@@ -1455,12 +1465,12 @@ static void start_tracing(int tracesize, int flush, int sync)
 
 void tracenode(int tracesize, int flush, int sync)
 {
-	start_tracing(tracesize, flush, sync);
+	start_tracing("tracenode", tracesize, flush, sync);
 }
 
 void tracehost(int tracesize, int flush)
 {
-	start_tracing(tracesize, flush, 0);
+	start_tracing("tracehost", tracesize, flush, 0);
 }
 
 /* ------------------------------------------------------------------------ */

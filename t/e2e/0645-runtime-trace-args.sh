@@ -124,4 +124,31 @@ case " $(stat_pairs -103) " in
   *" -901 $off "*) ;;
   *) fail "restart: -901 volume is not $off: $(grep -- '^-103 -1' restart.picl)";;
 esac
+
+# A negative tracesize: picl(3) gives a buffer of at least 64 records and
+# tracedata's data as many bytes, at least 64 KiB; a negative size left
+# the data unbounded (cast to a huge size_t), so 320 KB of tracedata went
+# into one buffer that never filled (no -912 flush, no -913 stop) however
+# small the buffer was meant to be. It is said, and the smallest buffer
+# is used: the data fill it as 64 KiB would.
+for flush in 1 0; do
+  rm -f picltrace.0.picl
+  run timeout 60 "$PROG" size -1 $flush
+  expect_rc 0
+  grep -q "^picl: process 0: tracenode: buffer size -1 is negative; using the smallest" \
+    "$TMP/err" || fail "size -1 $flush: not said: $(cat "$TMP/err")"
+  [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "size -1 $flush: $(cat "$TMP/err")"
+  f=neg$flush.picl
+  mv picltrace.0.picl $f
+  validate_ok $f
+  mark=$([ $flush = 1 ] && echo '-3 -912' || echo '-2 -913')
+  grep -q -- "^$mark " $f || fail "$f: no '$mark' record: the data were not bounded"
+  n=$(awk '$1 == 0' $f | wc -l)
+  [ "$n" -ge 1 ] && [ "$n" -le 10 ] || fail "$f: $n data records"
+done
+# and the same program with tracesize 0 is bounded the same way, unsaid
+run timeout 60 "$PROG" size 0 1
+expect_rc 0
+[ -s "$TMP/err" ] && fail "size 0: $(cat "$TMP/err")"
+grep -q -- "^-3 -912 " picltrace.0.picl || fail "size 0: no -912 flush"
 echo "ok: $ntest runs"

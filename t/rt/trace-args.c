@@ -3,7 +3,8 @@
  * used in ways that stress their bookkeeping (t/e2e/0645-runtime-trace-args.sh).
  * Each process of the run does the same.
  *
- * Usage: trace-args negtypes | deep DEPTH [fail | fill] | restart
+ * Usage: trace-args negtypes | deep DEPTH [fail | fill] | restart |
+ *        size SIZE FLUSH
  *  negtypes: user event types below 0 (PICL's own) given to every call
  *            that takes one, twice each: refused, said once per call, and
  *            the run goes on (a block 7, a mark 8 and a tracedata of
@@ -18,6 +19,8 @@
  *  restart:  two tracing sessions in one part: blocks 1 (twice) and a
  *            traceexit, then tracenode, tracefiles and tracelevel again,
  *            blocks 2 (three times) and close0.
+ *  size:     tracenode(SIZE, FLUSH, 0), then 10 tracedata records of
+ *            4000 doubles (320 KB of data), and close0.
  */
 #include <picl.h>
 
@@ -50,7 +53,10 @@ int main(int argc, char **argv)
 	const char *how = argc > 1 ? argv[1] : "";
 	int n, me, host, k, depth;
 
-	tracenode(1 << 20, 1, 0);
+	if (strcmp(how, "size") == 0 && argc > 3)
+		tracenode(atoi(argv[2]), atoi(argv[3]), 0);
+	else
+		tracenode(1 << 20, 1, 0);
 	open0(&n, &me, &host);
 	if (strcmp(how, "negtypes") == 0) {
 		negtypes();
@@ -83,9 +89,14 @@ int main(int argc, char **argv)
 			traceblockbegin(2, k, me);
 			traceblockend(2, k, me);
 		}
+	} else if (strcmp(how, "size") == 0 && argc > 3) {
+		static double data[4000];
+
+		for (k = 0; k < 10; k++)
+			tracedata(k, 0, "double", 4000, data);
 	} else {
 		fprintf(stderr, "usage: trace-args negtypes | deep DEPTH [fail | fill]"
-			" | restart\n");
+			" | restart | size SIZE FLUSH\n");
 		return 2;
 	}
 	close0(0);
