@@ -90,7 +90,7 @@ static const char validate_help[] =
 	"                       (e.g. 256M; default a quarter of physical memory),\n"
 	"                       and a quarter more for violations found at the end;\n"
 	"                       the rest wait in a temporary file\n"
-	"  --tmpdir=DIR         where that file goes (default $TMPDIR or /tmp)\n"
+	"  -T, --tmpdir=DIR     where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet          print the summary lines only (no progress line)\n"
 	"  --format=text|json   output format (default text)\n"
 	"  -h, --help           show this help\n"
@@ -2249,15 +2249,14 @@ static int parse_count(const char *s, uint64_t *out)
 
 int cmd_validate(int argc, const char **argv)
 {
-	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_FORMAT, OPT_MEMORY,
-	       OPT_TMPDIR };
+	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_FORMAT, OPT_MEMORY };
 	static const struct option longopts[] = {
 		{ "sorted", no_argument, NULL, OPT_SORTED },
 		{ "partial", no_argument, NULL, OPT_PARTIAL },
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
-		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
@@ -2281,7 +2280,7 @@ int cmd_validate(int argc, const char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char *const *)argv, ":qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char *const *)argv, ":qhT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SORTED:
 			opt.sorted = 1;
@@ -2306,7 +2305,7 @@ int cmd_validate(int argc, const char **argv)
 				goto cleanup;
 			}
 			break;
-		case OPT_TMPDIR:
+		case 'T':
 			opt.tmpdir = optarg;
 			break;
 		case 'q':

@@ -83,7 +83,7 @@ static const char sync_help[] =
 	"      --memory=SIZE      the most memory for messages waiting for their\n"
 	"                         partner, and for sorting an unsorted trace (e.g.\n"
 	"                         256M; default a quarter of physical memory)\n"
-	"      --tmpdir=DIR       where standard input is spooled, an unsorted trace\n"
+	"  -T, --tmpdir=DIR       where standard input is spooled, an unsorted trace\n"
 	"                         sorted and messages past --memory wait (default\n"
 	"                         $TMPDIR, /tmp)\n"
 	"  -h, --help             show this help\n"
@@ -939,7 +939,7 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 
 	*done = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, (char *const *)argv, "o:znqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char *const *)argv, "o:znT:qh", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {

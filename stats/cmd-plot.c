@@ -60,7 +60,7 @@ static const char plot_usage[] =
 	"      --memory=SIZE  the most memory for messages waiting for their\n"
 	"                     partner (e.g. 256M; default a quarter of physical\n"
 	"                     memory); the rest wait in a temporary file\n"
-	"      --tmpdir=DIR   where that file goes (default $TMPDIR or /tmp)\n"
+	"  -T, --tmpdir=DIR   where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet        no progress line, no warnings\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -721,7 +721,7 @@ static int parse_size(const char *s, long *w, long *h)
 
 int cmd_plot(int argc, const char **argv)
 {
-	enum { OPT_BINS = 256, OPT_SIZE, OPT_TITLE, OPT_USER, OPT_MEMORY, OPT_TMPDIR };
+	enum { OPT_BINS = 256, OPT_SIZE, OPT_TITLE, OPT_USER, OPT_MEMORY };
 	static const struct option longopts[] = {
 		{ "kind", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' },
@@ -731,7 +731,7 @@ int cmd_plot(int argc, const char **argv)
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "user-events", no_argument, NULL, OPT_USER },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
-		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -753,7 +753,7 @@ int cmd_plot(int argc, const char **argv)
 	o.width = 1000;
 	o.height = 600;
 	optind = 1;
-	while ((c = getopt_long(argc, (char *const *)argv, "k:f:o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char *const *)argv, "k:f:o:T:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			for (k = 0; k < 4; k++)
@@ -807,7 +807,7 @@ int cmd_plot(int argc, const char **argv)
 			if (picltrace_parse_memory("plot", optarg, &o.memory) < 0)
 				return 2;
 			break;
-		case OPT_TMPDIR:
+		case 'T':
 			o.tmpdir = optarg;
 			break;
 		case 'q':

@@ -33,7 +33,7 @@ static const char stat_usage[] =
 	"       picltrace stat --emit-records [-o FILE] [-z] [--memory=SIZE]\n"
 	"                      [--tmpdir=DIR] [-q] [FILE...]\n"
 	"\n"
-	"  -f, --format=FMT   table (default), csv or json\n"
+	"  -f, --format=FMT   table (default; or text), csv or json\n"
 	"  -m, --messages     also show messages per (source, destination) processor\n"
 	"  -s, --summary      show only the totals over all processes\n"
 	"      --compare      compare the trace's statistics records (-101, -102,\n"
@@ -44,7 +44,7 @@ static const char stat_usage[] =
 	"      --memory=SIZE  the most memory for messages waiting for their\n"
 	"                     partner (e.g. 256M; default a quarter of physical\n"
 	"                     memory); the rest wait in a temporary file\n"
-	"      --tmpdir=DIR   where that file goes (default $TMPDIR or /tmp)\n"
+	"  -T, --tmpdir=DIR   where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet        no progress line, no warnings\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -1068,7 +1068,7 @@ static void warn_loose_ends(const struct profile *p, const struct stat_opts *o)
 
 int cmd_stat(int argc, const char **argv)
 {
-	enum { OPT_COMPARE = 256, OPT_EMIT, OPT_MEMORY, OPT_TMPDIR };
+	enum { OPT_COMPARE = 256, OPT_EMIT, OPT_MEMORY };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "messages", no_argument, NULL, 'm' },
@@ -1078,7 +1078,7 @@ int cmd_stat(int argc, const char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
-		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1095,11 +1095,11 @@ int cmd_stat(int argc, const char **argv)
 	memset(&o, 0, sizeof(o));
 	o.output = "-";
 	optind = 1;
-	while ((c = getopt_long(argc, (char *const *)argv, "f:mso:zqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char *const *)argv, "f:mso:zT:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format_given = 1;
-			if (!strcmp(optarg, "table"))
+			if (!strcmp(optarg, "table") || !strcmp(optarg, "text"))
 				o.format = FMT_TABLE;
 			else if (!strcmp(optarg, "csv"))
 				o.format = FMT_CSV;
@@ -1133,7 +1133,7 @@ int cmd_stat(int argc, const char **argv)
 			if (picltrace_parse_memory("stat", optarg, &o.memory) < 0)
 				return 2;
 			break;
-		case OPT_TMPDIR:
+		case 'T':
 			o.tmpdir = optarg;
 			break;
 		case 'q':

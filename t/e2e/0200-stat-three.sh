@@ -53,6 +53,17 @@ picltrace stat: three.picl: the output is also an input; refusing to overwrite i
 T
 cmp three.picl "$PICL_SRCDIR/testdata/stat/three.picl" || fail "input touched"
 
+# The table by either name (text, as validate and sync call theirs).
+run "$PT" stat three.picl
+expect_rc 0
+cp "$TMP/out" three.table
+grep -q '^== ' three.table || fail "no table sections"
+run "$PT" stat --format=text three.picl
+expect_rc 0
+cmp -s "$TMP/out" three.table || fail "--format=text is not the table"
+run "$PT" stat --format=txt three.picl
+expect_rc 2
+
 # CSV: valid, nine fields a row; hand values.
 run "$PT" stat --format=csv three.picl
 expect_rc 0

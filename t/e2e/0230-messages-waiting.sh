@@ -97,12 +97,14 @@ gen 4 20000 steps | awk '$4 != 3' | head -n -1000 >>cut-steps.picl
 same validate-cut-steps "$PT" validate -q --format=json cut-steps.picl
 same stat-cut-steps "$PT" stat -q --messages cut-steps.picl
 
-# Where the file cannot be made: exit 2, the reason, no output file.
-for tool in stat validate sync; do
+# Where the file cannot be made: exit 2, the reason, no output file
+# (--tmpdir, or -T as sort and merge spell it).
+for tool in stat validate sync plot; do
 	case $tool in
-	sync) run "$PT" sync -q --memory=1M --tmpdir=nowhere -o out.picl ring.picl ;;
+	sync) run "$PT" sync -q --memory=1M -T nowhere -o out.picl ring.picl ;;
 	stat) run "$PT" stat -q --memory=1M --tmpdir=nowhere -o out.txt ring.picl ;;
-	*) run "$PT" validate -q --memory=1M --tmpdir=nowhere ring.picl ;;
+	plot) run "$PT" plot -q --memory=1M -T nowhere -o out.picl ring.picl ;;
+	*) run "$PT" validate -q --memory=1M -T nowhere ring.picl ;;
 	esac
 	expect_rc 2
 	grep -q "cannot make a file for the messages waiting for a partner in nowhere: No such file or directory" err ||
