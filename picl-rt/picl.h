@@ -159,7 +159,8 @@ void traceblockend(int type, int location, int parameter);
 /* (2.0) A user-defined record (record type `location`, event `type`) with
  * `count` values of `datatype` ("char", "short", "int", "long", "float",
  * "double"). Table 20: tracedata(0, 0, "double", 1, &x) gives
- * "0 0 t p 0 1 5 x". */
+ * "0 0 t p 0 1 5 x". An unknown datatype, a negative count or a NULL
+ * data with count > 0 is refused (not recorded; said once on stderr). */
 void tracedata(int type, int location, char *datatype, int count, void *data);
 /* A mark (-2) of user event `type`; several at once. */
 void tracemark(int type);

@@ -1923,8 +1923,20 @@ void tracedata(int type, int location, char *datatype, int count, void *data)
 	/* the widest text of a value of each type, with its blank */
 	static const int width[6] = { 1, 7, 12, 21, 16, 25 };
 
-	if (!pt.on[PT_USER] || dt < 0 || count < 0 || (count > 0 && !data))
+	if (!pt.on[PT_USER])
 		return;
+	if (dt < 0 || count < 0 || (count > 0 && !data)) {
+		static int said;
+
+		if (!said) {   /* (once: a loop of them would flood stderr) */
+			said = 1;
+			fprintf(stderr, "picl: process %d: tracedata: %s refused, not recorded"
+				" (types: char short int long float double, or 0-5)\n",
+				node_id(), dt < 0 ? "an unknown data type" :
+				count < 0 ? "a negative count" : "no data for a count above 0");
+		}
+		return;
+	}
 	if (refused(R_DATA_EVENT, type) || refused(R_DATA_RECORD, location))
 		return;
 	if (count > REC_TEXT_MAX / width[dt]) {

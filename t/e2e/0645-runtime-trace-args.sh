@@ -27,7 +27,13 @@ for call in 'traceblockbegin: event type -901' 'traceblockend: event type -5' \
     [ "$n" -eq 1 ] || fail "negtypes: process $p: '$call' said $n times: $(cat neg.err)"
   done
 done
-[ "$(wc -l <neg.err)" -eq 12 ] || fail "negtypes: expected 12 messages: $(cat neg.err)"
+# tracedata's other arguments: an unknown type, a negative count, no data
+# were dropped without a word; now said once (the first of them) as well
+for p in 0 1; do
+  n=$(grep -c "^picl: process $p: tracedata: an unknown data type refused" neg.err || true)
+  [ "$n" -eq 1 ] || fail "negtypes: process $p: bad tracedata said $n times: $(cat neg.err)"
+done
+[ "$(wc -l <neg.err)" -eq 14 ] || fail "negtypes: expected 14 messages: $(cat neg.err)"
 # nothing negative from the user calls; what is legal is all there
 grep -E -- '^(-4 -5|-2 -2147483648|-2 -3|-3 9|0 -4) ' neg.picl >bad || true
 [ -s bad ] && fail "negtypes: user records with negative types: $(head -3 bad)"

@@ -8,7 +8,9 @@
  *  negtypes: user event types below 0 (PICL's own) given to every call
  *            that takes one, twice each: refused, said once per call, and
  *            the run goes on (a block 7, a mark 8 and a tracedata of
- *            event 9 are recorded around them).
+ *            event 9 are recorded around them). tracedata with an
+ *            unknown data type, a negative count or no data: refused,
+ *            said once.
  *  deep:     DEPTH nested user blocks (types 0 .. DEPTH-1, the buffer
  *            written out after every 50), then the process returns from
  *            main without close0 (or, with "fail", makes a PICL error:
@@ -43,6 +45,9 @@ static void negtypes(void)
 		tracemarks(marks, 3);
 		tracedata(-4, 0, "double", 1, &x);
 		tracedata(9, -3, "double", 1, &x);
+		tracedata(9, 0, "quad", 1, &x);
+		tracedata(9, 0, "double", -1, &x);
+		tracedata(9, 0, "double", 1, NULL);
 	}
 	tracedata(9, 0, "double", 1, &x);
 	traceblockend(7, 0, 0);
