@@ -167,7 +167,9 @@ static void check_send(const char *call, int bytes, int type, int node)
 		fatal(call, "negative length", bytes);
 	if (node != -1 && !valid_node(node))
 		fatal(call, "no such destination", node);
-	if (!S.checking)
+	/* Inside a collective the type is the collective's (checked there),
+	 * sent as picl_coll_wire_type's negative type. */
+	if (!S.checking || pt_collective_depth)
 		return;
 	if (type < 0)
 		fatal(call, "negative message type", type);
@@ -180,7 +182,7 @@ static void check_recv(const char *call, int bytes, int type)
 	need_open(call);
 	if (bytes < 0)
 		fatal(call, "negative length", bytes);
-	if (!S.checking)
+	if (!S.checking || pt_collective_depth)
 		return;
 	if (type < -1)
 		fatal(call, "bad message type", type);
@@ -233,8 +235,9 @@ static inline void tr0(int entry, int event)
 static int matches(int want, int type, int wantsrc, int src)
 {
 	if (want == -1) {
-		/* Any type means any user type: never the internal protocol. */
-		if (type >= T_RESERVED_LO && type <= T_RESERVED_HI)
+		/* Any type means any user type: never the internal protocol,
+		 * nor a collective's message (a negative type). */
+		if (type < 0 || (type >= T_RESERVED_LO && type <= T_RESERVED_HI))
 			return 0;
 	} else if (want != type) {
 		return 0;
@@ -766,6 +769,13 @@ void picl_api_recvinfo(int *bytes, int *type, int *node)
 		*type = S.last_type;
 	if (node)
 		*node = S.last_src;
+}
+
+void picl_api_set_recvinfo(int bytes, int type, int node)
+{
+	S.last_len = bytes;
+	S.last_type = type;
+	S.last_src = node;
 }
 
 void recvinfo0(int *bytes, int *type, int *node)

@@ -22,6 +22,24 @@ int picl_api_id(void);
  * program's calls. */
 void picl_api_who(int *numproc, int *me, int *host);
 void picl_api_recvinfo(int *bytes, int *type, int *node);
+/* Put back what recvinfo0 reports (a collective restores the program's
+ * last message when it is done with its own). */
+void picl_api_set_recvinfo(int bytes, int type, int node);
+
+/*
+ * The type a collective's message of type t (0 <= t < INT_MAX) travels
+ * with: -2 - t, a type no receive of the program can take (it asks for a
+ * type >= 0 or -1, any user type: never a negative one), so that a
+ * collective's messages and the program's point-to-point messages of the
+ * same type never take each other's place. Inside a collective
+ * (pt_collective_depth) api.c accepts these types, and traces them as
+ * they travel (at PICL level 3), so that a trace's sends and receives
+ * still match by type.
+ */
+static inline int picl_coll_wire_type(int t)
+{
+	return -2 - t;
+}
 
 #pragma GCC visibility pop
 

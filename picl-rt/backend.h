@@ -107,12 +107,14 @@ struct picl_backend {
 #define PICL_TYPE_RESERVED_LO 900000000
 #define PICL_TYPE_RESERVED_HI 1073741823
 
-/* Does a receive of type `want` (-1: any user type) take type `type`? */
+/* Does a receive of type `want` (-1: any user type) take type `type`?
+ * Any type is never a reserved one, nor a negative one: the collectives'
+ * messages travel with negative types (api.h's picl_coll_wire_type). */
 static inline int picl_backend_wants(int want, int type)
 {
 	if (want == -1)
-		return !(type >= PICL_TYPE_RESERVED_LO &&
-			 type <= PICL_TYPE_RESERVED_HI);
+		return type >= 0 && !(type >= PICL_TYPE_RESERVED_LO &&
+				      type <= PICL_TYPE_RESERVED_HI);
 	return want == type;
 }
 

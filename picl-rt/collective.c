@@ -38,22 +38,30 @@
  * puts block i at vec[i*n]; other nodes' vec is unchanged. barrier0 is a
  * fan-in to node 0 and a fan-out from it.
  *
- * Message types. The caller's type is used for the messages, as PICL did;
- * barrier0, which has none, uses PICL_COLL_TYPE_BARRIER_IN/OUT (900000101,
- * 900000102) in the reserved range 900000000-1073741823, apart from the
- * 9000000xx types of api.c's own protocol. PICL receives by type only, so
+ * Message types. The caller's type t is used for the messages, as PICL
+ * did, but they travel as api.h's picl_coll_wire_type(t), a negative type
+ * that no receive of the program takes (recv0, probe0, wait0 or
+ * recvbegin0 of t or of -1, any): a collective never takes the program's
+ * point-to-point messages of the same type, nor the program a collective's
+ * (a recv0(-1) before a gsum0 would otherwise take a contribution meant for
+ * the gsum0 and leave it waiting forever). In the trace (PICL level 3)
+ * they are recorded with the type they travel with, -2 - t, so that
+ * their sends and receives match apart from the program's. barrier0, which has no type, uses
+ * PICL_COLL_TYPE_BARRIER_IN/OUT (900000101, 900000102) in the reserved range
+ * 900000000-1073741823, apart from the 9000000xx types of api.c's own
+ * protocol. recvinfo0 after a collective reports the program's last
+ * message, as before it. PICL receives by type only, so
  * a message of the next collective with the same type can overtake the one
  * wanted now (e.g. two gsum0s in a row: a leaf's second contribution can
  * reach its parent before another child's first). The collectives
  * therefore receive from a given source: wait0 and recvinfo0 tell who sent
  * the next message of the type; one from another source is received into a
- * private stash and handed out when its collective asks for it. As in
- * PICL, a program must not use a collective's type for other messages that
- * are in flight at the same time (the stash would take them).
+ * private stash and handed out when its collective asks for it.
  *
  * Errors. Every node must make the same collective calls with the same
  * root, sizes and types. A bad argument (root outside the architecture,
- * unknown datatype, bitwise operation on float or double, negative size) or
+ * unknown datatype, bitwise operation on float or double, negative size,
+ * a message type below 0 or INT_MAX) or
  * a message longer than the receiving buffer is reported through message0
  * and stops the run (traceexit, exit 1), as api.c does for a bad send0:
  * the other nodes would otherwise wait for this one forever.
@@ -416,11 +424,15 @@ static int coll_recv(char *buf, int bytes, int type, int src)
 
 /* ---- Blocks in the trace ---------------------------------------------- */
 
+/* What recvinfo0 said before the collective: it says it again after. */
+static int saved_len, saved_type, saved_src;
+
 static void block_begin(int event, int location, int root, int size,
 			int type, int datatype)
 {
 	int64_t v[5] = { location, root, size, type, datatype };
 
+	picl_api_recvinfo(&saved_len, &saved_type, &saved_src);
 	pt_entry(PT_USER, event, event == EV_GLOBAL ? 5 : 4, v);
 	pt_collective_depth++;
 }
@@ -429,6 +441,14 @@ static void block_end(int event)
 {
 	pt_collective_depth--;
 	pt_exit(PT_USER, event, 0, NULL);
+	picl_api_set_recvinfo(saved_len, saved_type, saved_src);
+}
+
+/* A collective's message type: one picl_coll_wire_type can carry. */
+static void check_type(const char *call, int type)
+{
+	if (type < 0 || type == INT_MAX)
+		coll_error(call, "bad message type", type);
 }
 
 /* ---- Broadcast -------------------------------------------------------- */
@@ -438,24 +458,26 @@ static void bcast(const char *call, int event, char *buf, int bytes,
 {
 	struct ctx c;
 	struct tree t;
-	int off, n;
+	int off, n, wire;
 
 	ctx_init(&c);
 	if (bytes < 0)
 		coll_error(call, "negative length", bytes);
+	check_type(call, type);
 	if (root < 0 || root >= c.P)
 		coll_error(call, "root is not a node of the architecture", root);
 	if (!c.in)
 		return;
 	block_begin(event, 0, root, bytes, type, 0);
+	wire = picl_coll_wire_type(type);
 	tree_of(&c, FLOW_DOWN, root, &t);
 	off = 0;
 	do {
 		n = bytes - off < chunk ? bytes - off : chunk;
 		if (t.parent >= 0)
-			coll_recv(buf + off, n, type, t.parent);
+			coll_recv(buf + off, n, wire, t.parent);
 		for (int i = 0; i < t.nchild; i++)
-			send0(buf + off, n, type, t.child[i]);
+			send0(buf + off, n, wire, t.child[i]);
 		off += n;
 	} while (off < bytes);
 	block_end(event);
@@ -586,6 +608,7 @@ static void global(const char *call, enum coll_op op, void *buf, int items,
 		coll_error(call, "bitwise operation on a floating-point datatype", dt);
 	if (items < 0 || (size_t)items > INT_MAX / type_size[dt])
 		coll_error(call, "bad number of items", items);
+	check_type(call, msgtype);
 	if (root < 0 || root >= c.P)
 		coll_error(call, "root is not a node of the architecture", root);
 	if (op == PICL_COLL_OP_COMB && !comb)
@@ -600,14 +623,14 @@ static void global(const char *call, enum coll_op op, void *buf, int items,
 	if (acc != buf)
 		memcpy(acc, buf, (size_t)bytes);
 	for (int i = 0; i < t.nchild; i++) {
-		coll_recv(tmp, bytes, msgtype, t.child[i]);
+		coll_recv(tmp, bytes, picl_coll_wire_type(msgtype), t.child[i]);
 		if (op == PICL_COLL_OP_COMB)
 			comb(acc, tmp, items, dt);
 		else
 			combine(op, dt, acc, tmp, items);
 	}
 	if (t.parent >= 0) {
-		send0(acc, bytes, msgtype, t.parent);
+		send0(acc, bytes, picl_coll_wire_type(msgtype), t.parent);
 		free(acc);
 	}
 	free(tmp);
@@ -677,6 +700,7 @@ void gather0(float *vec, int n, int type, int root)
 	if (n < 0 || c.P < 1 || ((size_t)n * sizeof(float) + sizeof(int)) >
 	    (size_t)INT_MAX / (size_t)c.P)
 		coll_error("gather0", "bad number of items", n);
+	check_type("gather0", type);
 	if (root < 0 || root >= c.P)
 		coll_error("gather0", "root is not a node of the architecture", root);
 	if (!c.in)
@@ -691,11 +715,12 @@ void gather0(float *vec, int n, int type, int root)
 	have = 1;
 	for (int i = 0; i < t.nchild; i++) {
 		len = coll_recv(acc + have * blk, (int)(blk * (size_t)(c.P - have)),
-				type, t.child[i]);
+				picl_coll_wire_type(type), t.child[i]);
 		have += (int)((size_t)len / blk);
 	}
 	if (t.parent >= 0) {
-		send0(acc, (int)(blk * (size_t)have), type, t.parent);
+		send0(acc, (int)(blk * (size_t)have), picl_coll_wire_type(type),
+		      t.parent);
 	} else {
 		for (int i = 0; i < have; i++) {
 			p = acc + (size_t)i * blk;

@@ -131,6 +131,11 @@ t_rt_before_open_SOURCES = t/rt/before-open.c
 t_rt_before_open_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_before_open_LDADD = $(PICLEX_LDADD_)
 t_rt_before_open_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/coll-p2p
+t_rt_coll_p2p_SOURCES = t/rt/coll-p2p.c
+t_rt_coll_p2p_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_coll_p2p_LDADD = $(PICLEX_LDADD_)
+t_rt_coll_p2p_LDFLAGS = $(PICLEX_LDFLAGS_)
 check_PROGRAMS += t/rt/trace-files
 t_rt_trace_files_SOURCES = t/rt/trace-files.c
 t_rt_trace_files_CPPFLAGS = $(PICLEX_CPPFLAGS_)
@@ -146,7 +151,8 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0615-runtime-piclrun.sh \
 	t/e2e/0620-runtime-faults.sh t/e2e/0625-runtime-trace-faults.sh \
 	t/e2e/0630-runtime-calls.sh \
-	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-trace-args.sh
+	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-coll-p2p.sh \
+	t/e2e/0645-runtime-trace-args.sh
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)
 

@@ -433,6 +433,17 @@ for seed in 1 2; do
     fail "$last: $(head -5 "$TMP/out")"
 done
 
+# The collectives' messages and the program's never take each other's
+# place under MPI either (t/rt/coll-p2p: see 0645-runtime-coll-p2p.sh;
+# there they travel with negative types, which MPI tags cannot carry).
+mpicc_picl "$TMP/coll-p2p" "$PICL_SRCDIR/t/rt/coll-p2p.c"
+for np in 3 5; do
+  mpirun_in "$TMP" $np "$TMP/coll-p2p"
+  expect_rc 0
+  [ "$(grep -c '^coll-p2p: node [0-9]*: 0 wrong$' "$TMP/out")" -eq $np ] ||
+    fail "$last: $(head -5 "$TMP/out")"
+done
+
 # Records written before open0 (t/rt/before-open: see 0630-runtime-calls.sh)
 # carry the rank, from the launcher's environment: each rank writes its
 # own picltrace.RANK.picl (all once wrote picltrace.-1.picl, over each
