@@ -144,6 +144,11 @@ static void need_open(const char *call)
 		      LONG_MIN);
 }
 
+void picl_api_need_open(const char *call)
+{
+	need_open(call);
+}
+
 static int valid_node(int node)
 {
 	return (node >= 0 && node < S.nprocs) ||
@@ -518,6 +523,9 @@ static double clock_offset(void)
 
 void open0(int *numproc, int *me, int *host)
 {
+	if (!S.open && S.joined)        /* the backend cannot join again */
+		fatal("open0", "called after close0 (a process joins the run "
+		      "once)", LONG_MIN);
 	if (!S.open) {
 		if (BE.init(&S.nprocs, &S.me, &S.host) != 0) {
 			fprintf(stderr, "picl: open0: cannot join the run "
@@ -596,6 +604,8 @@ void clocksync0(void)
 	double off, origin = 0;
 
 	if (!S.open) {
+		if (S.joined)   /* after close0: nobody to sync with */
+			need_open("clocksync0");
 		/* tracenode(..., sync = 1) before open0: sync in open0. */
 		S.sync_at_open = 1;
 		return;

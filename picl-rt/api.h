@@ -26,6 +26,11 @@ void picl_api_recvinfo(int *bytes, int *type, int *node);
  * last message when it is done with its own). */
 void picl_api_set_recvinfo(int bytes, int type, int node);
 
+/* Stop the run with "call: called before open0" (or "after close0") unless
+ * open0 was called and close0 not yet: for the collectives, so that the
+ * error names the call the program made. */
+void picl_api_need_open(const char *call);
+
 /*
  * The type a collective's message of type t (0 <= t < INT_MAX) travels
  * with: -2 - t, a type no receive of the program can take (it asks for a

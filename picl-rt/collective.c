@@ -189,6 +189,8 @@ void setarc0(int *nprocs, int *top, int *ord, int *dir)
 {
 	int numproc, me, host;
 
+	/* before open0 the number of nodes is not known yet (1) */
+	picl_api_need_open("setarc0");
 	picl_api_who(&numproc, &me, &host);
 	if (*nprocs <= 0 || *nprocs > numproc)
 		*nprocs = numproc;
@@ -208,6 +210,7 @@ void setarc0(int *nprocs, int *top, int *ord, int *dir)
 /* getarc0: the architecture the collectives use now. */
 void getarc0(int *nprocs, int *top, int *ord, int *dir)
 {
+	picl_api_need_open("getarc0");
 	arc_current(nprocs, top, ord, dir);
 }
 
@@ -460,6 +463,7 @@ static void bcast(const char *call, int event, char *buf, int bytes,
 	struct tree t;
 	int off, n, wire;
 
+	picl_api_need_open(call);
 	ctx_init(&c);
 	if (bytes < 0)
 		coll_error(call, "negative length", bytes);
@@ -601,6 +605,7 @@ static void global(const char *call, enum coll_op op, void *buf, int items,
 	char *acc, *tmp;
 	int bytes;
 
+	picl_api_need_open(call);
 	ctx_init(&c);
 	if (dt < PICL_CHAR || dt > PICL_DOUBLE)
 		coll_error(call, "unknown datatype", dt);
@@ -696,6 +701,7 @@ void gather0(float *vec, int n, int type, int root)
 	char *acc, *p;
 	int have, len, id;
 
+	picl_api_need_open("gather0");
 	ctx_init(&c);
 	if (n < 0 || c.P < 1 || ((size_t)n * sizeof(float) + sizeof(int)) >
 	    (size_t)INT_MAX / (size_t)c.P)
@@ -744,6 +750,7 @@ void barrier0(void)
 	struct tree t;
 	char dummy = 0;
 
+	picl_api_need_open("barrier0");
 	ctx_init(&c);
 	if (!c.in)
 		return;

@@ -165,6 +165,27 @@ run timeout 60 "$RUN" -n 2 --timeout 30 -o after.picl "$PICL_BUILDDIR/t/rt/befor
 expect_rc 1
 grep -q "^picl: process 1: sync0: called after close0\$" "$TMP/err" ||
   fail "error after close0: $(cat "$TMP/err")"
+# the same for the collectives (which once ran alone before open0, as a
+# run of 1, and named the send0 or wait0 inside them after close0),
+# setarc0/getarc0 (a setarc0 before open0 cut the architecture to one
+# node), and clocksync0 and open0 after close0 (once ignored, and a cryptic
+# failure to join again)
+for call in barrier0 bcast0 gsum0 gcomb0 gather0 setarc0 getarc0; do
+  run timeout 60 "$RUN" -n 3 --timeout 30 "$PICL_BUILDDIR/t/rt/before-open" early 1 $call
+  expect_rc 1
+  grep -q "^picl: process 1: $call: called before open0\$" "$TMP/err" ||
+    fail "$call before open0: $(cat "$TMP/out" "$TMP/err")"
+done
+for call in barrier0 bcast0 gsum0 gcomb0 gather0 setarc0 getarc0 clocksync0; do
+  run timeout 60 "$RUN" -n 2 --timeout 30 "$PICL_BUILDDIR/t/rt/before-open" after 1 $call
+  expect_rc 1
+  grep -q "^picl: process 1: $call: called after close0\$" "$TMP/err" ||
+    fail "$call after close0: $(cat "$TMP/out" "$TMP/err")"
+done
+run timeout 60 "$RUN" -n 2 --timeout 30 "$PICL_BUILDDIR/t/rt/before-open" after 1 open0
+expect_rc 1
+grep -q "^picl: process 1: open0: called after close0 (a process joins the run once)\$" "$TMP/err" ||
+  fail "open0 after close0: $(cat "$TMP/out" "$TMP/err")"
 
 # tracemsg among other records in the same microsecond keeps their order
 # (the fake clock advances half a microsecond a reading: records share

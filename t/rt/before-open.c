@@ -5,14 +5,16 @@
  * (t/e2e/0620-runtime-faults.sh, 0630-runtime-calls.sh, and
  * 0650-runtime-mpi.sh under MPI).
  *
- * Usage: before-open flush | early RANK | after RANK.
+ * Usage: before-open flush | early RANK [CALL] | after RANK [CALL].
  *  flush: each process starts tracing with the smallest buffer in flush
  *         mode, then, before open0, marks (1), flushes, writes a tracemsg
  *         and marks (2) until the buffer has been written when full, as
  *         the spec's Table 19 starts tracing before open0; then open0, a
  *         mark (3) and close0.
- *  early: process RANK (PICL_RANK) calls sync0 before open0 (an error).
- *  after: process RANK calls sync0 after close0 (an error).
+ *  early: process RANK (PICL_RANK) calls CALL before open0 (an error).
+ *  after: process RANK calls CALL after close0 (an error).
+ *  CALL is sync0 (the default), clocksync0, open0, barrier0, bcast0, gsum0,
+ *  gcomb0, gather0, setarc0 or getarc0.
  */
 #include <picl.h>
 
@@ -20,11 +22,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void comb(void *a, void *b, int items, int datatype)
+{
+	(void)a, (void)b, (void)items, (void)datatype;
+}
+
+/* The call named `call`, with arguments good after open0. */
+static void call_named(const char *call)
+{
+	int n = 0, me, host, top = 0, ord = 0, dir = 1, x = 1;
+	float v[64] = { 0 };
+	char b[4] = "abc";
+
+	if (strcmp(call, "clocksync0") == 0)
+		clocksync0();
+	else if (strcmp(call, "open0") == 0)
+		open0(&n, &me, &host);
+	else if (strcmp(call, "barrier0") == 0)
+		barrier0();
+	else if (strcmp(call, "bcast0") == 0)
+		bcast0(b, sizeof b, 1, 0);
+	else if (strcmp(call, "gsum0") == 0)
+		gsum0(&x, 1, PICL_INT, 1, 0);
+	else if (strcmp(call, "gcomb0") == 0)
+		gcomb0(&x, 1, PICL_INT, 1, 0, comb);
+	else if (strcmp(call, "gather0") == 0)
+		gather0(v, 1, 1, 0);
+	else if (strcmp(call, "setarc0") == 0)
+		setarc0(&n, &top, &ord, &dir);
+	else if (strcmp(call, "getarc0") == 0)
+		getarc0(&n, &top, &ord, &dir);
+	else
+		sync0();
+	printf("%s returned\n", call);
+}
+
 int main(int argc, char **argv)
 {
 	const char *how = argc > 1 ? argv[1] : "";
 	const char *rank = getenv("PICL_RANK");
 	int n, me, host, k, who = argc > 2 ? atoi(argv[2]) : 0;
+	const char *call = argc > 3 ? argv[3] : "sync0";
 
 	if (strcmp(how, "flush") == 0) {
 		tracenode(64 * 72, 1, 0);
@@ -35,8 +73,10 @@ int main(int argc, char **argv)
 			tracemark(2);
 	} else if (strcmp(how, "early") == 0) {
 		tracenode(100000, 1, 0);
-		if (rank && atoi(rank) == who)
-			sync0();
+		if (rank && atoi(rank) == who) {
+			/* (clocksync0 before open0 is fine: done in open0) */
+			call_named(call);
+		}
 	} else if (strcmp(how, "after") == 0) {
 		tracenode(100000, 1, 0);
 	} else {
@@ -48,6 +88,6 @@ int main(int argc, char **argv)
 	sync0();
 	close0(0);
 	if (strcmp(how, "after") == 0 && me == who)
-		sync0();
+		call_named(call);
 	return 0;
 }
