@@ -4,7 +4,8 @@
 # or recvstatus0) gets the oldest unreceived message it matches, and none
 # is lost, for several seeds, with the shared-memory ring at its default
 # size and at its smallest (messages then wait in the sender), and traced.
-# A lost message leaves process 0 waiting: `timeout` makes that a failure.
+# Messages a process sends itself, too (t/rt/self-send). A lost message
+# leaves process 0 waiting: `timeout` makes that a failure.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
@@ -27,4 +28,13 @@ order_ok
 run timeout 60 "$RUN" -n 2 -o order.picl "$PROG" 5 200 trace
 order_ok
 validate_ok order.picl
+
+# messages to oneself: recv0, probe0, and a recvbegin0 posted before the
+# send (recvend0 once waited for it forever)
+for n in 1 2; do
+  run timeout 60 "$RUN" -n $n --timeout 20 "$PICL_BUILDDIR/t/rt/self-send"
+  expect_rc 0
+  [ "$(grep -c '^self-send: node [0-9]*: 0 wrong$' "$TMP/out")" -eq $n ] ||
+    fail "$last: $(head -5 "$TMP/out")"
+done
 echo "ok: $ntest runs"

@@ -1,0 +1,56 @@
+/*
+ * self-send.c - messages a process sends itself are received like any
+ * other (t/e2e/0635-runtime-order.sh): by recv0 and probe0 (also of length
+ * 0 from a NULL buffer), and by a recvbegin0 posted before the send
+ * (recvend0 and recvstatus0 once waited for it forever).
+ *
+ * Usage: self-send, on any number of processes; each works alone. Exit 0
+ * when every value came right, 1 (with what went wrong on stdout)
+ * otherwise.
+ */
+#include <picl.h>
+
+#include <stdio.h>
+
+static int me, bad;
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		printf("node %d: %s\n", me, what);
+		bad++;
+	}
+}
+
+int main(void)
+{
+	int np, host, x = 0, y = 42, len, type, src;
+
+	open0(&np, &me, &host);
+
+	send0(NULL, 0, 3, me);
+	check(probe0(3) == 1, "probe0 of a message to myself");
+	recv0(NULL, 0, 3);
+	recvinfo0(&len, &type, &src);
+	check(len == 0 && type == 3 && src == me, "recvinfo0 of an empty message");
+
+	recvbegin0((char *)&x, sizeof x, 5);
+	send0((char *)&y, sizeof y, 5, me);
+	recvend0(5);
+	recvinfo0(&len, &type, &src);
+	check(x == 42 && len == (int)sizeof x && type == 5 && src == me,
+	      "recvbegin0, send0 to myself, recvend0");
+
+	x = 0;
+	y = 43;
+	recvbegin0((char *)&x, sizeof x, -1);
+	sendbegin0((char *)&y, sizeof y, 6, me);
+	sendend0(6);
+	check(recvstatus0(-1) == 1 && x == 43, "recvbegin0(-1), sendbegin0 to "
+	      "myself, recvstatus0");
+	check(probe0(-1) == 0, "a message to myself left after it was received");
+
+	printf("self-send: node %d: %d wrong\n", me, bad);
+	close0(0);
+	return bad != 0;
+}
