@@ -105,19 +105,22 @@ static struct {
 
 static void fatal(const char *call, const char *what, long a)
 {
-	char text[200];
+	char text[200], line[300], num[32] = "";
 	int id = picl_api_id();
 
 	if (S.failing)
 		BE.abort(1);
 	S.failing = 1;
-	if (id == -1)           /* before open0, and the launcher did not say */
-		fprintf(stderr, "picl: %s: %s", call, what);
-	else
-		fprintf(stderr, "picl: process %d: %s: %s", id, call, what);
+	/* One write of the whole line: other processes write to the same
+	 * stderr at the same time, and pieces would interleave with theirs. */
 	if (a != LONG_MIN)
-		fprintf(stderr, " (%ld)", a);
-	fputc('\n', stderr);
+		snprintf(num, sizeof num, " (%ld)", a);
+	if (id == -1)           /* before open0, and the launcher did not say */
+		snprintf(line, sizeof line, "picl: %s: %s%s\n", call, what, num);
+	else
+		snprintf(line, sizeof line, "picl: process %d: %s: %s%s\n", id,
+			 call, what, num);
+	fputs(line, stderr);
 	/* Keep what was traced, and why it stops: the part file is written
 	 * before we go. */
 	snprintf(text, sizeof text, "picl: %s: %s", call, what);

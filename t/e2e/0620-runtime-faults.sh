@@ -165,6 +165,15 @@ run timeout 60 "$RUN" -n 2 --timeout 30 -o after.picl "$PICL_BUILDDIR/t/rt/befor
 expect_rc 1
 grep -q "^picl: process 1: sync0: called after close0\$" "$TMP/err" ||
   fail "error after close0: $(cat "$TMP/err")"
+# the error is one line in one write (in pieces, it interleaved with
+# what the other processes wrote at the time)
+if strace -f -o /dev/null true 2>/dev/null; then
+  run timeout 60 strace -f -s 200 -e trace=write -o "$TMP/strace" \
+    "$RUN" -n 2 --timeout 30 "$PICL_BUILDDIR/t/rt/before-open" after 1
+  expect_rc 1
+  grep -q 'write(2, "picl: process 1: sync0: called after close0\\n", ' "$TMP/strace" ||
+    fail "error line not written at once: $(grep 'write(2, ' "$TMP/strace")"
+fi
 # the same for the collectives (which once ran alone before open0, as a
 # run of 1, and named the send0 or wait0 inside them after close0),
 # setarc0/getarc0 (a setarc0 before open0 cut the architecture to one
