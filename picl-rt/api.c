@@ -402,6 +402,16 @@ static int from_queue(const char *call, char *buf, int bytes, int type,
 	return 1;
 }
 
+/* Nothing queued matches and nothing has arrived: in a run of this one
+ * node and no host (a program run alone, or piclrun -n 1) nobody else can
+ * ever send it, so waiting would never end. */
+static void never_arrives(const char *call, int type)
+{
+	if (S.nprocs == 1 && S.me == 0 && S.host != PICL_HOST)
+		fatal(call, "no such message can arrive: this process is the "
+		      "only one in the run", type);
+}
+
 /* Blocking receive of (type, src) into buf, queued messages first. No
  * tracing. */
 static void take(const char *call, char *buf, int bytes, int type, int src,
@@ -409,8 +419,10 @@ static void take(const char *call, char *buf, int bytes, int type, int src,
 {
 	if (from_queue(call, buf, bytes, type, src, g))
 		return;
-	while (!pump(type, src, call, g))
+	while (!pump(type, src, call, g)) {
+		never_arrives(call, type);
 		BE.wait();
+	}
 	deliver(call, buf, bytes, g);
 }
 
@@ -835,8 +847,10 @@ void wait0(int type)
 		return;
 	}
 	tr1(1, -56, type);
-	while (!found(type))
+	while (!found(type)) {
+		never_arrives("wait0", type);
 		BE.wait();
+	}
 	tr3(0, -56, S.last_len, S.last_type, S.last_src);
 }
 
@@ -951,6 +965,7 @@ void recvend0(int type)
 	event = S.req[i].done ? -60 : -61;
 	tr1(1, event, type);
 	while (!S.req[i].done) {
+		never_arrives("recvend0", type);
 		BE.wait();
 		drain();
 	}

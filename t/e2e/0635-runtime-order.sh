@@ -37,4 +37,16 @@ for n in 1 2; do
   [ "$(grep -c '^self-send: node [0-9]*: 0 wrong$' "$TMP/out")" -eq $n ] ||
     fail "$last: $(head -5 "$TMP/out")"
 done
+# alone in the run (no piclrun, or piclrun -n 1), a receive of a message
+# that is not there is an error (it once waited forever)
+for call in recv0 wait0 recvend0; do
+  run timeout 20 "$PICL_BUILDDIR/t/rt/self-send" $call
+  expect_rc 1
+  grep -q "^picl: process 0: $call: no such message can arrive: this process is the only one in the run (9)\$" "$TMP/err" ||
+    fail "$last: $(cat "$TMP/err")"
+  run timeout 20 "$RUN" -n 1 "$PICL_BUILDDIR/t/rt/self-send" $call
+  expect_rc 1
+  grep -q "^picl: process 0: .*: no .*message can arrive" "$TMP/err" ||
+    fail "$last: $(cat "$TMP/err")"
+done
 echo "ok: $ntest runs"

@@ -4,13 +4,16 @@
  * 0 from a NULL buffer), and by a recvbegin0 posted before the send
  * (recvend0 and recvstatus0 once waited for it forever).
  *
- * Usage: self-send, on any number of processes; each works alone. Exit 0
- * when every value came right, 1 (with what went wrong on stdout)
- * otherwise.
+ * Usage: self-send [CALL], on any number of processes; each works alone.
+ * Exit 0 when every value came right, 1 (with what went wrong on stdout)
+ * otherwise. With CALL (recv0, wait0 or recvend0), each process then
+ * waits with that call for a message of type 9 that nobody sends: alone in
+ * the run, that is an error (it once waited forever).
  */
 #include <picl.h>
 
 #include <stdio.h>
+#include <string.h>
 
 static int me, bad;
 
@@ -22,9 +25,10 @@ static void check(int ok, const char *what)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int np, host, x = 0, y = 42, len, type, src;
+	const char *call = argc > 1 ? argv[1] : "";
 
 	open0(&np, &me, &host);
 
@@ -51,6 +55,15 @@ int main(void)
 	check(probe0(-1) == 0, "a message to myself left after it was received");
 
 	printf("self-send: node %d: %d wrong\n", me, bad);
+	fflush(stdout);
+	if (strcmp(call, "recv0") == 0) {
+		recv0((char *)&x, sizeof x, 9);
+	} else if (strcmp(call, "wait0") == 0) {
+		wait0(9);
+	} else if (strcmp(call, "recvend0") == 0) {
+		recvbegin0((char *)&x, sizeof x, 9);
+		recvend0(9);
+	}
 	close0(0);
 	return bad != 0;
 }
