@@ -598,14 +598,24 @@ void picl_api_who(int *numproc, int *me, int *host)
 		*host = S.host;
 }
 
+/* Before open0 the values are not known yet (they would say 1 node, me 0,
+ * no host, whatever the run is); after close0 they are still open0's. */
+static void need_joined(const char *call)
+{
+	if (!S.joined)
+		fatal(call, "called before open0", LONG_MIN);
+}
+
 void who0(int *numproc, int *me, int *host)
 {
+	need_joined("who0");
 	pt_count(-13);
 	picl_api_who(numproc, me, host);
 }
 
 int host0(void)
 {
+	need_joined("host0");
 	return S.host == PICL_HOST && S.me != PICL_HOST;
 }
 

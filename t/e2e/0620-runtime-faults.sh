@@ -177,9 +177,10 @@ fi
 # the same for the collectives (which once ran alone before open0, as a
 # run of 1, and named the send0 or wait0 inside them after close0),
 # setarc0/getarc0 (a setarc0 before open0 cut the architecture to one
-# node), and clocksync0 and open0 after close0 (once ignored, and a cryptic
+# node), who0 and host0 before open0 (they said 1 node, me 0, no host),
+# and clocksync0 and open0 after close0 (once ignored, and a cryptic
 # failure to join again)
-for call in barrier0 bcast0 gsum0 gcomb0 gather0 setarc0 getarc0; do
+for call in barrier0 bcast0 gsum0 gcomb0 gather0 setarc0 getarc0 who0 host0; do
   run timeout 60 "$RUN" -n 3 --timeout 30 "$PICL_BUILDDIR/t/rt/before-open" early 1 $call
   expect_rc 1
   grep -q "^picl: process 1: $call: called before open0\$" "$TMP/err" ||
@@ -191,6 +192,10 @@ for call in barrier0 bcast0 gsum0 gcomb0 gather0 setarc0 getarc0 clocksync0; do
   grep -q "^picl: process 1: $call: called after close0\$" "$TMP/err" ||
     fail "$call after close0: $(cat "$TMP/out" "$TMP/err")"
 done
+# who0 and host0 after close0 still give open0's values
+run timeout 60 "$RUN" -n 2 --timeout 30 "$PICL_BUILDDIR/t/rt/before-open" after 1 who0
+expect_rc 0
+grep -qx "who0: 2 1 -1" "$TMP/out" || fail "who0 after close0: $(cat "$TMP/out" "$TMP/err")"
 run timeout 60 "$RUN" -n 2 --timeout 30 "$PICL_BUILDDIR/t/rt/before-open" after 1 open0
 expect_rc 1
 grep -q "^picl: process 1: open0: called after close0 (a process joins the run once)\$" "$TMP/err" ||

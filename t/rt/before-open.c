@@ -14,7 +14,8 @@
  *  early: process RANK (PICL_RANK) calls CALL before open0 (an error).
  *  after: process RANK calls CALL after close0 (an error).
  *  CALL is sync0 (the default), clocksync0, open0, barrier0, bcast0, gsum0,
- *  gcomb0, gather0, setarc0 or getarc0.
+ *  gcomb0, gather0, setarc0, getarc0, who0 or host0 (these two print
+ *  their values).
  */
 #include <picl.h>
 
@@ -52,6 +53,11 @@ static void call_named(const char *call)
 		setarc0(&n, &top, &ord, &dir);
 	else if (strcmp(call, "getarc0") == 0)
 		getarc0(&n, &top, &ord, &dir);
+	else if (strcmp(call, "who0") == 0) {
+		who0(&n, &me, &host);
+		printf("who0: %d %d %d\n", n, me, host);
+	} else if (strcmp(call, "host0") == 0)
+		printf("host0: %d\n", host0());
 	else
 		sync0();
 	printf("%s returned\n", call);
