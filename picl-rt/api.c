@@ -6,7 +6,9 @@
  * The backend only moves whole messages in order per (source, destination).
  * Everything PICL adds is done here, once for both backends:
  *
- *  - receive by type (-1: any type, but never PICL's reserved types).
+ *  - receive by type (-1: any type, but never PICL's reserved types, nor
+ *    the negative types the collectives' messages travel with: api.h's
+ *    picl_coll_wire_type).
  *    Messages that arrive before anybody asks for them wait in the
  *    unexpected queue (a FIFO of copies), kept above the backend. A
  *    blocking receive first looks in the queue, then at what the backend
