@@ -154,6 +154,13 @@ void picl_api_need_open(const char *call)
 	need_open(call);
 }
 
+void picl_api_check_type(const char *call, int type)
+{
+	if (S.checking && ((type >= T_RESERVED_LO && type <= T_RESERVED_HI) ||
+			   type >= 2000000000))
+		fatal(call, "message type reserved for PICL itself", type);
+}
+
 static int valid_node(int node)
 {
 	return (node >= 0 && node < S.nprocs) ||

@@ -31,6 +31,10 @@ void picl_api_set_recvinfo(int bytes, int type, int node);
  * error names the call the program made. */
 void picl_api_need_open(const char *call);
 
+/* With check0 on, stop the run (as send0 does) if type is one of PICL's
+ * reserved message types: for the collectives' own type argument. */
+void picl_api_check_type(const char *call, int type);
+
 /*
  * The type a collective's message of type t (0 <= t < INT_MAX) travels
  * with: -2 - t, a type no receive of the program can take (it asks for a

@@ -61,7 +61,8 @@
  * Errors. Every node must make the same collective calls with the same
  * root, sizes and types. A bad argument (root outside the architecture,
  * unknown datatype, bitwise operation on float or double, negative size,
- * a message type below 0 or INT_MAX) or
+ * a message type below 0 or INT_MAX; with check0 on, a reserved one, as
+ * for send0, reported by api.c) or
  * a message longer than the receiving buffer is reported through message0
  * and stops the run (traceexit, exit 1), as api.c does for a bad send0:
  * the other nodes would otherwise wait for this one forever.
@@ -447,11 +448,13 @@ static void block_end(int event)
 	picl_api_set_recvinfo(saved_len, saved_type, saved_src);
 }
 
-/* A collective's message type: one picl_coll_wire_type can carry. */
+/* A collective's message type: one picl_coll_wire_type can carry, and,
+ * with check0 on, not one of PICL's reserved types (as for send0). */
 static void check_type(const char *call, int type)
 {
 	if (type < 0 || type == INT_MAX)
 		coll_error(call, "bad message type", type);
+	picl_api_check_type(call, type);
 }
 
 /* ---- Broadcast -------------------------------------------------------- */

@@ -28,4 +28,17 @@ validate_ok coll.picl
 # travel with, -2 - 7, and so match apart from the program's of type 7
 awk '$1 == -3 && $2 == -21 && $9 == -9 { f = 1 } END { exit !f }' coll.picl ||
   fail "coll.picl: no collective's send0 record with type -9"
+
+# a collective's type is checked as send0's is: a reserved one is an error
+# with check0 on (once let through), and works with check0(0)
+for call in gsum0 bcast0 gather0; do
+  run timeout 60 "$RUN" -n 3 --timeout 20 "$PROG" reserved $call
+  expect_rc 1
+  grep -q "^picl: process [0-2]: $call: message type reserved for PICL itself (950000000)\$" "$TMP/err" ||
+    fail "$last: $(cat "$TMP/out" "$TMP/err")"
+  run timeout 60 "$RUN" -n 3 --timeout 20 "$PROG" reserved $call nocheck
+  expect_rc 0
+  [ "$(grep -c '^coll-p2p: node [0-9]*: 0 wrong$' "$TMP/out")" -eq 3 ] ||
+    fail "$last: $(head -5 "$TMP/out")"
+done
 echo "ok: $ntest runs"

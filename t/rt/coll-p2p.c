@@ -20,6 +20,10 @@
  * With "trace", tracing is on at PICL level 3 (the collectives' messages
  * are recorded with their types).
  *
+ * Usage: coll-p2p reserved CALL [nocheck]: CALL (gsum0, bcast0 or gather0)
+ * with message type 950000000, reserved for PICL: an error, unless
+ * "nocheck" turns checking off (check0(0)), and then it works.
+ *
  * Exit 0 when every value came right, 1 (with what went wrong on stdout)
  * otherwise.
  */
@@ -87,6 +91,26 @@ int main(int argc, char **argv)
 {
 	int k, r, root, i, n, len, type, src, m, down, checker;
 
+	if (argc > 2 && strcmp(argv[1], "reserved") == 0) {
+		float v[64] = { 0 };
+		char b[4] = "abc";
+
+		open0(&np, &me, &host);
+		if (argc > 3)
+			check0(0);
+		m = 1;
+		if (strcmp(argv[2], "gsum0") == 0)
+			gsum0(&m, 1, PICL_INT, 950000000, 0);
+		else if (strcmp(argv[2], "bcast0") == 0)
+			bcast0(b, sizeof b, 950000000, 0);
+		else
+			gather0(v, 1, 950000000, 0);
+		check(me != 0 || m == np || strcmp(argv[2], "gsum0") != 0,
+		      "gsum0 result", 0, argv[2]);
+		printf("coll-p2p: node %d: %d wrong\n", me, bad);
+		close0(0);
+		return bad != 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "trace") == 0)
 		tracenode(1 << 20, 1, 0);
 	open0(&np, &me, &host);
