@@ -345,10 +345,10 @@ struct got {
 
 /*
  * Take what the backend has: each message goes to the first posted
- * receive that wants it, else, when it matches (wtype, wsrc) and call is
+ * receive that wants it, else, when it matches (wtype, wsrc) and g is
  * set, it is returned held in *g (1; the caller copies it out and calls
  * BE.release()), else to the unexpected queue. Returns 0 when nothing
- * (more) has arrived.
+ * (more) has arrived. call names the program's call in an error.
  */
 static int pump(int wtype, int wsrc, const char *call, struct got *g)
 {
@@ -369,7 +369,7 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 			BE.release();
 			continue;
 		}
-		if (call && matches(wtype, type, wsrc, src)) {
+		if (g && matches(wtype, type, wsrc, src)) {
 			g->p = p;
 			g->len = len;
 			g->type = type;
@@ -381,10 +381,10 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 	}
 }
 
-/* Drain the backend into the queue and posted receives. */
-static void drain(void)
+/* Drain the backend into the queue and posted receives (for call). */
+static void drain(const char *call)
 {
-	pump(0, 0, NULL, NULL);
+	pump(0, 0, call, NULL);
 }
 
 /* Copy a held message into buf and release it. */
@@ -834,11 +834,11 @@ void recvinfo0(int *bytes, int *type, int *node)
 }
 
 /* Look for a queued message of type; sets recvinfo's values. */
-static int found(int type)
+static int found(const char *call, int type)
 {
 	struct msg *m;
 
-	drain();
+	drain(call);
 	m = dequeue(type, -1, 1);
 	if (!m)
 		return 0;
@@ -853,7 +853,7 @@ int probe0(int type)
 	int r;
 
 	check_recv("probe0", 0, type);
-	r = found(type);
+	r = found("probe0", type);
 	pt_count(r ? -53 : -54);
 	return r;
 }
@@ -861,12 +861,12 @@ int probe0(int type)
 void wait0(int type)
 {
 	check_recv("wait0", 0, type);
-	if (found(type)) {
+	if (found("wait0", type)) {
 		pt_count(-55);
 		return;
 	}
 	tr1(1, -56, type);
-	while (!found(type)) {
+	while (!found("wait0", type)) {
 		never_arrives("wait0", type);
 		BE.wait();
 	}
@@ -925,7 +925,7 @@ void recvbegin0(char *buf, int bytes, int type)
 		complete_req(r, m->src, m->type, m->data, m->len);
 		free(m);
 	} else {
-		drain();
+		drain("recvbegin0");
 	}
 	tr1(0, -57, type);
 }
@@ -960,7 +960,7 @@ int recvstatus0(int type)
 	i = find_req(type);
 	if (i < 0)
 		fatal("recvstatus0", "no receive of this type was begun", type);
-	drain();
+	drain("recvstatus0");
 	if (!S.req[i].done) {
 		pt_count(-59);
 		return 0;
@@ -980,13 +980,13 @@ void recvend0(int type)
 	i = find_req(type);
 	if (i < 0)
 		fatal("recvend0", "no receive of this type was begun", type);
-	drain();
+	drain("recvend0");
 	event = S.req[i].done ? -60 : -61;
 	tr1(1, event, type);
 	while (!S.req[i].done) {
 		never_arrives("recvend0", type);
 		BE.wait();
-		drain();
+		drain("recvend0");
 	}
 	finish_req(i);
 	tr3(0, event, S.last_len, S.last_type, S.last_src);

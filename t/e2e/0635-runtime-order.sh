@@ -46,7 +46,14 @@ for call in recv0 wait0 recvend0; do
     fail "$last: $(cat "$TMP/err")"
   run timeout 20 "$RUN" -n 1 "$PICL_BUILDDIR/t/rt/self-send" $call
   expect_rc 1
-  grep -q "^picl: process 0: .*: no .*message can arrive" "$TMP/err" ||
+  grep -q "^picl: process 0: $call: no .*message can arrive" "$TMP/err" ||
+    fail "$last: $(cat "$TMP/err")"
+done
+# waiting for a process that has ended: the error names the call
+for call in recv0 wait0 recvend0; do
+  run timeout 60 "$RUN" -n 2 --timeout 20 "$PICL_BUILDDIR/t/rt/self-send" gone $call
+  expect_rc 1
+  grep -q "^picl: process 0: $call: no message can arrive any more" "$TMP/err" ||
     fail "$last: $(cat "$TMP/err")"
 done
 echo "ok: $ntest runs"

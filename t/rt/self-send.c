@@ -8,7 +8,10 @@
  * Exit 0 when every value came right, 1 (with what went wrong on stdout)
  * otherwise. With CALL (recv0, wait0 or recvend0), each process then
  * waits with that call for a message of type 9 that nobody sends: alone in
- * the run, that is an error (it once waited forever).
+ * the run, that is an error (it once waited forever). With "gone CALL",
+ * on 2 processes, process 1 ends at once (without close0) and process 0
+ * waits with CALL: an error that names CALL (wait0 and recvend0 once
+ * said "receive").
  */
 #include <picl.h>
 
@@ -31,6 +34,12 @@ int main(int argc, char **argv)
 	const char *call = argc > 1 ? argv[1] : "";
 
 	open0(&np, &me, &host);
+	if (argc > 2 && strcmp(call, "gone") == 0) {
+		if (me == 1)
+			return 0;
+		call = argv[2];
+		goto wait;
+	}
 
 	send0(NULL, 0, 3, me);
 	check(probe0(3) == 1, "probe0 of a message to myself");
@@ -56,6 +65,7 @@ int main(int argc, char **argv)
 
 	printf("self-send: node %d: %d wrong\n", me, bad);
 	fflush(stdout);
+wait:
 	if (strcmp(call, "recv0") == 0) {
 		recv0((char *)&x, sizeof x, 9);
 	} else if (strcmp(call, "wait0") == 0) {
