@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 struct picl_input {
 	int fd;                   /* -1 for memory */
@@ -40,7 +41,8 @@ struct picl_input {
 	unsigned char *zout;
 	size_t zout_cap, zout_len, zout_pos;
 	int zfail;                /* 0, or the error to report once zout is empty */
-	const char *zfail_why;    /* ZSTD_getErrorName's text for corruption */
+	size_t zfail_code;        /* the failing ZSTD_decompressStream result,
+				     or 0 for a truncated frame */
 	int compressed;
 };
 
@@ -202,19 +204,42 @@ static int zstd_refill(struct picl_input *in, struct picl_error *err)
 		in->zret = ZSTD_decompressStream(in->zds, &out, &in->zib);
 		if (ZSTD_isError(in->zret)) {
 			in->zfail = PICL_ERR_COMPRESS;
-			in->zfail_why = ZSTD_getErrorName(in->zret);
+			in->zfail_code = in->zret;
 			break;
 		}
 		if (out.pos == 0 && in->zib.pos == in->zib.size && in->raw_eof) {
 			if (in->zret == 0)
 				return 0;
 			in->zfail = PICL_ERR_COMPRESS;
-			in->zfail_why = NULL;
+			in->zfail_code = 0;
 			break;
 		}
 	}
 	in->zout_len = out.pos;
 	return 1;
+}
+
+/* Say why decoding stopped. A frame that needs what this decoder does not
+ * have (a dictionary, a window over zstd's default limit) is well formed:
+ * saying "corrupt" would send the user looking for damage. */
+static int zstd_failure(const struct picl_input *in, struct picl_error *err)
+{
+	if (!in->zfail_code)
+		return picl_set_error(err, in->zfail, "compressed input is truncated");
+	switch (ZSTD_getErrorCode(in->zfail_code)) {
+	case ZSTD_error_dictionary_wrong:
+		return picl_set_error(err, in->zfail, "compressed with a zstd dictionary, "
+				      "which is not supported: decompress it first "
+				      "(zstd -d -D DICTIONARY)");
+	case ZSTD_error_frameParameter_windowTooLarge:
+		/* (the decoder's default limit, 1 << 27: memory stays bounded) */
+		return picl_set_error(err, in->zfail, "compressed with a zstd window over "
+				      "128 MiB (zstd --long), which is not supported: "
+				      "decompress it first (zstd -d --long=31)");
+	default:
+		return picl_set_error(err, in->zfail, "corrupt compressed input: %s",
+				      ZSTD_getErrorName(in->zfail_code));
+	}
 }
 
 static ssize_t zstd_read(struct picl_input *in, void *buf, size_t cap,
@@ -231,12 +256,8 @@ static ssize_t zstd_read(struct picl_input *in, void *buf, size_t cap,
 			in->zout_pos += n;
 			return (ssize_t)n;
 		}
-		if (in->zfail) {
-			if (in->zfail_why)
-				return picl_set_error(err, in->zfail, "corrupt compressed input: %s",
-						      in->zfail_why);
-			return picl_set_error(err, in->zfail, "compressed input is truncated");
-		}
+		if (in->zfail)
+			return zstd_failure(in, err);
 		rc = zstd_refill(in, err);
 		if (rc <= 0)
 			return rc;

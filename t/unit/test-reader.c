@@ -621,6 +621,46 @@ START_TEST(zstd_skippable_first)
 END_TEST
 
 /*
+ * Well-formed frames this decoder cannot read: one that names a dictionary
+ * (frame header with a dictionary id), one whose window is over zstd's
+ * default limit of 128 MiB (window descriptor 2^28). Each a raw block
+ * "-1 0\n". The message says what is missing, not "corrupt".
+ */
+START_TEST(zstd_unsupported_frames)
+{
+	static const unsigned char dict[] = {
+		0x28, 0xb5, 0x2f, 0xfd, 0x21, 0x07, 0x05, 0x29, 0x00, 0x00, '-', '1', ' ', '0', '\n'
+	};
+	static const unsigned char window[] = {
+		0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x90, 0x29, 0x00, 0x00, '-', '1', ' ', '0', '\n'
+	};
+	static const struct { const unsigned char *z; size_t n; const char *says; } cases[] = {
+		{ dict, sizeof(dict), "compressed with a zstd dictionary, which is not supported" },
+		{ window, sizeof(window), "compressed with a zstd window over 128 MiB" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct picl_reader *r;
+		const struct picl_error *e;
+		struct picl_record rec;
+		int st;
+
+		r = picl_reader_open_memory(cases[i].z, cases[i].n, "z", NULL, &st, NULL);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_COMPRESS);
+		ck_assert_int_eq(picl_reader_error_is_fatal(r), 1);
+		e = picl_reader_error(r);
+		ck_assert_msg(strstr(e->problem, cases[i].says) != NULL, "%s", e->problem);
+		ck_assert_ptr_null(strstr(e->problem, "corrupt"));
+		ck_assert_uint_eq(e->mark.line, 1);
+		ck_assert_uint_eq(e->mark.offset, 0);
+		picl_reader_free(r);
+	}
+}
+END_TEST
+
+/*
  * Compressed input cut in the middle: the error is placed where the data
  * ran out (line, column, offset), as a decompressor on its own says, by
  * the serial reader and the parallel one alike.
@@ -1447,6 +1487,7 @@ int main(void)
 	tcase_add_test(tc, zstd_roundtrip);
 	tcase_add_test(tc, zstd_truncated_mark);
 	tcase_add_test(tc, zstd_skippable_first);
+	tcase_add_test(tc, zstd_unsupported_frames);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_test(tc, api_misuse);
 	tcase_add_test(tc, open_errors);
