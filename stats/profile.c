@@ -1932,6 +1932,7 @@ int prof_output_open(struct prof_output *o, const char *cmd, const char *path,
 	int fd, rc;
 
 	memset(o, 0, sizeof(*o));
+	o->path = path;
 	if (strcmp(path, "-") == 0 && !need_file) {
 		o->f = stdout;
 		return 0;
@@ -1977,8 +1978,8 @@ int prof_output_commit(struct prof_output *o, const char *cmd)
 		o->f = NULL;
 	}
 	if (rc) {
-		picltrace_error(cmd, "%s: cannot write: %s", picl_output_temp_path(o->out) ?
-				picl_output_temp_path(o->out) : "output", strerror(saved));
+		/* the name the user gave: the temporary file is gone */
+		picltrace_error(cmd, "%s: cannot write: %s", o->path, strerror(saved));
 		prof_output_abort(o);
 		return -1;
 	}

@@ -374,6 +374,7 @@ char *prof_clean_text(const char *s, const char *bad, char *buf, size_t size);
  */
 struct prof_output {
 	FILE *f;                  /* write here (stdout for "-") */
+	const char *path;         /* the output as given, for messages */
 	const char *file;         /* the temporary file, or NULL */
 	struct picl_output *out;  /* NULL for standard output */
 };

@@ -90,6 +90,19 @@ run "$PT" cat -o /dev/full t.picl
 expect_rc 2
 grep -q 'No space left on device' "$TMP/err" || fail "cat -o /dev/full: $(cat "$TMP/err")"
 
+# stat's report: a failed write names the output as given, not the
+# temporary file (gone by then) nor "output".
+run "$PT" stat -q -o /dev/full t.picl
+expect_rc 2
+grep -q '^picltrace stat: /dev/full: cannot write: No space left on device$' "$TMP/err" ||
+  fail "stat -o /dev/full: $(cat "$TMP/err")"
+run sh -c 'trap "" XFSZ; ulimit -f 1; exec "$0" stat -q --messages -o report.txt "$1"' "$PT" \
+  "$PICL_SRCDIR/testdata/stat/three.picl"
+expect_rc 2
+grep -q '^picltrace stat: report.txt: cannot write: File too large$' "$TMP/err" ||
+  fail "stat -o a file over ulimit -f: $(cat "$TMP/err")"
+[ -z "$(ls -A | grep report)" ] || fail "stat left $(ls -A | grep report)"
+
 # Images: gnuplot exits 0 even when it could not write; plot must not.
 if command -v gnuplot >/dev/null; then
   run "$PT" plot -q -o /dev/full t.picl
