@@ -23,6 +23,7 @@
 struct picl_input {
 	int fd;                   /* -1 for memory */
 	int own_fd;
+	off_t open_size;          /* a regular file's size when opened, else 0 */
 	const unsigned char *mem;
 	size_t mem_len, mem_pos;
 	/* bytes already read while looking for the magic */
@@ -65,6 +66,29 @@ static ssize_t source_read(struct picl_input *in, void *buf, size_t cap)
 		if (n >= 0 || errno != EINTR)
 			return n;
 	}
+}
+
+/*
+ * At the end of a regular file: PICL_OK, or an error when the file is now
+ * shorter than what was read of it. It was truncated under the reader, so
+ * this end is not the end of the data read so far, and what came before
+ * may be half of a rewrite: taking it for the whole file would be wrong,
+ * silently so when the cut fell on a line's end. A file whose size said
+ * nothing when it was opened (0, as in /proc) is not checked.
+ */
+static int check_end(struct picl_input *in, struct picl_error *err)
+{
+	struct stat st;
+	off_t pos;
+
+	if (in->open_size <= 0 || fstat(in->fd, &st) < 0 ||
+	    (pos = lseek(in->fd, 0, SEEK_CUR)) < 0 || pos <= st.st_size)
+		return PICL_OK;
+	picl_set_error(err, PICL_ERR_IO, "the file shrank while it was read (to %lld "
+		       "bytes, %lld were read)", (long long)st.st_size, (long long)pos);
+	if (err)
+		err->sys_errno = 0;
+	return PICL_ERR_IO;
 }
 
 /* Read raw (compressed or not) bytes: the peeked ones first. */
@@ -123,6 +147,7 @@ static int detect(struct picl_input *in, struct picl_error *err)
 struct picl_input *picl_input_from_fd(int fd, int own, struct picl_error *err, int *status)
 {
 	struct picl_input *in = calloc(1, sizeof(*in));
+	struct stat st;
 	int rc;
 
 	if (!in) {
@@ -131,6 +156,8 @@ struct picl_input *picl_input_from_fd(int fd, int own, struct picl_error *err, i
 	}
 	in->fd = fd;
 	in->own_fd = own;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		in->open_size = st.st_size;
 #ifdef POSIX_FADV_SEQUENTIAL
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
@@ -191,8 +218,13 @@ static int zstd_refill(struct picl_input *in, struct picl_error *err)
 				return picl_set_error(err, PICL_ERR_IO, "cannot read: %s",
 						      strerror(errno));
 			}
-			if (n == 0)
+			if (n == 0) {
+				int rc = check_end(in, err);
+
+				if (rc < 0)
+					return rc;
 				in->raw_eof = 1;
+			}
 			in->zib.src = in->zin;
 			in->zib.size = (size_t)n;
 			in->zib.pos = 0;
@@ -277,6 +309,8 @@ ssize_t picl_input_read(struct picl_input *in, void *buf, size_t cap,
 			err->sys_errno = errno;
 		return picl_set_error(err, PICL_ERR_IO, "cannot read: %s", strerror(errno));
 	}
+	if (n == 0)
+		return check_end(in, err);
 	return n;
 }
 

@@ -661,6 +661,67 @@ START_TEST(zstd_unsupported_frames)
 END_TEST
 
 /*
+ * A file truncated while it is read (rewritten by another program, say):
+ * the end the reader then meets is not the end of what it was reading. It
+ * is an I/O error, fatal, plain or compressed, not a clean end after the
+ * records read so far (the cut here falls between frames and records).
+ */
+START_TEST(file_shrinks)
+{
+	char plain[64 * 24], path[512];
+	size_t n = 0, zn, zcap, half;
+	char *z;
+	int i, pass;
+
+	for (i = 0; i < 64; i++)
+		n += (size_t)snprintf(plain + n, sizeof(plain) - n, "-2 -12 %d.000000 0 0 0\n", i);
+	half = n / 2;
+	zcap = 2 * ZSTD_compressBound(n);
+	z = malloc(zcap);
+	zn = ZSTD_compress(z, zcap, plain, half, 1);
+	ck_assert(!ZSTD_isError(zn));
+	{
+		size_t k = ZSTD_compress(z + zn, zcap - zn, plain + half, n - half, 1);
+
+		ck_assert(!ZSTD_isError(k));
+		zn += k;
+	}
+	ck_assert_int_lt(test_tmp_path(path, sizeof(path), "picl-test-shrink.XXXXXX"), (int)sizeof(path));
+	for (pass = 0; pass < 2; pass++) {
+		struct picl_reader_options ro = { 0 };
+		struct picl_reader *r;
+		struct picl_record rec;
+		const struct picl_error *e;
+		int fd = mkstemp(path), st;
+		const char *data = pass ? z : plain;
+		size_t len = pass ? zn : n;
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+		close(fd);
+		ro.buffer_size = 62;   /* the 4 bytes peeked and 62: 3 lines */
+		r = picl_reader_open(path, &ro, &st, NULL);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+		ck_assert_int_eq(truncate(path, 0), 0);
+		while ((st = picl_reader_next(r, &rec)) == PICL_OK)
+			;
+		e = picl_reader_error(r);
+		ck_assert_int_eq(st, PICL_ERR_IO);
+		ck_assert_int_eq(picl_reader_error_is_fatal(r), 1);
+		ck_assert_msg(strstr(e->problem, "the file shrank while it was read") != NULL,
+			      "%s", e->problem);
+		ck_assert_str_eq(e->path, path);
+		ck_assert_uint_gt(e->mark.line, 1);
+		picl_reader_free(r);
+		unlink(path);
+		snprintf(path + strlen(path) - 6, 7, "XXXXXX");
+	}
+	free(z);
+}
+END_TEST
+
+/*
  * Compressed input cut in the middle: the error is placed where the data
  * ran out (line, column, offset), as a decompressor on its own says, by
  * the serial reader and the parallel one alike.
@@ -1488,6 +1549,7 @@ int main(void)
 	tcase_add_test(tc, zstd_truncated_mark);
 	tcase_add_test(tc, zstd_skippable_first);
 	tcase_add_test(tc, zstd_unsupported_frames);
+	tcase_add_test(tc, file_shrinks);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_test(tc, api_misuse);
 	tcase_add_test(tc, open_errors);
