@@ -255,13 +255,21 @@ void picltrace_remember_temp(const char *path)
 	if (!path || strlen(path) >= sizeof(temp_paths[0]))
 		return;
 	if (!installed) {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
-		/* a closed pipe on stderr or stdout kills as well, unless the
-		 * caller chose to ignore it */
-		if (signal(SIGPIPE, on_signal) == SIG_IGN)
-			signal(SIGPIPE, SIG_IGN);
+		/* A signal the caller ignores stays ignored: nohup's SIGHUP, the
+		 * SIGINT a shell script's background job ignores, a closed pipe
+		 * the caller chose to survive. Catching them would make them
+		 * kill the command after all (as coreutils' sort does not). */
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+		struct sigaction sa, old;
+		size_t k;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sa.sa_flags = SA_RESTART;   /* (as signal() had it) */
+		sigemptyset(&sa.sa_mask);
+		for (k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
+			if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+				sigaction(sigs[k], &sa, NULL);
 		installed = 1;
 	}
 	for (i = 0; i < ntemps; i++)   /* reuse a forgotten slot */

@@ -99,7 +99,8 @@ expect_rc 2
 cmp "$TMP/same.picl" "$TMP/canon.picl" || fail "standard input was appended to"
 
 # Interrupted while writing: the temporary output is removed, nothing is
-# left under the real name.
+# left under the real name. (SIGTERM: a background job of a script
+# ignores SIGINT, and so does the command; see below.)
 mkfifo "$TMP/slow"
 "$PT" cat -o "$TMP/int.picl" "$TMP/slow" &
 pid=$!
@@ -107,11 +108,37 @@ exec 3>"$TMP/slow"
 cat "$TMP/canon.picl" >&3
 sleep 0.3
 ls -a "$TMP" | grep -q '^\.int\.picl\.tmp' || fail "no temporary output while writing"
-kill -INT $pid
+kill -TERM $pid
 wait $pid || true
 exec 3>&-
-ls -a "$TMP" | grep -q '^\.int\.picl\.tmp' && fail "temporary output left after SIGINT"
-[ ! -e "$TMP/int.picl" ] || fail "partial output after SIGINT"
+ls -a "$TMP" | grep -q '^\.int\.picl\.tmp' && fail "temporary output left after SIGTERM"
+[ ! -e "$TMP/int.picl" ] || fail "partial output after SIGTERM"
+
+# A signal the caller ignores stays ignored (nohup's SIGHUP, the SIGINT
+# of a script's background job): the command goes on and finishes.
+for sig in HUP INT; do
+  rm -f "$TMP/slow" "$TMP/ign.picl"
+  mkfifo "$TMP/slow"
+  (trap '' $sig; exec "$PT" cat -o "$TMP/ign.picl" "$TMP/slow") &
+  pid=$!
+  exec 3>"$TMP/slow"
+  head -n 3 "$TMP/canon.picl" >&3
+  i=0
+  until ls -a "$TMP" | grep -q '^\.ign\.picl\.tmp'; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || { exec 3>&-; fail "no temporary output while writing"; }
+    sleep 0.05
+  done
+  kill -$sig $pid
+  sleep 0.1
+  tail -n +4 "$TMP/canon.picl" >&3 || true   # (no reader: it died)
+  exec 3>&-
+  rc=0
+  wait $pid || rc=$?
+  [ $rc -eq 0 ] || fail "cat with SIG$sig ignored died of it (exit status $rc)"
+  cmp -s "$TMP/ign.picl" "$TMP/canon.picl" || fail "cat with SIG$sig ignored: wrong output"
+done
+rm -f "$TMP/slow" "$TMP/ign.picl"
 
 # Missing input; truncated zstd; bad option; help.
 run "$PT" cat "$TMP/nope.picl"
