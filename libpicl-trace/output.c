@@ -11,9 +11,10 @@
  *   a device, a FIFO or a socket, and anything else under /dev or /proc
  *       opened and written directly (regular files there are truncated);
  *   anything else
- *       a temporary file ".NAME.tmpXXXXXX" in the directory of the file
- *       NAME stands for (through symbolic links, so that a link stays a
- *       link and its target is what changes), renamed onto it at commit
+ *       a temporary file ".NAME.tmpXXXXXX" (of a NAME too long for that,
+ *       its start) in the directory of the file NAME stands for (through
+ *       symbolic links, so that a link stays a link and its target is
+ *       what changes), renamed onto it at commit
  *       once written and synced, removed on any failure. An existing file
  *       keeps its permission bits, owner and group (the last two where the
  *       caller may set them); one the caller may not write is refused as an
@@ -126,13 +127,25 @@ static int make_temp(struct picl_output *o, const char *path, mode_t mode)
 	size_t dirlen;
 
 	if (path) {
+		const char *base;
+		size_t blen;
+
 		slash = strrchr(path, '/');
 		dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-		o->temp = malloc(strlen(path) + 16);
+		base = path + dirlen;
+		blen = strlen(base);
+		/* ".BASE.tmpXXXXXX" is a name too: for a BASE near NAME_MAX,
+		 * only its start (cut before a character, for UTF-8) */
+		if (blen > NAME_MAX - 11) {
+			blen = NAME_MAX - 11;
+			while (blen > 0 && ((unsigned char)base[blen] & 0xc0) == 0x80)
+				blen--;
+		}
+		o->temp = malloc(dirlen + blen + 16);
 		if (!o->temp)
 			return -1;
 		memcpy(o->temp, path, dirlen);
-		sprintf(o->temp + dirlen, ".%s.tmpXXXXXX", path + dirlen);
+		sprintf(o->temp + dirlen, ".%.*s.tmpXXXXXX", (int)blen, base);
 	} else {
 		dir = getenv("TMPDIR");
 		if (!dir || !*dir)

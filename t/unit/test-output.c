@@ -273,6 +273,33 @@ START_TEST(full_device)
 }
 END_TEST
 
+/* A name of NAME_MAX bytes (255) is written, though ".NAME.tmpXXXXXX"
+ * would not be a name: the temporary file takes the name's start. */
+START_TEST(longest_name)
+{
+	char name[256], path[600];
+	struct picl_output *o;
+	struct picl_error err;
+	int st;
+
+	memset(name, 'a', 250);
+	strcpy(name + 250, ".picl");
+	/* a UTF-8 character (é) where the cut falls: not split */
+	name[243] = (char)0xc3;
+	name[244] = (char)0xa9;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	memset(&err, 0, sizeof(err));
+	o = picl_output_open(path, 0, &st, &err);
+	ck_assert_msg(o != NULL, "%s", err.problem);
+	ck_assert_uint_le(strlen(strrchr(picl_output_temp_path(o), '/') + 1), 255);
+	ck_assert_ptr_nonnull(strstr(picl_output_temp_path(o), "aaa.tmp"));
+	write_str(o, "new\n");
+	ck_assert_int_eq(picl_output_commit(o, NULL), PICL_OK);
+	ck_assert_str_eq(get(path), "new\n");
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("output");
@@ -289,6 +316,7 @@ int main(void)
 	tcase_add_test(tc, missing_directory);
 	tcase_add_test(tc, descriptor_direct_and_by_file);
 	tcase_add_test(tc, full_device);
+	tcase_add_test(tc, longest_name);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
