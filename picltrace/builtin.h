@@ -68,6 +68,12 @@ int picltrace_spool(const char *cmd, int from, const char *what, const char *tmp
  * which may be that file too). */
 int picltrace_same_file(const char *out, const char *const *inputs, int n);
 
+/* 0 if path may be replaced by --in-place: a file, not standard input, nor
+ * a FIFO or a device (read to their end, then written: a FIFO would wait
+ * for a reader for ever). -1 after saying why for cmd. A path that cannot
+ * be looked at passes: opening it says why. */
+int picltrace_in_place_ok(const char *cmd, const char *path);
+
 /* Open an output trace (picl_writer_open); on failure report it for cmd
  * and return NULL. Its temporary file is removed if the command is killed
  * by SIGINT, SIGTERM or SIGHUP before it is renamed into place. zstd to a

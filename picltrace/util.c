@@ -226,6 +226,23 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n)
 	return 0;
 }
 
+int picltrace_in_place_ok(const char *cmd, const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		picltrace_error(cmd, "--in-place needs a FILE, not standard input");
+		return -1;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		picltrace_error(cmd, "%s: --in-place needs a regular file, not a %s", path,
+				S_ISFIFO(st.st_mode) ? "FIFO" : S_ISDIR(st.st_mode) ?
+				"directory" : "device or socket");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Temporary outputs to remove if the command is interrupted: the paths are
  * copied into static storage so the signal handler touches no heap memory

@@ -177,10 +177,8 @@ int cmd_sort(int argc, const char **argv)
 			picltrace_error("sort", "--in-place takes exactly one input file and no --output");
 			return 2;
 		}
-		if (!strcmp(inputs[0], "-")) {
-			picltrace_error("sort", "--in-place needs a FILE, not standard input");
+		if (picltrace_in_place_ok("sort", inputs[0]) < 0)
 			return 2;
-		}
 		output = inputs[0];
 	} else if (picltrace_same_file(output, inputs, ninputs)) {
 		picltrace_error("sort", "%s: the output is also an input; use --in-place to replace it",

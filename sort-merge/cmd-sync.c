@@ -1083,10 +1083,8 @@ int cmd_sync(int argc, const char **argv)
 			picltrace_error(CMD, "--in-place and --output exclude each other");
 			return 2;
 		}
-		if (strcmp(input, "-") == 0) {
-			picltrace_error(CMD, "--in-place needs a FILE, not standard input");
+		if (picltrace_in_place_ok(CMD, input) < 0)
 			return 2;
-		}
 		o.output = input;
 	}
 	if (!o.output)

@@ -417,6 +417,13 @@ expect_rc 2
 grep -q 'use -o FILE, --in-place or --dry-run' "$TMP/err" || fail "--report to stdout not refused"
 run sh -c "\"$PT\" sync --in-place < \"$D/three-procs.picl\""
 expect_rc 2
+mkfifo "$TMP/fifo.picl"
+run_within 10 "$PT" sync --in-place "$TMP/fifo.picl"
+expect_rc 2
+expect_err <<T
+picltrace sync: $TMP/fifo.picl: --in-place needs a regular file, not a FIFO
+T
+rm -f "$TMP/fifo.picl"
 run "$PT" sync --format=xml "$D/three-procs.picl"
 expect_rc 2
 run "$PT" sync --min-latency=-1 "$D/three-procs.picl"

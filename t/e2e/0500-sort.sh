@@ -199,6 +199,22 @@ expect_err <<'T'
 picltrace sort: --in-place needs a FILE, not standard input
 T
 
+# --in-place of a FIFO or a device: nothing to replace either. (A FIFO
+# was read to its end, then opened to be written, waiting for a reader
+# for ever; refused before it is opened, it needs no writer here.)
+mkfifo "$TMP/fifo.picl"
+run_within 10 "$PT" sort --in-place "$TMP/fifo.picl"
+expect_rc 2
+expect_err <<T
+picltrace sort: $TMP/fifo.picl: --in-place needs a regular file, not a FIFO
+T
+rm -f "$TMP/fifo.picl"
+run "$PT" sort --in-place /dev/null
+expect_rc 2
+expect_err <<'T'
+picltrace sort: /dev/null: --in-place needs a regular file, not a device or socket
+T
+
 # Bad input: file:line:column, exit 2, no output.
 printf '%s\n' '-3 -901 0 0 0 0' '-3 -901 zz 1 0 0' >"$TMP/bad.picl"
 run "$PT" sort -o "$TMP/never.picl" "$TMP/bad.picl"
