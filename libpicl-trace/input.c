@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -62,9 +63,14 @@ static ssize_t source_read(struct picl_input *in, void *buf, size_t cap)
 	}
 	for (;;) {
 		ssize_t n = read(in->fd, buf, cap);
+		struct pollfd p = { in->fd, POLLIN, 0 };
 
-		if (n >= 0 || errno != EINTR)
+		if (n >= 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
 			return n;
+		/* A non-blocking descriptor (a standard input some parents
+		 * leave so): wait for data as a blocking one would. */
+		if (errno != EINTR && poll(&p, 1, -1) < 0 && errno != EINTR)
+			return -1;
 	}
 }
 

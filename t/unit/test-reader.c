@@ -7,9 +7,11 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -718,6 +720,44 @@ START_TEST(file_shrinks)
 		snprintf(path + strlen(path) - 6, 7, "XXXXXX");
 	}
 	free(z);
+}
+END_TEST
+
+/* A non-blocking descriptor (a standard input some parents leave so) is
+ * waited on as a blocking one, not an error when no data is there yet. */
+START_TEST(nonblocking_pipe)
+{
+	static const char text[] = "-3 -901 1.5 0 0 0\n-4 -901 2.5 0 0 0\n";
+	struct picl_reader *r;
+	struct picl_record rec;
+	int p[2], st, count = 0;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		usleep(200000);   /* after the reader's first read */
+		if (write(p[1], text, 10) != 10)
+			_exit(1);
+		usleep(100000);   /* and between its lines */
+		if (write(p[1], text + 10, sizeof(text) - 11) != (ssize_t)sizeof(text) - 11)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	r = picl_reader_open_fd(p[0], "<pipe>", NULL, &st, NULL);
+	ck_assert_msg(r != NULL, "open: %d", st);
+	while ((st = picl_reader_next(r, &rec)) == PICL_OK)
+		count++;
+	ck_assert_msg(st == PICL_END, "%s", picl_reader_error(r)->problem);
+	ck_assert_int_eq(count, 2);
+	picl_reader_free(r);
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 END_TEST
 
@@ -1550,6 +1590,7 @@ int main(void)
 	tcase_add_test(tc, zstd_skippable_first);
 	tcase_add_test(tc, zstd_unsupported_frames);
 	tcase_add_test(tc, file_shrinks);
+	tcase_add_test(tc, nonblocking_pipe);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_test(tc, api_misuse);
 	tcase_add_test(tc, open_errors);
