@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,14 @@ int picltrace_spool(const char *cmd, int from, const char *what, const char *tmp
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* non-blocking (as a parent may leave standard input):
+			 * wait as a blocking read would */
+			struct pollfd p = { from, POLLIN, 0 };
+
+			if (poll(&p, 1, -1) >= 0 || errno == EINTR)
+				continue;
+		}
 		if (n < 0) {
 			picltrace_error(cmd, "%s: cannot read: %s", what, strerror(errno));
 			goto fail;

@@ -417,6 +417,20 @@ expect_rc 2
 grep -q 'use -o FILE, --in-place or --dry-run' "$TMP/err" || fail "--report to stdout not refused"
 run sh -c "\"$PT\" sync --in-place < \"$D/three-procs.picl\""
 expect_rc 2
+# A non-blocking standard input (some parents leave it so) is waited on,
+# as a blocking one: sync copies a pipe to read it twice.
+if command -v python3 >/dev/null; then
+  (sleep 0.3; cat "$D/three-procs.picl") | python3 -c '
+import fcntl, os, sys
+fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execv(sys.argv[1], sys.argv[1:])' "$PT" sync -q -o "$TMP/nb.picl" - 2>"$TMP/err" ||
+    fail "sync of a non-blocking standard input: $(cat "$TMP/err")"
+  "$PT" sync -q -o "$TMP/nb.want" "$D/three-procs.picl"
+  cmp -s "$TMP/nb.picl" "$TMP/nb.want" || fail "sync of a non-blocking standard input differs"
+  rm -f "$TMP/nb.picl" "$TMP/nb.want"
+else
+  echo "note: python3 not found; the non-blocking standard input case is not tested"
+fi
 mkfifo "$TMP/fifo.picl"
 run_within 10 "$PT" sync --in-place "$TMP/fifo.picl"
 expect_rc 2
