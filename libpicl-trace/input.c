@@ -45,6 +45,8 @@ struct picl_input {
 	int zfail;                /* 0, or the error to report once zout is empty */
 	size_t zfail_code;        /* the failing ZSTD_decompressStream result,
 				     or 0 for a truncated frame */
+	uint64_t zread;           /* compressed bytes read */
+	uint64_t zframe_end;      /* where the last complete frame ended in them */
 	int compressed;
 };
 
@@ -224,6 +226,7 @@ static int zstd_refill(struct picl_input *in, struct picl_error *err)
 				return picl_set_error(err, PICL_ERR_IO, "cannot read: %s",
 						      strerror(errno));
 			}
+			in->zread += (uint64_t)n;
 			if (n == 0) {
 				int rc = check_end(in, err);
 
@@ -245,6 +248,8 @@ static int zstd_refill(struct picl_input *in, struct picl_error *err)
 			in->zfail_code = in->zret;
 			break;
 		}
+		if (in->zret == 0)
+			in->zframe_end = in->zread - (in->zib.size - in->zib.pos);
 		if (out.pos == 0 && in->zib.pos == in->zib.size && in->raw_eof) {
 			if (in->zret == 0)
 				return 0;
@@ -274,6 +279,12 @@ static int zstd_failure(const struct picl_input *in, struct picl_error *err)
 		return picl_set_error(err, in->zfail, "compressed with a zstd window over "
 				      "128 MiB (zstd --long), which is not supported: "
 				      "decompress it first (zstd -d --long=31)");
+	case ZSTD_error_prefix_unknown:
+		/* (the first frame's magic was seen: this is one after it) */
+		return picl_set_error(err, in->zfail, "corrupt compressed input: not a "
+				      "zstd frame at byte %llu of the compressed data, after "
+				      "the last one (something appended to it?)",
+				      (unsigned long long)in->zframe_end);
 	default:
 		return picl_set_error(err, in->zfail, "corrupt compressed input: %s",
 				      ZSTD_getErrorName(in->zfail_code));

@@ -761,6 +761,41 @@ START_TEST(nonblocking_pipe)
 }
 END_TEST
 
+/* Something appended to a zstd file (after a frame, a skippable one) is
+ * said to be that, with where it starts in the compressed file; the
+ * records before it are read. */
+START_TEST(zstd_garbage_after_frames)
+{
+	static const char plain[] = "-3 -901 1.5 0 0 0\n-4 -901 2.5 0 0 0\n";
+	static const unsigned char skip[11] = {
+		0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 'x', 'y', 'z'
+	};
+	unsigned char z[256];
+	char want[128];
+	struct picl_reader *r;
+	struct picl_record rec;
+	size_t zn;
+	int st, count = 0;
+
+	zn = ZSTD_compress(z, sizeof(z), plain, sizeof(plain) - 1, 3);
+	ck_assert(!ZSTD_isError(zn));
+	memcpy(z + zn, skip, sizeof(skip));
+	memcpy(z + zn + sizeof(skip), "garbage\n", 8);
+	r = picl_reader_open_memory(z, zn + sizeof(skip) + 8, "z", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	while ((st = picl_reader_next(r, &rec)) == PICL_OK)
+		count++;
+	ck_assert_int_eq(st, PICL_ERR_COMPRESS);
+	ck_assert_int_eq(count, 2);
+	snprintf(want, sizeof(want), "not a zstd frame at byte %zu of the compressed data",
+		 zn + sizeof(skip));
+	ck_assert_msg(strstr(picl_reader_error(r)->problem, want) != NULL, "%s",
+		      picl_reader_error(r)->problem);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.line, 3);
+	picl_reader_free(r);
+}
+END_TEST
+
 /*
  * Compressed input cut in the middle: the error is placed where the data
  * ran out (line, column, offset), as a decompressor on its own says, by
@@ -1591,6 +1626,7 @@ int main(void)
 	tcase_add_test(tc, zstd_unsupported_frames);
 	tcase_add_test(tc, file_shrinks);
 	tcase_add_test(tc, nonblocking_pipe);
+	tcase_add_test(tc, zstd_garbage_after_frames);
 	tcase_add_test(tc, writer_refuses);
 	tcase_add_test(tc, api_misuse);
 	tcase_add_test(tc, open_errors);
