@@ -86,7 +86,8 @@ struct picl_mark {
  * input, "<memory>" for a buffer) and is owned by the object that reported
  * the error. `problem` is a one-line lowercase text without a full stop,
  * problem first ("expected an integer for the processor id, found \"x7\"").
- * `sys_errno` is errno for PICL_ERR_IO, otherwise 0.
+ * `sys_errno` is errno for PICL_ERR_IO, otherwise 0 (0 too for the I/O
+ * error no system call reported: a file that shrank while it was read).
  */
 struct picl_error {
 	int code;                        /* enum picl_status, < 0 */

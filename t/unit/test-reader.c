@@ -715,6 +715,8 @@ START_TEST(file_shrinks)
 			      "%s", e->problem);
 		ck_assert_str_eq(e->path, path);
 		ck_assert_uint_gt(e->mark.line, 1);
+		ck_assert_int_eq(e->sys_errno, 0);
+		ck_assert_int_eq(picl_reader_next(r, &rec), PICL_ERR_IO);   /* fatal */
 		picl_reader_free(r);
 		unlink(path);
 		snprintf(path + strlen(path) - 6, 7, "XXXXXX");
