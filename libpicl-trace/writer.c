@@ -158,6 +158,9 @@ static struct picl_writer *writer_new(int fd, int own, const char *name,
 			goto nomem;
 		ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
 				       opts->level ? opts->level : 3);
+		/* a content checksum, as zstd(1) writes by default: damage
+		 * that still decodes is found by every reader */
+		ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
 	}
 	if (status)
 		*status = PICL_OK;

@@ -592,6 +592,30 @@ START_TEST(zstd_roundtrip)
 }
 END_TEST
 
+/* What the writer compresses carries a content checksum (as zstd(1)
+ * writes by default): a byte changed that still decodes is found. */
+START_TEST(zstd_output_checksummed)
+{
+	size_t n;
+	char *z = rewrite(table20, 1, &n);
+	struct picl_reader *r;
+	struct picl_record rec;
+	int st;
+
+	ck_assert_uint_gt(n, 8);
+	ck_assert_msg((unsigned char)z[4] & 0x04, "no Content_Checksum_flag");
+	z[n - 1] ^= 0x5a;   /* in the checksum itself */
+	r = picl_reader_open_memory(z, n, "z", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	while ((st = picl_reader_next(r, &rec)) == PICL_OK)
+		;
+	ck_assert_int_eq(st, PICL_ERR_COMPRESS);
+	ck_assert(strstr(picl_reader_error(r)->problem, "checksum") != NULL);
+	picl_reader_free(r);
+	free(z);
+}
+END_TEST
+
 /* A zstd stream may start with a skippable frame (zstd -d reads it). */
 START_TEST(zstd_skippable_first)
 {
@@ -1623,6 +1647,7 @@ int main(void)
 	tcase_add_test(tc, roundtrip_canonical);
 	tcase_add_test(tc, roundtrip_meaning);
 	tcase_add_test(tc, zstd_roundtrip);
+	tcase_add_test(tc, zstd_output_checksummed);
 	tcase_add_test(tc, zstd_truncated_mark);
 	tcase_add_test(tc, zstd_skippable_first);
 	tcase_add_test(tc, zstd_unsupported_frames);
