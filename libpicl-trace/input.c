@@ -286,8 +286,13 @@ static int zstd_failure(const struct picl_input *in, struct picl_error *err)
 				      "the last one (something appended to it?)",
 				      (unsigned long long)in->zframe_end);
 	default:
-		return picl_set_error(err, in->zfail, "corrupt compressed input: %s",
-				      ZSTD_getErrorName(in->zfail_code));
+		/* (zstd hands out nothing of the failing call: the mark is
+		 * where the damaged stretch begins in the text, this where
+		 * its frame begins in the file) */
+		return picl_set_error(err, in->zfail, "corrupt compressed input: %s (in the "
+				      "frame at byte %llu of the compressed data)",
+				      ZSTD_getErrorName(in->zfail_code),
+				      (unsigned long long)in->zframe_end);
 	}
 }
 

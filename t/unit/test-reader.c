@@ -616,6 +616,41 @@ START_TEST(zstd_output_checksummed)
 }
 END_TEST
 
+/* Damage in the second of two frames: the message names where that frame
+ * starts in the compressed file; the first frame's records are read. */
+START_TEST(zstd_damage_names_frame)
+{
+	static const char plain[] = "-3 -901 1.5 0 0 0\n-4 -901 2.5 0 0 0\n";
+	unsigned char z[512];
+	char want[96];
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	struct picl_reader *r;
+	struct picl_record rec;
+	size_t n1, n2;
+	int st, count = 0;
+
+	ck_assert_ptr_nonnull(cc);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	n1 = ZSTD_compress2(cc, z, sizeof(z), plain, sizeof(plain) - 1);
+	ck_assert(!ZSTD_isError(n1));
+	n2 = ZSTD_compress2(cc, z + n1, sizeof(z) - n1, plain, sizeof(plain) - 1);
+	ck_assert(!ZSTD_isError(n2));
+	ZSTD_freeCCtx(cc);
+	z[n1 + n2 - 1] ^= 0x5a;   /* the second frame's checksum */
+	r = picl_reader_open_memory(z, n1 + n2, "z", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	while ((st = picl_reader_next(r, &rec)) == PICL_OK)
+		count++;
+	ck_assert_int_eq(st, PICL_ERR_COMPRESS);
+	ck_assert_int_eq(count, 2);
+	ck_assert_uint_eq(picl_reader_error(r)->mark.line, 3);
+	snprintf(want, sizeof(want), "(in the frame at byte %zu of the compressed data)", n1);
+	ck_assert_msg(strstr(picl_reader_error(r)->problem, want) != NULL, "%s",
+		      picl_reader_error(r)->problem);
+	picl_reader_free(r);
+}
+END_TEST
+
 /* A zstd stream may start with a skippable frame (zstd -d reads it). */
 START_TEST(zstd_skippable_first)
 {
@@ -1648,6 +1683,7 @@ int main(void)
 	tcase_add_test(tc, roundtrip_meaning);
 	tcase_add_test(tc, zstd_roundtrip);
 	tcase_add_test(tc, zstd_output_checksummed);
+	tcase_add_test(tc, zstd_damage_names_frame);
 	tcase_add_test(tc, zstd_truncated_mark);
 	tcase_add_test(tc, zstd_skippable_first);
 	tcase_add_test(tc, zstd_unsupported_frames);
