@@ -1932,7 +1932,7 @@ int prof_output_open(struct prof_output *o, const char *cmd, const char *path,
 	int fd, rc;
 
 	memset(o, 0, sizeof(*o));
-	o->path = path;
+	o->path = strcmp(path, "-") ? path : "standard output";
 	if (strcmp(path, "-") == 0 && !need_file) {
 		o->f = stdout;
 		return 0;
