@@ -74,6 +74,11 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n);
  * be looked at passes: opening it says why. */
 int picltrace_in_place_ok(const char *cmd, const char *path);
 
+/* Whether an output trace named path is to be zstd-compressed: -z was
+ * given (z), or --level (level > 0: a level means nothing else), or the
+ * name ends in ".zst" (plain text under that name would be a lie). */
+int picltrace_wants_zstd(const char *path, int z, int level);
+
 /* Open an output trace (picl_writer_open); on failure report it for cmd
  * and return NULL. Its temporary file is removed if the command is killed
  * by SIGINT, SIGTERM or SIGHUP before it is renamed into place. zstd to a

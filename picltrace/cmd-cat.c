@@ -18,7 +18,8 @@ static const char cat_usage[] =
 	"usage: picltrace cat [-o FILE] [-z] [--level=N] [FILE...]\n"
 	"\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
-	"  -z, --zstd         compress the output with zstd\n"
+	"  -z, --zstd         compress the output with zstd (also\n"
+	"                     implied by --level, or an output FILE named *.zst)\n"
 	"      --level=N      zstd compression level (1-19, default 3)\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -109,6 +110,7 @@ int cmd_cat(int argc, const char **argv)
 			return 2;
 		}
 	}
+	wopts.compress = picltrace_wants_zstd(output, wopts.compress, wopts.level);
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(output, inputs, ninputs)) {

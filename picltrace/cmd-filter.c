@@ -96,7 +96,8 @@ static const char filter_usage[] =
 	"                        only the processors -p selects\n"
 	"      --no-defs         filter definition and header records like the rest\n"
 	"  -o, --output=FILE     write to FILE instead of standard output\n"
-	"  -z, --zstd            compress the output with zstd\n"
+	"  -z, --zstd            compress the output with zstd (also\n"
+	"                        implied by --level, or an output FILE named *.zst)\n"
 	"      --level=N         zstd compression level (1-19, default 3)\n"
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -1642,6 +1643,7 @@ int cmd_filter(int argc, const char **argv)
 			goto out;
 		}
 	}
+	compress = picltrace_wants_zstd(output, compress, level);
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(output, inputs, ninputs)) {

@@ -359,6 +359,13 @@ void picltrace_forget_temp(const char *path)
 			temp_paths[i][0] = '\0';
 }
 
+int picltrace_wants_zstd(const char *path, int z, int level)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return z || level > 0 || (n > 4 && strcmp(path + n - 4, ".zst") == 0);
+}
+
 struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 					  int compress, int level)
 {

@@ -38,7 +38,8 @@ static const char merge_usage[] =
 	"                     quarter of physical memory): the inputs merged at once\n"
 	"                     share it; with --unsorted, each is sorted within it\n"
 	"  -T, --tmpdir=DIR   where temporary files go (default $TMPDIR or /tmp)\n"
-	"  -z, --zstd         compress the output with zstd\n"
+	"  -z, --zstd         compress the output with zstd (also\n"
+	"                     implied by --level, or an output FILE named *.zst)\n"
 	"      --level=N      zstd compression level (1-19, default 3)\n"
 	"  -q, --quiet        no progress line\n"
 	"  -h, --help         show this help\n"
@@ -664,6 +665,7 @@ int cmd_merge(int argc, const char **argv)
 			return 2;
 		}
 	}
+	compress = picltrace_wants_zstd(output, compress, level);
 	if (optind >= argc) {
 		picltrace_error("merge", "no input given (\"-\" reads standard input)");
 		fputs(merge_usage, stderr);

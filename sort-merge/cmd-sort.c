@@ -29,7 +29,8 @@ static const char sort_usage[] =
 	"      --batch-size=N merge at most N temporary runs at once (at least 2;\n"
 	"                     default as many as open files allow, at most 256)\n"
 	"  -c, --check        report whether the input is sorted; exit 1 if not\n"
-	"  -z, --zstd         compress the output with zstd\n"
+	"  -z, --zstd         compress the output with zstd (also\n"
+	"                     implied by --level, or an output FILE named *.zst)\n"
 	"      --level=N      zstd compression level (1-19, default 3)\n"
 	"  -q, --quiet        no progress line\n"
 	"  -h, --help         show this help\n"
@@ -165,6 +166,7 @@ int cmd_sort(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
+	compress = picltrace_wants_zstd(in_place ? inputs[0] : output, compress, level);
 	if (check && (in_place || output_given)) {
 		picltrace_error("sort", "--check writes nothing: it takes neither --in-place "
 				"nor --output");

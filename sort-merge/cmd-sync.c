@@ -69,7 +69,8 @@ static const char sync_help[] =
 	"                         output)\n"
 	"      --in-place         replace FILE by the corrected trace, once all succeeded\n"
 	"  -z, --zstd             compress the output with zstd (--in-place keeps a\n"
-	"                         compressed input compressed)\n"
+	"                         compressed input compressed; also implied by\n"
+	"                         --level, or by an output named *.zst)\n"
 	"      --level=N          zstd compression level (1-19, default 3)\n"
 	"      --reference=P      processor whose clock is kept (default 0, or the\n"
 	"                         lowest that exchanged messages)\n"
@@ -1089,6 +1090,7 @@ int cmd_sync(int argc, const char **argv)
 	}
 	if (!o.output)
 		o.output = "-";
+	o.compress = picltrace_wants_zstd(o.output, o.compress, o.level);
 	if (!o.in_place && !o.dry_run) {
 		const char *inputs[1];
 

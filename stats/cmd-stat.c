@@ -40,7 +40,8 @@ static const char stat_usage[] =
 	"                     -103) with what its events say; exit 1 if they differ\n"
 	"      --emit-records write the statistics records the events give\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
-	"  -z, --zstd         with --emit-records: compress the output\n"
+	"  -z, --zstd         with --emit-records: compress the output (also\n"
+	"                     implied by an output FILE named *.zst)\n"
 	"      --memory=SIZE  the most memory for messages waiting for their\n"
 	"                     partner (e.g. 256M; default a quarter of physical\n"
 	"                     memory); the rest wait in a temporary file\n"
@@ -1153,6 +1154,8 @@ int cmd_stat(int argc, const char **argv)
 				"they take no --format, --messages or --summary");
 		return 2;
 	}
+	if (o.emit)
+		o.compress = picltrace_wants_zstd(o.output, o.compress, 0);
 	if (o.compress && !o.emit) {
 		picltrace_error("stat", "--zstd goes with --emit-records");
 		return 2;

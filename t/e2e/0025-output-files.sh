@@ -44,6 +44,31 @@ expect_rc 0
 [ "$(head -c 4 ip.zst | od -An -tx1 | tr -d ' ')" = 28b52ffd ] || fail "sort --in-place decompressed a zstd file"
 "$PT" cat ip.zst | cmp -s - sorted.picl || fail "sort --in-place of zstd: wrong records"
 
+# An output named *.zst, or a --level, means zstd without -z: plain text
+# under that name, or a level thrown away, was what a user did not ask for.
+zmagic() { [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' ')" = 28b52ffd ]; }
+for how in "cat" "filter -p 0,1" "sort -q" "merge -q --no-header" "sync -q"; do
+  rm -f o.zst o.picl
+  run "$PT" $how -o o.zst sorted.picl
+  expect_rc 0
+  zmagic o.zst || fail "$how -o o.zst wrote plain text"
+  run "$PT" $how --level=4 -o o.picl sorted.picl
+  expect_rc 0
+  zmagic o.picl || fail "$how --level=4 wrote plain text"
+  "$PT" cat o.zst >a.txt
+  "$PT" cat o.picl >b.txt
+  [ -s a.txt ] && cmp -s a.txt b.txt || fail "$how: .zst and --level outputs differ"
+done
+run "$PT" stat --emit-records -o s.zst t.picl
+expect_rc 0
+zmagic s.zst || fail "stat --emit-records -o s.zst wrote plain text"
+run "$PT" stat -o s.zst t.picl      # a table is no trace: never compressed
+expect_rc 0
+zmagic s.zst && fail "stat -o s.zst compressed its table"
+run "$PT" cat -o plain.picl t.picl
+expect_rc 0
+cmp -s plain.picl t.picl || fail "cat -o plain.picl is not plain"
+
 # A symbolic link stays a link; its target is what gets sorted.
 cp t.picl target.picl
 ln -s target.picl link.picl
