@@ -15,7 +15,8 @@
  *       its start) in the directory of the file NAME stands for (through
  *       symbolic links, so that a link stays a link and its target is
  *       what changes), renamed onto it at commit
- *       once written and synced, removed on any failure. An existing file
+ *       once written and synced (its directory synced after the rename,
+ *       best effort), removed on any failure. An existing file
  *       keeps its permission bits, owner and group (the last two where the
  *       caller may set them); one the caller may not write is refused as an
  *       open would be (renaming over it needs only the directory).
@@ -354,6 +355,24 @@ static int copy_out(struct picl_output *o)
 	return e ? -1 : 0;
 }
 
+/* After the rename: sync the directory that holds target too, so that
+ * after a crash the new file, not the old one, is found under its name
+ * (the file's own data were synced before the rename). Best effort: some
+ * file systems refuse to sync a directory, and the file is in place. */
+static void sync_dir(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir = slash ? strndup(target, slash == target ? 1 : (size_t)(slash - target))
+			  : strdup(".");
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 int picl_output_commit(struct picl_output *o, struct picl_error *err)
 {
 	const char *what = NULL;
@@ -373,6 +392,7 @@ int picl_output_commit(struct picl_output *o, struct picl_error *err)
 	if (!what && o->target && rename(o->temp, o->target) < 0)
 		e = errno, what = "cannot rename the temporary file into place";
 	if (!what && o->target) {
+		sync_dir(o->target);
 		free(o->temp);  /* renamed: nothing to remove */
 		o->temp = NULL;
 	}

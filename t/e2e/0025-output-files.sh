@@ -175,4 +175,17 @@ for c in cat sort filter sync stat merge; do
   cmp -s in.picl t.picl || fail "$last: the input was changed"
 done
 
+# Durable: the file is synced before the rename, its directory after it
+# (else a crash may bring the old file back under the name).
+if strace -f -o /dev/null true 2>/dev/null; then
+  mkdir -p dur
+  strace -f -e trace=openat,fsync,rename -o st.txt "$PT" cat -o dur/x.picl t.picl
+  awk '/rename\(.*"dur\/x.picl"\) = 0/ { r = 1 }
+       r && /openat\(.*"dur", .*O_DIRECTORY.*= [0-9]+$/ { fd = $NF }
+       fd != "" && $0 ~ "fsync\\(" fd "\\) += 0" { ok = 1 }
+       END { exit !ok }' st.txt || fail "the directory is not synced after the rename: $(cat st.txt)"
+else
+  echo "skipped: strace is not installed (the directory sync after a rename)"
+fi
+
 echo "ok: output files"
