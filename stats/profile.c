@@ -1932,7 +1932,7 @@ int prof_output_open(struct prof_output *o, const char *cmd, const char *path,
 	int fd, rc;
 
 	memset(o, 0, sizeof(*o));
-	o->path = strcmp(path, "-") ? path : "standard output";
+	o->path = strcmp(path, "-") ? path : "<stdout>";
 	if (strcmp(path, "-") == 0 && !need_file) {
 		o->f = stdout;
 		return 0;
@@ -1964,7 +1964,7 @@ int prof_output_commit(struct prof_output *o, const char *cmd)
 	if (o->f == stdout) {
 		o->f = NULL;
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			picltrace_error(cmd, "standard output: cannot write: %s",
+			picltrace_error(cmd, "<stdout>: cannot write: %s",
 					strerror(errno));
 			return -1;
 		}

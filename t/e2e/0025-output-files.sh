@@ -175,6 +175,18 @@ for c in cat sort filter sync stat merge; do
   cmp -s in.picl t.picl || fail "$last: the input was changed"
 done
 
+# Standard output that cannot be written is named alike by every command.
+for c in cat sort filter stat validate; do
+  set +e
+  "$PT" $c sorted.picl >/dev/full 2>"$TMP/err"
+  rc=$?
+  set -e
+  last="$c >/dev/full"
+  expect_rc 2
+  grep -q "^picltrace $c: <stdout>: cannot write: No space left on device" "$TMP/err" ||
+    fail "$last: $(cat "$TMP/err")"
+done
+
 # Durable: the file is synced before the rename, its directory after it
 # (else a crash may bring the old file back under the name).
 if strace -f -o /dev/null true 2>/dev/null; then
