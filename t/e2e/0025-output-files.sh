@@ -191,7 +191,9 @@ done
 # (else a crash may bring the old file back under the name).
 if strace -f -o /dev/null true 2>/dev/null; then
   mkdir -p dur
-  strace -f -e trace=openat,fsync,rename -o st.txt "$PT" cat -o dur/x.picl t.picl
+  # (LeakSanitizer cannot run under ptrace)
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    strace -f -e trace=openat,fsync,rename -o st.txt "$PT" cat -o dur/x.picl t.picl
   awk '/rename\(.*"dur\/x.picl"\) = 0/ { r = 1 }
        r && /openat\(.*"dur", .*O_DIRECTORY.*= [0-9]+$/ { fd = $NF }
        fd != "" && $0 ~ "fsync\\(" fd "\\) += 0" { ok = 1 }
