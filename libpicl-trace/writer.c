@@ -9,8 +9,9 @@
  * descriptor as the alias number or the control string in double quotes,
  * the data as the descriptor compiler encodes them (one blank before every
  * value, values read from a trace copied byte for byte). Continuation lines
- * are never written; a record that would need one (character data ending in
- * " \"), or whose data hold a newline, is refused.
+ * are never written: a record whose data hold a newline is refused, and
+ * data ending in " \" (or a carriage return) get a blank after them, so
+ * that they do not read as a continuation (or a CRLF line's end).
  *
  * Safety: a named output goes through picl_output (output.c): written to a
  * temporary file beside it (".NAME.tmpXXXXXX") and renamed over NAME by
