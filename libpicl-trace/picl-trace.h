@@ -581,8 +581,8 @@ struct picl_reader *picl_reader_open_memory(const void *buf, size_t len,
  *             next record (the caller chooses to stop or to skip). If the
  *             error is fatal (I/O, corrupt compression; see
  *             picl_reader_error_is_fatal), every later call fails the same.
- * Blank lines and lines that start with '#' are skipped (comments are our
- * extension for hand-written test traces; writers never emit them).
+ * Blank lines and lines whose first non-blank is '#' are skipped (comments
+ * are our extension for hand-written test traces; writers never emit them).
  */
 int picl_reader_next(struct picl_reader *r, struct picl_record *rec);
 
