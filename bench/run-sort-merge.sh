@@ -9,11 +9,14 @@
 #
 # Each command runs under /usr/bin/time (wall seconds, peak RSS); outputs are
 # compared byte for byte with the peer's. Needs the build in $BUILD (default
-# ../_build) with `make bench` done, otf-trace and libopen-trace-format-dev.
+# ../_build) with `make bench` done; the otfmerge row also needs otf-trace
+# and libopen-trace-format-dev (./bootstrap bench-deps, then configure and
+# make bench again for picl2otf), and is skipped, saying so, without them.
 # Work files go to $BENCH_DIR (default /tmp/picl-bench): ~12 GB of disk.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-$here/../_build}
+BUILD=$(cd "$BUILD" && pwd)   # absolute: the work happens in $DIR
 DIR=${BENCH_DIR:-/tmp/picl-bench}
 SIZE=${SIZE:-2G}
 PT="$BUILD/picltrace/picltrace"
@@ -55,10 +58,15 @@ measure "picltrace merge --no-header" "$PT" merge -q --no-header -o ours.merged 
 measure "picltrace merge (with header)" "$PT" merge -q -o ours.merged.h parts/*.picl
 measure "GNU sort -m -s -k3,3g" env LC_ALL=C sort -m -s -t' ' -k3,3g -o gnu.merged parts/*.picl
 cmp ours.merged gnu.merged && echo "identical order"
-rm -rf otf && mkdir otf
-events=$("$P2O" ours.sorted otf/t)
-echo "OTF: $events events in $(ls otf/*.events | wc -l) streams"
-measure "otfmerge -n 1" otfmerge -n 1 -o otf/m otf/t.otf
+events=0
+if [ -x "$P2O" ] && command -v otfmerge >/dev/null 2>&1; then
+  rm -rf otf && mkdir otf
+  events=$("$P2O" ours.sorted otf/t)
+  echo "OTF: $events events in $(ls otf/*.events | wc -l) streams"
+  measure "otfmerge -n 1" otfmerge -n 1 -o otf/m otf/t.otf
+else
+  echo "otfmerge skipped: no $P2O or no otfmerge (./bootstrap bench-deps)"
+fi
 rm -f gnu.merged ours.merged.h
 
 echo "== rates"
@@ -74,6 +82,9 @@ def ratio(a, b):
 print(f"sort:  GNU sort / picltrace sort = {ratio('picltrace sort', 'GNU sort -s -k3,3g'):.1f}x")
 print(f"merge: GNU sort -m / picltrace merge = {ratio('picltrace merge --no-header', 'GNU sort -m -s -k3,3g'):.1f}x")
 m = rows['picltrace merge --no-header'][0]
-o = rows['otfmerge -n 1'][0]
-print(f"merge: picltrace {records / m / 1e6:.2f} M records/s; otfmerge {events / o / 1e6:.2f} M events/s")
+line = f"merge: picltrace {records / m / 1e6:.2f} M records/s" if m else "merge: picltrace too fast to time"
+if 'otfmerge -n 1' in rows:
+    o = rows['otfmerge -n 1'][0]
+    line += f"; otfmerge {events / o / 1e6:.2f} M events/s" if o else "; otfmerge too fast to time"
+print(line)
 PY
