@@ -68,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------------ */
@@ -1466,6 +1467,7 @@ int main(int argc, char **argv)
 	struct gen g;
 	const char *path = "-";
 	char *tmp = NULL;
+	struct stat st;
 	int i, p;
 
 	memset(&g, 0, sizeof(g));
@@ -1511,6 +1513,14 @@ int main(int argc, char **argv)
 
 	if (!strcmp(path, "-")) {
 		g.fd = 1;
+	} else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device, FIFO or socket (/dev/null, a pipe to zstd): write it
+		 * where it is; renaming a file onto it would replace it */
+		g.fd = open(path, O_WRONLY);
+		if (g.fd < 0) {
+			fprintf(stderr, "gen-trace: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
 	} else {
 		size_t n = strlen(path) + 16;
 

@@ -28,8 +28,8 @@ bench_picl2otf_CFLAGS = $(AM_CFLAGS) -O2
 bench_picl2otf_LDADD = libpicl-trace/libpicl-trace.la $(OTF_LIBS)
 
 CLEANFILES += $(EXTRA_PROGRAMS)
-TESTS += t/e2e/0530-bench-sort-merge.sh
-EXTRA_DIST += t/e2e/0530-bench-sort-merge.sh
+TESTS += t/e2e/0035-gen-trace-output.sh t/e2e/0530-bench-sort-merge.sh
+EXTRA_DIST += t/e2e/0035-gen-trace-output.sh t/e2e/0530-bench-sort-merge.sh
 EXTRA_DIST += bench/run-read.sh bench/run-sort-merge.sh bench/README.md \
 	bench/run-event-cost.sh bench/event-cost.c bench/lttng-tp.c bench/lttng-tp.h \
 	bench/run-pingpong.sh bench/mpi-pingpong.c bench/mpi-interleaved.c
