@@ -1075,7 +1075,7 @@ struct picl_schema_record {
 struct picl_schema *picl_schema_load(const char *path, struct picl_error *err);
 
 /*
- * Load the default schema: $PICL_SCHEMA if set, else
+ * Load the default schema: $PICL_SCHEMA if set and not empty, else
  * $(pkgdatadir)/picl.yaml (when that is missing, err->problem also says
  * how to name another).
  */
