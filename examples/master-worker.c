@@ -45,11 +45,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (me == 0) {
+		/* active: the workers given a task, whose result is to come
+		 * (with fewer tasks than workers, the others stop at once) */
+		active = 0;
 		for (i = 1; i < nprocs; i++) {
 			task = next < ntasks ? next++ : -1;
+			active += task >= 0;
 			send0((char *)&task, sizeof task, T_TASK, i);
 		}
-		active = nprocs - 1;
 		while (active > 0 || nbig < nprocs - 1) {
 			if (active == 0)        /* only big messages to come */
 				while (!probe0(T_BIG))

@@ -54,6 +54,14 @@ for n in 2 3 5 8; do
     fail "stat --compare st$n: $(cat "$TMP/out")"
 done
 
+# fewer tasks than workers (2 for 7): those without a task stop at once,
+# and node 0 waits for no result from them (it counted them active and
+# waited for ever: found at -n 128 with the default 100 tasks)
+run timeout 30 "$RUN" -n 8 -o mwfew.picl "$EX/master-worker" 2 100000
+expect_rc 0
+grep -q "2 tasks" "$TMP/out" || fail "master-worker 2 tasks: $(cat "$TMP/out" "$TMP/err")"
+check_trace mwfew.picl 8
+
 # everybody sends 10 MiB to everybody before receiving: no deadlock
 for n in 2 5; do
   run timeout 120 "$RUN" -n $n "$EX/exchange"
