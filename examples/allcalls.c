@@ -9,6 +9,7 @@
 #include <picl.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int bad;
@@ -36,7 +37,7 @@ int main(void)
 	int remaining, lp, lu, lt, top, ord, dir, np;
 	int v, w, marks[2] = { 7, 8 };
 	double d, t;
-	float vec[64];
+	float *vec;
 	char buf[64], msg[64];
 
 	tracefiles("", "", 0);
@@ -124,13 +125,14 @@ int main(void)
 	v = 1 << (me % 30); gxor0(&v, 1, PICL_INT, 28, 0);
 	v = me; gcomb0(&v, 1, PICL_INT, 29, 0, comb);
 	if (me == 0) expect(v == nprocs - 1, "gcomb0");
-	memset(vec, 0, sizeof vec);
+	/* one float per node (a fixed 64 was written past from node 64 on) */
+	vec = calloc((size_t)nprocs, sizeof *vec);
+	if (!vec)
+		return 1;
 	vec[me] = (float)me;
-	if (nprocs <= 64) {
-		gather0(vec, 1, 30, 0);
-		if (me == 0) expect(vec[nprocs - 1] == (float)(nprocs - 1),
-				    "gather0");
-	}
+	gather0(vec, 1, 30, 0);
+	if (me == 0) expect(vec[nprocs - 1] == (float)(nprocs - 1), "gather0");
+	free(vec);
 	barrier0();
 
 	traceflush();
