@@ -65,8 +65,10 @@ static const char usage[] =
 	"\n"
 	"  -n, --nprocs=N       start N node processes (1-1024)\n"
 	"      --host=HOSTPROG  also start HOSTPROG as the host (processor 32767)\n"
-	"  -o, --output=FILE    the merged trace (default trace.picl)\n"
-	"  -z, --zstd           compress the merged trace with zstd\n"
+	"  -o, --output=FILE    the merged trace (default trace.picl, with -z\n"
+	"                       trace.picl.zst)\n"
+	"  -z, --zstd           compress the merged trace with zstd (also implied\n"
+	"                       by an output FILE named *.zst)\n"
 	"      --keep-parts     keep the per-process trace parts (piclrun says where\n"
 	"                       unless --parts-dir chose the place)\n"
 	"  -t, --timeout=SECS   stop the run after SECS seconds\n"
@@ -1132,7 +1134,7 @@ static int parse(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	int c, out_given = 0;
 	long v;
 	char *end;
 
@@ -1149,7 +1151,7 @@ static int parse(int argc, char **argv)
 			R.nprocs = (int)v;
 			break;
 		case 'H': R.host = optarg; break;
-		case 'o': R.out = optarg; break;
+		case 'o': R.out = optarg; out_given = 1; break;
 		case 'z': R.zstd = 1; break;
 		case 'k': R.keep = 1; break;
 		case 't':
@@ -1173,6 +1175,10 @@ static int parse(int argc, char **argv)
 		fputs(usage, stderr);
 		return -1;
 	}
+	/* -z without -o: a name that says what the file holds (picltrace
+	 * merge compresses a *.zst output in any case) */
+	if (R.zstd && !out_given)
+		R.out = "trace.picl.zst";
 	return optind;
 }
 

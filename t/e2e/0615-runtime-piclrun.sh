@@ -117,6 +117,22 @@ expect_rc 0
 [ -z "$(ls -A sub)$(ls -A rtmp)" ] || fail "files left: $(ls -A sub rtmp)"
 rm -rf relparts
 
+# -z without -o: trace.picl.zst (zstd under the plain name trace.picl
+# was a file no name told apart); -o NAME.zst without -z: compressed too
+mkdir zdir
+run sh -c 'cd zdir && exec timeout 60 "$1" -n 2 -z "$2/ring" 3' sh "$RUN" "$EX"
+expect_rc 0
+[ -f zdir/trace.picl.zst ] && [ ! -e zdir/trace.picl ] || fail "-z: wrote $(ls zdir)"
+[ "$(head -c 4 zdir/trace.picl.zst | od -An -tx1 | tr -d ' ')" = 28b52ffd ] ||
+  fail "-z: trace.picl.zst is not zstd"
+run timeout 60 "$RUN" -n 2 -o zdir/named.zst "$EX/ring" 3
+expect_rc 0
+[ "$(head -c 4 zdir/named.zst | od -An -tx1 | tr -d ' ')" = 28b52ffd ] ||
+  fail "-o named.zst: not zstd"
+"$PT" cat zdir/named.zst >zdir/named.picl
+[ "$(procs zdir/named.picl)" = "0 1 " ] || fail "-o named.zst: $(cat "$TMP/err")"
+rm -rf zdir
+
 # piclrun interrupted (SIGTERM, SIGHUP, SIGINT sent to piclrun alone)
 # while its processes wait: it stops the run as --timeout does, names the
 # signal, still merges what was traced, leaves nothing behind (SIGHUP used
