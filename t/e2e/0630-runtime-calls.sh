@@ -57,6 +57,14 @@ grep -qF -- " '-DMSG=a b' 'my prog.c' '-DQ=it'\\''s' -o prog " "$TMP/out" ||
   fail "picl-cc --showme quoting: $(cat "$TMP/out")"
 run "$PICL_BUILDDIR/picl-rt/picl-cc" --showme -c prog.c
 grep -q -- '-lpicl' "$TMP/out" && fail "picl-cc -c links: $(cat "$TMP/out")"
+# nothing to compile: a usage message, not the linker's "undefined
+# reference to main"
+for args in "" "--mpi --showme"; do
+  run "$PICL_BUILDDIR/picl-rt/picl-cc" $args
+  expect_rc 2
+  grep -q '^picl-cc: no input files' "$TMP/err" || fail "picl-cc $args: $(cat "$TMP/err")"
+  [ ! -s "$TMP/out" ] || fail "picl-cc $args printed: $(cat "$TMP/out")"
+done
 # picl-cc of the build tree compiles and links for real before `make
 # install` (the build's own CFLAGS/LDFLAGS: sanitizers, in that build)
 cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
