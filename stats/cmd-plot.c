@@ -902,8 +902,7 @@ int cmd_plot(int argc, const char **argv)
 	}
 	if (!image_complete(out.file, o.format == PF_PNG)) {
 		picltrace_error("plot", "%s: gnuplot could not write the whole image "
-				"(is the disk full, or the file size limited?)",
-				strcmp(o.output, "-") ? o.output : "<stdout>");
+				"(is the disk full, or the file size limited?)", out.path);
 		prof_output_abort(&out);
 		status = 2;
 		goto done;
