@@ -492,6 +492,13 @@ static void drop_served(void)
 
 static void answer_stop(void);
 static int enqueue_one(void);
+
+/* Has rank i left: this one, or one that said so (CLOSED_TAG: the host by
+ * close0; EXIT_TAG: without close0)? */
+static int has_left(int i)
+{
+	return i == mb.rank || mb.heard[i] == CLOSED_TAG || mb.heard[i] == EXIT_TAG;
+}
 static void stop_pause(void);
 
 /*
@@ -504,15 +511,14 @@ static void stop_pause(void);
  */
 static void host_wait_nodes(void)
 {
-	int i, n, t;
+	int i, n;
 
 	for (;;) {
 		read_ctl();
 		for (i = n = 0; i < mb.size; i++) {
-			t = mb.heard[i];
-			if (t == STOP_TAG)
+			if (mb.heard[i] == STOP_TAG)
 				answer_stop();
-			n += i == mb.rank || t == CLOSED_TAG || t == EXIT_TAG;
+			n += has_left(i);
 		}
 		if (n == mb.size)
 			return;
@@ -1188,7 +1194,7 @@ static int leave(void)
 			t = mb.heard[i];
 			if (t == DONE_TAG || t == STOP_TAG)
 				return t == DONE_TAG ? 0 : -1;
-			n += i == mb.rank || t == EXIT_TAG || t == CLOSED_TAG;
+			n += has_left(i);
 		}
 		if (n == mb.size)
 			return 1;
