@@ -113,7 +113,7 @@
  * unwritten buffer. After a PICL error or such an exit (pt_exit_abnormal),
  * the entries still open (a user block, the call it died in) get exits at
  * the end time before the -901 exit, so the trace nests. The entries
- * written and not yet exited are tracked (open_ev) at any depth: the array
+ * written and not yet exited are tracked (pt.open) at any depth: the array
  * grows as entries are written (at a flush, where the writer allocates
  * anyway); the way out (an atexit handler or a PICL error, never a signal
  * handler) only shrinks it. Should it fail to grow, that is said.
@@ -176,6 +176,13 @@ enum { DT_CHAR, DT_SHORT, DT_INT, DT_LONG, DT_FLOAT, DT_DOUBLE };
  * most ~45 bytes: "-4 EVENT TIME PROCESSOR 0 0"). */
 #define TAIL_ROOM 8192
 #define EXIT_ROOM 64
+
+/* Event types of entries, innermost last (pt.open and its copies). */
+struct evlist {
+	int32_t *ev;
+	int n;
+	size_t cap;
+};
 
 /* One binary trace record (72 bytes). */
 struct pt_rec {
@@ -249,17 +256,12 @@ struct pt_state {
 	 * abnormal end (exit without close0, a PICL error) must close. The
 	 * arrays grow as entries are written (emit_one, writer_open; never
 	 * on the way out: closing only shrinks them). */
-	int32_t *open_ev;
-	int nopen_ev;
-	size_t open_cap;
+	struct evlist open;
 	int open_lost;            /* entries not tracked (no memory) */
-	int32_t *saved_ev;        /* open_ev when the writer opened */
-	int nsaved_ev;            /* (-1: unknown, no memory) */
-	size_t saved_cap;
+	struct evlist saved;      /* open when the writer opened (n -1:
+				     unknown, no memory) */
 	off_t prev_end;           /* the same when the one before opened */
-	int32_t *prev_ev;
-	int nprev_ev;
-	size_t prev_cap;
+	struct evlist prev;
 	int nbounds;              /* of the two above, valid in this file */
 };
 
@@ -484,6 +486,25 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	*p = q;
 	*cap = ncap;
 	return 0;
+}
+
+/* l becomes ev[0..n) (n >= 0); 0, or -1 out of memory (l unchanged). */
+static int evlist_set(struct evlist *l, const int32_t *ev, int n)
+{
+	if (grow((void **)&l->ev, &l->cap, (size_t)n, sizeof(*l->ev)) < 0)
+		return -1;
+	if (n > 0)
+		memmove(l->ev, ev, (size_t)n * sizeof(*ev));
+	l->n = n;
+	return 0;
+}
+
+static void evlist_free(struct evlist *l)
+{
+	free(l->ev);
+	l->ev = NULL;
+	l->n = 0;
+	l->cap = 0;
 }
 
 static size_t dt_size(int dt)
@@ -889,28 +910,18 @@ static struct picl_writer *writer_open(void)
 	/* Where a failed write is cut back to, and what was open there; room
 	 * past the end kept for the exits that close the part then. */
 	{
-		int32_t *t = pt.prev_ev;
-		size_t c = pt.prev_cap;
+		struct evlist t = pt.prev;
 
 		pt.prev_end = pt.good_end;
-		pt.prev_ev = pt.saved_ev;
-		pt.prev_cap = pt.saved_cap;
-		pt.nprev_ev = pt.nsaved_ev;
-		pt.saved_ev = t;
-		pt.saved_cap = c;
+		pt.prev = pt.saved;
+		pt.saved = t;
 	}
 	pt.good_end = lseek(fd, 0, SEEK_END);
-	pt.nsaved_ev = -1;
-	if (grow((void **)&pt.saved_ev, &pt.saved_cap, (size_t)pt.nopen_ev,
-		 sizeof(*pt.saved_ev)) == 0 && !pt.open_lost) {
-		if (pt.nopen_ev > 0)
-			memcpy(pt.saved_ev, pt.open_ev,
-			       (size_t)pt.nopen_ev * sizeof(*pt.saved_ev));
-		pt.nsaved_ev = pt.nopen_ev;
-	}
+	if (pt.open_lost || evlist_set(&pt.saved, pt.open.ev, pt.open.n) < 0)
+		pt.saved.n = -1;
 	if (pt.nbounds < 2)
 		pt.nbounds++;
-	keep_room(fd, pt.good_end, pt.nopen_ev);
+	keep_room(fd, pt.good_end, pt.open.n);
 	return w;
 }
 
@@ -928,22 +939,22 @@ static ssize_t make_tail(const int32_t *ev, int n, int64_t ns, char *tail, size_
 	ssize_t len = -1;
 	int mfd;
 
-	if (n < 0 || !tail || grow((void **)&pt.open_ev, &pt.open_cap, (size_t)n,
-				   sizeof(*pt.open_ev)))
+	if (n < 0 || !tail)
 		return -1;
 	mfd = memfd_create("picl-tail", MFD_CLOEXEC);
 	if (mfd < 0)
 		return -1;
-	if (n > 0)
-		memcpy(pt.open_ev, ev, (size_t)n * sizeof(*ev));
-	pt.nopen_ev = n;
+	if (evlist_set(&pt.open, ev, n) < 0) {
+		close(mfd);
+		return -1;
+	}
 	w = part_writer(mfd);
-	while (w && pt.nopen_ev > 0) {
-		int before = pt.nopen_ev;
+	while (w && pt.open.n > 0) {
+		int before = pt.open.n;
 
-		fill(&ex, ns, PICL_REC_EXIT, pt.open_ev[pt.nopen_ev - 1], 0, NULL, K_INT, 0);
+		fill(&ex, ns, PICL_REC_EXIT, pt.open.ev[pt.open.n - 1], 0, NULL, K_INT, 0);
 		emit_one(w, &ex, 0);
-		if (pt.nopen_ev == before)
+		if (pt.open.n == before)
 			break;
 	}
 	if (w && picl_writer_close(w, NULL) == 0)
@@ -981,7 +992,7 @@ static int close_at(off_t at, const char *tail, ssize_t len)
 static void write_failed(const struct picl_error *e)
 {
 	int64_t ns = stamp();
-	size_t size = tail_room(pt.nsaved_ev > pt.nprev_ev ? pt.nsaved_ev : pt.nprev_ev);
+	size_t size = tail_room(pt.saved.n > pt.prev.n ? pt.saved.n : pt.prev.n);
 	char *tail;
 
 	fprintf(stderr, "picl: cannot write trace file %s: %s; tracing stops here\n",
@@ -993,13 +1004,13 @@ static void write_failed(const struct picl_error *e)
 		return;
 	tail = malloc(size);
 	if (close_at(pt.good_end, tail,
-		     make_tail(pt.saved_ev, pt.nsaved_ev, ns, tail, size)) == 0)
+		     make_tail(pt.saved.ev, pt.saved.n, ns, tail, size)) == 0)
 		goto done;
 	/* (not in a file shared with other processes: they may have
 	 * written after prev_end, since this one's lock was released) */
 	if (!pt.shared && pt.nbounds >= 2 && pt.prev_end >= 0 &&
 	    close_at(pt.prev_end, tail,
-		     make_tail(pt.prev_ev, pt.nprev_ev, ns, tail, size)) == 0)
+		     make_tail(pt.prev.ev, pt.prev.n, ns, tail, size)) == 0)
 		goto done;
 	/* Not silently: what is left does not nest (its open entries have
 	 * no exits), and says so on reading. */
@@ -1022,7 +1033,7 @@ static int writer_finish(struct picl_writer *w)
 	if (rc < 0)
 		write_failed(&e);
 	else if (pt.fd >= 0)
-		keep_room(pt.fd, lseek(pt.fd, 0, SEEK_END), pt.nopen_ev);
+		keep_room(pt.fd, lseek(pt.fd, 0, SEEK_END), pt.open.n);
 	if (pt.shared && pt.fd >= 0)
 		flock(pt.fd, LOCK_UN);
 	return rc < 0 ? -1 : 0;
@@ -1085,22 +1096,22 @@ static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 	if (!w || (r->flags & (F_NOWRITE | F_COUNT)))
 		return;
 	if (r->rtype == PICL_REC_ENTRY) {
-		if (grow((void **)&pt.open_ev, &pt.open_cap, (size_t)pt.nopen_ev + 1,
-			 sizeof(*pt.open_ev)) == 0)
-			pt.open_ev[pt.nopen_ev++] = r->event;
+		if (grow((void **)&pt.open.ev, &pt.open.cap, (size_t)pt.open.n + 1,
+			 sizeof(*pt.open.ev)) == 0)
+			pt.open.ev[pt.open.n++] = r->event;
 		else
 			pt.open_lost++;
 	} else if (r->rtype == PICL_REC_EXIT) {
 		int k;
 
 		/* the innermost open entry of the event, as readers match */
-		for (k = pt.nopen_ev - 1; k >= 0; k--)
-			if (pt.open_ev[k] == r->event)
+		for (k = pt.open.n - 1; k >= 0; k--)
+			if (pt.open.ev[k] == r->event)
 				break;
 		if (k >= 0) {
-			memmove(pt.open_ev + k, pt.open_ev + k + 1,
-				(size_t)(pt.nopen_ev - k - 1) * sizeof(pt.open_ev[0]));
-			pt.nopen_ev--;
+			memmove(pt.open.ev + k, pt.open.ev + k + 1,
+				(size_t)(pt.open.n - k - 1) * sizeof(pt.open.ev[0]));
+			pt.open.n--;
 		}
 	}
 	if (r->kind == K_INT && r->nvals > 0) {
@@ -1615,12 +1626,9 @@ static void free_state(void)
 	}
 	picl_descriptor_free(pt.d_pair);
 	pt.d_pair = NULL;
-	free(pt.open_ev);
-	free(pt.saved_ev);
-	free(pt.prev_ev);
-	pt.open_ev = pt.saved_ev = pt.prev_ev = NULL;
-	pt.open_cap = pt.saved_cap = pt.prev_cap = 0;
-	pt.nopen_ev = pt.nsaved_ev = pt.nprev_ev = 0;
+	evlist_free(&pt.open);
+	evlist_free(&pt.saved);
+	evlist_free(&pt.prev);
 	pt.open_lost = 0;
 	close_part();
 }
@@ -1642,13 +1650,13 @@ static void trace_exit(int close_open)
 	memset(&c, 0, sizeof(c));
 	c.w = pt.write_failed ? NULL : writer_open();
 	write_records(c.w);
-	while (close_open && c.w && pt.nopen_ev > 0 &&
-	       pt.open_ev[pt.nopen_ev - 1] != -901) {
-		int before = pt.nopen_ev;
+	while (close_open && c.w && pt.open.n > 0 &&
+	       pt.open.ev[pt.open.n - 1] != -901) {
+		int before = pt.open.n;
 
-		fill(&ex, ns, PICL_REC_EXIT, pt.open_ev[pt.nopen_ev - 1], 0, NULL, K_INT, 0);
+		fill(&ex, ns, PICL_REC_EXIT, pt.open.ev[pt.open.n - 1], 0, NULL, K_INT, 0);
 		emit_one(c.w, &ex, 1);
-		if (pt.nopen_ev == before)
+		if (pt.open.n == before)
 			break;   /* not written (cannot happen): no endless loop */
 	}
 	if (close_open && c.w && pt.open_lost)
@@ -1754,8 +1762,22 @@ void traceinfo(int *remaining, int *picl, int *user, int *trace)
 		*trace = pt.level[PT_TRACE];
 }
 
-/* The calls that take a user event or record type, for refused(). */
-enum { R_BLOCKBEGIN, R_BLOCKEND, R_MARK, R_MARKS, R_DATA_EVENT, R_DATA_RECORD, R_NCALLS };
+/* The calls that take a user event or record type, for refused(), and
+ * tracedata's other arguments (R_DATA_ARGS). */
+enum { R_BLOCKBEGIN, R_BLOCKEND, R_MARK, R_MARKS, R_DATA_EVENT, R_DATA_RECORD, R_DATA_ARGS,
+       R_NCALLS };
+
+/* 1 the first time a call of kind `which` is refused: each kind is said
+ * once on stderr (a loop of them would flood it). */
+static int first_refusal(int which)
+{
+	static unsigned char said[R_NCALLS];
+
+	if (said[which])
+		return 0;
+	said[which] = 1;
+	return 1;
+}
 
 /*
  * A negative user event type (or tracedata record type): those are PICL's
@@ -1768,21 +1790,18 @@ enum { R_BLOCKBEGIN, R_BLOCKEND, R_MARK, R_MARKS, R_DATA_EVENT, R_DATA_RECORD, R
  */
 static int refused(int which, int value)
 {
-	static const char *const what[R_NCALLS] = {
+	static const char *const what[R_DATA_ARGS] = {
 		"traceblockbegin: event type", "traceblockend: event type",
 		"tracemark: event type", "tracemarks: event type",
 		"tracedata: event type", "tracedata: record type",
 	};
-	static unsigned char said[R_NCALLS];
 
 	if (likely(value >= 0))
 		return 0;
-	if (!said[which]) {
-		said[which] = 1;
+	if (first_refusal(which))
 		fprintf(stderr, "picl: process %d: %s %d refused, not recorded (user"
 			" types are >= 0; negative ones are PICL's own)\n",
 			node_id(), what[which], value);
-	}
 	return 1;
 }
 
@@ -1926,15 +1945,11 @@ void tracedata(int type, int location, char *datatype, int count, void *data)
 	if (!pt.on[PT_USER])
 		return;
 	if (dt < 0 || count < 0 || (count > 0 && !data)) {
-		static int said;
-
-		if (!said) {   /* (once: a loop of them would flood stderr) */
-			said = 1;
+		if (first_refusal(R_DATA_ARGS))
 			fprintf(stderr, "picl: process %d: tracedata: %s refused, not recorded"
 				" (types: char short int long float double, or 0-5)\n",
 				node_id(), dt < 0 ? "an unknown data type" :
 				count < 0 ? "a negative count" : "no data for a count above 0");
-		}
 		return;
 	}
 	if (refused(R_DATA_EVENT, type) || refused(R_DATA_RECORD, location))
