@@ -807,6 +807,34 @@ void picl_stats_free(struct picl_stats *s);
 int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
 		   struct picl_error *err);
 
+/*
+ * An event record reduced to what the accumulator takes from it: made by
+ * picl_stats_event_of, it holds no pointer into the record, so it can be
+ * kept, queued or handed to another thread after the reader has moved on.
+ */
+struct picl_stats_event {
+	int32_t type;            /* PICL_REC_ENTRY, PICL_REC_EXIT or PICL_REC_MARK */
+	int32_t event;
+	int32_t processor;
+	int32_t process;
+	struct picl_time time;
+	int has_volume;          /* 1: `volume` is what the record adds to its
+				    event's volume (its length field, or 1 for
+				    each process a -503 spawns); 0: nothing */
+	int64_t volume;
+	struct picl_mark mark;   /* where the record is, for error messages */
+};
+
+/* Fill *ev from an event record (its length value needs rec's values
+ * decoded). Returns 1, or 0 (*ev untouched) for any other record type. */
+int picl_stats_event_of(const struct picl_record *rec, struct picl_stats_event *ev);
+
+/* picl_stats_add of the record ev was made from: the same results and
+ * errors (err->mark is ev->mark). picl_stats_add(s, rec, err) is
+ * picl_stats_event_of then this. */
+int picl_stats_add_event(struct picl_stats *s, const struct picl_stats_event *ev,
+			 struct picl_error *err);
+
 /* What the accumulator knows about E relative to R on (processor, process).
  * Returns 1 and fills the three (-1 where undefined: time for events seen
  * only as marks, volume for events without a length field), or 0 if E never

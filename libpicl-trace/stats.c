@@ -476,20 +476,9 @@ static int count_occurrence(struct proc *p, int32_t event, int is_entry,
 	return PICL_OK;
 }
 
-static int add_mark(struct proc *p, const struct picl_record *rec)
+static int add_mark(struct proc *p, const struct picl_stats_event *ev)
 {
-	enum volume_source src = volume_source(rec->event);
-	int64_t len = 0;
-	int has_len;
-
-	if (src == VOL_SPAWN) {
-		has_len = 1;
-		len = 1;
-	} else {
-		has_len = record_length(rec, mark_length_index(rec->event, rec->nvalues),
-					&len);
-	}
-	return count_occurrence(p, rec->event, 0, has_len, len);
+	return count_occurrence(p, ev->event, 0, ev->has_volume, ev->volume);
 }
 
 /*
@@ -501,11 +490,10 @@ static int add_mark(struct proc *p, const struct picl_record *rec)
  */
 #define MAX_WINDOWS 256
 
-static int add_entry(struct proc *p, const struct picl_record *rec, struct picl_error *err)
+static int add_entry(struct proc *p, const struct picl_stats_event *rec,
+		     struct picl_error *err)
 {
 	struct frame *f;
-	int64_t len = 0;
-	int has_len = 0;
 	size_t k;
 	int rc;
 
@@ -522,9 +510,7 @@ static int add_entry(struct proc *p, const struct picl_record *rec, struct picl_
 		}
 	}
 
-	if (volume_source(rec->event) == VOL_ENTRY)
-		has_len = record_length(rec, 0, &len);
-	rc = count_occurrence(p, rec->event, 1, has_len, len);
+	rc = count_occurrence(p, rec->event, 1, rec->has_volume, rec->volume);
 	if (rc)
 		return rc;
 
@@ -660,14 +646,12 @@ static void add_time(struct cell *c, struct picl_time d)
 	add_time_double(c, picl_time_to_double(d));
 }
 
-static int add_exit(struct proc *p, const struct picl_record *rec,
+static int add_exit(struct proc *p, const struct picl_stats_event *rec,
 		    struct picl_error *err)
 {
-	enum volume_source src = volume_source(rec->event);
 	struct picl_time d;
 	const struct frame *f;
-	int64_t len = 0;
-	int has_len = 0, exact;
+	int exact;
 	size_t i, k;
 
 	/* The matching entry: the innermost open entry of its event type. */
@@ -696,12 +680,6 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 		exact = picl_time_sub(rec->time, f->time, &d) == PICL_OK;
 	}
 	exact = exact && d.scale >= 0 && d.scale <= PICL_TIME_MAX_SCALE;
-	if (src == VOL_EXIT) {
-		has_len = record_length(rec, 0, &len);
-	} else if (src == VOL_SPAWN) {
-		has_len = 1;
-		len = 1;
-	}
 
 	for (k = 0; k <= f->rel_count; k++) {
 		int32_t rel = k == 0 ? PICL_WILDCARD : p->rels[f->rel_start + k - 1];
@@ -718,8 +696,8 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 		else
 			add_time_double(c, picl_time_to_double(rec->time) -
 					    picl_time_to_double(f->time));
-		if (has_len)
-			add_volume(c, len);
+		if (rec->has_volume)
+			add_volume(c, rec->volume);
 	}
 	remove_frame(p, i, rec->event);
 	if (rec->event >= 0)
@@ -727,45 +705,96 @@ static int add_exit(struct proc *p, const struct picl_record *rec,
 	return PICL_OK;
 }
 
-int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
-		   struct picl_error *err)
+int picl_stats_event_of(const struct picl_record *rec, struct picl_stats_event *ev)
+{
+	long index = -1;
+
+	if (!rec || !ev || (rec->type != PICL_REC_MARK && rec->type != PICL_REC_ENTRY &&
+			    rec->type != PICL_REC_EXIT))
+		return 0;
+	ev->type = rec->type;
+	ev->event = rec->event;
+	ev->processor = rec->processor;
+	ev->process = rec->process;
+	ev->time = rec->time;
+	ev->mark = rec->mark;
+	ev->has_volume = 0;
+	ev->volume = 0;
+	switch (volume_source(rec->event)) {
+	case VOL_ENTRY:
+		index = rec->type == PICL_REC_ENTRY ? 0 :
+			rec->type == PICL_REC_MARK ? mark_length_index(rec->event, rec->nvalues) : -1;
+		break;
+	case VOL_EXIT:
+		index = rec->type == PICL_REC_EXIT ? 0 :
+			rec->type == PICL_REC_MARK ? mark_length_index(rec->event, rec->nvalues) : -1;
+		break;
+	case VOL_SPAWN:
+		if (rec->type != PICL_REC_ENTRY) {
+			ev->has_volume = 1;
+			ev->volume = 1;
+		}
+		break;
+	case VOL_NONE:
+		break;
+	}
+	if (index >= 0)
+		ev->has_volume = record_length(rec, index, &ev->volume);
+	return 1;
+}
+
+int picl_stats_add_event(struct picl_stats *s, const struct picl_stats_event *ev,
+			 struct picl_error *err)
 {
 	struct proc *p;
 	int rc;
 
-	if (!s || !rec)
+	if (!s || !ev)
 		return picl_set_error(err, PICL_ERR_USAGE,
-				      "picl_stats_add needs a stats object and a record");
-	if (rec->type != PICL_REC_MARK && rec->type != PICL_REC_ENTRY &&
-	    rec->type != PICL_REC_EXIT)
+				      "picl_stats_add_event needs a stats object and an event");
+	if (ev->type != PICL_REC_MARK && ev->type != PICL_REC_ENTRY &&
+	    ev->type != PICL_REC_EXIT)
 		return PICL_OK;
-	p = proc_get(s, rec->processor, rec->process);
+	p = proc_get(s, ev->processor, ev->process);
 	if (!p)
 		return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 
-	switch (rec->type) {
+	switch (ev->type) {
 	case PICL_REC_MARK:
-		if (add_mark(p, rec))
+		if (add_mark(p, ev))
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 		break;
 	case PICL_REC_ENTRY:
-		rc = add_entry(p, rec, err);
+		rc = add_entry(p, ev, err);
 		if (rc == PICL_ERR_NOMEM)
 			return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 		if (rc < 0)
 			return rc;
 		break;
 	default:
-		rc = add_exit(p, rec, err);
+		rc = add_exit(p, ev, err);
 		if (rc < 0)
 			return rc;
 		break;
 	}
 	/* only a record taken: a refused one changes nothing */
-	p->last = rec->time;
-	if (rec->time.scale > p->max_scale)
-		p->max_scale = rec->time.scale;
+	p->last = ev->time;
+	if (ev->time.scale > p->max_scale)
+		p->max_scale = ev->time.scale;
 	return PICL_OK;
+}
+
+int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
+		   struct picl_error *err)
+{
+	struct picl_stats_event ev;
+
+	if (!s || !rec)
+		return picl_set_error(err, PICL_ERR_USAGE,
+				      "picl_stats_add needs a stats object and a record");
+	if (!picl_stats_event_of(rec, &ev))
+		return PICL_OK;
+	return picl_stats_add_event(s, &ev, err);
 }
 
 /* ------------------------------------------------------------------------ */

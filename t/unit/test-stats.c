@@ -852,6 +852,126 @@ START_TEST(test_many)
 }
 END_TEST
 
+/*
+ * picl_stats_event_of + picl_stats_add_event against picl_stats_add: the
+ * events are made while reading, kept, and taken in only after the reader
+ * is gone (they must hold nothing of the record); every statistic and
+ * every refusal comes out the same. Volumes from entries (-21), exits
+ * (-52, -912), marks of either kind and processes spawned (-503).
+ */
+static const char events_trace[] =
+	"-3 -901 0 0 0 0\n"
+	"-3 3 1 0 0 0\n"
+	"-3 -21 2 0 0 3 2 40 7 1\n"
+	"-4 -21 3 0 0 0\n"
+	"-3 -52 4 0 0 1 2 7\n"
+	"-4 -52 6 0 0 3 2 24 7 1\n"
+	"-2 -21 7 0 0 3 2 16 7 1\n"
+	"-2 -52 8 0 0 6 2 1 7 1 12 7 1\n"
+	"-4 9 9 0 0 0\n"                      /* refused: no entry */
+	"-3 -503 10 0 0 0\n"
+	"-4 -503 11 0 0 0\n"
+	"-2 -503 12 0 0 0\n"
+	"-3 -912 13 0 0 0\n"
+	"-4 -912 14 0 0 1 2 4096\n"
+	"-4 3 15 0 0 0\n"
+	"-3 -21 16 1 0 3 2 -1 7 0\n"          /* length -1: undefined */
+	"-4 -21 17 1 0 0\n"
+	"-4 -901 18 0 0 0\n";
+
+START_TEST(test_events_kept)
+{
+	struct picl_stats *direct = picl_stats_new(), *kept = picl_stats_new();
+	struct picl_stats_event ev[64], untouched;
+	struct collect *a, *b;
+	struct picl_reader *r;
+	struct picl_record rec;
+	struct picl_error err;
+	int status = 0, rc, n = 0, i, j, refused_direct = 0, refused_kept = 0;
+	int64_t c, v;
+	double t;
+
+	memset(&err, 0, sizeof(err));
+	r = picl_reader_open_memory(events_trace, sizeof(events_trace) - 1, "events",
+				    NULL, &status, &err);
+	ck_assert_ptr_nonnull(r);
+	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		ck_assert_int_lt(n, 64);
+		if (picl_stats_event_of(&rec, &ev[n]))
+			n++;
+		if (picl_stats_add(direct, &rec, &err) != PICL_OK) {
+			refused_direct++;
+			ck_assert_uint_eq(err.mark.line, 9);
+		}
+	}
+	ck_assert_int_eq(rc, PICL_END);
+	/* A record other than an event: 0, the event untouched. */
+	memset(&untouched, 0x5a, sizeof(untouched));
+	rec.type = PICL_REC_STAT_TIME;
+	ck_assert_int_eq(picl_stats_event_of(&rec, &untouched), 0);
+	for (i = 0; i < (int)sizeof(untouched); i++)
+		ck_assert_int_eq(((unsigned char *)&untouched)[i], 0x5a);
+	picl_reader_free(r);
+	ck_assert_int_eq(n, 18);
+	ck_assert_int_eq(refused_direct, 1);
+
+	/* What each event carries. */
+	ck_assert(ev[2].has_volume && ev[2].volume == 40);   /* -21 entry */
+	ck_assert(!ev[3].has_volume);                         /* -21 exit */
+	ck_assert(!ev[4].has_volume);                         /* -52 entry */
+	ck_assert(ev[5].has_volume && ev[5].volume == 24);   /* -52 exit */
+	ck_assert(ev[6].has_volume && ev[6].volume == 16);   /* -21 mark */
+	ck_assert(ev[7].has_volume && ev[7].volume == 12);   /* -52 mark, 6 values */
+	ck_assert(!ev[9].has_volume);                         /* -503 entry */
+	ck_assert(ev[10].has_volume && ev[10].volume == 1);  /* -503 exit */
+	ck_assert(ev[11].has_volume && ev[11].volume == 1);  /* -503 mark */
+	ck_assert(ev[13].has_volume && ev[13].volume == 4096);
+	ck_assert(!ev[15].has_volume);                        /* length -1 */
+	ck_assert_int_eq(ev[8].type, PICL_REC_EXIT);
+	ck_assert_int_eq(ev[8].event, 9);
+	ck_assert_uint_eq(ev[8].mark.line, 9);
+	ck_assert_int_eq(ev[15].processor, 1);
+	ck_assert_int_eq(picl_time_cmp(ev[14].time, tm("15")), 0);
+
+	for (i = 0; i < n; i++) {
+		if (picl_stats_add_event(kept, &ev[i], &err) != PICL_OK) {
+			refused_kept++;
+			ck_assert_int_eq(err.code, PICL_ERR_DATA);
+			ck_assert_uint_eq(err.mark.line, 9);
+		}
+	}
+	ck_assert_int_eq(refused_kept, 1);
+	cur_processor = 0;
+	cur_process = 0;
+	expect(kept, -1, -21, 1.0, 2, 56);
+	expect(kept, -1, -52, 2.0, 2, 36);
+	expect(kept, 3, -503, 1.0, 2, 2);
+	ck_assert_int_eq(picl_stats_get(kept, 1, 0, -1, -21, &t, &c, &v), 1);
+	ck_assert(c == 1 && v == -1);
+
+	a = emit_all(direct);
+	b = emit_all(kept);
+	ck_assert_int_gt(a->n, 0);
+	ck_assert_int_eq(a->n, b->n);
+	for (i = 0; i < a->n; i++) {
+		ck_assert_int_eq(a->recs[i].type, b->recs[i].type);
+		ck_assert_int_eq(a->recs[i].rel, b->recs[i].rel);
+		ck_assert_int_eq(a->recs[i].processor, b->recs[i].processor);
+		ck_assert_int_eq(a->recs[i].npairs, b->recs[i].npairs);
+		ck_assert_int_eq(picl_time_cmp(a->recs[i].time, b->recs[i].time), 0);
+		for (j = 0; j < a->recs[i].npairs; j++) {
+			ck_assert_int_eq(a->recs[i].pairs[j].event, b->recs[i].pairs[j].event);
+			ck_assert_str_eq(a->recs[i].texts[j], b->recs[i].texts[j]);
+		}
+	}
+	ck_assert_int_eq(picl_stats_add_event(NULL, &ev[0], &err), PICL_ERR_USAGE);
+	free(a);
+	free(b);
+	picl_stats_free(direct);
+	picl_stats_free(kept);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* Table 20                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -1003,6 +1123,7 @@ static Suite *stats_suite(int with_table20)
 	tcase_add_test(tc, test_rounding_scale);
 	tcase_add_test(tc, test_exact_sums);
 	tcase_add_test(tc, test_many);
+	tcase_add_test(tc, test_events_kept);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("emit");
