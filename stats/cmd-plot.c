@@ -860,6 +860,7 @@ int cmd_plot(int argc, const char **argv)
 	p = profile_of_inputs(&po, inputs, ninputs, o.kind == KIND_EVENTS);
 	if (!p)
 		return 2;
+	prof_warn_loose_ends(p);
 	if (!strcmp(inputs[0], "-")) {
 		base = "standard input";
 	} else {

@@ -260,6 +260,14 @@ int profile_finish(struct profile *p);
 struct profile *profile_of_inputs(const struct prof_options *opts,
 				  const char *const *inputs, int n, int names);
 
+/*
+ * After profile_finish, unless opts->quiet: warn on stderr, for opts->cmd,
+ * of the totals profile_read only began to list: the exits without a
+ * matching entry when there were more than the five it reported, and the
+ * event records earlier than the one before them on their process.
+ */
+void prof_warn_loose_ends(const struct profile *p);
+
 /* Exact conversions. ticks -> seconds as a double; ticks -> decimal text
  * with `scale` decimals, rounded half away from zero (buf holds at least
  * PROF_TICKS_BUFSIZE bytes); returns buf. */
