@@ -28,6 +28,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE  /* F_DUPFD_CLOEXEC, O_CLOEXEC on older libcs */
 #endif
+#include "fdio.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -198,7 +199,7 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 
 	if (!path)
 		path = "";
-	if (!o || !(o->name = strdup(strcmp(path, "-") == 0 ? "<stdout>" : path))) {
+	if (!o || !(o->name = strdup(picl_output_name(path)))) {
 		e = ENOMEM;
 		goto fail;
 	}

@@ -22,6 +22,7 @@
  * FIFOs and the process's own descriptors (/dev/null, a pipe, /dev/stdout)
  * are written directly.
  */
+#include "fdio.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -200,7 +201,7 @@ struct picl_writer *picl_writer_open(const char *path,
 	struct picl_writer *w;
 
 	if (strcmp(path, "-") == 0)
-		return picl_writer_open_fd(1, "<stdout>", opts, status, err);
+		return picl_writer_open_fd(1, picl_output_name(path), opts, status, err);
 	out = picl_output_open(path, 0, status, err);
 	if (!out)
 		return NULL;

@@ -8,6 +8,7 @@
  * output file (written to a temporary file and renamed) is not left behind.
  */
 #include "builtin.h"
+#include "fdio.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -115,7 +116,7 @@ int cmd_cat(int argc, const char **argv)
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(output, inputs, ninputs)) {
 		picltrace_error("cat", "%s: the output is also an input; refusing to overwrite it",
-				strcmp(output, "-") ? output : "<stdout>");
+				picl_output_name(output));
 		return 2;
 	}
 	w = picltrace_open_output("cat", output, wopts.compress, wopts.level);

@@ -51,6 +51,7 @@
  * created, and an input is never the output.
  */
 #include "builtin.h"
+#include "fdio.h"
 #include "grow.h"
 #include "internal.h"   /* picl_data_needs_pad */
 #include "openindex.h"
@@ -1648,7 +1649,7 @@ int cmd_filter(int argc, const char **argv)
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(output, inputs, ninputs)) {
 		picltrace_error("filter", "%s: the output is also an input; refusing to overwrite it",
-				strcmp(output, "-") ? output : "<stdout>");
+				picl_output_name(output));
 		goto out;
 	}
 	f.w = picltrace_open_output("filter", output, compress, level);

@@ -15,6 +15,7 @@
  * the merged records go to a temporary file first and are copied after it.
  */
 #include "builtin.h"
+#include "fdio.h"
 #include "intmap.h"
 #include "runs.h"
 
@@ -681,7 +682,7 @@ int cmd_merge(int argc, const char **argv)
 	}
 	if (picltrace_same_file(output, names, (int)n)) {
 		picltrace_error("merge", "%s: the output is also an input; refusing to overwrite it",
-				output);
+				picl_output_name(output));
 		return 2;
 	}
 	if (!cfg.memory)

@@ -8,6 +8,7 @@
  * where the first disorder is.
  */
 #include "builtin.h"
+#include "fdio.h"
 #include "runs.h"
 
 #include <getopt.h>
@@ -184,7 +185,7 @@ int cmd_sort(int argc, const char **argv)
 		output = inputs[0];
 	} else if (picltrace_same_file(output, inputs, ninputs)) {
 		picltrace_error("sort", "%s: the output is also an input; use --in-place to replace it",
-				output);
+				picl_output_name(output));
 		return 2;
 	}
 	if (!cfg.memory)

@@ -39,6 +39,7 @@
  */
 #include "../picltrace/builtin.h"
 #include "clock.h"
+#include "fdio.h"
 #include "pow10.h"
 #include "runs.h"
 
@@ -1097,7 +1098,7 @@ int cmd_sync(int argc, const char **argv)
 		inputs[0] = input;
 		if (picltrace_same_file(o.output, inputs, 1)) {
 			picltrace_error(CMD, "%s: the output is also the input; use --in-place to replace it",
-					o.output);
+					picl_output_name(o.output));
 			return 2;
 		}
 	}

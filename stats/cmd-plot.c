@@ -26,6 +26,7 @@
  * shown, and its failure is ours (exit 2).
  */
 #include "builtin.h"
+#include "fdio.h"
 #include "profile.h"
 
 #include <errno.h>
@@ -829,7 +830,7 @@ int cmd_plot(int argc, const char **argv)
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(o.output, inputs, ninputs)) {
 		picltrace_error("plot", "%s: the output is also an input; refusing to overwrite it",
-				o.output);
+				picl_output_name(o.output));
 		return 2;
 	}
 	if (o.format != PF_SCRIPT && !strcmp(o.output, "-") && isatty(1)) {

@@ -96,3 +96,7 @@ EXTRA_DIST += $(VALIDATE_E2E) \
 	testdata/validate/subset.picl testdata/validate/syntax.picl \
 	testdata/validate/tachyon.picl testdata/validate/time-order.picl \
 	testdata/validate/tracing.picl testdata/validate/unknown.picl
+# the picltrace commands together: how they name standard output
+TOOLS_E2E = t/e2e/0026-stdout-name.sh
+TESTS += $(TOOLS_E2E)
+EXTRA_DIST += $(TOOLS_E2E)
