@@ -9,11 +9,11 @@
  * works as well as a file. Concatenated zstd frames are read one after the
  * other; input that ends inside a frame is reported as truncated.
  */
+#include "fdio.h"
 #include "input.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,17 +63,9 @@ static ssize_t source_read(struct picl_input *in, void *buf, size_t cap)
 		in->mem_pos += n;
 		return (ssize_t)n;
 	}
-	for (;;) {
-		ssize_t n = read(in->fd, buf, cap);
-		struct pollfd p = { in->fd, POLLIN, 0 };
-
-		if (n >= 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
-			return n;
-		/* A non-blocking descriptor (a standard input some parents
-		 * leave so): wait for data as a blocking one would. */
-		if (errno != EINTR && poll(&p, 1, -1) < 0 && errno != EINTR)
-			return -1;
-	}
+	/* a non-blocking descriptor (a standard input some parents leave
+	 * so) waits for data as a blocking one would */
+	return picl_read_wait(in->fd, buf, cap);
 }
 
 /*

@@ -7,11 +7,11 @@
 #define _GNU_SOURCE /* fallocate, FALLOC_FL_PUNCH_HOLE */
 #endif
 #include "builtin.h"
+#include "fdio.h"
 #include "intmap.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,23 +174,15 @@ int picltrace_spool(const char *cmd, int from, const char *what, const char *tmp
 	if (!buf)
 		picltrace_error(cmd, "out of memory");
 	while (fd >= 0) {
-		ssize_t n = read(from, buf, BUFSIZE), w = 0;
+		/* non-blocking (as a parent may leave standard input):
+		 * waits as a blocking read would */
+		ssize_t n = picl_read_wait(from, buf, BUFSIZE), w = 0;
 
 		if (n == 0) {
 			if (lseek(fd, 0, SEEK_SET) == 0)
 				break;
 			picltrace_error(cmd, "%s: cannot rewind its copy: %s", what, strerror(errno));
 			goto fail;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			/* non-blocking (as a parent may leave standard input):
-			 * wait as a blocking read would */
-			struct pollfd p = { from, POLLIN, 0 };
-
-			if (poll(&p, 1, -1) >= 0 || errno == EINTR)
-				continue;
 		}
 		if (n < 0) {
 			picltrace_error(cmd, "%s: cannot read: %s", what, strerror(errno));
