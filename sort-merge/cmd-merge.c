@@ -221,6 +221,7 @@ struct input {
 	int fd;            /* >= 0: a temporary run */
 	uint64_t cost;     /* what reading it takes beside its buffer: its
 			      zstd decoder (runs.h) */
+	unsigned level;    /* --unsorted: how many merges made it (see plan) */
 };
 
 /*
@@ -616,6 +617,82 @@ static int merge_tree(const struct runs_config *cfg, struct input *in, size_t *n
 	return 0;
 }
 
+/*
+ * --unsorted sorts each input into a temporary run, and the runs wait,
+ * a descriptor each, until the last input is in; only `fan` may be open.
+ * They are merged as they come like the digits of a counter: base[j] runs
+ * of level j (level 0: one input, sorted) become one run of level j + 1 as
+ * soon as they are there, so a record is written once a level, whatever
+ * the number of inputs. (Merging all the waiting runs each time fan were
+ * open rewrote the first inputs' records on every such round: n^2 / fan.)
+ * At most base[j] - 1 runs of each level wait, plus the one just sorted;
+ * n inputs need bases that multiply to n at least.
+ */
+struct plan {
+	size_t levels;
+	size_t base[64];
+};
+
+/* The bases of `levels` levels whose waiting runs fit within fan, each
+ * at most `most` (what one merge takes of --memory), as equal as they can
+ * be (which makes their product the largest): that product, at most n;
+ * 0 if there is no such plan (a base under 2). */
+static size_t plan_bases(struct plan *p, size_t levels, size_t n, size_t fan, size_t most)
+{
+	size_t total = fan - 1 + levels, prod = 1, j;   /* the sum of the bases */
+
+	if (total / levels < 2)
+		return 0;
+	for (j = 0; j < levels; j++) {
+		size_t g = total / levels + (j < total % levels);
+
+		p->base[j] = g < most ? g : most;
+		prod = prod > n / p->base[j] ? n : prod * p->base[j];
+	}
+	p->levels = levels;
+	return prod;
+}
+
+/* The fewest levels for n inputs. With too few descriptors for any (2^(fan
+ * - 1) inputs and more), those that take the most: the level above the
+ * last is then never merged, and when fan runs wait they are all merged
+ * (cmd_merge), every product-of-the-bases inputs instead of every fan. */
+static void unsorted_plan(struct plan *p, size_t n, size_t fan, size_t most)
+{
+	size_t levels, prod, best = 0, best_levels = 1;
+
+	for (levels = 1; levels <= sizeof(p->base) / sizeof(p->base[0]); levels++) {
+		prod = plan_bases(p, levels, n, fan, most);
+		if (prod >= n)
+			return;
+		if (prod == 0)
+			break;
+		if (prod > best) {
+			best = prod;
+			best_levels = levels;
+		}
+	}
+	plan_bases(p, best_levels, n, fan, most);
+}
+
+/* After a run was added at in[*n - 1]: merge the last base[j] runs while
+ * they are all of level j. Ties keep argument order: the runs merged are
+ * consecutive. 0, or -1 after reporting. */
+static int carry(const struct runs_config *cfg, struct input *in, size_t *n,
+		 const struct plan *p)
+{
+	for (;;) {
+		unsigned level = in[*n - 1].level;
+		size_t g = level < p->levels ? p->base[level] : 0;
+
+		if (g < 2 || *n < g || in[*n - g].level != level)
+			return 0;
+		if (merge_group(cfg, in, n, *n - g, g) < 0)
+			return -1;
+		in[*n - 1].level = level + 1;
+	}
+}
+
 int cmd_merge(int argc, const char **argv)
 {
 	static const struct option longopts[] = {
@@ -636,10 +713,12 @@ int cmd_merge(int argc, const char **argv)
 	struct picl_writer *w = NULL, *body = NULL;
 	const char *output = "-";
 	const char *const *names;
-	size_t n, m, i, nstdin, fan = runs_fan_in();
+	size_t n, m, i, j, nstdin, fan = runs_fan_in();
 	int c, unsorted = 0, header = 1, compress = 0, level = 0, status = 2, body_fd = -1;
 	int scanned = 0;
 	struct picl_time t = { 0, 0 };
+	struct plan plan = { 0, { 0 } };
+	uint64_t most;
 
 	optind = 1;
 	while ((c = getopt_long(argc, (char *const *)argv, "o:um:T:zqh", longopts, NULL)) != -1) {
@@ -693,18 +772,32 @@ int cmd_merge(int argc, const char **argv)
 		picltrace_error("merge", "out of memory");
 		return 2;
 	}
-	/* --unsorted: each input is sorted into a temporary run held open;
-	 * whenever `fan` of them are open, they are merged in a round first
-	 * (stable: they are the earliest inputs, and stay in front). */
+	/* --unsorted: each input is sorted into a temporary run held open,
+	 * merged with the runs before it as the plan says; should `fan` of
+	 * them be open still (too many inputs for the plan), they are merged
+	 * in a round (stable: they are the earliest inputs, and stay in
+	 * front), which makes runs above the plan's levels. */
+	most = runs_budget(cfg.memory) / (RUNS_RUN_COST + RUNS_BUFFER_MIN);
+	if (unsorted)
+		unsorted_plan(&plan, n, fan, most < 2 ? 2 : most < fan ? (size_t)most : fan);
 	for (i = 0, m = 0; i < n; i++) {
 		in[m].name = names[i];
 		in[m].fd = unsorted ? sort_input(&cfg, names[i]) : -1;
 		if (unsorted && in[m].fd < 0)
 			goto out;
 		in[m].cost = unsorted ? RUNS_RUN_COST : input_cost(names[i]);
+		in[m].level = 0;
 		m++;
-		if (unsorted && m == fan && i + 1 < n && merge_round(&cfg, in, &m, fan) < 0)
+		if (!unsorted || i + 1 == n)
+			continue;
+		if (carry(&cfg, in, &m, &plan) < 0)
 			goto out;
+		if (m == fan) {
+			if (merge_round(&cfg, in, &m, fan) < 0)
+				goto out;
+			for (j = 0; j < m; j++)
+				in[j].level = (unsigned)plan.levels;
+		}
 	}
 	n = m;
 	/* Merge in parts while there are more inputs than descriptors or
