@@ -1011,10 +1011,13 @@ void load0(char *file, int node)
 	int i, lo = node, hi = node;
 
 	need_open("load0");
+	/* Checked even after check0(0), as send0's destination: a record of
+	 * a processor the run does not have would make the trace invalid.
+	 * The host is not a node to start a program on. */
 	if (node == -1) {
 		lo = 0;
 		hi = S.nprocs - 1;
-	} else if (S.checking && !valid_node(node)) {
+	} else if (node < 0 || node >= S.nprocs) {
 		fatal("load0", "no such node", node);
 	}
 	for (i = lo; i <= hi; i++) {

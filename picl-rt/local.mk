@@ -156,13 +156,18 @@ t_rt_open_close_SOURCES = t/rt/open-close.c
 t_rt_open_close_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_open_close_LDADD = $(PICLEX_LDADD_)
 t_rt_open_close_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/api-args
+t_rt_api_args_SOURCES = t/rt/api-args.c
+t_rt_api_args_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_api_args_LDADD = $(PICLEX_LDADD_)
+t_rt_api_args_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0615-runtime-piclrun.sh t/e2e/0616-runtime-scale.sh \
 	t/e2e/0620-runtime-faults.sh t/e2e/0625-runtime-trace-faults.sh \
 	t/e2e/0630-runtime-calls.sh \
 	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-coll-p2p.sh \
-	t/e2e/0645-runtime-trace-args.sh
+	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)
 

@@ -88,7 +88,8 @@ void wait0(int type);
 /* Barrier of all nodes. -402. */
 void sync0(void);
 /* (2.0) Host only: start node program `file` on `node` (-1: all nodes).
- * -503 entry (the name) and exit (processor, process id). */
+ * -503 entry (the name) and exit (processor, process id). Any other node
+ * outside 0..numproc-1 is an error, also after check0(0). */
 void load0(char *file, int node);
 /* Argument checking off (0) or on (1, the default): message types. Lengths
  * and destinations are always checked. */

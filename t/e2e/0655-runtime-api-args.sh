@@ -1,0 +1,40 @@
+#!/bin/sh
+# 0655-runtime-api-args.sh - arguments the PICL calls refuse
+# (t/rt/api-args.c): with the runtime's common error ("picl: process N:
+# call: problem (value)", exit status 1, the others failing in their turn
+# rather than waiting for ever, every part written) and a merged trace that
+# validates; and what setarc0 and getarc0 say of a Gray code order.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+PICL_TRACE_CLOCK=monotonic; export PICL_TRACE_CLOCK
+RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+PROG="$PICL_BUILDDIR/t/rt/api-args"
+cd "$TMP"
+
+# refused HOW LINE [ARG...]: a run of HOW on 3 nodes fails with LINE on stderr,
+# the run ends with status 1, and the merged trace validates (as a partial
+# one: the run failed).
+refused() {
+  how=$1 line=$2
+  shift 2
+  rm -f r.picl
+  run timeout 60 "$RUN" -n 3 --timeout 30 -o r.picl "$PROG" "$how" "$@"
+  expect_rc 1
+  grep -qxF "$line" "$TMP/err" || fail "$last: no '$line': $(cat "$TMP/err")"
+  [ -s r.picl ] || fail "$last: no merged trace"
+  validate_ok r.picl --partial
+}
+
+# load0 of a processor the run does not have: refused also with check0(0)
+# (it recorded "processor 3" in a run of 3, and the host's 32767 in a
+# hostless run), as a bad destination of send0 is
+refused load0 "picl: process 0: load0: no such node (3)" 3
+refused load0 "picl: process 0: load0: no such node (32767)" 32767
+refused load0 "picl: process 0: load0: no such node (-2)" -2
+run timeout 60 "$RUN" -n 3 --timeout 30 -o l.picl "$PROG" load0 2
+expect_rc 0
+validate_ok l.picl
+[ "$(grep -c -- '^-4 -503 .* 2 -1$' l.picl)" -eq 1 ] || fail "load0 2: $(grep -- -503 l.picl)"
+
+echo "ok: $ntest runs"
