@@ -176,7 +176,12 @@ static int reserved_type(int type)
 }
 
 /* Lengths and destinations are checked even after check0(0): a bad one
- * would only corrupt memory further on (one compare each). */
+ * would only corrupt memory further on (one compare each). So are negative
+ * message types (below -1 for a receive): they are the collectives' (api.h's
+ * picl_coll_wire_type), and a program's send0 of -5 would otherwise be
+ * taken by a gsum0 of type 3, or its recv0 of -5 take that gsum0's
+ * message. Inside a collective the type is the collective's (checked
+ * there), sent as its negative wire type. */
 static void check_send(const char *call, int bytes, int type, int node)
 {
 	need_open(call);
@@ -184,13 +189,11 @@ static void check_send(const char *call, int bytes, int type, int node)
 		fatal(call, "negative length", bytes);
 	if (node != -1 && !valid_node(node))
 		fatal(call, "no such destination", node);
-	/* Inside a collective the type is the collective's (checked there),
-	 * sent as picl_coll_wire_type's negative type. */
-	if (!S.checking || pt_collective_depth)
+	if (pt_collective_depth)
 		return;
 	if (type < 0)
 		fatal(call, "negative message type", type);
-	if (reserved_type(type))
+	if (S.checking && reserved_type(type))
 		fatal(call, "message type reserved for PICL itself", type);
 }
 
@@ -199,11 +202,11 @@ static void check_recv(const char *call, int bytes, int type)
 	need_open(call);
 	if (bytes < 0)
 		fatal(call, "negative length", bytes);
-	if (!S.checking || pt_collective_depth)
+	if (pt_collective_depth)
 		return;
 	if (type < -1)
 		fatal(call, "bad message type", type);
-	if (reserved_type(type))
+	if (S.checking && reserved_type(type))
 		fatal(call, "message type reserved for PICL itself", type);
 }
 

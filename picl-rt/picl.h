@@ -91,8 +91,9 @@ void sync0(void);
  * -503 entry (the name) and exit (processor, process id). Any other node
  * outside 0..numproc-1 is an error, also after check0(0). */
 void load0(char *file, int node);
-/* Argument checking off (0) or on (1, the default): message types. Lengths
- * and destinations are always checked. */
+/* Argument checking off (0) or on (1, the default): reserved message
+ * types. Lengths, destinations and negative message types (the
+ * collectives' own; below -1 for a receive) are always checked. */
 void check0(int checking);
 /* Print a line on standard error (through the host, if any), prefixed with
  * the process id. */

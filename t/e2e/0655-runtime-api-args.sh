@@ -37,4 +37,12 @@ expect_rc 0
 validate_ok l.picl
 [ "$(grep -c -- '^-4 -503 .* 2 -1$' l.picl)" -eq 1 ] || fail "load0 2: $(grep -- -503 l.picl)"
 
+# Negative message types are the collectives' (a gsum0 of type 3 travels
+# as -5): refused also with check0(0), where a send0 of -5 was taken by
+# the gsum0 (a wrong sum, or a wait for ever) and a recv0 of -5 took the
+# gsum0's message.
+refused negsend "picl: process 0: send0: negative message type (-5)"
+refused negrecv "picl: process 0: recv0: bad message type (-5)"
+refused negprobe "picl: process 0: probe0: bad message type (-5)"
+
 echo "ok: $ntest runs"
