@@ -96,6 +96,8 @@ static struct {
 	struct msg *qhead, *qtail;      /* unexpected messages, FIFO */
 	struct rreq *req;               /* posted receives, in order */
 	size_t nreq, reqcap;
+	int *sreq;                      /* types of sendbegin0s not yet ended */
+	size_t nsreq, sreqcap;
 	int last_len, last_type, last_src;
 	int failing;
 	int sync_at_open;
@@ -876,17 +878,52 @@ void wait0(int type)
 	tr3(0, -56, S.last_len, S.last_type, S.last_src);
 }
 
+/*
+ * The sends begun (sendbegin0) and not yet ended, by request id (the
+ * type): sendend0 and sendstatus0 of a type no sendbegin0 began are
+ * errors, as recvend0's and recvstatus0's are. Each ends the oldest send
+ * of its type (all are complete already: sendbegin0 sent at once).
+ */
+static void begin_sreq(int type)
+{
+	if (S.nsreq == S.sreqcap) {
+		size_t cap = S.sreqcap ? 2 * S.sreqcap : 8;
+		int *n = realloc(S.sreq, cap * sizeof *n);
+
+		if (!n)
+			fatal("sendbegin0", "out of memory", LONG_MIN);
+		S.sreq = n;
+		S.sreqcap = cap;
+	}
+	S.sreq[S.nsreq++] = type;
+}
+
+static void end_sreq(const char *call, int type)
+{
+	size_t i;
+
+	for (i = 0; i < S.nsreq; i++)
+		if (S.sreq[i] == type)
+			break;
+	if (i == S.nsreq)
+		fatal(call, "no send of this type was begun", type);
+	memmove(S.sreq + i, S.sreq + i + 1, (S.nsreq - i - 1) * sizeof *S.sreq);
+	S.nsreq--;
+}
+
 void sendbegin0(char *buf, int bytes, int type, int node)
 {
 	check_send("sendbegin0", bytes, type, node);
 	tr3(1, -27, bytes, type, node);
 	send_to(buf, bytes, type, node);
+	begin_sreq(type);
 	tr1(0, -27, type);
 }
 
 void sendend0(int type)
 {
 	need_open("sendend0");
+	end_sreq("sendend0", type);
 	tr1(1, -30, type);
 	tr0(0, -30);
 }
@@ -894,6 +931,7 @@ void sendend0(int type)
 int sendstatus0(int type)
 {
 	need_open("sendstatus0");
+	end_sreq("sendstatus0", type);
 	tr1(1, -28, type);
 	tr0(0, -28);
 	return 1;

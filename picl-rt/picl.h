@@ -70,15 +70,17 @@ int probe0(int type);
 
 /* Non-blocking send: the request id is the message type. -27. */
 void sendbegin0(char *buf, int bytes, int type, int node);
-/* Wait until the send of `type` is complete: sendbegin0 sends at once,
- * so it always is already. -30. */
+/* Wait until the oldest send begun with `type` is complete: sendbegin0
+ * sends at once, so it always is already. -30. A type with no send begun
+ * (or whose send was ended already) is an error. */
 void sendend0(int type);
 /* Non-blocking receive into buf. -57. */
 void recvbegin0(char *buf, int bytes, int type);
 /* Wait until the receive of `type` is complete. -60 or -61. */
 void recvend0(int type);
-/* (2.0) 1 if the send of `type` is complete: always (sendbegin0 sends at
- * once). -28. */
+/* (2.0) 1 if the oldest send begun with `type` is complete: always
+ * (sendbegin0 sends at once); the request is finished. -28. A type with no
+ * send begun is an error, as for sendend0. */
 int sendstatus0(int type);
 /* (2.0) 1 if the receive of `type` is complete (-58), else 0 (-59). */
 int recvstatus0(int type);

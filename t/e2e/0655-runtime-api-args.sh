@@ -45,4 +45,10 @@ refused negsend "picl: process 0: send0: negative message type (-5)"
 refused negrecv "picl: process 0: recv0: bad message type (-5)"
 refused negprobe "picl: process 0: probe0: bad message type (-5)"
 
+# sendend0 and sendstatus0 of a type no sendbegin0 began (or whose send
+# was ended already) are errors, as recvend0's and recvstatus0's are
+refused sendend "picl: process 0: sendend0: no send of this type was begun (4)"
+grep -c -- '^-3 -30 ' r.picl | grep -qx 1 || fail "sendend: -30 entries: $(grep -- ' -30 ' r.picl)"
+refused sendstatus "picl: process 0: sendstatus0: no send of this type was begun (6)"
+
 echo "ok: $ntest runs"
