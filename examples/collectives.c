@@ -249,6 +249,9 @@ static void check_arc(int top, int ord, int dir, int full)
 	int np = P, t = top, o = ord, d = dir, root, op, dt, s;
 
 	if (top) {
+		/* a Gray code exists only for a power of two: else natural */
+		if (ord == 1 && (P & (P - 1)) != 0)
+			ord = 0;
 		setarc0(&np, &t, &o, &d);
 		if (np != P || t != top || o != ord || d != dir) {
 			snprintf(where, sizeof where, "setarc0(%d, %d, %d, %d)",

@@ -10,7 +10,7 @@
  * logical architecture set by setarc0(nprocs, top, ord, dir): top 1
  * hypercube, 2 fully connected, 3 unidirectional ring, 4 bidirectional
  * ring; ord 0 numbers the nodes naturally, 1 along a Gray code (only when
- * nprocs is a power of two; otherwise natural); dir +1/-1 is the direction
+ * nprocs is a power of two; otherwise setarc0 makes it 0); dir +1/-1 is the direction
  * of a ring. Until setarc0 is called the architecture is all nodes, a
  * hypercube if their number is a power of two, else fully connected,
  * natural order, dir +1. Only nodes 0..nprocs-1 take part; on the others
@@ -184,7 +184,9 @@ static void arc_current(int *nprocs, int *top, int *ord, int *dir)
  * setarc0: use nodes 0..*nprocs-1 with topology *top, order *ord and ring
  * direction *dir for the collectives from now on. Values out of range are
  * replaced (nprocs by all nodes, top by the default, ord by 0, dir by +1)
- * and the values used are written back. Every node must make the same call.
+ * and the values used are written back. So is a Gray code order (1) on a
+ * number of nodes that is not a power of two, which has none: it becomes
+ * natural (0), and getarc0 says 0 too. Every node must make the same call.
  */
 void setarc0(int *nprocs, int *top, int *ord, int *dir)
 {
@@ -197,7 +199,7 @@ void setarc0(int *nprocs, int *top, int *ord, int *dir)
 		*nprocs = numproc;
 	if (*top < 1 || *top > 4)
 		*top = is_pow2(*nprocs) ? 1 : 2;
-	if (*ord != 0 && *ord != 1)
+	if ((*ord != 0 && *ord != 1) || (*ord == 1 && !is_pow2(*nprocs)))
 		*ord = 0;
 	if (*dir != 1 && *dir != -1)
 		*dir = 1;

@@ -102,7 +102,9 @@ void check0(int checking);
 void message0(char *text);
 
 /* Topology used by the collectives: top 1 hypercube, 2 full, 3 uni-ring,
- * 4 bi-ring; ord 0 natural, 1 Gray code; dir +1/-1. */
+ * 4 bi-ring; ord 0 natural, 1 Gray code; dir +1/-1. setarc0 writes back
+ * the values used: ord 0 for a Gray code on a number of nodes that is not
+ * a power of two (getarc0 then says 0 too). */
 void setarc0(int *nprocs, int *top, int *ord, int *dir);
 void getarc0(int *nprocs, int *top, int *ord, int *dir);
 

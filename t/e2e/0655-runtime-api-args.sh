@@ -51,4 +51,22 @@ refused sendend "picl: process 0: sendend0: no send of this type was begun (4)"
 grep -c -- '^-3 -30 ' r.picl | grep -qx 1 || fail "sendend: -30 entries: $(grep -- ' -30 ' r.picl)"
 refused sendstatus "picl: process 0: sendstatus0: no send of this type was begun (6)"
 
+# setarc0's Gray code order (1) on a number of nodes that is not a power
+# of two, which has none: written back as natural (0), and getarc0 says 0
+# too (both said 1 while the collectives used the natural order)
+for n in 3 5 6; do
+  run timeout 60 "$RUN" -n $n --timeout 30 "$PROG" setarc 1
+  expect_rc 0
+  expect_out <<'EOT'
+setarc0 0 getarc0 0
+EOT
+done
+for n in 1 2 4 8; do
+  run timeout 60 "$RUN" -n $n --timeout 30 "$PROG" setarc 1
+  expect_rc 0
+  expect_out <<'EOT'
+setarc0 1 getarc0 1
+EOT
+done
+
 echo "ok: $ntest runs"
