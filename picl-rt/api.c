@@ -144,6 +144,12 @@ static void peer_fatal(const char *call, const char *what, long a)
 	fatal(call, what, a);
 }
 
+void picl_api_fatal(const char *call, const char *what, long value)
+{
+	fatal(call, what, value);
+	exit(1);                /* not reached: fatal() does not return */
+}
+
 static void need_open(const char *call)
 {
 	if (!S.open)

@@ -31,6 +31,14 @@ void picl_api_set_recvinfo(int bytes, int type, int node);
  * error names the call the program made. */
 void picl_api_need_open(const char *call);
 
+/* Stop the run for a bad call of the program, as send0 does for a bad
+ * argument: "picl: process N: call: what (value)" on stderr, the open
+ * entries closed, a tracemsg saying why, traceexit, and the backend's
+ * abort (the others fail in their turn instead of waiting for ever). For
+ * the collectives. */
+__attribute__((noreturn)) void picl_api_fatal(const char *call,
+					      const char *what, long value);
+
 /* With check0 on, stop the run (as send0 does) if type is one of PICL's
  * reserved message types: for the collectives' own type argument. */
 void picl_api_check_type(const char *call, int type);

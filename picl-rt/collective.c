@@ -63,9 +63,11 @@
  * unknown datatype, bitwise operation on float or double, negative size,
  * a message type below 0 or INT_MAX; with check0 on, a reserved one, as
  * for send0, reported by api.c) or
- * a message longer than the receiving buffer is reported through message0
- * and stops the run (traceexit, exit 1), as api.c does for a bad send0:
- * the other nodes would otherwise wait for this one forever.
+ * a message longer than the receiving buffer is reported and stops the
+ * run through api.c's common error path (picl_api_fatal: "picl: process
+ * N: call: problem (value)", the trace part written, the backend's abort),
+ * as for a bad send0: the other nodes would otherwise wait for this one
+ * forever.
  *
  * Tracing. A collective is a user-visible block, recorded under the user
  * tracing level (PT_USER) as an entry (-3) and exit (-4) record. PICL
@@ -124,19 +126,18 @@ enum coll_op {
 
 /* ---- Errors ---------------------------------------------------------- */
 
-/* A bad call: reported the PICL way (a line through message0), then the
- * run stops, as api.c does for a bad send0 or recv0 (the other nodes would
- * wait for this one forever). What was traced is kept. */
+/* A bad call: reported and the run stopped by api.c's common error path
+ * ("picl: process N: call: problem (value)", the trace part written, the
+ * backend's abort), as for a bad send0 or recv0: the other nodes would
+ * wait for this one forever. */
 static __attribute__((noreturn)) void
 coll_error(const char *call, const char *problem, int value)
 {
-	char text[160];
-
-	snprintf(text, sizeof text, "%s: %s (%d)", call, problem, value);
-	message0(text);
-	traceexit();
-	exit(1);
+	picl_api_fatal(call, problem, value);
 }
+
+/* The collective running now, to name it in an error found deep inside. */
+static const char *coll_call = "collective";
 
 /* Out of memory inside a collective: nothing sensible is left to do. */
 static void *coll_alloc(size_t n)
@@ -144,7 +145,7 @@ static void *coll_alloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		coll_error("collective", "out of memory",
+		coll_error(coll_call, "out of memory",
 			   n > INT_MAX ? INT_MAX : (int)n);
 	return p;
 }
@@ -380,12 +381,11 @@ struct stashed {
 
 static struct stashed *stash_head, **stash_tail = &stash_head;
 
-/* A message longer than the buffer: an error in the program, as in
- * recv0 (which reports it and stops the run). */
-static void too_long(int len, int bytes)
+/* A message of len bytes longer than the buffer: an error in the program,
+ * as in recv0 (which reports it and stops the run). */
+static void too_long(int len)
 {
-	coll_error("collective", "a message is longer than the receive buffer",
-		   len - bytes);
+	coll_error(coll_call, "message longer than the receive buffer", len);
 }
 
 /*
@@ -402,7 +402,7 @@ static int coll_recv(char *buf, int bytes, int type, int src)
 		if (s->type == type && s->src == src) {
 			len = s->len;
 			if (len > bytes)
-				too_long(len, bytes);
+				too_long(len);
 			memcpy(buf, s->data, (size_t)len);
 			*pp = s->next;
 			if (stash_tail == &s->next)
@@ -469,6 +469,7 @@ static void bcast(const char *call, int event, char *buf, int bytes,
 	int off, n, wire;
 
 	picl_api_need_open(call);
+	coll_call = call;
 	ctx_init(&c);
 	if (bytes < 0)
 		coll_error(call, "negative length", bytes);
@@ -611,6 +612,7 @@ static void global(const char *call, enum coll_op op, void *buf, int items,
 	int bytes;
 
 	picl_api_need_open(call);
+	coll_call = call;
 	ctx_init(&c);
 	if (dt < PICL_CHAR || dt > PICL_DOUBLE)
 		coll_error(call, "unknown datatype", dt);
@@ -707,6 +709,7 @@ void gather0(float *vec, int n, int type, int root)
 	int have, len, id;
 
 	picl_api_need_open("gather0");
+	coll_call = "gather0";
 	ctx_init(&c);
 	if (n < 0 || c.P < 1 || ((size_t)n * sizeof(float) + sizeof(int)) >
 	    (size_t)INT_MAX / (size_t)c.P)
@@ -756,6 +759,7 @@ void barrier0(void)
 	char dummy = 0;
 
 	picl_api_need_open("barrier0");
+	coll_call = "barrier0";
 	ctx_init(&c);
 	if (!c.in)
 		return;

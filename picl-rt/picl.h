@@ -108,9 +108,11 @@ void message0(char *text);
 void setarc0(int *nprocs, int *top, int *ord, int *dir);
 void getarc0(int *nprocs, int *top, int *ord, int *dir);
 
-/* Collectives (traced as user-visible blocks with negative block types, as
- * PICL did: -1 barrier, -2 bcast0, -3 bcast1, -4 global operation,
- * -5 gather). `root` is the node that has (bcast) or gets (g*) the data. */
+/* Collectives (traced as user-visible blocks, as PICL did with its block
+ * types -1 barrier, -2 bcast0, -3 bcast1, -4 global operation, -5 gather,
+ * recorded as user events 900000001 ... 900000005). `root` is the node
+ * that has (bcast) or gets (g*) the data. A bad argument stops the run
+ * as a bad send0 does. */
 void bcast0(char *buf, int bytes, int type, int root);
 void bcast1(char *buf, int bytes, int type, int root);   /* pipelined */
 void gsum0(void *buf, int items, int datatype, int msgtype, int root);

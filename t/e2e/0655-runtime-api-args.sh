@@ -69,4 +69,11 @@ setarc0 1 getarc0 1
 EOT
 done
 
+# A collective's bad argument: the runtime's common error on every node
+# (it was "node N: ..." through message0, and exit(1) without the
+# backend's stop)
+for p in 0 1 2; do
+  refused colldt "picl: process $p: gsum0: unknown datatype (9)"
+done
+
 echo "ok: $ntest runs"
