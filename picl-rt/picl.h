@@ -161,7 +161,8 @@ void traceinfo(int *remaining, int *picl, int *user, int *trace);
  * (location, parameter). User event types (and tracedata's record types)
  * are >= 0 (the format report's Tables 3-4); a negative one, PICL's own,
  * is refused by every call that takes one: not recorded, and said once per
- * call on stderr. */
+ * call on stderr. So is an event type in 900000000-1073741823, where the
+ * collectives' blocks are recorded. */
 void traceblockbegin(int type, int location, int parameter);
 void traceblockend(int type, int location, int parameter);
 /* (2.0) A user-defined record (record type `location`, event `type`) with

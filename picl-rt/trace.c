@@ -1779,14 +1779,21 @@ static int first_refusal(int which)
 	return 1;
 }
 
+/* User event types PICL keeps for itself: the range of its reserved
+ * message types, where the collectives' blocks are recorded (900000001
+ * barrier0 ... 900000005 gather0, collective.c). */
+#define USER_RESERVED_LO 900000000
+#define USER_RESERVED_HI 1073741823
+
 /*
  * A negative user event type (or tracedata record type): those are PICL's
  * own (spec Tables 3-5: user event and record types are >= 0; -1 is the
  * wildcard, below it the system's), and a user record of one would make
  * the trace invalid (a second -901 entry, an exit of -5 nobody entered).
- * The call records nothing; the first refusal of each kind is said on
- * standard error (a loop of them would flood it), the program goes on.
- * Returns 1 if refused.
+ * So is an event type in 900000000-1073741823: a user block of 900000001
+ * would read as a barrier0. The call records nothing; the first refusal
+ * of each kind is said on standard error (a loop of them would flood it),
+ * the program goes on. Returns 1 if refused.
  */
 static int refused(int which, int value)
 {
@@ -1796,12 +1803,15 @@ static int refused(int which, int value)
 		"tracedata: event type", "tracedata: record type",
 	};
 
-	if (likely(value >= 0))
+	if (likely(value >= 0 && (value < USER_RESERVED_LO ||
+				  value > USER_RESERVED_HI ||
+				  which == R_DATA_RECORD)))
 		return 0;
 	if (first_refusal(which))
 		fprintf(stderr, "picl: process %d: %s %d refused, not recorded (user"
-			" types are >= 0; negative ones are PICL's own)\n",
-			node_id(), what[which], value);
+			" types are >= 0%s; the others are PICL's own)\n", node_id(),
+			what[which], value, which == R_DATA_RECORD ? "" :
+			", outside 900000000-1073741823");
 	return 1;
 }
 

@@ -76,4 +76,27 @@ for p in 0 1 2; do
   refused colldt "picl: process $p: gsum0: unknown datatype (9)"
 done
 
+# User event types 900000000-1073741823 are PICL's own (the collectives'
+# blocks are 900000001 barrier0 ... 900000005 gather0): refused, said once
+# per call, nothing recorded; the types beside the range are the user's.
+run timeout 60 "$RUN" -n 2 -o u.picl "$PROG" userev
+expect_rc 0
+cp "$TMP/err" u.err
+validate_ok u.picl
+for call in 'traceblockbegin: event type 900000001' 'traceblockend: event type 900000001' \
+    'tracemark: event type 900000003' 'tracemarks: event type 900000005' \
+    'tracedata: event type 1073741823'; do
+  for p in 0 1; do
+    n=$(grep -c "^picl: process $p: $call refused" u.err || true)
+    [ "$n" -eq 1 ] || fail "userev: process $p: '$call' said $n times: $(cat u.err)"
+  done
+done
+awk '$1 > -300 && $2 >= 900000000 && $2 <= 1073741823' u.picl >bad
+[ -s bad ] && fail "userev: records of reserved user types: $(head -3 bad)"
+for p in 0 1; do
+  for r in '-3 899999999' '-4 899999999' '-2 1073741824' '-2 7'; do
+    n=$(awk -v p=$p -v r="$r" '$1 " " $2 == r && $4 == p' u.picl | wc -l)
+    [ "$n" -eq 1 ] || fail "userev: process $p has $n records '$r'"
+  done
+done
 echo "ok: $ntest runs"
