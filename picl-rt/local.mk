@@ -186,8 +186,8 @@ TESTS += t/unit/test-trace
 # t/e2e/0650-runtime-mpi.sh runs PICL programs under mpirun against
 # libpicl-mpi; it reports SKIP when mpirun or the MPI build is absent.
 # picl-mpi(7): building, running and merging under MPI.
-TESTS += t/e2e/0650-runtime-mpi.sh
-EXTRA_DIST += t/e2e/0650-runtime-mpi.sh
+TESTS += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh
+EXTRA_DIST += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh
 dist_man_MANS += man/picl-mpi.7
 
 # collectives tests

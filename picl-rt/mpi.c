@@ -78,7 +78,8 @@
  * - Leaving without close0 (status 0): the rank says so (EXIT_TAG) and
  *   waits until every other rank has left too (EXIT_TAG, or CLOSED_TAG:
  *   the host, which close0's barrier does not hold, leaving by close0);
- *   then it finalizes. One that waits in a PICL call meanwhile fails, as
+ *   then it finalizes, says on stderr that it exited without close0 and
+ *   exits with status 1 (a failure, as under piclrun). One that waits in a PICL call meanwhile fails, as
  *   under piclrun when a peer exits without close0 (it could wait for
  *   ever: close0's barrier, for one, needs the rank that left), and
  *   answers (DONE_TAG): the run has failed, and the leaving rank stops it.
@@ -278,7 +279,10 @@ static __attribute__((noreturn)) void stop_run(int code);
  * know the status). Its trace part is written first, as trace.c's own
  * exit handler would (which runs after this one when tracing began before
  * open0): what follows may never return. Status 0: finalize for it, or
- * mpirun would take the exit for a crash and abort the other ranks. Any
+ * mpirun would take the exit for a crash and abort the other ranks; but
+ * leaving without close0 is still a failure, as under piclrun: it is
+ * said, and the rank exits with status 1 once finalized (_exit: a handler
+ * cannot change the status exit() was given; stdio is flushed first). Any
  * other status is a failure, and the others may be waiting for a message
  * from this rank: MPI_Finalize would wait for them for ever, so stop the
  * run as a PICL error does (MPI_Abort, with the status).
@@ -306,6 +310,11 @@ static void finalize_at_exit(int status, void *arg)
 				"the run\n", node_of(mb.rank));
 		if (left <= 0)
 			stop_run(1);
+		fprintf(stderr, "libpicl-mpi: process %d exited without calling "
+			"close0\n", node_of(mb.rank));
+		mpi_finalize();
+		fflush(NULL);
+		_exit(1);
 	}
 	mpi_finalize();
 }

@@ -512,7 +512,8 @@ done
 # under piclrun, and the run stops, every part written. The exit handler
 # used to call MPI_Finalize, which waited for the others, who waited in
 # the barrier for it: the run hung. (When every rank leaves without close0,
-# as in noclose's "noclose", the run still ends with status 0.)
+# as in noclose's "noclose", nobody waits, but the run still fails, as
+# under piclrun: t/e2e/0656-runtime-mpi-noclose.sh.)
 cat >"$TMP/forget.c" <<'EOF'
 #include "picl.h"
 int main(void)
@@ -550,7 +551,9 @@ for how in forget noclose; do
     grep -q "libpicl-mpi: process 1 exited without close0 while others still needed it" "$TMP/err" ||
       fail "forget: $(cat "$TMP/err")"
   else
-    [ "$rc" -eq 0 ] || fail "noclose: exit status $rc: $(cat "$TMP/err")"
+    [ "$rc" -ne 0 ] || fail "noclose: exit status 0: $(cat "$TMP/err")"
+    grep -q "libpicl-mpi: process 0 exited without calling close0" "$TMP/err" ||
+      fail "noclose: $(cat "$TMP/err")"
   fi
 done
 

@@ -26,6 +26,14 @@ refused() {
   validate_ok r.picl --partial
 }
 
+# Negative message types are the collectives' (a gsum0 of type 3 travels
+# as -5): refused also with check0(0), where a send0 of -5 was taken by
+# the gsum0 (a wrong sum, or a wait for ever) and a recv0 of -5 took the
+# gsum0's message.
+refused negsend "picl: process 0: send0: negative message type (-5)"
+refused negrecv "picl: process 0: recv0: bad message type (-5)"
+refused negprobe "picl: process 0: probe0: bad message type (-5)"
+
 # load0 of a processor the run does not have: refused also with check0(0)
 # (it recorded "processor 3" in a run of 3, and the host's 32767 in a
 # hostless run), as a bad destination of send0 is
@@ -37,19 +45,18 @@ expect_rc 0
 validate_ok l.picl
 [ "$(grep -c -- '^-4 -503 .* 2 -1$' l.picl)" -eq 1 ] || fail "load0 2: $(grep -- -503 l.picl)"
 
-# Negative message types are the collectives' (a gsum0 of type 3 travels
-# as -5): refused also with check0(0), where a send0 of -5 was taken by
-# the gsum0 (a wrong sum, or a wait for ever) and a recv0 of -5 took the
-# gsum0's message.
-refused negsend "picl: process 0: send0: negative message type (-5)"
-refused negrecv "picl: process 0: recv0: bad message type (-5)"
-refused negprobe "picl: process 0: probe0: bad message type (-5)"
-
 # sendend0 and sendstatus0 of a type no sendbegin0 began (or whose send
 # was ended already) are errors, as recvend0's and recvstatus0's are
 refused sendend "picl: process 0: sendend0: no send of this type was begun (4)"
 grep -c -- '^-3 -30 ' r.picl | grep -qx 1 || fail "sendend: -30 entries: $(grep -- ' -30 ' r.picl)"
 refused sendstatus "picl: process 0: sendstatus0: no send of this type was begun (6)"
+
+# A collective's bad argument: the runtime's common error on every node
+# (it was "node N: ..." through message0, and exit(1) without the
+# backend's stop)
+for p in 0 1 2; do
+  refused colldt "picl: process $p: gsum0: unknown datatype (9)"
+done
 
 # setarc0's Gray code order (1) on a number of nodes that is not a power
 # of two, which has none: written back as natural (0), and getarc0 says 0
@@ -67,13 +74,6 @@ for n in 1 2 4 8; do
   expect_out <<'EOT'
 setarc0 1 getarc0 1
 EOT
-done
-
-# A collective's bad argument: the runtime's common error on every node
-# (it was "node N: ..." through message0, and exit(1) without the
-# backend's stop)
-for p in 0 1 2; do
-  refused colldt "picl: process $p: gsum0: unknown datatype (9)"
 done
 
 # User event types 900000000-1073741823 are PICL's own (the collectives'
