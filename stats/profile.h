@@ -156,7 +156,8 @@ struct prof_evset;
 
 struct profile {
 	struct prof_options opt;
-	struct picl_stats *stats;
+	struct picl_stats *stats;        /* the caller's only after profile_read */
+	struct statq *statq;             /* feeds stats on a thread of its own */
 	struct picl_matcher *matcher;
 	struct picl_defs *defs;          /* subsets of the whole trace: reader's */
 	struct picl_reader *reader;      /* the last input's, kept for its defs

@@ -211,6 +211,37 @@ expect_rc 2
 expect_err <<'T'
 picltrace stat: bad2.picl:2:8: expected a timestamp (a decimal number), found "zz"
 T
+# The exits refused before a malformed record are said before it, though
+# the accumulator takes them in on a thread of its own: two early ones,
+# 20000 good records (several of its batches), a third, then the bad
+# record; and over two inputs the first five in all, in input order.
+awk 'BEGIN { print "-3 -901 0 0 0 0"; print "-4 6 1 0 0 0"; print "-4 7 2 0 0 0"
+  for (i = 0; i < 10000; i++) printf "-3 5 %d 0 0 0\n-4 5 %d 0 0 0\n", 3 + i, 3 + i
+  print "-4 8 10003 0 0 0"; print "-3 -11 zz 0 0 0" }' >late.picl
+run "$PT" stat -o never.txt late.picl
+expect_rc 2
+expect_err <<'T'
+picltrace stat: late.picl:2:1: exit of event 6 at 1 has no matching entry (ignored)
+picltrace stat: late.picl:3:1: exit of event 7 at 2 has no matching entry (ignored)
+picltrace stat: late.picl:20004:1: exit of event 8 at 10003 has no matching entry (ignored)
+picltrace stat: late.picl:20005:8: expected a timestamp (a decimal number), found "zz"
+T
+[ ! -e never.txt ] || fail "partial output left behind"
+head -n 20004 late.picl >late1.picl
+{ echo '-3 -901 0 1 0 0'; echo '-4 9 1 1 0 0'; echo '-4 10 2 1 0 0'; echo '-4 11 3 1 0 0'
+  echo '-4 -901 4 1 0 0'; } >late2.picl
+run "$PT" stat -o out.txt late1.picl late2.picl
+expect_rc 0
+expect_err <<'T'
+picltrace stat: late1.picl:2:1: exit of event 6 at 1 has no matching entry (ignored)
+picltrace stat: late1.picl:3:1: exit of event 7 at 2 has no matching entry (ignored)
+picltrace stat: late1.picl:20004:1: exit of event 8 at 10003 has no matching entry (ignored)
+picltrace stat: late2.picl:2:1: exit of event 9 at 1 has no matching entry (ignored)
+picltrace stat: late2.picl:3:1: exit of event 10 at 2 has no matching entry (ignored)
+picltrace stat: warning: 6 exits without a matching entry were ignored
+T
+rm -f late.picl late1.picl late2.picl out.txt
+
 run "$PT" stat missing.picl
 expect_rc 2
 expect_err <<'T'
