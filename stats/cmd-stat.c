@@ -16,6 +16,7 @@
  * stat with file:line:column and exit status 2.
  */
 #include "builtin.h"
+#include "fdio.h"
 #include "profile.h"
 
 #include <getopt.h>
@@ -1049,24 +1050,6 @@ static int run_emit(struct profile *p, const struct stat_opts *o)
 /* The command                                                               */
 /* ------------------------------------------------------------------------ */
 
-static void warn_loose_ends(const struct profile *p, const struct stat_opts *o)
-{
-	uint64_t back = 0;
-	size_t k;
-
-	if (o->quiet)
-		return;
-	for (k = 0; k < p->nprocs; k++)
-		back += p->procs[k]->backwards;
-	if (p->unmatched_exits > 5)
-		picltrace_error("stat", "warning: %llu exits without a matching entry were ignored",
-				(unsigned long long)p->unmatched_exits);
-	if (back)
-		picltrace_error("stat", "warning: %llu event records are earlier than the one "
-				"before them on their process; no time was counted for them",
-				(unsigned long long)back);
-}
-
 int cmd_stat(int argc, const char **argv)
 {
 	enum { OPT_COMPARE = 256, OPT_EMIT, OPT_MEMORY };
@@ -1164,7 +1147,7 @@ int cmd_stat(int argc, const char **argv)
 	ninputs = optind < argc ? argc - optind : 1;
 	if (picltrace_same_file(o.output, inputs, ninputs)) {
 		picltrace_error("stat", "%s: the output is also an input; refusing to overwrite it",
-				o.output);
+				picl_output_name(o.output));
 		return 2;
 	}
 
@@ -1178,7 +1161,7 @@ int cmd_stat(int argc, const char **argv)
 	p = profile_of_inputs(&po, inputs, ninputs, !o.emit);
 	if (!p)
 		return 2;
-	warn_loose_ends(p, &o);
+	prof_warn_loose_ends(p);
 	if (o.emit) {
 		status = run_emit(p, &o);
 		goto done;

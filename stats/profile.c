@@ -65,6 +65,7 @@
  */
 #include "profile.h"
 #include "builtin.h"
+#include "fdio.h"
 #include "grow.h"
 #include "pow10.h"
 #include "statq.h"
@@ -1955,7 +1956,7 @@ int prof_output_open(struct prof_output *o, const char *cmd, const char *path,
 	int fd, rc;
 
 	memset(o, 0, sizeof(*o));
-	o->path = strcmp(path, "-") ? path : "<stdout>";
+	o->path = picl_output_name(path);
 	if (strcmp(path, "-") == 0 && !need_file) {
 		o->f = stdout;
 		return 0;
@@ -2097,6 +2098,24 @@ struct profile *profile_of_inputs(const struct prof_options *opts,
 		return NULL;
 	}
 	return p;
+}
+
+void prof_warn_loose_ends(const struct profile *p)
+{
+	uint64_t back = 0;
+	size_t k;
+
+	if (p->opt.quiet)
+		return;
+	for (k = 0; k < p->nprocs; k++)
+		back += p->procs[k]->backwards;
+	if (p->unmatched_exits > STATQ_KEEP)
+		picltrace_error(p->opt.cmd, "warning: %llu exits without a matching entry were ignored",
+				(unsigned long long)p->unmatched_exits);
+	if (back)
+		picltrace_error(p->opt.cmd, "warning: %llu event records are earlier than the one "
+				"before them on their process; no time was counted for them",
+				(unsigned long long)back);
 }
 
 void profile_free(struct profile *p)

@@ -264,8 +264,9 @@ struct profile *profile_of_inputs(const struct prof_options *opts,
 /*
  * After profile_finish, unless opts->quiet: warn on stderr, for opts->cmd,
  * of the totals profile_read only began to list: the exits without a
- * matching entry when there were more than the five it reported, and the
- * event records earlier than the one before them on their process.
+ * matching entry when there were more than the five (STATQ_KEEP) it
+ * reported, and the event records earlier than the one before them on
+ * their process.
  */
 void prof_warn_loose_ends(const struct profile *p);
 

@@ -8,7 +8,7 @@ cd "$TMP"
 printf '%s\n' '-3 -901 0 0 0 0' '-4 -901 1 0 0 0' >in.picl
 cp in.picl orig.picl
 
-for c in cat filter sort merge plot sync; do
+for c in cat filter sort merge plot stat sync; do
   case $c in
   filter) opt=--event=-901 ;;
   plot) opt=--format=script ;;
