@@ -68,7 +68,7 @@ CLEANFILES += $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 FUZZ_CMDSOURCES = picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
 	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/msort.c sort-merge/cmd-sort.c \
 	sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
-	stats/cmd-plot.c stats/profile.c stats/statq.c
+	stats/cmd-plot.c stats/profile.c
 fuzz/fuzz-commands: $(srcdir)/fuzz/fuzz-commands.c $(srcdir)/fuzz/slurp.h $(FUZZ_LIBFILES) \
 		$(addprefix $(srcdir)/,$(FUZZ_CMDSOURCES))
 	@$(MKDIR_P) fuzz

@@ -63,7 +63,6 @@
 #include "grow.h"
 #include "intmap.h"
 #include "openindex.h"
-#include "../stats/statq.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -225,8 +224,7 @@ struct validator {
 	struct picl_reader *reader;
 	struct picltrace_progress *prog;  /* while reading: cleared before listing */
 	struct picl_defs *defs;
-	struct picl_stats *stats;        /* ours only after a statq_drain */
-	struct statq *statq;             /* feeds stats on a thread of its own */
+	struct picl_stats *stats;
 	uint64_t records, errors, warnings, listed, unmatched;
 	int nomem;
 	const char *failure;    /* with nomem: what failed, if not memory */
@@ -1610,6 +1608,9 @@ static enum severity nesting_severity(const struct proc *p)
 
 static void check_event(struct validator *v, struct proc *p, const struct picl_record *rec)
 {
+	struct picl_error err;   /* filled by picl_stats_add on error only, and
+				    not read: no 300-byte clearing per record */
+
 	if (!p->seen_event) {
 		p->seen_event = 1;
 		if (rec->processor != PICL_HOST_PROCESSOR &&
@@ -1695,20 +1696,8 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		}
 	}
 
-	/* The accumulator's refusals are the exits reported above. */
-	statq_add(v->statq, rec, v->name);
-}
-
-/* Wait until the accumulator has taken in every event record so far.
- * 0 (v->nomem set) if it ran out of memory. */
-static int stats_ready(struct validator *v)
-{
-	const struct picl_error *refusals;
-	uint64_t refused;
-
-	if (statq_drain(v->statq, &refused, &refusals) == PICL_ERR_NOMEM)
+	if (picl_stats_add(v->stats, rec, &err) == PICL_ERR_NOMEM)
 		v->nomem = 1;
-	return !v->nomem;
 }
 
 /* At the end: entries never exited, processes not ended by -4 -901. */
@@ -1823,8 +1812,6 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 	}
 	if (n <= 0)
 		return;  /* not (integer, number) pairs: descriptor-data says so */
-	if (!stats_ready(v))
-		return;
 	p = rec->processor >= 0 ? proc_find(v, rec->processor, rec->process) : NULL;
 	/* Only what the accumulator recomputes: a real processor, a process
 	 * (-1 only if the events used -1 too), relative to -1 (or -901) or
@@ -2098,8 +2085,6 @@ static void reset(struct validator *v)
 	v->spill_end = 0;
 	v->nruns = 0;
 	v->have_cutoff = 0;
-	statq_free(v->statq);
-	v->statq = NULL;
 	picl_stats_free(v->stats);
 	v->stats = NULL;
 	picl_reader_free(v->reader);
@@ -2142,11 +2127,10 @@ static int validate_file(struct validator *v, const char *path)
 	v->defs = picl_reader_defs(v->reader);
 	begin_output(v);
 	v->stats = picl_stats_new();
-	v->statq = v->stats ? statq_new(v->stats) : NULL;
 	v->matcher = picl_matcher_new(on_message, v);
 	if (v->matcher)
 		picl_matcher_set_broadcast_detail(v->matcher, LOST_LISTED);
-	if (!v->statq || !v->matcher ||
+	if (!v->stats || !v->matcher ||
 	    picltrace_matcher_memory(v->matcher, v->opt->memory, v->opt->tmpdir) < 0) {
 		failed = "out of memory";
 		goto out;
@@ -2194,7 +2178,6 @@ static int validate_file(struct validator *v, const char *path)
 		       "the trace has no records: every process's first is its tracing entry -3 -901");
 	if (!failed) {
 		v->deferring = 1;
-		stats_ready(v);
 		finish_processes(v);
 		finish_messages(v);
 		flush_deferred(v);

@@ -1,6 +1,5 @@
 # stats/: picltrace stat (profiles) and plot (gnuplot output).
-picltrace_picltrace_SOURCES += stats/cmd-stat.c stats/cmd-plot.c stats/profile.c stats/profile.h \
-	stats/statq.c stats/statq.h
+picltrace_picltrace_SOURCES += stats/cmd-stat.c stats/cmd-plot.c stats/profile.c stats/profile.h
 dist_man_MANS += man/picltrace-stat.1 man/picltrace-plot.1
 STATS_TESTS = t/e2e/0200-stat-spec.sh t/e2e/0200-stat-three.sh t/e2e/0200-stat-gen.sh \
 	t/e2e/0210-plot-script.sh t/e2e/0210-plot-render.sh t/e2e/0220-many.sh \

@@ -21,9 +21,8 @@
  *     mark, or exit); then the record opens or closes entries on a small
  *     stack, and -901 (or -1) entries and exits open and close the traced
  *     window;
- *  2. to libpicl-trace's statistics accumulator (picl_stats_add_event),
- *     which keeps time, count and volume per (process, relative event,
- *     event): on a thread of its own (statq.h), while this one goes on;
+ *  2. to libpicl-trace's statistics accumulator (picl_stats_add), which
+ *     keeps time, count and volume per (process, relative event, event);
  *  3. if it is a send or a receive (or the first record of its process,
  *     which tells the matcher the processor exists, for broadcasts), to
  *     the message matcher (picl_matcher_add), whose callback keeps the
@@ -68,7 +67,6 @@
 #include "fdio.h"
 #include "grow.h"
 #include "pow10.h"
-#include "statq.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -649,36 +647,6 @@ static void report_failure(struct profile *p, int rc)
 		report_nomem(p);
 }
 
-/*
- * Wait until the accumulator's thread has taken in every record queued,
- * and say the exits it refused since the last time (the first five in
- * all, as they would have been said at once without the thread: before
- * anything said of a later record). Returns 0, or -1 (said) if the
- * accumulator ran out of memory.
- */
-static int stats_sync(struct profile *p)
-{
-	const struct picl_error *errs;
-	uint64_t refused;
-	int rc = statq_drain(p->statq, &refused, &errs);
-
-	for (; p->unmatched_exits < refused; p->unmatched_exits++) {
-		struct picl_error err;
-
-		if (p->unmatched_exits >= STATQ_KEEP || p->opt.quiet)
-			continue;
-		err = errs[p->unmatched_exits];
-		snprintf(err.problem + strlen(err.problem),
-			 sizeof(err.problem) - strlen(err.problem), " (ignored)");
-		report(p, &err);
-	}
-	if (rc == PICL_ERR_NOMEM) {
-		report_nomem(p);
-		return -1;
-	}
-	return 0;
-}
-
 /* A record the matcher needs for its request ids: recvbegin0's exit (a
  * new request), the entries of recvstatus0 and recvend0 (which request
  * they complete), so that a recvend0 after a completed recvstatus0 is not
@@ -774,6 +742,8 @@ static int advance(struct profile *p, struct prof_proc *pp, prof_ticks t)
 static int add_event(struct profile *p, struct picl_record *rec, const char *path)
 {
 	struct prof_proc *pp = proc_get(p, rec->processor, rec->process);
+	struct picl_error err;   /* filled by picl_stats_add on error only:
+				    no 300-byte clearing per record */
 	prof_ticks t;
 	int cat, rc, send;
 
@@ -844,8 +814,20 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 		}
 	}
 
-	/* The statistics accumulator, on its own thread (statq.h). */
-	statq_add(p->statq, rec, path);
+	/* The statistics accumulator. */
+	rc = picl_stats_add(p->stats, rec, &err);
+	if (rc == PICL_ERR_NOMEM)
+		return rc;
+	if (rc < 0) {
+		err.sys_errno = 0;
+		if (p->unmatched_exits++ < PROF_EXITS_SAID && !p->opt.quiet) {
+			err.path = path;
+			err.mark = rec->mark;
+			snprintf(err.problem + strlen(err.problem),
+				 sizeof(err.problem) - strlen(err.problem), " (ignored)");
+			report(p, &err);
+		}
+	}
 
 	/* Messages: sends give the matcher the sender's cp to keep with
 	 * them; receives may raise the receiver's. The matcher sees only
@@ -1047,7 +1029,6 @@ int profile_read(struct profile *p, const char *path)
 		p->records++;
 		if (picltrace_carry_note(&p->carry, &rec) < 0) {
 			rc = PICL_ERR_NOMEM;
-			stats_sync(p);
 			report_nomem(p);
 			status = 2;
 			break;
@@ -1066,7 +1047,6 @@ int profile_read(struct profile *p, const char *path)
 		if (rec.type != PICL_REC_MARK && rec.type != PICL_REC_ENTRY &&
 		    rec.type != PICL_REC_EXIT && picl_matcher_in_header(p->matcher) &&
 		    (rc = picl_matcher_add(p->matcher, &rec)) < 0) {
-			stats_sync(p);
 			report_failure(p, rc);
 			status = 2;
 			break;
@@ -1089,7 +1069,6 @@ int profile_read(struct profile *p, const char *path)
 			break;
 		}
 		if (rc < 0) {
-			stats_sync(p);
 			if (rc == PICL_ERR_NOMEM || rc == PICL_ERR_IO)
 				report_failure(p, rc);
 			status = 2;
@@ -1098,8 +1077,6 @@ int profile_read(struct profile *p, const char *path)
 		if ((p->records & 0x3ffff) == 0)
 			picltrace_progress(&prog, picl_reader_offset(r));
 	}
-	if (!status && stats_sync(p) < 0)
-		status = 2;
 	if (rc < 0 && !status) {
 		report(p, picl_reader_error(r));
 		status = 2;
@@ -2051,12 +2028,11 @@ struct profile *profile_new(const struct prof_options *opts,
 		p->opt.bins = 2;
 	p->opt.bins += p->opt.bins % 2;
 	p->stats = picl_stats_new();
-	p->statq = p->stats ? statq_new(p->stats) : NULL;
 	p->matcher = picl_matcher_new(on_message, p);
 	if (p->matcher)
 		picl_matcher_set_broadcast_detail(p->matcher, 0);
 	p->defs = p->no_defs = picl_defs_new();
-	if (!p->statq || !p->matcher || !p->defs ||
+	if (!p->stats || !p->matcher || !p->defs ||
 	    picltrace_matcher_memory(p->matcher, p->opt.memory, p->opt.tmpdir) < 0) {
 		profile_free(p);
 		return NULL;
@@ -2109,7 +2085,7 @@ void prof_warn_loose_ends(const struct profile *p)
 		return;
 	for (k = 0; k < p->nprocs; k++)
 		back += p->procs[k]->backwards;
-	if (p->unmatched_exits > STATQ_KEEP)
+	if (p->unmatched_exits > PROF_EXITS_SAID)
 		picltrace_error(p->opt.cmd, "warning: %llu exits without a matching entry were ignored",
 				(unsigned long long)p->unmatched_exits);
 	if (back)
@@ -2125,7 +2101,6 @@ void profile_free(struct profile *p)
 	if (!p)
 		return;
 	picltrace_carry_free(&p->carry);
-	statq_free(p->statq);
 	picl_stats_free(p->stats);
 	picl_matcher_free(p->matcher);
 	picl_reader_free(p->reader);

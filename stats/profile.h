@@ -154,10 +154,13 @@ struct prof_interval {
 
 struct prof_evset;
 
+/* Exits without a matching entry said one by one (at their file:line:column);
+ * the rest are only counted. */
+#define PROF_EXITS_SAID 5
+
 struct profile {
 	struct prof_options opt;
-	struct picl_stats *stats;        /* the caller's only after profile_read */
-	struct statq *statq;             /* feeds stats on a thread of its own */
+	struct picl_stats *stats;
 	struct picl_matcher *matcher;
 	struct picl_defs *defs;          /* subsets of the whole trace: reader's */
 	struct picl_reader *reader;      /* the last input's, kept for its defs
@@ -175,7 +178,8 @@ struct profile {
 
 	int32_t max_scale;               /* finest timestamp decimals seen */
 	uint64_t records, event_records;
-	uint64_t unmatched_exits;        /* exits the accumulator refused */
+	uint64_t unmatched_exits;        /* exits the accumulator refused (the
+	                                    first PROF_EXITS_SAID said one by one) */
 	prof_ticks start, end;           /* earliest and latest traced time */
 	int have_span;
 
@@ -264,7 +268,7 @@ struct profile *profile_of_inputs(const struct prof_options *opts,
 /*
  * After profile_finish, unless opts->quiet: warn on stderr, for opts->cmd,
  * of the totals profile_read only began to list: the exits without a
- * matching entry when there were more than the five (STATQ_KEEP) it
+ * matching entry when there were more than the PROF_EXITS_SAID it
  * reported, and the event records earlier than the one before them on
  * their process.
  */
