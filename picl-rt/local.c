@@ -114,6 +114,12 @@ struct outdst {                 /* per outgoing ring */
 /* Peers whose pid is looked at after a sleep that timed out. */
 #define PROBE_MAX 32u
 
+/* A polling loop (poll() over and over, no wait() between) with nothing
+ * left to arrive fails after this many fruitless polls and this long:
+ * see poll_empty(). */
+#define GIVEUP_POLLS 1000u
+#define GIVEUP_S 1.0
+
 static struct {
 	char *base;
 	size_t size;
@@ -137,6 +143,9 @@ static struct {
 	int cma_broken;         /* tests: act as if CMA were refused */
 	long sleep_ns;          /* wait()'s next futex timeout */
 	uint32_t probe_next;    /* the next peer whose pid is looked at */
+	int waited;             /* wait() was called since the last poll() */
+	unsigned long fruitless;        /* polls in a row that found nothing */
+	double giveup_at;       /* a polling loop fails then (0: not set) */
 } L = { .pend_src = -1, .sleep_ns = SLEEP_MIN_NS };
 
 static inline uint64_t pad16(uint64_t n)
@@ -616,6 +625,52 @@ static void drain_to_queue(void)
 	}
 }
 
+static double local_clock(void);
+
+/* poll() returns r (1: a message): the count of fruitless polls restarts. */
+static int polled(int r)
+{
+	L.waited = 0;
+	L.fruitless = 0;
+	L.giveup_at = 0;
+	return r;
+}
+
+/*
+ * poll() found nothing: 0, or -1 when nothing can arrive any more (a peer
+ * died, every peer is gone, or the run was stopped: L.broken) and waiting
+ * for it is what the caller does. A blocking call (recv0, wait0, recvend0)
+ * waits between its polls: it fails at its first poll after a wait. A
+ * polling loop (probe0, recvstatus0 called until they say yes) never
+ * waits, so nothing else would look at the peers, and it would spin for
+ * ever once they are gone: every 64 fruitless polls the peers' states are
+ * looked at (and every 4096 their pids), and once nothing can arrive, the
+ * loop fails after GIVEUP_POLLS more fruitless polls in a row taking at
+ * least GIVEUP_S. A probe0 or two after the peers ended (draining what
+ * they sent, say) still just return 0.
+ */
+static int poll_empty(void)
+{
+	int waited = L.waited;
+
+	L.waited = 0;
+	L.fruitless++;
+	if (!L.broken && L.fruitless % 64 == 0)
+		check_peers(L.fruitless % 4096 == 0);
+	if (!L.broken)
+		return 0;
+	if (waited)
+		return -1;
+	if (L.giveup_at == 0) {
+		L.giveup_at = local_clock() + GIVEUP_S;
+		L.fruitless = 1;
+		return 0;
+	}
+	if (L.fruitless >= GIVEUP_POLLS && local_clock() >= L.giveup_at)
+		return -1;
+	return 0;
+}
+
 static int local_poll(int *src, int *type, size_t *len, const void **payload)
 {
 	uint32_t i, s;
@@ -634,7 +689,7 @@ static int local_poll(int *src, int *type, size_t *len, const void **payload)
 		*len = q->len;
 		*payload = q->data;
 		L.pend_free = q;
-		return 1;
+		return polled(1);
 	}
 	/* A second pass after seeing `broken` catches the last messages. */
 	for (pass = 0; pass < 2; pass++) {
@@ -645,13 +700,13 @@ static int local_poll(int *src, int *type, size_t *len, const void **payload)
 			if (read_ring(s, type, len, payload)) {
 				*src = id_of(s);
 				L.next_src = s + 1;
-				return 1;
+				return polled(1);
 			}
 		}
 		if (!L.broken)
-			return 0;
+			break;
 	}
-	return -1;
+	return poll_empty();
 }
 
 static void local_release(void)
@@ -696,6 +751,11 @@ static void local_wait(void)
 	int i, blocked, timedout, idle = L.sleep_ns > SLEEP_MIN_NS;
 
 	if (L.single) {
+		sched_yield();
+		return;
+	}
+	L.waited = 1;
+	if (L.broken) {         /* nothing to sleep for: poll() says so */
 		sched_yield();
 		return;
 	}
@@ -889,7 +949,7 @@ static int local_recv_into(void *buf, size_t cap, int want, int block,
 		if (r == 1 && q->len)
 			memcpy(buf, q->data, q->len);
 		free(q);
-		return r;
+		return polled(r);
 	}
 	if (block)      /* for piclrun --timeout's report */
 		atomic_store_explicit(&slot(L.me)->blocked, PICL_BL_RECV,
@@ -898,7 +958,7 @@ static int local_recv_into(void *buf, size_t cap, int want, int block,
 	if (block)
 		atomic_store_explicit(&slot(L.me)->blocked, PICL_BL_NONE,
 				      memory_order_relaxed);
-	return r;
+	return r > 0 ? polled(r) : r;
 }
 
 /* recv_into()'s scan of the rings, waiting if block is set. */

@@ -161,6 +161,11 @@ t_rt_api_args_SOURCES = t/rt/api-args.c
 t_rt_api_args_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_api_args_LDADD = $(PICLEX_LDADD_)
 t_rt_api_args_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/probe-gone
+t_rt_probe_gone_SOURCES = t/rt/probe-gone.c
+t_rt_probe_gone_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_probe_gone_LDADD = $(PICLEX_LDADD_)
+t_rt_probe_gone_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0615-runtime-piclrun.sh t/e2e/0616-runtime-scale.sh \
@@ -168,6 +173,10 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0630-runtime-calls.sh \
 	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-coll-p2p.sh \
 	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh
+# the local engine: probing after the peers ended, a full /dev/shm,
+# piclrun killed
+LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh
+RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)
 
