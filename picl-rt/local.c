@@ -196,6 +196,8 @@ static int futex_wait(_Atomic uint32_t *f, uint32_t val, long ns)
 
 /* ---- init / finalize ------------------------------------------------------ */
 
+static void catch_sigbus(void);
+
 /* Before init: piclrun's PICL_RANK, or 0 for a program run alone. */
 static int local_id_hint(void)
 {
@@ -290,6 +292,7 @@ static int local_init(int *nprocs, int *me, int *host)
 	    (uint64_t)v <= L.maxchunk)
 		L.chunk = (size_t)v & ~(size_t)15;
 	atomic_store(&slot(L.me)->pid, (int32_t)getpid());
+	catch_sigbus();
 	atomic_store(&slot(L.me)->state, PICL_ST_RUNNING);
 	*nprocs = n;
 	*me = rank;
@@ -357,6 +360,59 @@ static void local_abort(int code)
 	}
 	code &= 0xff;
 	exit(code ? code : 1);
+}
+
+/*
+ * piclrun reserves the segment's head and indices, but the rings' data of
+ * a big run only as its pages are first touched (piclrun.c, make_segment):
+ * when the file system holding the segment is full, that touch is a
+ * SIGBUS. Said here as what it is, the process marked dead (so that the
+ * others stop waiting for it), then the fault is taken again with the
+ * default action: piclrun reports the process killed by SIGBUS. Any other
+ * SIGBUS goes to whatever handled it before open0.
+ */
+static struct sigaction old_sigbus;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	static const char m1[] = "picl: process ";
+	static const char m2[] = ": no room for the shared memory of the run "
+		"(SIGBUS touching a page of a ring: the file system holding it "
+		"is full): run fewer processes or set a smaller "
+		"PICL_RING_SIZE\n";
+	char num[16], *p = num + sizeof num;
+	int id = id_of(L.me);
+	ssize_t k;
+
+	(void)uc;
+	if (si->si_code <= 0 || (char *)si->si_addr < L.base ||
+	    (char *)si->si_addr >= L.base + L.size) {
+		sigaction(SIGBUS, &old_sigbus, NULL);
+		if (si->si_code <= 0)   /* sent, not a fault: again */
+			raise(sig);
+		return;
+	}
+	do
+		*--p = (char)('0' + id % 10);
+	while ((id /= 10) > 0);
+	k = write(2, m1, sizeof m1 - 1);
+	k = write(2, p, (size_t)(num + sizeof num - p));
+	k = write(2, m2, sizeof m2 - 1);
+	(void)k;
+	atomic_store(&slot(L.me)->state, PICL_ST_DIED);
+	wake_all();
+	signal(SIGBUS, SIG_DFL);
+}
+
+static void catch_sigbus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old_sigbus);
 }
 
 /* ---- liveness --------------------------------------------------------------- */

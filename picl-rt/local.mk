@@ -175,7 +175,8 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh
 # the local engine: probing after the peers ended, a full /dev/shm,
 # piclrun killed
-LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh
+LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
+	t/e2e/0661-runtime-shm-full.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)

@@ -118,6 +118,9 @@ static void on_signal(int sig)
 
 #define RING_MAX ((uint64_t)1 << 30)
 
+/* Rings' data up to this size is reserved whole at the start. */
+#define RESERVE_ALL ((uint64_t)64 << 20)
+
 static uint64_t ring_size(int nslots)
 {
 	const char *e = getenv("PICL_RING_SIZE");
@@ -146,7 +149,8 @@ static int make_segment(void)
 	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : t && *t ? t : "/tmp";
 	uint64_t rs = ring_size(R.nslots);
 	struct picl_shm_head *h;
-	int fd;
+	uint64_t reserve;
+	int fd, err;
 
 	snprintf(R.shmpath, sizeof R.shmpath, "%s/piclrun.%ld.XXXXXX", dir,
 		 (long)getpid());
@@ -157,13 +161,36 @@ static int make_segment(void)
 		return -1;
 	}
 	R.segsize = picl_shm_size((uint32_t)R.nslots, rs);
+	R.shmfd = fd;           /* inherited by the children (PICL_SHM_FD) */
+	/* Pages reserved now, not as they are first touched: a file merely
+	 * truncated to its size is sparse, and on a full tmpfs the processes
+	 * got SIGBUS at their first touch of a page that could not be had.
+	 * The head and the rings' indices, which every process reads, always;
+	 * the rings' data when it is at most RESERVE_ALL (-n 16 at the
+	 * default sizes): beyond, most rings are never used (a program talks
+	 * to a few peers) and reserving them all would take memory for
+	 * nothing (-n 1024: 16 GiB), so their pages come as they are touched
+	 * and a process that cannot have one says so (local.c). */
 	if (ftruncate(fd, (off_t)R.segsize) < 0) {
 		fprintf(stderr, "piclrun: %s: %s\n", R.shmpath, strerror(errno));
-		close(fd);
+		return -1;
+	}
+	reserve = picl_shm_data_off((uint32_t)R.nslots);
+	if (R.segsize - reserve <= RESERVE_ALL)
+		reserve = R.segsize;
+	err = posix_fallocate(fd, 0, (off_t)reserve);
+	if (err) {
+		fprintf(stderr, "piclrun: cannot reserve %llu bytes of shared "
+			"memory in %s: %s", (unsigned long long)reserve, dir,
+			strerror(err));
+		if (err == ENOSPC || err == EFBIG)
+			fprintf(stderr, " (%d processes, rings of %llu bytes: "
+				"see PICL_RING_SIZE in piclrun(1))",
+				R.nprocs, (unsigned long long)rs);
+		fputc('\n', stderr);
 		return -1;
 	}
 	R.seg = mmap(NULL, R.segsize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	R.shmfd = fd;           /* inherited by the children (PICL_SHM_FD) */
 	if (R.seg == MAP_FAILED) {
 		R.seg = NULL;
 		fprintf(stderr, "piclrun: mmap: %s\n", strerror(errno));
@@ -1245,8 +1272,13 @@ int main(int argc, char **argv)
 		goto out;
 	for (i = 0; i < R.nslots; i++)
 		R.p[i].id = i < R.nprocs ? i : PICL_HOST;
-	if (make_partsdir() < 0 || make_segment() < 0)
+	if (make_partsdir() < 0)
 		goto out;
+	if (make_segment() < 0) {
+		if (R.own_dir)          /* empty yet */
+			rmdir(R.partsdir);
+		goto out;
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	for (i = 0; i < (int)(sizeof stop_signals / sizeof *stop_signals); i++) {
@@ -1296,6 +1328,8 @@ int main(int argc, char **argv)
 out:
 	if (R.seg)
 		munmap(R.seg, R.segsize);
+	if (R.shmfd >= 0)
+		close(R.shmfd);
 	if (R.shmpath[0])
 		unlink(R.shmpath);
 	return status;

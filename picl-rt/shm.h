@@ -3,7 +3,10 @@
  * (local.c) maps: one file (in /dev/shm when it exists) holding a header,
  * one slot per process (nodes 0..nprocs-1, then the host when there is one)
  * and one single-producer single-consumer ring per ordered pair of slots.
- * Not installed; shared by piclrun.c and local.c only.
+ * Not installed; shared by piclrun.c and local.c only. piclrun reserves
+ * the file's space (posix_fallocate): all of it for a small run, else up
+ * to the rings' data, whose pages come as they are first touched (a
+ * SIGBUS when the file system is full: local.c says so).
  *
  * Layout: [head: 64 bytes][slots: nslots * 64 bytes] padded to 4096, then
  * one ring per ordered pair of slots (nslots * nslots: the diagonal is never
