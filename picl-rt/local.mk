@@ -176,7 +176,7 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 # the local engine: probing after the peers ended, a full /dev/shm,
 # piclrun killed
 LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
-	t/e2e/0661-runtime-shm-full.sh
+	t/e2e/0661-runtime-shm-full.sh t/e2e/0662-runtime-killed.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)

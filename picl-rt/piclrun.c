@@ -30,6 +30,9 @@
  * run went wrong, a small extra part carrying one -7 message record per
  * failed process says the trace is partial and why.
  *
+ * The processes die with piclrun; when piclrun itself is killed by SIGKILL,
+ * a cleaner process removes the parts (start_cleaner).
+ *
  * Exit status: 0 when every process ended well (and the merge worked), 1
  * when a process failed or the timeout struck, 2 on usage or system errors,
  * 128 + the signal's number when SIGINT, SIGTERM or SIGHUP stopped it.
@@ -100,7 +103,8 @@ static struct {
 	size_t segsize;
 	struct proc *p;
 	pid_t launcher;                 /* piclrun itself, the processes' parent */
-} R = { .out = "trace.picl", .shmfd = -1 };
+	int cleanfd;                    /* to the cleaner (start_cleaner) */
+} R = { .out = "trace.picl", .shmfd = -1, .cleanfd = -1 };
 
 static volatile sig_atomic_t interrupted;
 
@@ -1248,6 +1252,118 @@ static int make_partsdir(void)
 	return r;
 }
 
+/* ---- cleaning up after a piclrun that was killed ----------------------------- */
+
+/* Whether process pid has ended (a zombie has: nobody may reap it soon). */
+static int ended(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
+		return 1;
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/*
+ * The cleaner: piclrun's processes die with it (PR_SET_PDEATHSIG), but a
+ * piclrun killed by SIGKILL left its parts directory (and, killed before
+ * the start, the segment's name) behind. The cleaner waits on a pipe whose
+ * writing end only piclrun holds, and reads EOF when piclrun ends however
+ * it ends; piclrun writes one byte first when it has cleaned up itself.
+ * Without that byte, the cleaner waits (up to 10 s) for the processes,
+ * whose pids are in the segment, to be gone (a process writes its part as
+ * it dies), then does what piclrun would have: removes the segment's name
+ * and the parts (kept with --keep-parts) and the directory piclrun made.
+ * It is a grandchild of piclrun (piclrun's waits for its processes never
+ * see it) in a session of its own (a signal to piclrun's process group,
+ * which has the processes, does not reach it). A stale directory names no
+ * process that would still run, unlike one found later by name.
+ */
+static void cleaner(int fd)
+{
+	char c;
+	ssize_t n;
+	int i, k;
+
+	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (n == 1)
+		_exit(0);
+	for (k = 0; k < 1000; k++) {
+		for (i = 0; i < R.nslots; i++)
+			if (!ended((pid_t)atomic_load(&slot_of(i)->pid)))
+				break;
+		if (i == R.nslots)
+			break;
+		usleep(10 * 1000);
+	}
+	if (R.shmpath[0])
+		unlink(R.shmpath);
+	remove_parts();
+	_exit(0);
+}
+
+/* Start the cleaner (after make_segment, before the processes). */
+static int start_cleaner(void)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		fprintf(stderr, "piclrun: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "piclrun: fork: %s\n", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[1]);
+		close(R.shmfd);
+		setsid();
+		if (fork() != 0)        /* (if it fails, nothing to clean) */
+			_exit(0);
+		close(0);
+		close(1);
+		cleaner(fds[0]);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	R.cleanfd = fds[1];
+	return 0;
+}
+
+/* piclrun has cleaned up: the cleaner has nothing to do. */
+static void cleaned(void)
+{
+	char c = 'd';
+	ssize_t n;
+
+	if (R.cleanfd < 0)
+		return;
+	n = write(R.cleanfd, &c, 1);    /* (the cleaner may be gone) */
+	(void)n;
+	close(R.cleanfd);
+	R.cleanfd = -1;
+}
+
 int main(int argc, char **argv)
 {
 	int first, i, failed = 0, merged, status = 2;
@@ -1274,7 +1390,7 @@ int main(int argc, char **argv)
 		R.p[i].id = i < R.nprocs ? i : PICL_HOST;
 	if (make_partsdir() < 0)
 		goto out;
-	if (make_segment() < 0) {
+	if (make_segment() < 0 || start_cleaner() < 0) {
 		if (R.own_dir)          /* empty yet */
 			rmdir(R.partsdir);
 		goto out;
@@ -1332,5 +1448,6 @@ out:
 		close(R.shmfd);
 	if (R.shmpath[0])
 		unlink(R.shmpath);
+	cleaned();
 	return status;
 }
