@@ -10,17 +10,20 @@
  *          message of type 7 in a loop
  *   host   the node sends one message of type 3 and calls close0; the
  *          host polls for type 7 in a loop
- *   once   process 1 sends one message of type 3 and exits without close0;
- *          process 0 waits until it has ended, then gets the message with
- *          probe0 and recv0, and a single probe0 that finds nothing
- *          returns 0: only a loop that goes on polling fails
+ *   once   process 1 sends its pid (type 3) and exits without close0;
+ *          process 0 gets it with probe0 and recv0, waits until the pid
+ *          is gone, then 100 probe0 that find nothing return 0 (the
+ *          peers are looked at every 64): only a loop that goes on
+ *          polling fails
  * Exit 0 when the loop ended (it must not), 1 on a wrong value; the
  * runtime ends a failing process with its own status.
  */
 #include <picl.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 static int poll_for(const char *call, int type)
@@ -45,22 +48,31 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	} else if (me == 1) {
-		if (strcmp(mode, "once") == 0)
+		if (strcmp(mode, "once") == 0) {
+			x = (int)getpid();
 			send0((char *)&x, sizeof x, 3, 0);
+		}
 		return 0;
 	}
 	if (strcmp(call, "recvstatus0") == 0)
 		recvbegin0((char *)&x, sizeof x, 7);
 	if (strcmp(mode, "once") == 0) {
+		int i;
+
 		while (!probe0(3))
 			;
 		recv0((char *)&x, sizeof x, 3);
-		sleep(1);       /* process 1 has ended and piclrun said so */
-		if (probe0(3) != 0) {
-			printf("probe-gone: a second message of type 3\n");
-			return 1;
+		/* process 1 has ended, piclrun has reaped it and marked it */
+		while (kill((pid_t)x, 0) == 0)
+			usleep(1000);
+		usleep(10 * 1000);
+		for (i = 0; i < 100; i++) {     /* a check of the peers, too */
+			if (probe0(3) != 0) {
+				printf("probe-gone: a second message\n");
+				return 1;
+			}
 		}
-		printf("probe-gone: single probe0 returned 0\n");
+		printf("probe-gone: 100 probe0 returned 0\n");
 		fflush(stdout);
 	}
 	while (!poll_for(call, 7))
