@@ -71,7 +71,7 @@ struct picl_shm_slot {
 	_Atomic int32_t state;
 	_Atomic int32_t pid;
 	_Atomic uint32_t futex;         /* bumped to wake a sleeping receiver */
-	_Atomic int32_t sleeping;
+	_Atomic int32_t sleeping;       /* 1: wake it; 2: bump futex only */
 	_Atomic int32_t blocked;        /* PICL_BL_* */
 	_Atomic int32_t blocked_on;     /* the peer it waits for room to, or -1 */
 	_Atomic int32_t after_peer;     /* it failed because another had */
