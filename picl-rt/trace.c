@@ -25,9 +25,18 @@
  * error is that of the two points (tens of ns; measured: within the 1 us
  * rounding) plus whatever NTP's slewing changes CLOCK_MONOTONIC's rate by
  * within one buffer's span, so messages between processes keep their order
- * once clocksync0 (which reads CLOCK_MONOTONIC) has aligned them. Records converted before a flush (statistics of records a full
- * buffer does not keep) extrapolate from the last segment. Elsewhere, or
- * with PICL_TRACE_CLOCK=monotonic, a stamp is
+ * once clocksync0 (which reads CLOCK_MONOTONIC) has aligned them. The
+ * first point is taken before the first record, and that is all tracing's
+ * start costs: no rate is measured then (a 1 ms spin there cost every
+ * process up to 1 ms of CPU, piclrun -n 1024 up to 1 s). Records converted
+ * before a flush (statistics of records a full buffer does not keep;
+ * tracemsg's records while a ring or a stopped buffer keeps its records;
+ * the exits closing a part whose write failed) extrapolate from the last
+ * segment. Before the first flush there is no segment: early_rate
+ * measures the rate from the first point to a point taken at that
+ * conversion, after the stamp, and takes a new one only once the stamps to
+ * convert reach twice as far from the first point, so such a stamp is
+ * placed within three times the points' error. Elsewhere, or with PICL_TRACE_CLOCK=monotonic, a stamp is
  * clock_gettime(CLOCK_MONOTONIC) (vDSO). pt_raw_clock and clock0 always
  * read CLOCK_MONOTONIC.
  *
@@ -209,6 +218,8 @@ struct pt_state {
 	int clock_started;
 	int64_t cal_t[2], cal_m[2]; /* TSC calibration segment: TSC, monotonic */
 	double rate;              /* ns per TSC tick */
+	int64_t rate_t;           /* before the first flush: the TSC the rate
+				     was measured to (early_rate) */
 	int tracing;
 	int mode;
 	int stopped;              /* MODE_STOP: detailed tracing off (-913) */
@@ -370,30 +381,50 @@ static void tsc_calibrate(void)
 }
 
 /* Decide the clock, once, before the first record: a first calibration
- * point and a rate measured over 1 ms (used until the first flush). */
+ * point, nothing more (the rate is measured when first needed:
+ * early_rate). */
 static void clock_start(void)
 {
-	int64_t t, m;
-
 	if (pt.clock_started)
 		return;
 	pt.clock_started = 1;
 	if (!tsc_usable())
 		return;
 	tsc_point(&pt.cal_t[0], &pt.cal_m[0]);
-	do
-		tsc_point(&t, &m);
-	while (m - pt.cal_m[0] < 1000000);
-	if (t <= pt.cal_t[0])
-		return;
-	pt.rate = (double)(m - pt.cal_m[0]) / (double)(t - pt.cal_t[0]);
-	pt.cal_t[0] = pt.cal_t[1] = t;
-	pt.cal_m[0] = pt.cal_m[1] = m;
+	pt.cal_t[1] = pt.rate_t = pt.cal_t[0];
+	pt.cal_m[1] = pt.cal_m[0];
+	pt.rate = 0;
 	pt.tsc = 1;
+}
+
+/* Before the first flush, stamp s is converted (a record a full buffer
+ * does not keep, tracemsg in a ring or a stopped buffer, a failed write's
+ * tail): the rate is measured from the start point to a point taken now
+ * (after s, so s is interpolated), unless the one taken last already
+ * reaches at least half-way to s (then s is extrapolated over at most
+ * twice the span measured, which bounds its error by three times the
+ * points' errors; points are taken only while the span to convert
+ * doubles). */
+static void early_rate(int64_t s)
+{
+	int64_t t, m;
+
+	if (s - pt.cal_t[0] <= 2 * (pt.rate_t - pt.cal_t[0]))
+		return;
+	tsc_point(&t, &m);
+	if (t <= pt.rate_t)
+		return;
+	pt.rate_t = t;
+	pt.rate = (double)(m - pt.cal_m[0]) / (double)(t - pt.cal_t[0]);
 }
 #else
 static void tsc_calibrate(void)
 {
+}
+
+static void early_rate(int64_t s)
+{
+	(void)s;
 }
 
 static void clock_start(void)
@@ -407,6 +438,8 @@ static int64_t stamp_ns(int64_t s)
 {
 	if (!pt.tsc)
 		return s;
+	if (unlikely(pt.cal_t[1] == pt.cal_t[0]))    /* no flush yet */
+		early_rate(s);
 	return pt.cal_m[0] + llround((double)(s - pt.cal_t[0]) * pt.rate);
 }
 

@@ -38,11 +38,17 @@
 
 #include <check.h>
 #include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 /* stub-backend.c */
 extern int stub_me, stub_nprocs;
@@ -846,6 +852,141 @@ START_TEST(test_killed_keeps_messages)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* The clock                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* PICL_FAKE_CLOCK as the process started: trace.c's constructor read it. */
+static int fake_at_start;
+
+/* 1 if trace.c stamps with the TSC (its tsc_usable), unfaked. */
+static int tsc_path(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	const char *env = getenv("PICL_TRACE_CLOCK");
+
+	if (fake_at_start || (env && strcmp(env, "monotonic") == 0))
+		return 0;
+	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
+		return 0;
+	__get_cpuid(0x80000007, &a, &b, &c, &d);
+	return (d >> 8) & 1;
+#else
+	return 0;
+#endif
+}
+
+static int64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	ck_assert_int_eq(clock_gettime(id, &ts), 0);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void sleep_ns(long ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	while (nanosleep(&ts, &ts) < 0)
+		;
+}
+
+/* A written time in microseconds (the writer's 6 decimals). */
+static int64_t time_us(const struct rec *r)
+{
+	ck_assert_int_eq(r->time.scale, 6);
+	return r->time.mant;
+}
+
+/* Starting to trace costs no spin: with the TSC, a first calibration point
+ * only (it spun 1 ms of CPU to measure a rate, in every process). Thread
+ * CPU time does not count waiting for a loaded machine, so the bound is
+ * generous. */
+START_TEST(test_clock_start_cheap)
+{
+	int64_t cpu;
+	int k;
+
+	enter_tmpdir();
+	unsetenv("PICL_FAKE_CLOCK");
+	setenv("PICL_TRACE_PART", "part.picl", 1);
+	cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	tracenode(SMALL, 1, 0);
+	blocks(1);
+	cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	if (tsc_path())
+		ck_assert_msg(cpu < 300000, "tracenode and a first record took %lld ns"
+			      " of CPU", (long long)cpu);
+	else
+		fprintf(stderr, "test_clock_start_cheap: no TSC stamps here (%lld ns"
+			" of CPU), the bound is not checked\n", (long long)cpu);
+	traceexit();
+	read_part("part.picl");
+	ck_assert_int_eq(count_recs(-3, 0), 1);
+	for (k = 1; k < nrecs; k++)
+		ck_assert_int_le(picl_time_cmp(recs[k - 1].time, recs[k].time), 0);
+}
+END_TEST
+
+/* Stamps converted before any flush (no calibration segment yet): the
+ * -911 records tracemsg writes at once while a ring keeps its records,
+ * 0 to 30 ms after the start, each within CLOCK_MONOTONIC's readings
+ * around its call (1 us rounding, 1 us of slack), in order; and the time
+ * a stopped buffer's statistics give a block of 5 ms. */
+START_TEST(test_early_stamps)
+{
+	static const long gap[] = { 0, 0, 20000, 300000, 3000000, 30000000 };
+	int64_t before, after, prev = INT64_MIN, t;
+	const struct rec *r;
+	size_t k;
+	int i;
+	double v = -1;
+
+	enter_tmpdir();
+	unsetenv("PICL_FAKE_CLOCK");
+	setenv("PICL_TRACE_PART", "part.picl", 1);
+	tracenode(SMALL, -1, 0);
+	pt_attach(1, 4, -1);
+	for (k = 0; k < sizeof(gap) / sizeof(gap[0]); k++) {
+		sleep_ns(gap[k]);
+		before = clock_ns(CLOCK_MONOTONIC);
+		tracemsg("m");
+		after = clock_ns(CLOCK_MONOTONIC);
+		read_part("part.picl");
+		ck_assert_int_eq(nrecs, 3 * ((int)k + 1));
+		r = &recs[nrecs - 3];
+		ck_assert_int_eq(r->type, -3);
+		ck_assert_int_eq(r->event, -911);
+		t = time_us(r);
+		ck_assert_msg(t >= before / 1000 - 1 && t <= (after + 999) / 1000 + 1,
+			      "tracemsg %zu: %lld us, not in [%lld, %lld]", k, (long long)t,
+			      (long long)(before / 1000), (long long)(after / 1000));
+		ck_assert_int_ge(t, prev);
+		ck_assert_int_le(t, time_us(&recs[nrecs - 1]));
+		prev = t;
+	}
+	traceexit();
+
+	/* flush 0: the 64 records fill, the blocks after are converted for
+	 * the statistics only, before any flush */
+	tracenode(SMALL, 0, 0);
+	blocks(40);
+	traceblockbegin(7, 0, 0);
+	sleep_ns(5000000);
+	traceblockend(7, 0, 0);
+	traceexit();
+	read_part("part.picl");
+	ck_assert_int_eq(count_recs(-2, -913), 1);
+	ck_assert_int_eq(count_recs(-3, 7), 0);
+	for (i = 0; i < nrecs; i++)
+		if (recs[i].type == -101 && (v = pair_value(&recs[i], 7)) >= 0)
+			break;
+	ck_assert_msg(v >= 0.005 && v < 0.5, "block of 5 ms: %g s", v);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -873,6 +1014,11 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_levels_and_info);
 	tcase_add_test(tc, test_collective_insides);
 	tcase_add_test(tc, test_zstd);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("clock");
+	tcase_add_test(tc, test_clock_start_cheap);
+	tcase_add_test(tc, test_early_stamps);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("exit");
@@ -906,6 +1052,7 @@ int main(void)
 		return EXIT_FAILURE;
 	}
 	setenv("TMPDIR", top, 1);
+	fake_at_start = getenv("PICL_FAKE_CLOCK") && atoll(getenv("PICL_FAKE_CLOCK")) > 0;
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
