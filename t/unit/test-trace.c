@@ -902,8 +902,9 @@ static int64_t time_us(const struct rec *r)
 
 /* Starting to trace costs no spin: with the TSC, a first calibration point
  * only (it spun 1 ms of CPU to measure a rate, in every process). Thread
- * CPU time does not count waiting for a loaded machine, so the bound is
- * generous. */
+ * CPU time does not count waiting for a loaded machine; the bound is half
+ * that ms: tracenode took ~60 us here, ~180 us with AddressSanitizer (the
+ * buffer's mapping, the descriptors, the accumulator). */
 START_TEST(test_clock_start_cheap)
 {
 	int64_t cpu;
@@ -917,7 +918,7 @@ START_TEST(test_clock_start_cheap)
 	blocks(1);
 	cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
 	if (tsc_path())
-		ck_assert_msg(cpu < 300000, "tracenode and a first record took %lld ns"
+		ck_assert_msg(cpu < 500000, "tracenode and a first record took %lld ns"
 			      " of CPU", (long long)cpu);
 	else
 		fprintf(stderr, "test_clock_start_cheap: no TSC stamps here (%lld ns"
