@@ -36,9 +36,9 @@
  * measures the rate from the first point to a point taken at that
  * conversion, after the stamp, and takes a new one only once the stamps to
  * convert reach twice as far from the first point, so such a stamp is
- * placed within three times the points' error. Elsewhere, or with PICL_TRACE_CLOCK=monotonic, a stamp is
- * clock_gettime(CLOCK_MONOTONIC) (vDSO). pt_raw_clock and clock0 always
- * read CLOCK_MONOTONIC.
+ * placed within three times the points' error. Elsewhere, or with
+ * PICL_TRACE_CLOCK=monotonic, a stamp is clock_gettime(CLOCK_MONOTONIC)
+ * (vDSO). pt_raw_clock and clock0 always read CLOCK_MONOTONIC.
  *
  * Flushing. Text is produced only when the buffer is written out: at
  * traceflush, when the buffer fills with flush = 1, and at traceexit. Each
