@@ -13,36 +13,7 @@
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
-RT="$PICL_BUILDDIR/picl-rt"
-MPILIB="$RT/.libs/libpicl-mpi.so"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not found"; exit 77; }
-command -v mpicc >/dev/null 2>&1 || { echo "SKIP: mpicc not found"; exit 77; }
-[ -f "$MPILIB" ] || { echo "SKIP: no MPI build ($MPILIB absent)"; exit 77; }
-
-LIBS="$RT/.libs:$PICL_BUILDDIR/libpicl-trace/.libs"
-LD_LIBRARY_PATH="$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export LD_LIBRARY_PATH
-# Root may run MPI jobs here (containers, CI); more ranks than cores is fine.
-MPIRUN="mpirun --oversubscribe -x LD_LIBRARY_PATH"
-[ -n "${ASAN_OPTIONS:-}" ] && MPIRUN="$MPIRUN -x ASAN_OPTIONS"
-[ "$(id -u)" -ne 0 ] || MPIRUN="$MPIRUN --allow-run-as-root"
-
-# A sanitizer build's library needs its programs built with the same
-# sanitizers (so that the ASan runtime comes first): take the build's own
-# -fsanitize flags.
-SANFLAGS=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | tr ' ' '\n' | grep '^-fsanitize' | tr '\n' ' ')
-if [ -n "$SANFLAGS" ]; then
-  # Open MPI keeps internal allocations at exit that LeakSanitizer reports
-  # (not ours: the local-backend tests check our code for leaks).
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-  export ASAN_OPTIONS
-fi
-
-# mpicc_picl OUT SRC: a PICL program linked with the build's libpicl-mpi.
-mpicc_picl() {
-  mpicc $SANFLAGS -I"$PICL_SRCDIR/picl-rt" -o "$1" "$2" -L"$RT/.libs" -lpicl-mpi \
-    -Wl,-rpath,"$RT/.libs" || fail "mpicc $2"
-}
+mpi_setup
 
 # mpirun_in DIR NP PROG [ARG...]: run PROG on NP ranks in DIR, at most 120 s.
 mpirun_in() {

@@ -10,30 +10,9 @@
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
-RT="$PICL_BUILDDIR/picl-rt"
-MPILIB="$RT/.libs/libpicl-mpi.so"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not found"; exit 77; }
-command -v mpicc >/dev/null 2>&1 || { echo "SKIP: mpicc not found"; exit 77; }
-[ -f "$MPILIB" ] || { echo "SKIP: no MPI build ($MPILIB absent)"; exit 77; }
+mpi_setup
 
-LIBS="$RT/.libs:$PICL_BUILDDIR/libpicl-trace/.libs"
-LD_LIBRARY_PATH="$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export LD_LIBRARY_PATH
-MPIRUN="mpirun --oversubscribe -x LD_LIBRARY_PATH"
-[ -n "${ASAN_OPTIONS:-}" ] && MPIRUN="$MPIRUN -x ASAN_OPTIONS"
-[ "$(id -u)" -ne 0 ] || MPIRUN="$MPIRUN --allow-run-as-root"
-
-# A sanitizer build's library needs its programs built with the same
-# sanitizers; Open MPI's own allocations at exit are not ours to check.
-SANFLAGS=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | tr ' ' '\n' | grep '^-fsanitize' | tr '\n' ' ')
-if [ -n "$SANFLAGS" ]; then
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-  export ASAN_OPTIONS
-fi
-
-mpicc $SANFLAGS -I"$PICL_SRCDIR/picl-rt" -o "$TMP/noclose" \
-  "$PICL_SRCDIR/examples/noclose.c" -L"$RT/.libs" -lpicl-mpi \
-  -Wl,-rpath,"$RT/.libs" || fail "mpicc noclose.c"
+mpicc_picl "$TMP/noclose" "$PICL_SRCDIR/examples/noclose.c"
 
 # mpirun_in DIR NP ARG...: noclose ARG... on NP ranks in DIR, at most 60 s.
 mpirun_in() {

@@ -80,3 +80,37 @@ expect_err() {
   cat >"$TMP/want"
   diff -u "$TMP/want" "$TMP/err" >&2 || fail "$last: unexpected standard error"
 }
+
+# mpi_setup: for the libpicl-mpi tests. Skips (exit 77) without mpirun,
+# mpicc or the MPI build of libpicl; sets RT (the build's picl-rt), MPIRUN
+# (mpirun as root may run it, more ranks than cores, the build's libraries
+# and ASAN_OPTIONS passed on) and SANFLAGS (a sanitizer build's library
+# needs its programs built with the same sanitizers, so that the ASan
+# runtime comes first: the build's own -fsanitize flags). Open MPI keeps
+# internal allocations at exit that LeakSanitizer reports (not ours: the
+# local-backend tests check our code for leaks), so leaks are not checked.
+mpi_setup() {
+  RT="$PICL_BUILDDIR/picl-rt"
+  MPILIB="$RT/.libs/libpicl-mpi.so"
+  command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not found"; exit 77; }
+  command -v mpicc >/dev/null 2>&1 || { echo "SKIP: mpicc not found"; exit 77; }
+  [ -f "$MPILIB" ] || { echo "SKIP: no MPI build ($MPILIB absent)"; exit 77; }
+  LD_LIBRARY_PATH="$RT/.libs:$PICL_BUILDDIR/libpicl-trace/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export LD_LIBRARY_PATH
+  MPIRUN="mpirun --oversubscribe -x LD_LIBRARY_PATH"
+  [ -n "${ASAN_OPTIONS:-}" ] && MPIRUN="$MPIRUN -x ASAN_OPTIONS"
+  [ "$(id -u)" -ne 0 ] || MPIRUN="$MPIRUN --allow-run-as-root"
+  SANFLAGS=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | tr ' ' '\n' |
+    grep '^-fsanitize' | tr '\n' ' ')
+  if [ -n "$SANFLAGS" ]; then
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    export ASAN_OPTIONS
+  fi
+}
+
+# mpicc_picl OUT SRC: a PICL program linked with the build's libpicl-mpi
+# (after mpi_setup).
+mpicc_picl() {
+  mpicc $SANFLAGS -I"$PICL_SRCDIR/picl-rt" -o "$1" "$2" -L"$RT/.libs" -lpicl-mpi \
+    -Wl,-rpath,"$RT/.libs" || fail "mpicc $2"
+}
