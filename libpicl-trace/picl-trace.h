@@ -729,7 +729,10 @@ struct picl_writer *picl_writer_open_fd(int fd, const char *name,
  * and refused (PICL_ERR_UNREPRESENTABLE) when its values are no longer what
  * those data hold. Data that end in " \\" or a carriage return get a
  * blank after them, so that they do not read as a continuation or a CRLF
- * line's end. Returns PICL_OK or a negative status.
+ * line's end. A record with no data fields (nfields 0) is written
+ * without data: values or data text (other than blanks) on it are refused
+ * (PICL_ERR_USAGE) rather than dropped. Returns PICL_OK or a negative
+ * status (PICL_ERR_USAGE for a NULL rec).
  */
 int picl_writer_write(struct picl_writer *w, const struct picl_record *rec);
 

@@ -361,6 +361,17 @@ static int check_suppressed_data(struct picl_writer *w, const struct picl_record
 	return PICL_OK;
 }
 
+/* Are data[0..len) nothing but blanks (or nothing at all)? */
+static int blank_only(const char *data, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!picl_is_blank((unsigned char)data[i]))
+			return 0;
+	return 1;
+}
+
 int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 {
 	const char *data;
@@ -370,6 +381,12 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 
 	if (w->failed)
 		return w->err.code;
+	if (!rec)
+		return fail(w, PICL_ERR_USAGE, "no record to write (NULL)");
+	if (rec->nfields == 0 && (rec->nvalues > 0 || !blank_only(rec->data, rec->data_len)))
+		return fail(w, PICL_ERR_USAGE,
+			    "a record with no data fields (nfields 0) cannot carry data: "
+			    "set nfields, or drop the values and data");
 	if (rec->nfields > 0 && rec->nvalues > 0 && rec->desc &&
 	    picl_descriptor_has_suppressed(rec->desc) && rec->data && rec->data_len > 0 &&
 	    picl_is_blank((unsigned char)rec->data[0])) {

@@ -388,6 +388,51 @@ START_TEST(defs_apply_error_column)
 }
 END_TEST
 
+/* A record with no data fields that carries values or data text was
+ * written without them, and without a word: the writer now refuses it
+ * (PICL_ERR_USAGE, the writer still usable), as it refuses data that
+ * nfields does not account for otherwise; blanks alone are no data. A
+ * NULL record is refused too (it was dereferenced). */
+START_TEST(writer_data_without_fields)
+{
+	struct picl_value v;
+	struct picl_record rec;
+	struct picl_writer *w;
+	int fd;
+
+	w = temp_writer(&fd);
+	memset(&v, 0, sizeof(v));
+	v.kind = PICL_VAL_CHARS;
+	v.v.s.ptr = "hello";
+	v.v.s.len = 5;
+	picl_record_init(&rec);
+	rec.type = PICL_REC_LABEL;
+	rec.event = 7;
+	rec.values = &v;
+	rec.nvalues = 1;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_writer_error(w)->code, PICL_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(picl_writer_error(w)->problem, "nfields 0"));
+
+	picl_record_init(&rec);
+	rec.type = PICL_REC_LABEL;
+	rec.event = 7;
+	rec.data = " 0 hello";
+	rec.data_len = 8;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_USAGE);
+
+	rec.data = " \t ";
+	rec.data_len = 3;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	ck_assert_int_eq(picl_writer_write(w, NULL), PICL_ERR_USAGE);
+	rec.event = 8;
+	rec.data = NULL;
+	rec.data_len = 0;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	ck_assert_str_eq(written(w, fd), "-5 7 0 0 0 0\n-5 8 0 0 0 0\n");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -404,6 +449,7 @@ int main(void)
 	tcase_add_test(tc, decode_nomem_is_fatal);
 	tcase_add_test(tc, writer_open_nomem_names_output);
 	tcase_add_test(tc, defs_apply_error_column);
+	tcase_add_test(tc, writer_data_without_fields);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
