@@ -564,8 +564,8 @@ struct picl_reader *picl_reader_open_fd(int fd, const char *name,
 					int *status, struct picl_error *err);
 
 /* Read from memory (not copied: it must outlive the reader; NULL with
- * len 0 is an empty input); `name` as for picl_reader_open_fd (NULL:
- * "<memory>"). */
+ * len 0 is an empty input, NULL with more is refused: PICL_ERR_USAGE);
+ * `name` as for picl_reader_open_fd (NULL: "<memory>"). */
 struct picl_reader *picl_reader_open_memory(const void *buf, size_t len,
 					    const char *name,
 					    const struct picl_reader_options *opts,

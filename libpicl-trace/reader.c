@@ -1063,6 +1063,11 @@ struct picl_reader *picl_reader_open_memory(const void *buf, size_t len,
 
 	if (!name)
 		name = "<memory>";
+	if (!buf && len > 0) {  /* (NULL is the empty input only) */
+		picl_set_error(err, PICL_ERR_USAGE, "no buffer (NULL) for %zu bytes", len);
+		open_failed(name, PICL_ERR_USAGE, err, status);
+		return NULL;
+	}
 	in = picl_input_from_memory(buf, len, err, &rc);
 	if (!in) {
 		open_failed(name, rc, err, status);

@@ -247,6 +247,22 @@ START_TEST(memory_null_empty)
 }
 END_TEST
 
+/* NULL is the empty input only: with a length it was read (a crash in
+ * the detection of compression); now refused, as a misuse. */
+START_TEST(memory_null_with_length)
+{
+	struct picl_error err;
+	int st = 1;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_ptr_null(picl_reader_open_memory(NULL, 5, "m", NULL, &st, &err));
+	ck_assert_int_eq(st, PICL_ERR_USAGE);
+	ck_assert_int_eq(err.code, PICL_ERR_USAGE);
+	ck_assert_str_eq(err.path, "m");
+	ck_assert_ptr_null(picl_reader_open_memory(NULL, 1, NULL, NULL, NULL, NULL));
+}
+END_TEST
+
 /* Options whose buffer cannot exist are refused at open: the sum of
  * buffer_size and max_record wrapped around, and the reader then looped
  * for ever on the first line longer than the small buffer it got (a
@@ -445,6 +461,7 @@ int main(void)
 	tcase_add_test(tc, writer_alias_definition_values);
 	tcase_add_test(tc, short_first_read);
 	tcase_add_test(tc, memory_null_empty);
+	tcase_add_test(tc, memory_null_with_length);
 	tcase_add_test(tc, open_huge_options);
 	tcase_add_test(tc, decode_nomem_is_fatal);
 	tcase_add_test(tc, writer_open_nomem_names_output);
