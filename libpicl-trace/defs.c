@@ -368,6 +368,7 @@ int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 {
 	struct ctrl_entry *e;
 
+	*out = NULL;    /* not a stale one on failure */
 	return control_entry(defs, control, len, 0, out, &e, err);
 }
 

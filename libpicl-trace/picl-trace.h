@@ -453,7 +453,7 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *def
  * A compiled descriptor for an inline control string, cached in defs (so a
  * trace that repeats "%d%lf" on every record compiles it once). Returns
  * PICL_OK and *out (owned by defs), or PICL_ERR_DESCRIPTOR (or
- * PICL_ERR_NOMEM) with err set. At most 4096 distinct strings are cached;
+ * PICL_ERR_NOMEM) with err set and *out NULL. At most 4096 distinct strings are cached;
  * past that, a string not cached is compiled into one scratch slot, and
  * *out then stays valid only until the next call that compiles another.
  */

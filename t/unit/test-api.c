@@ -449,6 +449,28 @@ START_TEST(writer_data_without_fields)
 }
 END_TEST
 
+/* A control string that does not compile gives *out NULL, as
+ * picl_descriptor_compile does: it was left as the caller had it, so a
+ * program reusing its variable took the previous record's descriptor for
+ * this one's. */
+START_TEST(defs_control_failure_clears_out)
+{
+	struct picl_defs *d = picl_defs_new();
+	const struct picl_descriptor *out = NULL;
+	struct picl_error err;
+
+	ck_assert_ptr_nonnull(d);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(picl_defs_control(d, "%d%lf", 5, &out, &err), PICL_OK);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(picl_descriptor_control(out), "%d%lf");
+	ck_assert_int_eq(picl_defs_control(d, "%q", 2, &out, &err), PICL_ERR_DESCRIPTOR);
+	ck_assert_ptr_null(out);
+	ck_assert_uint_eq(err.mark.column, 2);
+	picl_defs_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -467,6 +489,7 @@ int main(void)
 	tcase_add_test(tc, writer_open_nomem_names_output);
 	tcase_add_test(tc, defs_apply_error_column);
 	tcase_add_test(tc, writer_data_without_fields);
+	tcase_add_test(tc, defs_control_failure_clears_out);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
