@@ -305,7 +305,9 @@ int picl_descriptor_decode(const struct picl_descriptor *d, uint64_t nfields,
  * Encode `nvalues` values (a whole number of applications) as canonical data
  * text: one blank before every value (so the output starts with a blank),
  * literal text of the control string copied, values with .text copied
- * verbatim, other numbers formatted exactly (integers in decimal, doubles in
+ * verbatim when that text still reads back as the value (else, and for
+ * values with no text, formatted from the value), other numbers formatted
+ * exactly (integers in decimal, doubles in
  * the shortest form that reads back to the same double). For character data,
  * the single value is written after one blank. Appends to the buffer
  * (*buf, *len, *cap) (realloc'd as needed; the caller frees *buf).
@@ -620,7 +622,10 @@ void picl_reader_locate(const struct picl_reader *r, const struct picl_record *r
 
 /*
  * Decode the data of a record read in raw mode (or re-decode one), using the
- * reader's defs to resolve its alias. The values stay valid until the next
+ * reader's defs to resolve its alias or control string when rec->desc is
+ * NULL (and setting rec->desc); a record whose desc is set is decoded with
+ * that descriptor, so a caller that changes alias or control sets desc to
+ * NULL first. The values stay valid until the next
  * call on the reader. Returns PICL_OK or a negative status (error in
  * picl_reader_error; PICL_ERR_NOMEM, as anywhere in the reader, is fatal:
  * picl_reader_next fails the same from then on).
@@ -739,6 +744,9 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec);
 /*
  * Write bytes that already form whole canonical lines (each ending in
  * '\n'), as they are: for tools that move records without re-formatting.
+ * Nothing is checked: a line may be written in pieces (a record's line,
+ * then "\n"), and bytes that are not canonical lines, or a last line
+ * without its newline, are written as they are.
  */
 int picl_writer_write_raw(struct picl_writer *w, const char *text, size_t len);
 

@@ -471,6 +471,68 @@ START_TEST(defs_control_failure_clears_out)
 }
 END_TEST
 
+/* What the header says of a value's text: copied when it still reads back
+ * as the value ("05" for 5), otherwise the value is formatted (a program
+ * that changed v.i without clearing text gets its new number, not the
+ * old text). */
+START_TEST(encode_text_only_when_it_holds)
+{
+	struct picl_descriptor *d;
+	struct picl_value v;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	ck_assert_int_eq(picl_descriptor_compile("%d", 2, &d, NULL), PICL_OK);
+	memset(&v, 0, sizeof(v));
+	v.kind = PICL_VAL_INT;
+	v.v.i = 5;
+	v.text = "05";
+	v.text_len = 2;
+	ck_assert_int_eq(picl_descriptor_encode(d, &v, 1, &buf, &len, &cap, NULL), PICL_OK);
+	ck_assert_uint_eq(len, 3);
+	ck_assert_int_eq(memcmp(buf, " 05", 3), 0);
+	len = 0;
+	v.text = "7";
+	v.text_len = 1;
+	ck_assert_int_eq(picl_descriptor_encode(d, &v, 1, &buf, &len, &cap, NULL), PICL_OK);
+	ck_assert_uint_eq(len, 2);
+	ck_assert_int_eq(memcmp(buf, " 5", 2), 0);
+	free(buf);
+	picl_descriptor_free(d);
+}
+END_TEST
+
+/* picl_reader_decode resolves the alias only when rec->desc is NULL; a
+ * record whose desc is set is decoded with it (as the header now says). */
+START_TEST(reader_decode_uses_desc)
+{
+	static const char text[] = "-3 -21 0 0 0 1 2 7\n";
+	struct picl_reader_options o = { PICL_READ_RAW, 0, 0 };
+	struct picl_descriptor *s;
+	struct picl_reader *r;
+	struct picl_record rec;
+	int st;
+
+	ck_assert_int_eq(picl_descriptor_compile("%s", 2, &s, NULL), PICL_OK);
+	r = picl_reader_open_memory(text, sizeof(text) - 1, NULL, &o, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_ptr_null(rec.desc);
+	rec.desc = s;
+	ck_assert_int_eq(picl_reader_decode(r, &rec), PICL_OK);
+	ck_assert_uint_eq(rec.nvalues, 1);
+	ck_assert_int_eq(rec.values[0].kind, PICL_VAL_STRING);
+	rec.desc = NULL;
+	ck_assert_int_eq(picl_reader_decode(r, &rec), PICL_OK);
+	ck_assert_ptr_nonnull(rec.desc);
+	ck_assert_str_eq(picl_descriptor_control(rec.desc), "%d");
+	ck_assert_int_eq(rec.values[0].kind, PICL_VAL_INT);
+	ck_assert_int_eq(rec.values[0].v.i, 7);
+	picl_reader_free(r);
+	picl_descriptor_free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -490,6 +552,8 @@ int main(void)
 	tcase_add_test(tc, defs_apply_error_column);
 	tcase_add_test(tc, writer_data_without_fields);
 	tcase_add_test(tc, defs_control_failure_clears_out);
+	tcase_add_test(tc, encode_text_only_when_it_holds);
+	tcase_add_test(tc, reader_decode_uses_desc);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
