@@ -82,6 +82,9 @@ TESTS += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 EXTRA_DIST += t/unit/tmp.h
 EXTRA_DIST += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 	t/e2e/0025-output-files.sh t/e2e/0030-multi-file.sh
+# a user's program built against the installed library through pkg-config
+TESTS += t/e2e/0006-installed-api.sh
+EXTRA_DIST += t/e2e/0006-installed-api.sh
 # picltrace validate
 VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
 	t/e2e/0102-validate-cli.sh
