@@ -21,6 +21,9 @@
  *       caller may set them); one the caller may not write is refused as an
  *       open would be (renaming over it needs only the directory).
  *
+ * A path is matched by its name as given, and with its directory resolved
+ * (canonical_path): "//dev/stdout" is /dev/stdout.
+ *
  * With PICL_OUTPUT_FILE the caller writes a file by name (gnuplot does), so
  * the first two cases get a temporary file in $TMPDIR instead, copied into
  * the real destination at commit.
@@ -81,6 +84,15 @@ static int own_descriptor(const char *path)
 		n = path + 8;
 	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
 		n = path + 14;
+	else if (strncmp(path, "/proc/", 6) == 0) {
+		/* /proc/PID/fd/N of this process (what /dev/fd/N and
+		 * /proc/self/fd/N resolve to: canonical_path) */
+		errno = 0;
+		fd = strtol(path + 6, &end, 10);
+		if (!errno && end != path + 6 && fd == (long)getpid() &&
+		    strncmp(end, "/fd/", 4) == 0)
+			n = end + 4;
+	}
 	if (!n || *n < '0' || *n > '9')
 		return -1;
 	errno = 0;
@@ -96,6 +108,45 @@ static int in_system_tree(const char *path)
 {
 	return (strncmp(path, "/dev/", 5) == 0 && strncmp(path, "/dev/shm/", 9) != 0) ||
 	       strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0;
+}
+
+/*
+ * The path with its directory resolved (realpath: no "//", ".", ".." or
+ * links up to the last component, which is kept as it is, so that
+ * /dev/stdout stays itself), or NULL when that directory cannot be
+ * resolved. So "//dev/stdout", "/tmp/../dev/stdout" or "dev/null" seen
+ * from / are known for what they name: the rules above look at names.
+ */
+static char *canonical_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir, *real, *out;
+	size_t n;
+
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return realpath(path, NULL);
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return NULL;
+	real = realpath(dir, NULL);
+	free(dir);
+	if (!real)
+		return NULL;
+	n = strlen(real);
+	out = malloc(n + 1 + strlen(base) + 1);
+	if (out) {
+		memcpy(out, real, n);
+		out[n] = '/';
+		strcpy(out + n + (n == 0 || real[n - 1] != '/'), base);
+	}
+	free(real);
+	return out;
 }
 
 /* What a dangling symbolic link names, relative to the link's directory
@@ -193,9 +244,9 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 	struct picl_output *o = calloc(1, sizeof(*o));
 	struct stat st, lst;
 	const char *what = "cannot create";
-	char *real = NULL;
+	char *real = NULL, *canon = NULL;
 	mode_t mode, mask;
-	int fd, e, existed = 0, oflags = -1;
+	int fd, e, existed = 0, oflags = -1, sys;
 
 	if (!path)
 		path = "";
@@ -209,8 +260,14 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 		goto fail;
 	}
 
+	/* The names below are the path's, or its canonical form's. */
+	canon = canonical_path(path);
+	sys = in_system_tree(path) || (canon && in_system_tree(canon));
+
 	/* This process's own descriptors. */
 	fd = strcmp(path, "-") == 0 ? 1 : own_descriptor(path);
+	if (fd < 0 && canon)
+		fd = own_descriptor(canon);
 	if (fd >= 0) {
 		int own = 0;
 
@@ -236,9 +293,9 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 	/* Devices, FIFOs, and whatever lives in /dev, /proc or /sys (a new
 	 * file there created): written directly. */
 	if (stat(path, &st) == 0) {
-		if (!S_ISREG(st.st_mode) || in_system_tree(path))
+		if (!S_ISREG(st.st_mode) || sys)
 			oflags = S_ISREG(st.st_mode) ? O_TRUNC : 0;
-	} else if (in_system_tree(path) && lstat(path, &lst) < 0 && errno == ENOENT) {
+	} else if (sys && lstat(path, &lst) < 0 && errno == ENOENT) {
 		oflags = O_CREAT | O_TRUNC;
 	}
 	if (oflags >= 0) {
@@ -298,9 +355,11 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 done:
 	if (status)
 		*status = PICL_OK;
+	free(canon);
 	return o;
 fail:
 	free(real);
+	free(canon);
 	if (status)
 		*status = e == ENOMEM ? PICL_ERR_NOMEM : PICL_ERR_IO;
 	set_error(err, o && o->name ? o->name : path, e, what);

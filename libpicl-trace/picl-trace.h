@@ -660,6 +660,10 @@ void picl_reader_free(struct picl_reader *r);
  *     may not write is refused (EACCES), as opening it would be. A new file
  *     gets 0666 less the umask.
  *
+ * A path is known by its name as given or with its directory resolved
+ * (realpath, the last component kept): "//dev/stdout", "/dev/./stdout"
+ * and /dev/fd/../fd/1 are standard output too.
+ *
  * With PICL_OUTPUT_FILE the caller always gets a regular file it may write
  * by name (picl_output_temp_path): in the first two cases a temporary file
  * in $TMPDIR (default /tmp), copied into the destination by

@@ -256,6 +256,52 @@ START_TEST(descriptor_direct_and_by_file)
 }
 END_TEST
 
+/* Other spellings of /dev/stdout are standard output too, written where
+ * it is (here a file opened for appending): "//dev/stdout" replaced the
+ * file standard output had been redirected to (through the link
+ * /dev/stdout is), and "/dev/./stdout" truncated it, its contents lost
+ * either way. Nothing else is left in the directory. */
+START_TEST(stdout_other_spellings)
+{
+	static const char *const names[] = {
+		"//dev/stdout", "/dev/./stdout", "/dev/../dev/stdout", "/dev/fd/../fd/1"
+	};
+	struct picl_output *o;
+	struct picl_error err;
+	size_t i;
+	int fd, saved, st;
+
+	put(in_dir("log"), "keep\n", 0644);
+	fd = open(in_dir("log"), O_WRONLY | O_APPEND);
+	ck_assert_int_ge(fd, 0);
+	fflush(stdout);
+	saved = dup(1);
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_eq(dup2(fd, 1), 1);
+	close(fd);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		o = picl_output_open(names[i], 0, &st, &err);
+		if (!o)
+			break;
+		if (picl_output_temp_path(o)) {
+			picl_output_abort(o);
+			break;
+		}
+		write_str(o, names[i]);
+		write_str(o, "\n");
+		if (picl_output_commit(o, &err) != PICL_OK)
+			break;
+	}
+	ck_assert_int_eq(dup2(saved, 1), 1);
+	close(saved);
+	ck_assert_msg(i == sizeof(names) / sizeof(names[0]), "%s was not written as standard output",
+		      i < sizeof(names) / sizeof(names[0]) ? names[i] : "");
+	ck_assert_str_eq(get(in_dir("log")),
+			 "keep\n//dev/stdout\n/dev/./stdout\n/dev/../dev/stdout\n/dev/fd/../fd/1\n");
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
 START_TEST(full_device)
 {
 	struct picl_error err;
@@ -315,6 +361,7 @@ int main(void)
 	tcase_add_test(tc, read_only_refused);
 	tcase_add_test(tc, missing_directory);
 	tcase_add_test(tc, descriptor_direct_and_by_file);
+	tcase_add_test(tc, stdout_other_spellings);
 	tcase_add_test(tc, full_device);
 	tcase_add_test(tc, longest_name);
 	suite_add_tcase(s, tc);
