@@ -731,8 +731,9 @@ struct picl_writer *picl_writer_open_fd(int fd, const char *name,
  * single blanks, the descriptor (alias number, or the control string in
  * double quotes) when nfields > 0, then the data. Data come from
  * rec->values when nvalues > 0 (encoded with rec->desc, which must then be
- * set, but for a -6 record's two values: alias and control string, written
- * in double quotes, nfields 1); otherwise from rec->data/data_len as it is
+ * set, and be compiled from rec->control when the record has one: else
+ * PICL_ERR_USAGE; but for a -6 record's two values: alias and control
+ * string, written in double quotes, nfields 1); otherwise from rec->data/data_len as it is
  * (it must start with a blank, or be empty). A control string with suppressed conversions (%*)
  * cannot be encoded from values: such a record is written from rec->data,
  * and refused (PICL_ERR_UNREPRESENTABLE) when its values are no longer what

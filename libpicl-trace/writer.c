@@ -278,6 +278,17 @@ static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 	if (!rec->desc)
 		return fail(w, PICL_ERR_USAGE,
 			    "a record with values needs its compiled descriptor (desc)");
+	if (rec->alias < 0 && rec->control) {
+		/* the values are written under the control string: they
+		 * must be what it reads (an alias cannot be checked here,
+		 * its meaning depends on definitions the writer has not) */
+		const char *c = picl_descriptor_control(rec->desc);
+
+		if (strlen(c) != rec->control_len || memcmp(c, rec->control, rec->control_len) != 0)
+			return fail(w, PICL_ERR_USAGE,
+				    "the values are encoded with \"%s\", not the record's control "
+				    "string: set desc to its descriptor", c);
+	}
 	if (!picl_descriptor_is_chars(rec->desc)) {
 		/* what the reader would check: nfields applications of it */
 		size_t vpf = picl_descriptor_values_per_field(rec->desc);

@@ -533,6 +533,49 @@ START_TEST(reader_decode_uses_desc)
 }
 END_TEST
 
+/* Values are encoded with rec->desc and written under rec->control: a
+ * record whose two disagree was written as a line that reads back as
+ * something else ("%s" then 42, a string). Now refused when the record
+ * has a control string (an alias's meaning is the trace's, unknown to
+ * the writer). */
+START_TEST(writer_control_not_desc)
+{
+	struct picl_descriptor *d;
+	struct picl_value v;
+	struct picl_record rec;
+	struct picl_writer *w;
+	int fd;
+
+	ck_assert_int_eq(picl_descriptor_compile("%d", 2, &d, NULL), PICL_OK);
+	w = temp_writer(&fd);
+	memset(&v, 0, sizeof(v));
+	v.kind = PICL_VAL_INT;
+	v.v.i = 42;
+	picl_record_init(&rec);
+	rec.type = PICL_REC_MARK;
+	rec.event = 7;
+	rec.nfields = 1;
+	rec.has_descriptor = 1;
+	rec.alias = -1;
+	rec.control = "%s";
+	rec.control_len = 2;
+	rec.desc = d;
+	rec.values = &v;
+	rec.nvalues = 1;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(picl_writer_error(w)->problem, "control string"));
+	rec.control = "%d%d";
+	rec.control_len = 2;    /* the first two bytes: "%d" */
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	rec.control_len = 4;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_USAGE);
+	rec.alias = 2;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	ck_assert_str_eq(written(w, fd), "-2 7 0 0 0 1 \"%d\" 42\n-2 7 0 0 0 1 2 42\n");
+	picl_descriptor_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -554,6 +597,7 @@ int main(void)
 	tcase_add_test(tc, defs_control_failure_clears_out);
 	tcase_add_test(tc, encode_text_only_when_it_holds);
 	tcase_add_test(tc, reader_decode_uses_desc);
+	tcase_add_test(tc, writer_control_not_desc);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
