@@ -777,7 +777,8 @@ const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
 {
 	const struct subset *s = find_subset(defs, kind, id);
 
-	*n = s ? s->n : 0;
+	if (n)
+		*n = s ? s->n : 0;
 	return s ? s->members : NULL;
 }
 

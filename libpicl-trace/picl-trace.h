@@ -483,7 +483,8 @@ int picl_defs_subset_exists(const struct picl_defs *defs,
 int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
 		      int32_t pattern, int32_t value);
 
-/* The members of a defined subset (NULL/0 if undefined or predefined). */
+/* The members of a defined subset, *n of them (NULL and 0 if undefined or
+ * predefined; n may be NULL when only whether it is defined matters). */
 const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
 		enum picl_subset_kind kind, int32_t id, size_t *n);
 

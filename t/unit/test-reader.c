@@ -474,6 +474,9 @@ START_TEST(subsets)
 	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_EVENTS, -1002, 7), 0);
 	ck_assert_ptr_nonnull(picl_defs_subset_members(d, PICL_SUBSET_PROCESSORS, -2, &n));
 	ck_assert_uint_eq(n, 3);
+	/* n may be NULL: only whether it is defined */
+	ck_assert_ptr_nonnull(picl_defs_subset_members(d, PICL_SUBSET_PROCESSORS, -2, NULL));
+	ck_assert_ptr_null(picl_defs_subset_members(d, PICL_SUBSET_PROCESSORS, -99, NULL));
 	/* An alias scoped to a processor subset. */
 	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
 	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
