@@ -988,6 +988,51 @@ START_TEST(test_early_stamps)
 }
 END_TEST
 
+/*
+ * The same after a flush right at the start: its calibration segment is
+ * a few microseconds long, and the records converted before the next
+ * flush (tracemsg in a ring) lie up to 30 ms past it. Extrapolated with
+ * that short segment's rate they drifted by its error times the distance
+ * (hundreds of microseconds); measured again as the distance doubles,
+ * each stays within the clock readings around its call.
+ */
+START_TEST(test_stamps_after_early_flush)
+{
+	static const long gap[] = { 0, 20000, 300000, 3000000, 30000000 };
+	int64_t before, after, prev = INT64_MIN, t;
+	const struct rec *r;
+	size_t k;
+	int first;
+
+	enter_tmpdir();
+	unsetenv("PICL_FAKE_CLOCK");
+	setenv("PICL_TRACE_PART", "part.picl", 1);
+	tracenode(SMALL, -1, 0);
+	pt_attach(1, 4, -1);
+	traceflush();
+	read_part("part.picl");
+	first = nrecs;
+	for (k = 0; k < sizeof(gap) / sizeof(gap[0]); k++) {
+		sleep_ns(gap[k]);
+		before = clock_ns(CLOCK_MONOTONIC);
+		tracemsg("m");
+		after = clock_ns(CLOCK_MONOTONIC);
+		read_part("part.picl");
+		ck_assert_int_eq(nrecs, first + 3 * ((int)k + 1));
+		r = &recs[nrecs - 3];
+		ck_assert_int_eq(r->type, -3);
+		ck_assert_int_eq(r->event, -911);
+		t = time_us(r);
+		ck_assert_msg(t >= before / 1000 - 1 && t <= (after + 999) / 1000 + 1,
+			      "tracemsg %zu: %lld us, not in [%lld, %lld]", k, (long long)t,
+			      (long long)(before / 1000), (long long)(after / 1000));
+		ck_assert_int_ge(t, prev);
+		prev = t;
+	}
+	traceexit();
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -1020,6 +1065,7 @@ static Suite *trace_suite(void)
 	tc = tcase_create("clock");
 	tcase_add_test(tc, test_clock_start_cheap);
 	tcase_add_test(tc, test_early_stamps);
+	tcase_add_test(tc, test_stamps_after_early_flush);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("exit");
