@@ -706,8 +706,8 @@ static int add_exit(struct proc *p, const struct picl_stats_event *rec,
 }
 
 /* picl_stats_event_of and picl_stats_add_event, inlined into
- * picl_stats_add too (a call of an exported function, through the PLT,
- * and a copy of the event for every record: 3-4% of stat). */
+ * picl_stats_add too: no call of an exported function (through the PLT)
+ * for every record. */
 static inline int event_of(const struct picl_record *rec, struct picl_stats_event *ev)
 {
 	long index = -1;
