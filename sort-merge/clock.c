@@ -530,6 +530,8 @@ static struct stream *stream_get(struct clock_estimator *ce, int32_t processor,
 	return s;
 }
 
+static int take_call(struct clock_estimator *ce, size_t si, size_t i, double t);
+
 int clock_estimator_sync_entry(struct clock_estimator *ce, int32_t processor,
 			       int32_t process, int32_t event, int32_t group, double t)
 {
@@ -548,6 +550,15 @@ int clock_estimator_sync_entry(struct clock_estimator *ce, int32_t processor,
 		if (grow((void **)&s->pend, &s->pend_cap, s->npend, sizeof(*s->pend)) < 0)
 			return CLOCK_ERR_NOMEM;
 		s->npend++;
+	} else if (s->pend[i].active) {
+		/* The previous call never exited (its exit record is missing):
+		 * it is still this process's k-th call, so it takes its round
+		 * with its entry only; else every later call of the process
+		 * would be matched with the others' call before it. */
+		int rc = take_call(ce, (size_t)(s - ce->streams), i, NAN);
+
+		if (rc < 0)
+			return rc;
 	}
 	s->pend[i].event = event;
 	s->pend[i].group = group;
@@ -627,6 +638,8 @@ static int fold_round(struct clock_estimator *ce, size_t ci)
 				continue;
 			if (n > SYNC_ALL_PAIRS_MAX && u != 0 && v != 0)
 				continue;
+			if (isnan(y->c.exit))   /* a call whose exit is missing */
+				continue;
 			rc = add_constraint(ce, x->processor, x->c.entry, y->processor, y->c.exit, 1);
 			if (rc < 0)
 				return rc;
@@ -701,29 +714,20 @@ static uint64_t first_seq(const struct counter *c)
 	return c->wait[c->wait0].seq;
 }
 
-int clock_estimator_sync_exit(struct clock_estimator *ce, int32_t processor,
-			      int32_t process, int32_t event, double t)
+/* The call whose entry is pending i on stream si ends at `t` (NAN: its exit
+ * is missing, only its entry constrains the others): it goes to the round
+ * of its number. */
+static int take_call(struct clock_estimator *ce, size_t si, size_t i, double t)
 {
-	struct stream *s;
+	struct stream *s = &ce->streams[si];
 	struct counter *c;
 	struct collective *co;
 	struct sync_call x;
-	size_t i, si;
 	uint64_t k;
 	int rc;
 
-	if (ce->solved)
-		return CLOCK_ERR_USAGE;
-	if (processor < 0 || !isfinite(t) ||
-	    !intmap_get(&ce->stream_of, intmap_key2(processor, process), &si))
-		return 0;
-	s = &ce->streams[si];
-	for (i = 0; i < s->npend && !(s->pend[i].event == event && s->pend[i].active); i++)
-		;
-	if (i == s->npend)
-		return 0;
 	s->pend[i].active = 0;
-	if (!(c = counter_get(ce, si, event, s->pend[i].group)))
+	if (!(c = counter_get(ce, si, s->pend[i].event, s->pend[i].group)))
 		return CLOCK_ERR_NOMEM;
 	co = &ce->colls[c->coll];
 	k = c->count;
@@ -761,6 +765,25 @@ int clock_estimator_sync_exit(struct clock_estimator *ce, int32_t processor,
 	return 0;
 }
 
+int clock_estimator_sync_exit(struct clock_estimator *ce, int32_t processor,
+			      int32_t process, int32_t event, double t)
+{
+	struct stream *s;
+	size_t i, si;
+
+	if (ce->solved)
+		return CLOCK_ERR_USAGE;
+	if (processor < 0 || !isfinite(t) ||
+	    !intmap_get(&ce->stream_of, intmap_key2(processor, process), &si))
+		return 0;
+	s = &ce->streams[si];
+	for (i = 0; i < s->npend && !(s->pend[i].event == event && s->pend[i].active); i++)
+		;
+	if (i == s->npend)
+		return 0;
+	return take_call(ce, si, i, t);
+}
+
 static int cmp_coll(const void *pa, const void *pb)
 {
 	const struct collective *a = *(const struct collective *const *)pa;
@@ -780,6 +803,18 @@ static int sync_flush(struct clock_estimator *ce)
 
 	if (!order)
 		return CLOCK_ERR_NOMEM;
+	/* calls entered and never exited (the trace ends in them) */
+	for (i = 0; i < ce->nstreams && rc == 0; i++) {
+		size_t j;
+
+		for (j = 0; j < ce->streams[i].npend && rc == 0; j++)
+			if (ce->streams[i].pend[j].active)
+				rc = take_call(ce, i, j, NAN);
+	}
+	if (rc < 0) {
+		free(order);
+		return rc;
+	}
 	for (i = 0; i < ce->ncolls; i++)
 		order[i] = &ce->colls[i];
 	if (ce->ncolls > 1)
