@@ -320,7 +320,10 @@ static int estimate(struct syncer *s)
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		if ((++n & 0xffff) == 0)
 			picltrace_progress(&pg, picl_reader_offset(r));
-		if (!picl_is_header_type(rec.type) && rec.processor >= 0) {
+		/* (a definition's processor is the scope of an alias or a
+		 * subset, not a processor whose clock stamped it) */
+		if (!picl_is_header_type(rec.type) && !picl_is_definition_type(rec.type) &&
+		    rec.processor >= 0) {
 			if (!s->have_t0) {
 				s->t0 = rec.time;
 				s->have_t0 = 1;
