@@ -644,6 +644,17 @@ static int select_ids(struct filter *f, struct picl_reader *r, struct picl_recor
 		return rc;
 	if (!rec->desc || picl_descriptor_values_per_field(rec->desc) != 1)
 		return 2;
+	/* A subset -p names that is not defined yet (the trace defines it
+	 * after its header) may take in any processor later: which ones is not
+	 * known, so all stay listed rather than leave out processors whose
+	 * records are kept. */
+	for (i = 0; i < f->sel[SEL_PROCESSOR].n; i++) {
+		const struct item *it = &f->sel[SEL_PROCESSOR].items[i];
+
+		if (it->maybe_subset &&
+		    !picl_defs_subset_exists(f->defs, sel_subset_kind[SEL_PROCESSOR], it->lo))
+			return 2;
+	}
 	if (grow((void **)&f->ids, &f->ids_cap, rec->nvalues, sizeof(*f->ids)) < 0) {
 		picltrace_error("filter", "out of memory");
 		return PICL_ERR_NOMEM;
