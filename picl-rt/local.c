@@ -388,6 +388,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		"is full): run fewer processes or set a smaller "
 		"PICL_RING_SIZE\n";
 	char num[16], *p = num + sizeof num;
+	char line[sizeof m1 + sizeof num + sizeof m2];
+	size_t n;
 	int id = id_of(L.me);
 	ssize_t k;
 
@@ -402,9 +404,14 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	do
 		*--p = (char)('0' + id % 10);
 	while ((id /= 10) > 0);
-	k = write(2, m1, sizeof m1 - 1);
-	k = write(2, p, (size_t)(num + sizeof num - p));
-	k = write(2, m2, sizeof m2 - 1);
+	/* one write: two processes failing at once do not mix their lines */
+	memcpy(line, m1, sizeof m1 - 1);
+	n = sizeof m1 - 1;
+	memcpy(line + n, p, (size_t)(num + sizeof num - p));
+	n += (size_t)(num + sizeof num - p);
+	memcpy(line + n, m2, sizeof m2 - 1);
+	n += sizeof m2 - 1;
+	k = write(2, line, n);
 	(void)k;
 	atomic_store(&slot(L.me)->state, PICL_ST_DIED);
 	wake_all();
