@@ -163,6 +163,7 @@ struct proc {
 	uint64_t last_line;
 	int32_t max_scale;      /* finest timestamp scale of its event records */
 	int seen_event;
+	int noted;              /* its processor noted (note_processor) */
 	int incomplete;         /* -913 or -914 seen: records were left out */
 	int32_t last_type, last_event;
 	uint64_t last_ev_line, last_ev_column;
@@ -947,7 +948,7 @@ static void note_processor(struct validator *v, const struct picl_record *rec)
 	v->early[v->nearly++].column = column;
 }
 
-/* The record's process, made when first seen; its processor noted too. */
+/* The record's process, made when first seen. */
 static struct proc *proc_get(struct validator *v, const struct picl_record *rec)
 {
 	int32_t processor = rec->processor, process = rec->process;
@@ -955,7 +956,6 @@ static struct proc *proc_get(struct validator *v, const struct picl_record *rec)
 
 	if (p)
 		return p;
-	note_processor(v, rec);
 	if (grow((void **)&v->procs, &v->procs_cap, v->nprocs + 1, sizeof(*v->procs)) < 0) {
 		v->nomem = 1;
 		return NULL;
@@ -1975,6 +1975,13 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 		p = proc_get(v, rec);
 		if (!p)
 			return;
+		/* A definition's processor is its scope, not a record of that
+		 * processor: one the -307 records do not list is no error
+		 * (filter -p keeps every definition). */
+		if (!p->noted && !picl_is_definition_type(rec->type)) {
+			p->noted = 1;
+			note_processor(v, rec);
+		}
 	}
 	check_time(v, p, rec);
 	if (rec->type < 0 && !picl_schema_record(v->schema, rec->type)) {

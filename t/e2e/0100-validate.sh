@@ -196,6 +196,24 @@ $TMP/no307.picl:11:1: message-match: broadcast of 8 bytes with type 7 is never r
 $TMP/no307.picl: 14 records, 1 error, 0 warnings
 T
 
+# A definition's processor is its scope (an alias for processor 1's
+# records), not a record of processor 1: no header-processors error when
+# the -307 records do not list it (filter -p keeps every definition).
+printf '%s\n' '-307 -1 0 -1 -1 1 2 0' '-6 -1 0 1 -1 1 "%d%s" 6 "%d%lf"' \
+  '-3 -901 0.000000 0 0 0' '-4 -901 0.000002 0 0 0' \
+  >"$TMP/scoped.picl"
+run "$PT" validate "$TMP/scoped.picl"
+expect_rc 0
+expect_out <<T
+$TMP/scoped.picl: 4 records, 0 errors, 0 warnings
+T
+# ... while an event record of processor 1 still is one
+printf '%s\n' '-3 -901 0.000003 1 0 0' '-4 -901 0.000004 1 0 0' >>"$TMP/scoped.picl"
+run "$PT" validate "$TMP/scoped.picl"
+expect_rc 1
+grep -q "^$TMP/scoped.picl:5:18: header-processors: processor 1 is not one" "$TMP/out" ||
+  fail "$last: $(cat "$TMP/out")"
+
 # unknown-record-type, unknown-event-type: warnings only, so exit 0; user
 # types and the host are fine.
 run "$PT" validate unknown.picl
