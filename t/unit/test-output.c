@@ -346,12 +346,23 @@ START_TEST(longest_name)
 }
 END_TEST
 
+/* Every test's directory (setup) is made in one directory that goes away
+ * with all it holds once the tests have run, whether they passed or not:
+ * a failed assertion ends a test before its teardown. */
 int main(void)
 {
 	Suite *s = suite_create("output");
 	TCase *tc = tcase_create("core");
 	SRunner *sr;
+	char top[300], cmd[340];
 	int failed;
+
+	if (test_tmp_path(top, sizeof(top), "picl-test-output.XXXXXX") >= (int)sizeof(top) ||
+	    !mkdtemp(top)) {
+		perror(top);
+		return EXIT_FAILURE;
+	}
+	setenv("TMPDIR", top, 1);
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, replace_keeps_mode);
@@ -369,5 +380,8 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		failed++;
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
