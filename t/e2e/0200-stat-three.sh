@@ -211,10 +211,10 @@ expect_rc 2
 expect_err <<'T'
 picltrace stat: bad2.picl:2:8: expected a timestamp (a decimal number), found "zz"
 T
-# The exits refused before a malformed record are said before it, though
-# the accumulator takes them in on a thread of its own: two early ones,
-# 20000 good records (several of its batches), a third, then the bad
-# record; and over two inputs the first five in all, in input order.
+# The exits refused before a malformed record are said before it, in
+# input order (parsing runs ahead on other threads): two early ones, 20000
+# good records, a third, then the bad record; and over two inputs the
+# first five in all, in input order.
 awk 'BEGIN { print "-3 -901 0 0 0 0"; print "-4 6 1 0 0 0"; print "-4 7 2 0 0 0"
   for (i = 0; i < 10000; i++) printf "-3 5 %d 0 0 0\n-4 5 %d 0 0 0\n", 3 + i, 3 + i
   print "-4 8 10003 0 0 0"; print "-3 -11 zz 0 0 0" }' >late.picl
