@@ -325,7 +325,7 @@ static int script_events(FILE *out, const struct profile *p, const struct plot_o
 {
 	struct intmap timed = { 0 };
 	int32_t *cols;
-	size_t ncols = 0, k, j, i;
+	size_t ncols = 0, k, j, i, rows = drawn_count(p);
 	int nomem = 0;
 	char buf[PROF_TICKS_BUFSIZE];
 
@@ -392,11 +392,25 @@ static int script_events(FILE *out, const struct profile *p, const struct plot_o
 	}
 	fputs("EOD\n\n", out);
 	fputs("set xlabel 'processor'\nset ylabel 'time (s)'\n", out);
-	fputs("set style data histograms\nset style histogram rowstacked\n"
-	      "set style fill solid 1.0 border -1\nset boxwidth 0.8\n"
-	      "set key outside right top\nset yrange [0:*]\n", out);
-	fprintf(out, "plot for [i=2:%zu] $events using i:xtic(1) title columnheader(i)\n",
-		ncols + 1);
+	fputs("set style data histograms\nset style histogram rowstacked\n", out);
+	/* Of many processes, every step-th bar is labelled (as the rows of a
+	 * Gantt chart), across; the bars touch and lose their outline, and
+	 * each bar's tic and grid line go: all of them drawn over bars a pixel
+	 * or two wide turned the plot black. */
+	if (rows > GANTT_LABELLED_ROWS)
+		fputs("set style fill solid 1.0 noborder\nset boxwidth 1.0\n"
+		      "set xtics rotate by 90 right scale 0\nset grid noxtics ytics\n", out);
+	else
+		fputs("set style fill solid 1.0 border -1\nset boxwidth 0.8\n", out);
+	fputs("set key outside right top\nset yrange [0:*]\n", out);
+	if (rows > GANTT_LABELLED_ROWS)
+		fprintf(out, "plot for [i=2:%zu] $events using "
+			"i:xtic(int($0) %% %zu == 0 ? stringcolumn(1) : '') "
+			"title columnheader(i)\n",
+			ncols + 1, (rows + GANTT_LABELLED_ROWS - 1) / GANTT_LABELLED_ROWS);
+	else
+		fprintf(out, "plot for [i=2:%zu] $events using i:xtic(1) title columnheader(i)\n",
+			ncols + 1);
 	free(cols);
 	return 0;
 }
