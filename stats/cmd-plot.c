@@ -177,23 +177,57 @@ static size_t drawn_count(const struct profile *p)
 /* ------------------------------------------------------------------------ */
 
 /*
- * A time for gnuplot: the shortest of %.10g, %.15g and %.17g that reads back
- * as the same double. %.10g alone made a trace whose times are large
+ * A time for gnuplot: the shortest of %.10g, %.15g, %.16g and %.17g that
+ * reads back as the same double (%.16g gives 1732399999.282049 where %.17g
+ * says 1732399999.2820489). %.10g alone made a trace whose times are large
  * (123456789.123456) but close together one point, which gnuplot refuses
  * ("empty x range").
  */
 #define TIME_BUFSIZE 32
 static const char *xtime(double v, char *buf)
 {
-	static const int digits[] = { 10, 15, 17 };
+	static const int digits[] = { 10, 15, 16, 17 };
 	size_t k;
 
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		snprintf(buf, TIME_BUFSIZE, "%.*g", digits[k], v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
 	return buf;
+}
+
+/*
+ * The time axis from lo to hi (s). gnuplot labels its tics with six
+ * significant digits: on a trace whose times are late and close together
+ * (wall-clock seconds: 1732400000.5 to 1732400010.2) every label read
+ * 1.7324e+09. Then the tics are set here, at round times after lo, labelled
+ * with that time, and the axis says after what; the points stay where they
+ * are (absolute times), so a script keeps the trace's own times.
+ */
+static void time_axis(FILE *out, double lo, double hi)
+{
+	char b[TIME_BUFSIZE];
+	double span = hi - lo, big = lo < 0 ? -lo : lo, raw, step = 1;
+	int k;
+
+	if (big < (hi < 0 ? -hi : hi))
+		big = hi < 0 ? -hi : hi;
+	if (!(span > 0) || big < 1e4 * span) {
+		fputs("set xlabel 'time (s)'\n", out);
+		return;
+	}
+	/* 1, 2 or 5 times a power of ten: 6 to 15 steps */
+	raw = span / 6;
+	while (step > raw)
+		step /= 10;
+	while (step * 10 <= raw)
+		step *= 10;
+	step *= raw >= 5 * step ? 5 : raw >= 2 * step ? 2 : 1;
+	fprintf(out, "set xlabel 'time (s) after %s'\nset xtics (", xtime(lo, b));
+	for (k = 0; k * step <= span * (1 + 1e-9); k++)
+		fprintf(out, "%s\"%g\" %s", k ? ", " : "", k * step, xtime(lo + k * step, b));
+	fputs(")\n", out);
 }
 
 static int script_utilization(FILE *out, const struct profile *p, const struct plot_opts *o)
@@ -223,7 +257,8 @@ static int script_utilization(FILE *out, const struct profile *p, const struct p
 			xtime(edges[i + 1], b1), counts[i * PROF_NCAT],
 			counts[i * PROF_NCAT + 1], counts[i * PROF_NCAT + 2]);
 	fputs("EOD\n\n", out);
-	fputs("set xlabel 'time (s)'\nset ylabel 'processes'\n", out);
+	time_axis(out, edges[0], edges[n]);
+	fputs("set ylabel 'processes'\n", out);
 	fprintf(out, "set xrange [%s:%s]\nset yrange [0:%zu]\n", xtime(edges[0], b0),
 		xtime(edges[n], b1), drawn_count(p));
 	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);
@@ -303,7 +338,9 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 		picltrace_error("plot", "nothing to plot: no traced time on any processor");
 		return -1;
 	}
-	fputs("\nset xlabel 'time (s)'\nset ylabel 'processor'\n", out);
+	fputc('\n', out);
+	time_axis(out, g.lo, g.hi);
+	fputs("set ylabel 'processor'\n", out);
 	process_tics(out, p, "y", rows, GANTT_LABELLED_ROWS);
 	fprintf(out, "set xrange [%s:%s]\n", xtime(g.lo, b0), xtime(g.hi, b1));
 	fprintf(out, "set yrange [-0.6:%zu.4]\n", rows ? rows - 1 : 0);

@@ -1,0 +1,62 @@
+#!/bin/sh
+# picltrace plot of a trace whose timestamps are late (wall-clock seconds,
+# 1732400000.000000 and on) and span a few seconds: the labels of the time
+# axis of a utilization plot and of a Gantt chart tell their times apart
+# (gnuplot's own labels, six significant digits, all read 1.7324e+09).
+# SKIP without gnuplot.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+GP="${GNUPLOT:-gnuplot}"
+if ! command -v "$GP" >/dev/null 2>&1; then
+  echo "SKIP: gnuplot not found (install gnuplot-nox, or set GNUPLOT)"
+  exit 77
+fi
+set -e
+cd "$TMP"
+cat >late.picl <<'T'
+-3 -901 1732400000.000000 0 0 0
+-3 -21 1732400001.000000 0 0 3 2 8 1 1
+-4 -21 1732400002.500000 0 0 0
+-4 -901 1732400010.000000 0 0 0
+-3 -901 1732400000.000000 1 0 0
+-3 -52 1732400001.000000 1 0 1 2 1
+-4 -52 1732400003.000000 1 0 3 2 8 1 0
+-4 -901 1732400010.000000 1 0 0
+T
+
+# xlabels SVG: the labels gnuplot centres under a point (the time axis'
+# tic labels, the title, the axis label), as "height label", one a line
+xlabels() {
+  awk '/text-anchor="middle"/ {
+         y = $0; sub(/.*translate\([^,]*,/, "", y); sub(/\).*/, "", y); want = 1; next }
+       want && /<text>/ {
+         t = $0; sub(/.*<text>/, "", t); sub(/<\/text>.*/, "", t); print y, t }
+       { want = 0 }' "$1"
+}
+
+for kind in utilization gantt; do
+  run "$PT" plot --kind=$kind --format=svg -o $kind.svg late.picl
+  expect_rc 0
+  expect_err </dev/null
+  xlabels $kind.svg >$kind.labels
+  # The tic labels: the height most labels share.
+  row=$(cut -d' ' -f1 $kind.labels | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+  awk -v y="$row" '$1 == y' $kind.labels >$kind.tics
+  [ "$(wc -l <$kind.tics)" -ge 3 ] || fail "$kind: fewer than 3 time labels: $(cat $kind.labels)"
+  dups=$(sort $kind.tics | uniq -d)
+  [ -z "$dups" ] || fail "$kind: time labels repeat: $dups"
+done
+
+# The axis says after what time, as the trace writes it.
+sed 's/1732400000\.000000/1732399999.282049/' late.picl >odd.picl
+run "$PT" plot --kind=gantt --format=script odd.picl
+expect_rc 0
+grep -q "^set xlabel 'time (s) after 1732399999.282049'\$" "$TMP/out" ||
+  fail "odd start: $(grep xlabel "$TMP/out")"
+
+# A trace near 0 keeps gnuplot's own time axis.
+sed 's/17324000\([0-9][0-9]\)\./\1./' late.picl >early.picl
+run "$PT" plot --kind=gantt --format=script early.picl
+expect_rc 0
+grep -qx "set xlabel 'time (s)'" "$TMP/out" || fail "early: $(grep xlabel "$TMP/out")"
+grep -q '^set xtics' "$TMP/out" && fail "early: $(grep xtics "$TMP/out")"
+exit 0
