@@ -30,6 +30,7 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -230,6 +231,27 @@ static void time_axis(FILE *out, double lo, double hi)
 	fputs(")\n", out);
 }
 
+/*
+ * At most `bins`, and as many as a double tells apart over the traced
+ * time: bins of a few microseconds at wall-clock times (1732400000.000001,
+ * where a double steps by 0.24 us) came out of no width, their processes
+ * 0/0. A bin is at least 4 steps wide.
+ */
+static size_t utilization_bins(const struct profile *p, size_t bins)
+{
+	double t0 = prof_ticks_seconds(p->start), t1 = prof_ticks_seconds(p->end);
+	double big = t0 < 0 ? -t0 : t0, most;
+
+	if (big < (t1 < 0 ? -t1 : t1))
+		big = t1 < 0 ? -t1 : t1;
+	if (!p->have_span || !(t1 > t0) || big == 0)
+		return bins;
+	most = (t1 - t0) / (4 * big * DBL_EPSILON);
+	if (most < 1)
+		return 1;
+	return most < (double)bins ? (size_t)most : bins;
+}
+
 static int script_utilization(FILE *out, const struct profile *p, const struct plot_opts *o)
 {
 	double *edges = malloc((o->bins + 1) * sizeof(double));
@@ -243,7 +265,7 @@ static int script_utilization(FILE *out, const struct profile *p, const struct p
 		picltrace_error("plot", "out of memory");
 		return -1;
 	}
-	n = prof_utilization(p, o->bins, drawn, edges, counts);
+	n = prof_utilization(p, utilization_bins(p, o->bins), drawn, edges, counts);
 	if (n == 0) {
 		free(edges);
 		free(counts);

@@ -53,6 +53,27 @@ expect_rc 0
 grep -q "^set xlabel 'time (s) after 1732399999.282049'\$" "$TMP/out" ||
   fail "odd start: $(grep xlabel "$TMP/out")"
 
+# Nine microseconds at wall-clock times: 200 bins would be narrower than
+# a double tells apart there (0.24 us), bins of no width, "nan" processes.
+cat >short.picl <<'T'
+-3 -901 1732400000.000001 0 0 0
+-3 -21 1732400000.000002 0 0 3 2 8 1 1
+-4 -21 1732400000.000004 0 0 0
+-4 -901 1732400000.000009 0 0 0
+-3 -901 1732400000.000001 1 0 0
+-3 -52 1732400000.000002 1 0 1 2 1
+-4 -52 1732400000.000005 1 0 3 2 8 1 0
+-4 -901 1732400000.000009 1 0 0
+T
+run "$PT" plot --format=script short.picl
+expect_rc 0
+sed -n '/^\$utilization << EOD$/,/^EOD$/p' "$TMP/out" >short.bins
+[ "$(wc -l <short.bins)" -ge 4 ] || fail "short: no bins: $(cat short.bins)"
+grep -qi 'nan\|inf' short.bins && fail "short: bins without a number: $(grep -ci nan short.bins) of them"
+# Each bin ends where the next starts, after it begins.
+awk 'NR > 1 && $1 != "EOD" { if (prev != "" && $1 != prev) bad = 1; if ($2 + 0 <= $1 + 0) bad = 1; prev = $2 }
+     END { exit bad }' short.bins || fail "short: bins: $(cat short.bins)"
+
 # A trace near 0 keeps gnuplot's own time axis.
 sed 's/17324000\([0-9][0-9]\)\./\1./' late.picl >early.picl
 run "$PT" plot --kind=gantt --format=script early.picl
