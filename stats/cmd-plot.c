@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,7 +54,9 @@ static const char plot_usage[] =
 	"                     over time), gantt (each process's timeline), events\n"
 	"                     (time per event type per process) or messages (bytes\n"
 	"                     from each processor to each other one)\n"
-	"  -f, --format=FMT   png (default), svg, or script: the gnuplot script itself\n"
+	"  -f, --format=FMT   png, svg, or script: the gnuplot script itself (default:\n"
+	"                     svg for an output FILE named *.svg, script for *.gp,\n"
+	"                     else png)\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
 	"      --bins=N       time bins of a utilization plot (default 200)\n"
 	"      --size=W,H     image size in pixels (default 1000,600)\n"
@@ -769,6 +772,20 @@ static int image_complete(const char *file, int png)
 /* The command                                                               */
 /* ------------------------------------------------------------------------ */
 
+/* The format an output FILE's name asks for when --format does not say:
+ * *.svg an SVG image, *.gp the script (as *.zst asks other commands for
+ * zstd), else PNG. */
+static enum plot_format format_of_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n > 4 && !strcasecmp(path + n - 4, ".svg"))
+		return PF_SVG;
+	if (n > 3 && !strcasecmp(path + n - 3, ".gp"))
+		return PF_SCRIPT;
+	return PF_PNG;
+}
+
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
@@ -819,7 +836,7 @@ int cmd_plot(int argc, const char **argv)
 	char *script = NULL, preamble[4400], name[1100], fbuf[2048];
 	size_t len = 0, k;
 	long v;
-	int ninputs, c, status = 0;
+	int ninputs, c, status = 0, format_given = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.output = "-";
@@ -852,6 +869,7 @@ int cmd_plot(int argc, const char **argv)
 						optarg);
 				return 2;
 			}
+			format_given = 1;
 			break;
 		case 'o':
 			o.output = optarg;
@@ -895,6 +913,8 @@ int cmd_plot(int argc, const char **argv)
 			return 2;
 		}
 	}
+	if (!format_given)
+		o.format = format_of_name(o.output);
 	if (o.user_events && o.kind != KIND_EVENTS) {
 		picltrace_error("plot", "--user-events goes with --kind=events");
 		return 2;

@@ -6,6 +6,7 @@ STATS_TESTS = t/e2e/0200-stat-spec.sh t/e2e/0200-stat-three.sh t/e2e/0200-stat-g
 	t/e2e/0225-compare-many.sh t/e2e/0230-messages-waiting.sh \
 	t/e2e/0211-plot-loose-ends.sh
 # the audit of validate, stat and plot (vsp-audit)
-STATS_TESTS += t/e2e/0850-plot-events-many.sh t/e2e/0851-plot-late-times.sh
+STATS_TESTS += t/e2e/0850-plot-events-many.sh t/e2e/0851-plot-late-times.sh \
+	t/e2e/0852-plot-format-from-name.sh
 TESTS += $(STATS_TESTS)
 EXTRA_DIST += $(STATS_TESTS)
