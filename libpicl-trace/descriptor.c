@@ -1293,9 +1293,10 @@ int picl_descriptor_decode(const struct picl_descriptor *d, uint64_t nfields,
 	/* A hostile count fails here, before anyone allocates for it. */
 	if (nfields > len / d->min_bytes) {
 		picl_set_error(err, PICL_ERR_DATA,
-			       "the record declares %llu data fields, "
-			       "more than its %zu bytes of data can hold",
-			       (unsigned long long)nfields, len);
+			       "the record declares %llu data field%s, "
+			       "more than its %zu byte%s of data can hold",
+			       (unsigned long long)nfields, nfields == 1 ? "" : "s",
+			       len, len == 1 ? "" : "s");
 		return data_error_at(&dc, 0, PICL_ERR_DATA);
 	}
 	vpf = d->values_per_field;

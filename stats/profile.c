@@ -2089,9 +2089,11 @@ void prof_warn_loose_ends(const struct profile *p)
 		picltrace_error(p->opt.cmd, "warning: %llu exits without a matching entry were ignored",
 				(unsigned long long)p->unmatched_exits);
 	if (back)
-		picltrace_error(p->opt.cmd, "warning: %llu event records are earlier than the one "
-				"before them on their process; no time was counted for them",
-				(unsigned long long)back);
+		picltrace_error(p->opt.cmd, "warning: %llu event record%s earlier than the one "
+				"before %s on %s process; no time was counted for %s",
+				(unsigned long long)back, back == 1 ? " is" : "s are",
+				back == 1 ? "it" : "them", back == 1 ? "its" : "their",
+				back == 1 ? "it" : "them");
 }
 
 void profile_free(struct profile *p)

@@ -25,7 +25,7 @@ picltrace $cmd: loose.picl:4:1: exit of event 6 at 3 has no matching entry (igno
 picltrace $cmd: loose.picl:5:1: exit of event 6 at 4 has no matching entry (ignored)
 picltrace $cmd: loose.picl:6:1: exit of event 6 at 5 has no matching entry (ignored)
 picltrace $cmd: warning: 7 exits without a matching entry were ignored
-picltrace $cmd: warning: 1 event records are earlier than the one before them on their process; no time was counted for them
+picltrace $cmd: warning: 1 event record is earlier than the one before it on its process; no time was counted for it
 T
   [ -s out.txt ] || fail "$cmd wrote no output"
   run "$PT" $cmd $opt -q -o out.txt loose.picl

@@ -740,6 +740,8 @@ START_TEST(test_decode_count_errors)
 	decode_bad("%d", 3, " 1 2", PICL_ERR_DATA, 5, "field 3 of 3");
 	decode_bad("%d%lf", 2, " 1 0.5 2", PICL_ERR_DATA, 9, "expected a number, found the end of the data");
 	decode_bad("%d", 3, "", PICL_ERR_DATA, 1, "declares 3 data fields, more than its 0 bytes");
+	decode_bad("%d", 1, "", PICL_ERR_DATA, 1, "declares 1 data field, more than its 0 bytes of");
+	decode_bad("%d", 3, " 1", PICL_ERR_DATA, 1, "more than its 2 bytes of");
 
 	/* nfields = 0: nothing to decode. */
 	d = compile_ok("%d");
