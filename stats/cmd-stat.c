@@ -725,11 +725,13 @@ static size_t lower_bound(const struct profile *p, int32_t processor, int32_t pr
 }
 
 static void compare_where(struct compare *c, const struct prof_recorded *r,
-			  int32_t processor, int32_t process, int32_t rel)
+			  const struct picl_mark *at, int32_t processor, int32_t process,
+			  int32_t rel)
 {
 	char pb[16];
 
-	fprintf(c->out, "%s:%llu: processor %s", r->path, (unsigned long long)r->mark.line,
+	fprintf(c->out, "%s:%llu:%llu: processor %s", r->path, (unsigned long long)at->line,
+		(unsigned long long)at->column,
 		processor == PICL_WILDCARD ? "-1 (all)" : prof_processor_name(processor, pb));
 	if (process != PICL_WILDCARD)
 		fprintf(c->out, ", process %d", (int)process);
@@ -791,7 +793,7 @@ static void not_compared(struct compare *c, const struct prof_recorded *r, const
 {
 	c->notes++;
 	fputs("note: ", c->out);
-	compare_where(c, r, r->processor, r->process, r->rel);
+	compare_where(c, r, &r->value_mark, r->processor, r->process, r->rel);
 	fprintf(c->out, "the %s of ", stat_kind(r->type));
 	compare_event(c, r->event);
 	fprintf(c->out, " (%.*f) %s\n", r->type == PICL_REC_STAT_TIME ? (int)r->decimals : 0,
@@ -813,7 +815,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	if (r->type == PICL_REC_STAT_VOLUME && volume_unknowable(p, r->event)) {
 		c->notes++;
 		fputs("note: ", c->out);
-		compare_where(c, r, r->processor, r->process, r->rel);
+		compare_where(c, r, &r->value_mark, r->processor, r->process, r->rel);
 		fputs("the volume of ", c->out);
 		compare_event(c, r->event);
 		fprintf(c->out, " (%.0f, the bytes of trace data) cannot be recomputed "
@@ -840,7 +842,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	c->compared++;
 	if (!recompute(p, r->processor, r->process, rel, r->event, &sum)) {
 		c->differ++;
-		compare_where(c, r, r->processor, r->process, r->rel);
+		compare_where(c, r, &r->value_mark, r->processor, r->process, r->rel);
 		fprintf(c->out, "%s of ", stat_kind(r->type));
 		compare_event(c, r->event);
 		fputs(": the trace has no events there\n", c->out);
@@ -857,7 +859,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 			return;
 		}
 		c->differ++;
-		compare_where(c, r, r->processor, r->process, r->rel);
+		compare_where(c, r, &r->value_mark, r->processor, r->process, r->rel);
 		fputs("time of ", c->out);
 		compare_event(c, r->event);
 		fprintf(c->out, ": recorded %s, the events give %s\n",
@@ -869,7 +871,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 		    : (double)(sum.has_volume ? sum.volume : 0) == r->value)
 			return;
 		c->differ++;
-		compare_where(c, r, r->processor, r->process, r->rel);
+		compare_where(c, r, &r->value_mark, r->processor, r->process, r->rel);
 		fprintf(c->out, "%s of ", stat_kind(r->type));
 		compare_event(c, r->event);
 		fprintf(c->out, ": recorded %.0f, the events give %lld\n", r->value,
@@ -932,7 +934,7 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 			continue;
 		c->differ++;
 		c->compared++;
-		compare_where(c, group, pp->processor, pp->process, cell->rel);
+		compare_where(c, group, &group->mark, pp->processor, pp->process, cell->rel);
 		fprintf(c->out, "%s of ", stat_kind(types[t]));
 		compare_event(c, cell->event);
 		if (types[t] == PICL_REC_STAT_TIME)

@@ -937,8 +937,8 @@ static int32_t text_decimals(const char *text, size_t len)
 	return (int32_t)d;
 }
 
-static int add_stat_record(struct profile *p, const struct picl_record *rec,
-			   const char *path)
+static int add_stat_record(struct profile *p, const struct picl_reader *reader,
+			   const struct picl_record *rec, const char *path)
 {
 	struct picl_stat_pair pairs[64], *v = pairs;
 	int n, k;
@@ -979,6 +979,9 @@ static int add_stat_record(struct profile *p, const struct picl_record *rec,
 		r->decimals = text_decimals(v[k].text, v[k].text_len);
 		r->seq = p->nrecorded;
 		r->mark = rec->mark;
+		r->value_mark = rec->mark;
+		if (v[k].text)
+			picl_reader_locate(reader, rec, v[k].text, &r->value_mark);
 		r->path = path;
 		p->nrecorded++;
 	}
@@ -1063,7 +1066,7 @@ int profile_read(struct profile *p, const char *path)
 			rc = add_definition(p, &rec);
 			break;
 		case PICL_REC_STAT_TIME: case PICL_REC_STAT_COUNT: case PICL_REC_STAT_VOLUME:
-			rc = p->opt.keep_stat_records ? add_stat_record(p, &rec, name) : 0;
+			rc = p->opt.keep_stat_records ? add_stat_record(p, r, &rec, name) : 0;
 			break;
 		default:
 			break;

@@ -141,7 +141,8 @@ struct prof_recorded {
 	double value;
 	int32_t decimals;                /* digits after the point in the text */
 	uint64_t seq;                    /* input order: the latest wins */
-	struct picl_mark mark;
+	struct picl_mark mark;           /* the record's start */
+	struct picl_mark value_mark;     /* where the value stood */
 	const char *path;                /* input it came from (owned by profile) */
 };
 

@@ -25,7 +25,7 @@ sort "$TMP/out" | cmp - own.sorted || fail "emitted records differ from the gene
 awk '!done && $1 == -102 && $2 == -1 { $9 = $9 + 1; done = 1 } { print }' g.picl >tampered.picl
 run "$PT" stat --compare tampered.picl
 expect_rc 1
-grep -q '^tampered.picl:[0-9]*: processor [0-9], process 0, relative to -1: count of .*: recorded [0-9]*, the events give [0-9]*$' "$TMP/out" ||
+grep -q '^tampered.picl:[0-9]*:[0-9]*: processor [0-9], process 0, relative to -1: count of .*: recorded [0-9]*, the events give [0-9]*$' "$TMP/out" ||
   fail "tampered count not reported"
 grep -q '^the statistics records differ from the events: 1 of [0-9]* values$' "$TMP/out" ||
   fail "no summary of the difference"
@@ -54,12 +54,12 @@ run "$PT" stat --compare rel.picl
 expect_rc 0
 grep -q '^the statistics records agree with the events: 1 value compared$' "$TMP/out" ||
   fail "$last: the -901 record compared"
-[ "$(grep -c '^note: rel.picl:1[34]: .*relative to -[13]0[03][01]: the count of -21 send0 (2) is not recomputed' "$TMP/out")" -eq 2 ] ||
+[ "$(grep -c '^note: rel.picl:1[34]:31: .*relative to -[13]0[03][01]: the count of -21 send0 (2) is not recomputed' "$TMP/out")" -eq 2 ] ||
   fail "$last: a note per subset"
 sed 's/^-102 -901 5 0 0 1 "%d%d" -21 2$/-102 -901 5 0 0 1 "%d%d" -21 3/' rel.picl >rel3.picl
 run "$PT" stat --compare rel3.picl
 expect_rc 1
-grep -q '^rel3.picl:12: processor 0, process 0, relative to -901: count of -21 send0: recorded 3, the events give 2$' "$TMP/out" ||
+grep -q '^rel3.picl:12:30: processor 0, process 0, relative to -901: count of -21 send0: recorded 3, the events give 2$' "$TMP/out" ||
   fail "$last: the -901 difference"
 run "$PT" validate --partial rel.picl
 expect_rc 0

@@ -101,7 +101,7 @@ expect_err </dev/null
 run "$PT" stat --compare t20.picl
 expect_rc 0
 expect_out <<'T'
-note: t20.picl:27: processor 6, process 0, relative to -1: the volume of -901 tracing (428, the bytes of trace data) cannot be recomputed from the events
+note: t20.picl:27:49: processor 6, process 0, relative to -1: the volume of -901 tracing (428, the bytes of trace data) cannot be recomputed from the events
 the statistics records agree with the events: 31 values compared
 4 times differ by no more than the timestamps' resolution (0.000001 s) per interval summed
 T
@@ -113,9 +113,9 @@ sed -e 's/^-102 -1 0.001982 6 0 9 "%d%d" -11 1 -12 1 -21 1 -52 2/-102 -1 0.00198
 run "$PT" stat --compare bad-stats.picl
 expect_rc 1
 expect_out <<'T'
-bad-stats.picl:26: processor 6, process 0, relative to -1: count of -52 recv0 blocked: recorded 3, the events give 2
-note: bad-stats.picl:27: processor 6, process 0, relative to -1: the volume of -901 tracing (428, the bytes of trace data) cannot be recomputed from the events
-bad-stats.picl:33: processor 6, process 0, relative to 1: time of -21 send0: recorded 0.000050, the events give 0.000046
+bad-stats.picl:26:53: processor 6, process 0, relative to -1: count of -52 recv0 blocked: recorded 3, the events give 2
+note: bad-stats.picl:27:49: processor 6, process 0, relative to -1: the volume of -901 tracing (428, the bytes of trace data) cannot be recomputed from the events
+bad-stats.picl:33:35: processor 6, process 0, relative to 1: time of -21 send0: recorded 0.000050, the events give 0.000046
 the statistics records differ from the events: 2 of 31 values
 4 times differ by no more than the timestamps' resolution (0.000001 s) per interval summed
 T
@@ -145,7 +145,7 @@ printf '%s\n' '-3 -901 0 0 0 0' '-4 -901 1.0 0 0 0' \
 run "$PT" stat --compare counted.picl
 expect_rc 0
 expect_out <<'T'
-note: counted.picl:3: processor 0, process 0, relative to -1: the count of -59 recvstatus0 pending (25) cannot be recomputed: PICL counts it without writing records
+note: counted.picl:3:37: processor 0, process 0, relative to -1: the count of -59 recvstatus0 pending (25) cannot be recomputed: PICL counts it without writing records
 the statistics records agree with the events: 1 value compared
 T
 
@@ -154,7 +154,7 @@ grep -v '^-103 1 ' t20.picl >missing.picl
 printf '%s\n' '-103 1 0.001982 6 0 1 "%d%d" -21 8' >>missing.picl
 run "$PT" stat --compare missing.picl
 expect_rc 1
-grep -q '^missing.picl:35: processor 6, process 0, relative to 1: volume of -52 recv0 blocked: not recorded, the events give 8$' "$TMP/out" ||
+grep -q '^missing.picl:35:1: processor 6, process 0, relative to 1: volume of -52 recv0 blocked: not recorded, the events give 8$' "$TMP/out" ||
   fail "a left-out pair is not reported"
 
 # A trace without statistics records: nothing to compare, exit 0.

@@ -407,7 +407,7 @@ cat >probe.picl <<'T'
 T
 run "$PT" stat --compare probe.picl
 expect_rc 0
-grep -q '^note: probe.picl:10: processor 1, process 0, relative to -1: the count of -1013 receive events (6) cannot be recomputed: the subset takes in types PICL counts without writing records$' "$TMP/out" ||
+grep -q '^note: probe.picl:10:32: processor 1, process 0, relative to -1: the count of -1013 receive events (6) cannot be recomputed: the subset takes in types PICL counts without writing records$' "$TMP/out" ||
   fail "$last: $(cat "$TMP/out")"
 grep -q 'differ' "$TMP/out" && fail "$last: $(cat "$TMP/out")"
 validate_ok probe.picl

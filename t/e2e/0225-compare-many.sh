@@ -19,15 +19,17 @@ cd "$TMP"
 # user events. With faults=1 four values are wrong: -2001's time (7.5 s
 # against 5.0: more than the 10 intervals' resolution of 0.1 s each), 7's
 # count, the time of n+3 on processor 3, and 9's count, left out (then
-# reported at the first user type's pair of that record, 1's). The file
+# reported at the start of the record that should hold it, the one of 1). The file
 # `report` gets what --compare should say, the line numbers counted as the
 # lines are written.
 gen() {
 	awk -v n="$1" -v m="$2" -v f="$3" -v faults="$4" '
 	function out(s) { print s; line += 1 + gsub(/\n/, "\n", s) }
-	function rec(type, proc, process, t, ev, v) {
-		out(sprintf("-%d -1 %d %d %d 1 \"%%d%s\" %d %s", type, t, proc, process,
-			    type == 101 ? "%lf" : "%d", ev, v))
+	function rec(type, proc, process, t, ev, v,   s) {
+		s = sprintf("-%d -1 %d %d %d 1 \"%%d%s\" %d ", type, t, proc, process,
+			    type == 101 ? "%lf" : "%d", ev)
+		vcol = length(s) + 1   # where the value starts
+		out(s v)
 	}
 	function half(c) { return sprintf("%.1f", c / 2) }
 	BEGIN {
@@ -48,7 +50,7 @@ gen() {
 		h = int(n / 2); u = h + 5
 		rec(101, -1, -1, n + 1, -1001, half(n + m)); rec(102, -1, -1, n + 1, -1001, n + m)
 		rec(101, -1, -1, n + 1, -2004, half(m)); rec(102, -1, -1, n + 1, -2004, m)
-		rec(101, 0, 0, n + 1, -2001, faults ? "7.5" : "5.0"); l2001 = line
+		rec(101, 0, 0, n + 1, -2001, faults ? "7.5" : "5.0"); l2001 = line; c2001 = vcol
 		rec(102, 0, 0, n + 1, -2001, 10)
 		rec(101, 0, 0, n + 1, -2002, half(h)); rec(102, 0, 0, n + 1, -2002, h)
 		rec(101, 0, 0, n + 1, -2003, half(u)); rec(102, 0, 0, n + 1, -2003, u)
@@ -61,12 +63,12 @@ gen() {
 			if (e == 1)
 				l1 = line
 			if (e == 7)
-				l7 = line
+				{ l7 = line; c7 = vcol }
 		}
 		for (k = 1; k <= m; k++) {
 			rec(101, k, 0, k + 1, n + k, k == 3 && faults ? "0.7" : "0.5")
 			if (k == 3)
-				l3 = line
+				{ l3 = line; c3 = vcol }
 			rec(102, k, 0, k + 1, n + k, 1)
 		}
 
@@ -77,13 +79,13 @@ gen() {
 			exit
 		}
 		w = "processor %d, process 0, relative to -1: "
-		printf "%s:%d: " w "time of -2001 event subset: recorded 7.5, the events give 5.0\n",
-		       f, l2001, 0 > "report"
-		printf "%s:%d: " w "count of 7 user event: recorded 2, the events give 1\n",
-		       f, l7, 0 > "report"
-		printf "%s:%d: " w "time of %d user event: recorded 0.7, the events give 0.5\n",
-		       f, l3, 3, n + 3 > "report"
-		printf "%s:%d: " w "count of 9 user event: not recorded, the events give 1\n",
+		printf "%s:%d:%d: " w "time of -2001 event subset: recorded 7.5, the events give 5.0\n",
+		       f, l2001, c2001, 0 > "report"
+		printf "%s:%d:%d: " w "count of 7 user event: recorded 2, the events give 1\n",
+		       f, l7, c7, 0 > "report"
+		printf "%s:%d:%d: " w "time of %d user event: recorded 0.7, the events give 0.5\n",
+		       f, l3, c3, 3, n + 3 > "report"
+		printf "%s:%d:1: " w "count of 9 user event: not recorded, the events give 1\n",
 		       f, l1, 0 > "report"
 		printf "the statistics records differ from the events: 4 of %d values\n",
 		       2 * n + 2 * m + 12 > "report"
@@ -95,10 +97,10 @@ gen 20 3 small.picl 1
 run "$PT" stat --compare small.picl
 expect_rc 1
 expect_out <<'EOF'
-small.picl:56: processor 0, process 0, relative to -1: time of -2001 event subset: recorded 7.5, the events give 5.0
-small.picl:77: processor 0, process 0, relative to -1: count of 7 user event: recorded 2, the events give 1
-small.picl:107: processor 3, process 0, relative to -1: time of 23 user event: recorded 0.7, the events give 0.5
-small.picl:65: processor 0, process 0, relative to -1: count of 9 user event: not recorded, the events give 1
+small.picl:56:32: processor 0, process 0, relative to -1: time of -2001 event subset: recorded 7.5, the events give 5.0
+small.picl:77:27: processor 0, process 0, relative to -1: count of 7 user event: recorded 2, the events give 1
+small.picl:107:28: processor 3, process 0, relative to -1: time of 23 user event: recorded 0.7, the events give 0.5
+small.picl:65:1: processor 0, process 0, relative to -1: count of 9 user event: not recorded, the events give 1
 the statistics records differ from the events: 4 of 58 values
 EOF
 cmp report "$TMP/out" || fail "the generator's report of the small trace"
