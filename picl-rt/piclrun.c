@@ -31,7 +31,8 @@
  * failed process says the trace is partial and why.
  *
  * The processes die with piclrun; when piclrun itself is killed by SIGKILL,
- * a cleaner process removes the parts (start_cleaner).
+ * a cleaner process, which made the parts directory and the segment's
+ * file, removes them (start_cleaner).
  *
  * Exit status: 0 when every process ended well (and the merge worked), 1
  * when a process failed or the timeout struck, 2 on usage or system errors,
@@ -147,21 +148,42 @@ static uint64_t ring_size(int nslots)
 	return 16 * 1024;
 }
 
-static int make_segment(void)
+/* Where the segment goes: /dev/shm, else the temporary directory. */
+static const char *segment_dir(void)
 {
 	const char *t = getenv("TMPDIR");   /* (empty: unset, as for the parts) */
-	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : t && *t ? t : "/tmp";
+
+	return access("/dev/shm", W_OK) == 0 ? "/dev/shm" : t && *t ? t : "/tmp";
+}
+
+/* Create the segment's file (empty) under a new name in R.shmpath: its fd,
+ * or -1 after saying why. Done by the cleaner (start_cleaner). */
+static int create_segment(void)
+{
+	int fd;
+
+	snprintf(R.shmpath, sizeof R.shmpath, "%s/piclrun.%ld.XXXXXX",
+		 segment_dir(), (long)R.launcher);
+	fd = mkstemp(R.shmpath);
+	if (fd < 0) {
+		fprintf(stderr, "piclrun: %s: %s\n", R.shmpath, strerror(errno));
+		R.shmpath[0] = 0;
+	}
+	return fd;
+}
+
+/* Size, reserve, map and fill the segment the cleaner created. */
+static int make_segment(void)
+{
+	int dirlen = (int)(strrchr(R.shmpath, '/') - R.shmpath);
 	uint64_t rs = ring_size(R.nslots);
 	struct picl_shm_head *h;
 	uint64_t reserve;
 	int fd, err;
 
-	snprintf(R.shmpath, sizeof R.shmpath, "%s/piclrun.%ld.XXXXXX", dir,
-		 (long)getpid());
-	fd = mkstemp(R.shmpath);
+	fd = open(R.shmpath, O_RDWR | O_NOFOLLOW);
 	if (fd < 0) {
 		fprintf(stderr, "piclrun: %s: %s\n", R.shmpath, strerror(errno));
-		R.shmpath[0] = 0;
 		return -1;
 	}
 	R.segsize = picl_shm_size((uint32_t)R.nslots, rs);
@@ -185,8 +207,8 @@ static int make_segment(void)
 	err = posix_fallocate(fd, 0, (off_t)reserve);
 	if (err) {
 		fprintf(stderr, "piclrun: cannot reserve %llu bytes of shared "
-			"memory in %s: %s", (unsigned long long)reserve, dir,
-			strerror(err));
+			"memory in %.*s: %s", (unsigned long long)reserve,
+			dirlen, R.shmpath, strerror(err));
 		if (err == ENOSPC || err == EFBIG)
 			fprintf(stderr, " (%d processes, rings of %llu bytes: "
 				"see PICL_RING_SIZE in piclrun(1))",
@@ -1213,43 +1235,37 @@ static int parse(int argc, char **argv)
 	return optind;
 }
 
-static int choose_partsdir(void)
+/* A parts dir given by --parts-dir: made if need be (and kept). */
+static int given_partsdir(void)
+{
+	if (mkdir(R.partsdir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "piclrun: %s: %s\n", R.partsdir, strerror(errno));
+		return -1;
+	}
+	/* Parts an earlier run left there under the names this run's take
+	 * would be merged as this run's when a process writes none, and
+	 * their lists of files would make the processes append to files
+	 * they should empty. */
+	unlink_parts();
+	return 0;
+}
+
+/* Make piclrun's own parts dir, a new one in the temporary directory;
+ * done by the cleaner (start_cleaner). */
+static int create_partsdir(void)
 {
 	const char *t = getenv("TMPDIR");
 
-	if (R.partsdir) {
-		if (mkdir(R.partsdir, 0777) < 0 && errno != EEXIST) {
-			fprintf(stderr, "piclrun: %s: %s\n", R.partsdir,
-				strerror(errno));
-			return -1;
-		}
-		/* Parts an earlier run left there under the names this
-		 * run's take would be merged as this run's when a process
-		 * writes none, and their lists of files would make the
-		 * processes append to files they should empty. */
-		unlink_parts();
-		return 0;
-	}
 	snprintf(R.tmpdir, sizeof R.tmpdir, "%s/piclrun.XXXXXX",
 		 t && *t ? t : "/tmp");
 	if (!mkdtemp(R.tmpdir)) {
 		fprintf(stderr, "piclrun: %s: %s\n", R.tmpdir, strerror(errno));
+		R.tmpdir[0] = 0;
 		return -1;
 	}
 	R.partsdir = R.tmpdir;
 	R.own_dir = 1;
 	return 0;
-}
-
-/* The processes get the parts dir's absolute name (a program may change
- * directory); messages keep the name given. */
-static int make_partsdir(void)
-{
-	int r = choose_partsdir();
-
-	if (r == 0 && !realpath(R.partsdir, R.partsabs))
-		snprintf(R.partsabs, sizeof R.partsabs, "%s", R.partsdir);
-	return r;
 }
 
 /* ---- cleaning up after a piclrun that was killed ----------------------------- */
@@ -1278,51 +1294,97 @@ static int ended(pid_t pid)
 
 /*
  * The cleaner: piclrun's processes die with it (PR_SET_PDEATHSIG), but a
- * piclrun killed by SIGKILL left its parts directory (and, killed before
- * the start, the segment's name) behind. The cleaner waits on a pipe whose
- * writing end only piclrun holds, and reads EOF when piclrun ends however
- * it ends; piclrun writes one byte first when it has cleaned up itself.
+ * piclrun killed by SIGKILL would leave its parts directory and the
+ * segment's file behind. So the cleaner makes both (piclrun's own parts
+ * directory, not one named by --parts-dir), tells piclrun their names
+ * (on `reply`), and only then waits on a pipe (`fd`) whose writing end
+ * only piclrun holds: it reads EOF when piclrun ends however it ends, and
+ * one byte first when piclrun has cleaned up itself. There is no moment
+ * when either exists and nobody would remove it: before the cleaner
+ * makes them, nothing is left; after, the cleaner is there to see
+ * piclrun go (it makes them even when piclrun is already gone, and then
+ * reads EOF at once).
  * Without that byte, the cleaner waits (up to 10 s) for the processes,
- * whose pids are in the segment, to be gone (a process writes its part as
- * it dies), then does what piclrun would have: removes the segment's name
- * and the parts (kept with --keep-parts) and the directory piclrun made.
+ * whose pids piclrun put in the segment, to be gone (a process writes its
+ * part as it dies), then does what piclrun would have: removes the
+ * segment's name and the parts (kept with --keep-parts, when any) and the
+ * directory it made.
  * It is a grandchild of piclrun (piclrun's waits for its processes never
  * see it) in a session of its own (a signal to piclrun's process group,
  * which has the processes, does not reach it). A stale directory names no
  * process that would still run, unlike one found later by name.
  */
-static void cleaner(int fd)
+struct made {
+	char ok;
+	char tmpdir[PATH_MAX], shmpath[PATH_MAX];
+};
+
+static void cleaner(int fd, int reply)
 {
+	struct picl_shm_slot *slots;
+	struct made m;
+	size_t len = (size_t)R.nslots * sizeof *slots;
 	char c;
 	ssize_t n;
-	int i, k;
+	int i, k, segfd = -1;
 
+	signal(SIGPIPE, SIG_IGN);      /* piclrun may be gone already */
+	memset(&m, 0, sizeof m);
+	if ((R.partsdir || create_partsdir() == 0) &&
+	    (segfd = create_segment()) >= 0)
+		m.ok = 1;
+	else if (R.own_dir)
+		rmdir(R.partsdir);
+	snprintf(m.tmpdir, sizeof m.tmpdir, "%s", R.tmpdir);
+	snprintf(m.shmpath, sizeof m.shmpath, "%s", R.shmpath);
+	n = write(reply, &m, sizeof m);
+	(void)n;
+	close(reply);
+	if (!m.ok)
+		_exit(0);
 	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
 		;
 	if (n == 1)
 		_exit(0);
-	for (k = 0; k < 1000; k++) {
-		for (i = 0; i < R.nslots; i++)
-			if (!ended((pid_t)atomic_load(&slot_of(i)->pid)))
+	/* the processes' pids, read (not mapped: no page is taken) from the
+	 * segment; zero where piclrun had not put one */
+	slots = calloc((size_t)R.nslots, sizeof *slots);
+	if (slots && pread(segfd, slots, len, sizeof(struct picl_shm_head)) > 0)
+		for (k = 0; k < 1000; k++) {
+			for (i = 0; i < R.nslots; i++)
+				if (!ended((pid_t)atomic_load(&slots[i].pid)))
+					break;
+			if (i == R.nslots)
 				break;
-		if (i == R.nslots)
-			break;
-		usleep(10 * 1000);
-	}
-	if (R.shmpath[0])
-		unlink(R.shmpath);
-	remove_parts();
+			usleep(10 * 1000);
+		}
+	unlink(R.shmpath);
+	if (!R.keep || !R.own_dir || rmdir(R.partsdir) < 0)
+		remove_parts();  /* (an empty dir was not worth keeping) */
 	_exit(0);
 }
 
-/* Start the cleaner (after make_segment, before the processes). */
+/*
+ * Start the cleaner, which makes the parts dir (unless --parts-dir named
+ * one) and the segment's file and says their names: before the
+ * processes, before anything else is made.
+ */
 static int start_cleaner(void)
 {
-	int fds[2], status;
+	int fds[2], rep[2], status;
+	struct made m;
+	size_t got = 0;
+	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		fprintf(stderr, "piclrun: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pipe2(rep, O_CLOEXEC) < 0) {
+		fprintf(stderr, "piclrun: pipe: %s\n", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
 		return -1;
 	}
 	fflush(NULL);
@@ -1331,22 +1393,48 @@ static int start_cleaner(void)
 		fprintf(stderr, "piclrun: fork: %s\n", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		close(rep[0]);
+		close(rep[1]);
 		return -1;
 	}
 	if (pid == 0) {
 		close(fds[1]);
-		close(R.shmfd);
+		close(rep[0]);
 		setsid();
-		if (fork() != 0)        /* (if it fails, nothing to clean) */
+		if (fork() != 0)        /* (if it fails, piclrun reads EOF) */
 			_exit(0);
 		close(0);
 		close(1);
-		cleaner(fds[0]);
+		cleaner(fds[0], rep[1]);
 	}
 	close(fds[0]);
+	close(rep[1]);
+	R.cleanfd = fds[1];
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	R.cleanfd = fds[1];
+	while (got < sizeof m &&
+	       ((n = read(rep[0], (char *)&m + got, sizeof m - got)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		if (n > 0)
+			got += (size_t)n;
+	close(rep[0]);
+	if (got < sizeof m) {
+		fprintf(stderr, "piclrun: the process that would clean up after "
+			"piclrun did not start\n");
+		return -1;
+	}
+	if (!m.ok)              /* it said why */
+		return -1;
+	if (!R.partsdir) {
+		memcpy(R.tmpdir, m.tmpdir, sizeof R.tmpdir);
+		R.partsdir = R.tmpdir;
+		R.own_dir = 1;
+	}
+	memcpy(R.shmpath, m.shmpath, sizeof R.shmpath);
+	/* The processes get the parts dir's absolute name (a program may
+	 * change directory); messages keep the name given. */
+	if (!realpath(R.partsdir, R.partsabs))
+		snprintf(R.partsabs, sizeof R.partsabs, "%s", R.partsdir);
 	return 0;
 }
 
@@ -1388,9 +1476,11 @@ int main(int argc, char **argv)
 		goto out;
 	for (i = 0; i < R.nslots; i++)
 		R.p[i].id = i < R.nprocs ? i : PICL_HOST;
-	if (make_partsdir() < 0)
+	if (R.partsdir && given_partsdir() < 0)
 		goto out;
-	if (make_segment() < 0 || start_cleaner() < 0) {
+	if (start_cleaner() < 0)
+		goto out;
+	if (make_segment() < 0) {
 		if (R.own_dir)          /* empty yet */
 			rmdir(R.partsdir);
 		goto out;
