@@ -1238,8 +1238,21 @@ static int parse(int argc, char **argv)
 /* A parts dir given by --parts-dir: made if need be (and kept). */
 static int given_partsdir(void)
 {
-	if (mkdir(R.partsdir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "piclrun: %s: %s\n", R.partsdir, strerror(errno));
+	struct stat st;
+	int e = 0;
+
+	/* (an existing file is no directory: the processes could not
+	 * write their parts, and the run would end well with no trace) */
+	if (mkdir(R.partsdir, 0777) < 0 && errno != EEXIST)
+		e = errno;
+	else if (stat(R.partsdir, &st) < 0)
+		e = errno;
+	else if (!S_ISDIR(st.st_mode))
+		e = ENOTDIR;
+	else if (access(R.partsdir, W_OK | X_OK) < 0)
+		e = errno;
+	if (e) {
+		fprintf(stderr, "piclrun: %s: %s\n", R.partsdir, strerror(e));
 		return -1;
 	}
 	/* Parts an earlier run left there under the names this run's take
