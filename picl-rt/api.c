@@ -603,6 +603,12 @@ void close0(int release)
 	pt_detach();
 }
 
+void picl_api_trace_lost(void)
+{
+	if (BE.trace_lost)
+		BE.trace_lost();
+}
+
 int picl_api_id(void)
 {
 	return S.joined ? S.me : BE.id_hint();

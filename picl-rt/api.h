@@ -26,6 +26,10 @@ void picl_api_recvinfo(int *bytes, int *type, int *node);
  * last message when it is done with its own). */
 void picl_api_set_recvinfo(int bytes, int type, int node);
 
+/* The trace lost records (trace.c said why): the backend tells the
+ * launcher (piclrun then fails the run). */
+void picl_api_trace_lost(void);
+
 /* Stop the run with "call: called before open0" (or "after close0") unless
  * open0 was called and close0 not yet: for the collectives, so that the
  * error names the call the program made. */

@@ -99,6 +99,14 @@ struct picl_backend {
 	 * code is the exit status, with PICL_ABORT_PEER or'ed in when the
 	 * failure follows another process's (it ended, or the run stopped). */
 	void (*abort)(int code);
+
+	/*
+	 * The process's trace lost records (a trace file could not be opened
+	 * or written; trace.c has said so): tell the launcher, so that the
+	 * run does not pass for a good one. May be called before init() and
+	 * after finalize(). May be NULL.
+	 */
+	void (*trace_lost)(void);
 };
 
 #define PICL_ABORT_PEER 0x100

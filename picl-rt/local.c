@@ -205,6 +205,8 @@ static int futex_wait(_Atomic uint32_t *f, uint32_t val, long ns)
 
 static void catch_sigbus(void);
 
+static int trace_lost_early;    /* local_trace_lost before init */
+
 /* Before init: piclrun's PICL_RANK, or 0 for a program run alone. */
 static int local_id_hint(void)
 {
@@ -300,6 +302,8 @@ static int local_init(int *nprocs, int *me, int *host)
 		L.chunk = (size_t)v & ~(size_t)15;
 	atomic_store(&slot(L.me)->pid, (int32_t)getpid());
 	catch_sigbus();
+	if (trace_lost_early)
+		atomic_store(&slot(L.me)->trace_lost, 1);
 	atomic_store(&slot(L.me)->state, PICL_ST_RUNNING);
 	*nprocs = n;
 	*me = rank;
@@ -367,6 +371,15 @@ static void local_abort(int code)
 	}
 	code &= 0xff;
 	exit(code ? code : 1);
+}
+
+/* For piclrun (reaped): said in the slot, now or once init has it. */
+static void local_trace_lost(void)
+{
+	if (!L.single && L.base)
+		atomic_store(&slot(L.me)->trace_lost, 1);
+	else
+		trace_lost_early = 1;
 }
 
 /*
@@ -1306,4 +1319,5 @@ const struct picl_backend picl_backend_impl = {
 	.wait = local_wait,
 	.clock = local_clock,
 	.abort = local_abort,
+	.trace_lost = local_trace_lost,
 };

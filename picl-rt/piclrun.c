@@ -411,6 +411,15 @@ static void reaped(struct proc *p, int status)
 		p->failed = 1;
 		st = PICL_ST_EXITED;
 	}
+	if (!p->failed && atomic_load(&s->trace_lost)) {
+		/* It ended well, but its trace lacks records (it said why):
+		 * a failed run, though not one the others fail after. */
+		snprintf(p->why, sizeof p->why, "%s could not write all of its "
+			 "trace", who);
+		p->failed = 1;
+		fprintf(stderr, "piclrun: %s\n", p->why);
+		return;
+	}
 	if (p->failed && !R.first_failure[0])
 		snprintf(R.first_failure, sizeof R.first_failure, "%s", who);
 	if (p->failed) {

@@ -75,7 +75,8 @@ struct picl_shm_slot {
 	_Atomic int32_t blocked;        /* PICL_BL_* */
 	_Atomic int32_t blocked_on;     /* the peer it waits for room to, or -1 */
 	_Atomic int32_t after_peer;     /* it failed because another had */
-	char pad[36];
+	_Atomic int32_t trace_lost;     /* its trace could not all be written */
+	char pad[32];
 };
 
 struct picl_ring_ctl {

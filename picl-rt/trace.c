@@ -876,9 +876,11 @@ static int open_part(void)
 	close_part();
 	pt.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 	if (pt.fd < 0) {
-		if (!pt.open_failed)
+		if (!pt.open_failed) {
 			fprintf(stderr, "picl: cannot open trace file %s: %s\n",
 				path, strerror(errno));
+			picl_api_trace_lost();
+		}
 		pt.open_failed = 1;
 		return -1;
 	}
@@ -1031,6 +1033,7 @@ static void write_failed(const struct picl_error *e)
 	fprintf(stderr, "picl: cannot write trace file %s: %s; tracing stops here\n",
 		pt.path, e->sys_errno ? strerror(e->sys_errno) : e->problem);
 	pt.write_failed = 1;
+	picl_api_trace_lost();
 	pt.limit = 0;
 	update_on();
 	if (pt.fd < 0 || pt.good_end < 0 || pt.nbounds < 1)

@@ -213,12 +213,15 @@ validate_ok msgs.picl
 [ "$(grep -c -- '^-7 -911 ' msgs.picl)" = 100 ] || fail "msgs: tracemsg records lost"
 # A process whose trace file cannot be created says so and goes on: the
 # statistics records at its traceexit were written through no writer (a
-# crash, SIGSEGV, in close0). The others' trace is merged.
+# crash, SIGSEGV, in close0). The others' trace is merged; the run, whose
+# trace lacks a process's records, fails (t/e2e/0902-runtime-trace-lost).
 run timeout 60 "$RUN" -n 3 --timeout 30 -o nofile.picl "$EX/noclose" nofile
 grep -q "^picl: cannot open trace file /nonexistent-picl-dir/trace.picl" "$TMP/err" ||
   fail "nofile: not said: $(cat "$TMP/err")"
 grep -q "killed by signal" "$TMP/err" && fail "nofile: $(cat "$TMP/err")"
-expect_rc 0
+grep -q "^piclrun: process 1 could not write all of its trace$" "$TMP/err" ||
+  fail "nofile: piclrun did not say it: $(cat "$TMP/err")"
+expect_rc 1
 [ "$(awk '$1 == -3 && $2 == -901 { print $4 }' nofile.picl | sort -u | tr '\n' ' ')" = "0 2 " ] ||
   fail "nofile: the trace of processes 0 and 2: $(head -5 nofile.picl)"
 echo "ok: $ntest runs"
