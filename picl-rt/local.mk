@@ -178,7 +178,7 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
 	t/e2e/0661-runtime-shm-full.sh t/e2e/0662-runtime-killed.sh \
 	t/e2e/0900-runtime-killed-early.sh t/e2e/0901-runtime-parts-dir.sh \
-	t/e2e/0902-runtime-trace-lost.sh
+	t/e2e/0902-runtime-trace-lost.sh t/e2e/0903-runtime-parts-dir-busy.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)

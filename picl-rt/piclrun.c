@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -105,7 +106,8 @@ static struct {
 	struct proc *p;
 	pid_t launcher;                 /* piclrun itself, the processes' parent */
 	int cleanfd;                    /* to the cleaner (start_cleaner) */
-} R = { .out = "trace.picl", .shmfd = -1, .cleanfd = -1 };
+	int lockfd;                     /* --parts-dir, locked (given_partsdir) */
+} R = { .out = "trace.picl", .shmfd = -1, .cleanfd = -1, .lockfd = -1 };
 
 static volatile sig_atomic_t interrupted;
 
@@ -1264,6 +1266,24 @@ static int given_partsdir(void)
 		fprintf(stderr, "piclrun: %s: %s\n", R.partsdir, strerror(e));
 		return -1;
 	}
+	/* One run at a time: another's parts would be removed below as an
+	 * earlier run's, or written over (the same names), and that run
+	 * would merge nothing. The lock is the open directory's: the
+	 * cleaner inherits it (it removes the parts if piclrun is killed),
+	 * piclrun drops it at its end. Where locks are not had (ENOLCK),
+	 * runs go on unlocked. */
+	R.lockfd = open(R.partsdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (R.lockfd >= 0 && flock(R.lockfd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK) {
+			fprintf(stderr, "piclrun: %s: another piclrun is using it "
+				"as its parts directory\n", R.partsdir);
+			close(R.lockfd);
+			R.lockfd = -1;
+			return -1;
+		}
+		close(R.lockfd);
+		R.lockfd = -1;
+	}
 	/* Parts an earlier run left there under the names this run's take
 	 * would be merged as this run's when a process writes none, and
 	 * their lists of files would make the processes append to files
@@ -1560,6 +1580,10 @@ out:
 		close(R.shmfd);
 	if (R.shmpath[0])
 		unlink(R.shmpath);
+	if (R.lockfd >= 0) {    /* (the cleaner's copy is the same lock) */
+		flock(R.lockfd, LOCK_UN);
+		close(R.lockfd);
+	}
 	cleaned();
 	return status;
 }
