@@ -8,7 +8,8 @@
  * piclrun creates the shared-memory segment of the local backend (shm.h:
  * one file in /dev/shm, one SPSC ring per ordered pair of processes; the
  * children inherit it open, PICL_SHM_FD, and its name is removed as soon as
- * they are started), then
+ * they are started; the file itself, and the parts directory, are made by
+ * the cleaner, see start_cleaner), then
  * forks and execs N node processes (and, with --host, the host program as
  * processor 32767; load0 in the host only records -503 events, the nodes
  * being already started). Each child learns its place from PICL_SHM,
