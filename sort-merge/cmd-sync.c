@@ -131,7 +131,11 @@ struct syncer {
 	const struct options *opt;
 	struct input in;
 	struct clock_estimator *ce;
-	struct picl_time t0;
+	/* The estimate's times are seconds from `origin`, the first record's
+	 * time in file order (pass 1 cannot know the earliest before it ends);
+	 * the report gives the offsets at t0, the earliest time, so that it
+	 * does not depend on the order of the records. */
+	struct picl_time origin, t0;
 	int have_t0;
 	/* pass 1 */
 	uint64_t matched, within, tachyons_before;
@@ -218,14 +222,20 @@ static struct picl_reader *input_reader(struct input *in)
 
 #define MANT_LIMIT 1000000000000000000LL   /* 18 digits: what a reader takes back */
 
-/* Seconds from t0, as exactly as a double allows. */
-static double since_t0(const struct syncer *s, struct picl_time t)
+/* Seconds from u to t, as exactly as a double allows. */
+static double seconds_between(struct picl_time u, struct picl_time t)
 {
 	struct picl_time d;
 
-	if (picl_time_sub(t, s->t0, &d) == PICL_OK)
+	if (picl_time_sub(t, u, &d) == PICL_OK)
 		return picl_time_to_double(d);
-	return picl_time_to_double(t) - picl_time_to_double(s->t0);
+	return picl_time_to_double(t) - picl_time_to_double(u);
+}
+
+/* Seconds from the estimate's origin. */
+static double since_origin(const struct syncer *s, struct picl_time t)
+{
+	return seconds_between(s->origin, t);
 }
 
 /* The least time at `scale` decimals that is not earlier than t. */
@@ -269,8 +279,8 @@ static int estimate_match(void *ctx, enum picl_match_kind kind, const struct pic
 		s->within++;
 		return 0;
 	}
-	if (clock_estimator_message(s->ce, m->src_processor, since_t0(s, m->send_time),
-				    m->dst_processor, since_t0(s, m->recv_time)) < 0) {
+	if (clock_estimator_message(s->ce, m->src_processor, since_origin(s, m->send_time),
+				    m->dst_processor, since_origin(s, m->recv_time)) < 0) {
 		return PICL_ERR_NOMEM;
 	}
 	return 0;
@@ -287,7 +297,7 @@ static int64_t first_int(const struct picl_record *rec)
 /* -401 clocksync0 and -402 sync0: entry, exit, or a mark (both at once). */
 static int note_sync(struct syncer *s, const struct picl_record *rec)
 {
-	double t = since_t0(s, rec->time);
+	double t = since_origin(s, rec->time);
 	int rc = 0;
 
 	if (rec->type == PICL_REC_ENTRY || rec->type == PICL_REC_MARK)
@@ -325,8 +335,10 @@ static int estimate(struct syncer *s)
 		if (!picl_is_header_type(rec.type) && !picl_is_definition_type(rec.type) &&
 		    rec.processor >= 0) {
 			if (!s->have_t0) {
-				s->t0 = rec.time;
+				s->origin = s->t0 = rec.time;
 				s->have_t0 = 1;
+			} else if (picl_time_cmp(rec.time, s->t0) < 0) {
+				s->t0 = rec.time;
 			}
 			if (clock_estimator_processor(s->ce, rec.processor) < 0) {
 				rc = PICL_ERR_NOMEM;
@@ -459,7 +471,7 @@ static int estimate_sorted(struct syncer *s)
 	s->in.name = "the input sorted by time";
 	s->matched = s->within = s->tachyons_before = 0;
 	s->sorted_copy = 1;
-	rc = estimate(s);       /* from the same t0: the first record's */
+	rc = estimate(s);       /* from the same origin: the input's first record */
 	s->sorted_copy = 0;
 	s->in = first.in;
 	close(fd);
@@ -646,7 +658,7 @@ static int corrected(struct syncer *s, struct proc *p, const struct picl_record 
 
 	if (p->r) {
 		long double delta = (long double)p->r->offset +
-			(long double)p->r->drift * (long double)since_t0(s, t);
+			(long double)p->r->drift * (long double)since_origin(s, t);
 		long double units = delta * (long double)pow10_tab[t.scale];
 		int64_t k;
 
@@ -764,6 +776,14 @@ static const char *status_name(enum clock_status st)
 	return "?";
 }
 
+/* A processor's offset at t0 (the estimate's is at the origin): the same
+ * correction, o + d * (t - origin) = o' + d * (t - t0). */
+static double offset_at_t0(const struct syncer *s, const struct clock_result *r)
+{
+	return (double)((long double)r->offset +
+			(long double)r->drift * (long double)seconds_between(s->origin, s->t0));
+}
+
 /* No "-0.000": values that print as zero are zero. */
 static double tidy(double v, double unit)
 {
@@ -832,7 +852,7 @@ static void report_text(const struct syncer *s, FILE *out)
 		else
 			snprintf(via, sizeof(via), "%d", (int)r->parent);
 		fprintf(out, "%9d  %15.9f  %11.3f  %13s  %8llu  %5llu  %5s  ", (int)r->processor,
-			tidy(r->offset, 1e-9), tidy(r->drift * 1e6, 1e-3), unc,
+			tidy(offset_at_t0(s, r), 1e-9), tidy(r->drift * 1e6, 1e-3), unc,
 			(unsigned long long)(r->sent + r->received),
 			(unsigned long long)r->syncs, via);
 		print_note(out, r);
@@ -894,7 +914,7 @@ static void report_json(const struct syncer *s, FILE *out)
 
 		fprintf(out, "%s{\"processor\":%d,\"status\":\"%s\",\"offset\":", i ? "," : "",
 			(int)r->processor, status_name(r->status));
-		json_double(out, r->offset, 1e-12);
+		json_double(out, offset_at_t0(s, r), 1e-12);
 		fputs(",\"drift_ppm\":", out);
 		json_double(out, r->drift * 1e6, 1e-6);
 		fputs(",\"uncertainty\":", out);

@@ -20,7 +20,7 @@ tachyons() {
 run "$PT" sync --report -o "$TMP/three.picl" "$D/three-procs.picl"
 expect_rc 0
 expect_out <<'T'
-reference processor 0, t0 0.000000, minimum latency 0 s, drift at most 100 ppm
+reference processor 0, t0 -0.005000, minimum latency 0 s, drift at most 100 ppm
 processor       offset (s)  drift (ppm)         +- (s)  messages  syncs    via  how
         0      0.000000000        0.000    0.000000000         4      0      -  reference
         1      0.000000000        0.000    0.000100495         4      0      0  two-way
@@ -135,7 +135,7 @@ grep -q '^tachyons: 1 before, 0 after; 3 receives raised to follow their sends$'
 run "$PT" sync --min-latency=0.001 --report -o "$TMP/ow.picl" "$D/one-way.picl"
 expect_rc 0
 expect_out <<'T'
-reference processor 0, t0 0.000, minimum latency 0.001 s, drift at most 100 ppm
+reference processor 0, t0 -0.002, minimum latency 0.001 s, drift at most 100 ppm
 processor       offset (s)  drift (ppm)         +- (s)  messages  syncs    via  how
         0      0.000000000        0.000    0.000000000         1      0      -  reference
         1      0.002000000        0.000              -         1      0      0  one-way

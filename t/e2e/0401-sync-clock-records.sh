@@ -55,7 +55,7 @@ grep -q '^        1    -10.00' "$TMP/out" || { cat "$TMP/out"; fail "$last: wron
 grep -q '; 4 synchronisation constraints$' "$TMP/out" || { cat "$TMP/out"; fail "$last"; }
 
 # Definitions scoped to processors 3 and 5, long before the first record:
-# t0 is the first record's time (0.5), and processors 3 and 5, which
+# t0 is the earliest record's time (0.5), and processors 3 and 5, which
 # stamped nothing, are not in the report.
 cat >"$TMP/scoped-defs.picl" <<'T'
 -6 -1 -100 3 -1 1 "%d%s" 7 "%d"
