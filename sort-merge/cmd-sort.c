@@ -58,7 +58,7 @@ static int check_sorted(const char *const *inputs, int n)
 {
 	struct picl_time last = { 0, 0 };
 	uint64_t last_line = 0;
-	int i, started = 0, rc;
+	int i, last_input = -1, rc;
 
 	for (i = 0; i < n; i++) {
 		struct picl_reader *r = runs_open("sort", inputs[i], PICL_READ_PARALLEL);
@@ -68,26 +68,34 @@ static int check_sorted(const char *const *inputs, int n)
 			return 2;
 		while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 			char a[PICL_TIME_BUFSIZE], b[PICL_TIME_BUFSIZE];
+			int header = picl_is_header_type(rec.type);
 
-			if (picl_is_header_type(rec.type)) {
-				if (!started)
-					continue;
-				picltrace_error("sort", "%s:%llu:1: not sorted: header record %d after the first event record (line %llu)",
-						picl_reader_path(r), (unsigned long long)rec.mark.line,
-						(int)rec.type, (unsigned long long)last_line);
+			if (header && last_input < 0)
+				continue;
+			if (last_input >= 0 && (header || picl_time_cmp(rec.time, last) < 0)) {
+				/* the earlier record may be in an earlier input: name it */
+				const char *prev = last_input == i ? "" :
+					strcmp(inputs[last_input], "-") ? inputs[last_input] : "<stdin>";
+				const char *sp = *prev ? " " : "";
+
+				if (header) {
+					picltrace_error("sort", "%s:%llu:1: not sorted: header record %d after the first event record (%s%sline %llu)",
+							picl_reader_path(r),
+							(unsigned long long)rec.mark.line,
+							(int)rec.type, prev, sp,
+							(unsigned long long)last_line);
+				} else {
+					picl_time_format(rec.time, a);
+					picl_time_format(last, b);
+					picltrace_error("sort", "%s:%llu:1: not sorted: time %s comes after %s (%s%sline %llu)",
+							picl_reader_path(r),
+							(unsigned long long)rec.mark.line, a, b, prev, sp,
+							(unsigned long long)last_line);
+				}
 				picl_reader_free(r);
 				return 1;
 			}
-			if (started && picl_time_cmp(rec.time, last) < 0) {
-				picl_time_format(rec.time, a);
-				picl_time_format(last, b);
-				picltrace_error("sort", "%s:%llu:1: not sorted: time %s comes after %s (line %llu)",
-						picl_reader_path(r), (unsigned long long)rec.mark.line,
-						a, b, (unsigned long long)last_line);
-				picl_reader_free(r);
-				return 1;
-			}
-			started = 1;
+			last_input = i;
 			last = rec.time;
 			last_line = rec.mark.line;
 		}
