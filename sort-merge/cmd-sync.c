@@ -1062,6 +1062,22 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 	return 0;
 }
 
+/* Does the output `path` go where standard output goes ("-", /dev/stdout,
+ * /dev/fd/1, or the very file standard output was redirected to)? A
+ * terminal or /dev/null shows or drops both alike: only a file, pipe or
+ * socket would get the report mixed into the trace. */
+static int output_is_stdout(const char *path)
+{
+	struct stat so, sp;
+
+	if (strcmp(path, "-") == 0)
+		return 1;
+	if (fstat(1, &so) < 0 || stat(path, &sp) < 0)
+		return 0;
+	return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino &&
+	       (S_ISREG(so.st_mode) || S_ISFIFO(so.st_mode) || S_ISSOCK(so.st_mode));
+}
+
 static void syncer_release(struct syncer *s)
 {
 	size_t i;
@@ -1125,7 +1141,7 @@ int cmd_sync(int argc, const char **argv)
 			return 2;
 		}
 	}
-	if (o.report && !o.dry_run && strcmp(o.output, "-") == 0) {
+	if (o.report && !o.dry_run && output_is_stdout(o.output)) {
 		picltrace_error(CMD, "--report prints on standard output, where the trace goes; "
 				"use -o FILE, --in-place or --dry-run");
 		return 2;
