@@ -1350,8 +1350,10 @@ struct source {
 	off_t start;
 };
 
-/* Open an input so that it can be read twice. 0 or -1 (reported). */
-static int source_open(struct source *s, const char *path)
+/* Open an input so that it can be read twice. 0 or -1 (reported).
+ * stdin_again: an earlier input was standard input too, which that one
+ * reads to its end, so this one is empty (as when reading in one pass). */
+static int source_open(struct source *s, const char *path, int stdin_again)
 {
 	struct stat st;
 
@@ -1369,7 +1371,7 @@ static int source_open(struct source *s, const char *path)
 		s->own = 1;
 	}
 	if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (s->start = lseek(s->fd, 0, SEEK_CUR)) >= 0) {
+	    (s->start = lseek(s->fd, 0, stdin_again ? SEEK_END : SEEK_CUR)) >= 0) {
 		if (s->own) {
 			close(s->fd);
 			s->fd = -1;
@@ -1429,7 +1431,7 @@ static int filter_pairs(struct filter *f, const char **inputs, int n)
 	struct source *src = calloc((size_t)n, sizeof(*src));
 	struct pairs p;
 	uint64_t ord;
-	int i, opened = 0, rc = PICL_OK;
+	int i, opened = 0, stdin_seen = 0, rc = PICL_OK;
 
 	memset(&p, 0, sizeof(p));
 	p.fd = -1;
@@ -1437,11 +1439,15 @@ static int filter_pairs(struct filter *f, const char **inputs, int n)
 		picltrace_error("filter", "out of memory");
 		return PICL_ERR_NOMEM;
 	}
-	for (; opened < n; opened++)
-		if (source_open(&src[opened], inputs[opened]) < 0) {
+	for (; opened < n; opened++) {
+		int is_stdin = strcmp(inputs[opened], "-") == 0;
+
+		if (source_open(&src[opened], inputs[opened], is_stdin && stdin_seen) < 0) {
 			rc = PICL_ERR_IO;
 			goto done;
 		}
+		stdin_seen |= is_stdin;
+	}
 	ord = 0;
 	for (i = 0; i < n && rc == PICL_OK; i++) {
 		f->carry.more = i + 1 < n;
