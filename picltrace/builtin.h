@@ -82,7 +82,8 @@ int picltrace_wants_zstd(const char *path, int z, int level);
 /* Open an output trace (picl_writer_open); on failure report it for cmd
  * and return NULL. Its temporary file is removed if the command is killed
  * by SIGINT, SIGTERM or SIGHUP before it is renamed into place. zstd to a
- * terminal (standard output) is refused, as zstd(1) refuses it. */
+ * terminal (standard output, or a terminal named by path) is refused, as
+ * zstd(1) refuses it. */
 struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 					  int compress, int level);
 

@@ -358,6 +358,25 @@ int picltrace_wants_zstd(const char *path, int z, int level)
 	return z || level > 0 || (n > 4 && strcmp(path + n - 4, ".zst") == 0);
 }
 
+/* Does path name a terminal of ours: "-" on one, or the terminal device
+ * behind standard input, output or error under any name (/dev/stdout,
+ * /dev/fd/1, /dev/pts/N), or /dev/tty? (Found by stat: opening a device
+ * only to ask could have effects of its own.) */
+static int names_terminal(const char *path)
+{
+	struct stat sp, sf;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return isatty(1);
+	if (stat(path, &sp) < 0 || !S_ISCHR(sp.st_mode))
+		return 0;
+	for (fd = 0; fd <= 2; fd++)
+		if (isatty(fd) && fstat(fd, &sf) == 0 && sf.st_rdev == sp.st_rdev)
+			return 1;
+	return !strcmp(path, "/dev/tty");
+}
+
 struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 					  int compress, int level)
 {
@@ -366,7 +385,7 @@ struct picl_writer *picltrace_open_output(const char *cmd, const char *path,
 	struct picl_writer *w;
 	int rc;
 
-	if (compress && (!strcmp(path, "-") || !strcmp(path, "/dev/stdout")) && isatty(1)) {
+	if (compress && names_terminal(path)) {
 		picltrace_error(cmd, "refusing to write zstd-compressed data to a terminal; "
 				"use -o FILE or a pipe");
 		return NULL;
