@@ -367,8 +367,11 @@ static int names_terminal(const char *path)
 	struct stat sp, sf;
 	int fd;
 
-	if (!strcmp(path, "-"))
+	/* (the names the library takes for descriptors whatever is on disk) */
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"))
 		return isatty(1);
+	if (!strcmp(path, "/dev/stderr"))
+		return isatty(2);
 	if (stat(path, &sp) < 0 || !S_ISCHR(sp.st_mode))
 		return 0;
 	for (fd = 0; fd <= 2; fd++)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A command asked for zstd output refuses to write it to a terminal
-# (picltrace(1)), whatever name the terminal goes by: "-", /dev/fd/1 or
-# /proc/self/fd/2, not only "-" and /dev/stdout. Run under
+# (picltrace(1)), whatever name the terminal goes by: "-", /dev/fd/1,
+# /proc/self/fd/2 or /dev/stderr, not only "-" and /dev/stdout. Run under
 # script(1), which gives the commands a pseudo-terminal (skipped without
 # util-linux's script). Plain text to the terminal, and zstd to a pipe
 # named /dev/fd/1, are still written.
@@ -27,7 +27,7 @@ on_tty() {
 has_zstd() {
   od -An -tx1 "$1" | tr -d ' \n' | grep -q 28b52ffd
 }
-for o in - /dev/fd/1 /proc/self/fd/2; do
+for o in - /dev/fd/1 /proc/self/fd/2 /dev/stderr; do
   for c in cat sort filter; do
     on_tty "\"$PT\" $c -z -o $o \"$TMP/t.picl\"; echo \"rc=\$?\""
     grep -q 'refusing to write zstd-compressed data to a terminal' "$TMP/tty" ||
