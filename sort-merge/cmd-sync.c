@@ -1072,7 +1072,8 @@ static int output_is_stdout(const char *path)
 {
 	struct stat so, sp;
 
-	if (strcmp(path, "-") == 0)
+	/* (the library takes /dev/stdout by name, whatever is on disk) */
+	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
 		return 1;
 	if (fstat(1, &so) < 0 || stat(path, &sp) < 0)
 		return 0;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # picltrace sync --report prints the report on standard output, so the
 # trace may not go there: not as "-", nor under another name for it
-# (/dev/fd/1, /proc/self/fd/1) nor as the very file standard output is
+# (/dev/stdout, /dev/fd/1, /proc/self/fd/1) nor as the very file standard output is
 # redirected to, where the report would be mixed into the trace (or lost
 # when the trace's temporary file is renamed over it). Each is refused
 # with exit status 2, before anything is written; another file, or
@@ -10,7 +10,7 @@
 set -e
 D="$PICL_SRCDIR/testdata/sync"
 
-for o in - /dev/fd/1 /proc/self/fd/1; do
+for o in - /dev/stdout /dev/fd/1 /proc/self/fd/1; do
   run "$PT" sync --report -o "$o" "$D/three-procs.picl"
   expect_rc 2
   expect_out </dev/null
