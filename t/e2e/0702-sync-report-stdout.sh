@@ -1,9 +1,9 @@
 #!/bin/sh
 # picltrace sync --report prints the report on standard output, so the
 # trace may not go there: not as "-", nor under another name for it
-# (/dev/stdout, /dev/fd/1, /proc/self/fd/1) nor as the very file standard output is
-# redirected to, where the report would be mixed into the trace (or lost
-# when the trace's temporary file is renamed over it). Each is refused
+# (/dev/stdout, /dev/fd/1, /proc/self/fd/1) nor as the very file standard
+# output is redirected to, where the report would be mixed into the trace
+# (or lost when the trace's temporary file is renamed over it). Each is refused
 # with exit status 2, before anything is written; another file, or
 # --dry-run, is fine.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
