@@ -174,11 +174,13 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-coll-p2p.sh \
 	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh
 # the local engine: probing after the peers ended, a full /dev/shm,
-# piclrun killed (also before its processes start)
+# piclrun killed (also before its processes start), what its trace says
+# it is
 LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
 	t/e2e/0661-runtime-shm-full.sh t/e2e/0662-runtime-killed.sh \
 	t/e2e/0900-runtime-killed-early.sh t/e2e/0901-runtime-parts-dir.sh \
-	t/e2e/0902-runtime-trace-lost.sh t/e2e/0903-runtime-parts-dir-busy.sh
+	t/e2e/0902-runtime-trace-lost.sh t/e2e/0903-runtime-parts-dir-busy.sh \
+	t/e2e/0910-runtime-identity.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)

@@ -108,6 +108,7 @@ static struct {
 	pid_t launcher;                 /* piclrun itself, the processes' parent */
 	int cleanfd;                    /* to the cleaner (start_cleaner) */
 	int lockfd;                     /* --parts-dir, locked (given_partsdir) */
+	char identity[1024];            /* the trace's -301 record (say_identity) */
 } R = { .out = "trace.picl", .shmfd = -1, .cleanfd = -1, .lockfd = -1 };
 
 static volatile sig_atomic_t interrupted;
@@ -986,6 +987,10 @@ static int merge(int partial)
 	argv[k++] = "merge";
 	argv[k++] = "--unsorted";
 	argv[k++] = "--quiet";
+	argv[k++] = "--identity";
+	argv[k++] = R.identity;
+	if (!R.keep)            /* the parts' names would name nothing */
+		argv[k++] = "--no-sources";
 	if (R.zstd)
 		argv[k++] = "-z";
 	argv[k++] = "-o";
@@ -1495,6 +1500,39 @@ static void cleaned(void)
 	R.cleanfd = -1;
 }
 
+/*
+ * What the trace is, for its -301 header record: the command run, how, where
+ * and when, e.g. "./ring 10 on 4 local processes (piclrun, host h1,
+ * 2026-11-24 04:50:12 UTC)". Long commands are cut (with "...").
+ */
+static void say_identity(char *const *cmd)
+{
+	char *b = R.identity, host[256] = "", when[64] = "";
+	size_t cap = sizeof R.identity, len = 0, room = cap - 200;
+	time_t now = time(NULL);
+	struct tm tm;
+	int i;
+
+	for (i = 0; cmd[i] && len < room; i++) {
+		int n = snprintf(b + len, room - len, "%s%s", i ? " " : "", cmd[i]);
+
+		if (n < 0 || (size_t)n >= room - len) {
+			len = room - 4;
+			strcpy(b + len, "...");
+			len += 3;
+			break;
+		}
+		len += (size_t)n;
+	}
+	if (gethostname(host, sizeof host - 1) < 0)
+		host[0] = 0;
+	if (gmtime_r(&now, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	snprintf(b + len, cap - len, " on %d local process%s%s%s (piclrun%s%s, %s)",
+		 R.nprocs, R.nprocs == 1 ? "" : "es", R.host ? " and the host program " : "",
+		 R.host ? R.host : "", *host ? ", host " : "", host, when);
+}
+
 int main(int argc, char **argv)
 {
 	int first, i, failed = 0, merged, status = 2;
@@ -1510,6 +1548,7 @@ int main(int argc, char **argv)
 	    !writable_out(R.out) || !picltrace_ok())
 		return 2;
 	R.launcher = getpid();
+	say_identity(argv + first);
 	/* A closed standard error must not kill piclrun before it cleans up
 	 * (the processes get the default back). */
 	signal(SIGPIPE, SIG_IGN);

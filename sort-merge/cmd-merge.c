@@ -6,8 +6,9 @@
  * argument order. With more inputs than file descriptors allow, groups of
  * inputs are merged into temporary runs first (runs.c), so hundreds of
  * inputs work. Unless --no-header, the output starts with header records
- * describing the merge (DESIGN.md point 8): -301 what made the trace, one
- * -306 per input file, -307 the processors seen, timestamped one unit of the
+ * describing the merge (DESIGN.md point 8): -301 what made the trace (or
+ * --identity's text), one -306 per input file (unless --no-sources), -307
+ * the processors seen, timestamped one unit of the
  * finest scale before the earliest record. Knowing the processors needs the
  * whole input: when every input can be read twice (files, temporary runs)
  * a first pass on every core collects them and the earliest time, and the
@@ -28,13 +29,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The most bytes of an --identity text: far below a record's 1 MiB. */
+#define IDENTITY_MAX 4096
+
 static const char merge_usage[] =
-	"usage: picltrace merge [-o FILE] [--unsorted] [--no-header] [--memory=SIZE]\n"
-	"                       [--tmpdir=DIR] [-z] [--level=N] [--quiet] FILE...\n"
+	"usage: picltrace merge [-o FILE] [--unsorted] [--no-header] [--identity=TEXT]\n"
+	"                       [--no-sources] [--memory=SIZE] [--tmpdir=DIR] [-z]\n"
+	"                       [--level=N] [--quiet] FILE...\n"
 	"\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
 	"  -u, --unsorted     sort each input first (default: inputs must be sorted)\n"
 	"      --no-header    do not add header records describing the inputs\n"
+	"      --identity=TEXT  the header's -301 record (what the trace is) says\n"
+	"                     TEXT (default \"merged by picltrace merge from N inputs\")\n"
+	"      --no-sources   no -306 header records naming the input files (for\n"
+	"                     inputs that will not be kept)\n"
 	"  -m, --memory=SIZE  the most memory the whole process may use (default a\n"
 	"                     quarter of physical memory): the inputs merged at once\n"
 	"                     share it; with --unsorted, each is sorted within it\n"
@@ -402,9 +411,45 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 	return 1;
 }
 
-/* Header records: -301, one -306 per input, -307 (ps is sorted for it). */
-static int write_header(struct picl_writer *w, const char *const *names, size_t n,
-			struct procs *ps, struct picl_time t)
+/*
+ * A header record of characters (-301, -306): text as its data, where
+ * control characters (a newline would end the record) and a backslash at
+ * its end (which would continue it) are written as '?'. An empty text
+ * writes nothing. 0, or -1 (*nomem set when out of memory).
+ */
+static int write_chars(struct picl_writer *w, struct picl_record *rec, int32_t type,
+		       const char *text, int *nomem)
+{
+	size_t n = strlen(text), k;
+	char *buf;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	buf = malloc(n + 2);
+	if (!buf) {
+		*nomem = 1;
+		return -1;
+	}
+	buf[0] = ' ';
+	memcpy(buf + 1, text, n + 1);
+	for (k = 1; k <= n; k++)
+		if ((unsigned char)buf[k] < 0x20 || buf[k] == 0x7f || (k == n && buf[k] == '\\'))
+			buf[k] = '?';
+	rec->type = type;
+	rec->alias = 0;
+	rec->nfields = n;
+	rec->data = buf;
+	rec->data_len = n + 1;
+	rc = picl_writer_write(w, rec);
+	free(buf);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Header records: -301 (identity, or what made the trace), one -306 per
+ * input unless !sources, -307 (ps is sorted for it). */
+static int write_header(struct picl_writer *w, const char *identity, int sources,
+			const char *const *names, size_t n, struct procs *ps, struct picl_time t)
 {
 	struct picl_record rec;
 	struct picl_value *vals = NULL;
@@ -418,42 +463,16 @@ static int write_header(struct picl_writer *w, const char *const *names, size_t 
 	rec.time = t;
 	rec.processor = -1;
 	rec.process = -1;
-	rec.type = -301;
-	snprintf(text, sizeof(text), " merged by picltrace merge from %zu input%s", n,
-		 n == 1 ? "" : "s");
-	rec.nfields = strlen(text) - 1;
-	rec.alias = 0;
-	rec.data = text;
-	rec.data_len = strlen(text);
-	if (picl_writer_write(w, &rec) < 0)
-		goto fail;
-	rec.type = -306;
-	for (i = 0; i < n; i++) {
-		char *buf = malloc(strlen(names[i]) + 2);
-		size_t k;
-		int wrc;
-
-		if (!buf) {
-			nomem = 1;
-			goto fail;
-		}
-		buf[0] = ' ';
-		strcpy(buf + 1, names[i]);
-		rec.nfields = strlen(names[i]);
-		/* a name is data of the record: control characters (a newline
-		 * would end it) and a backslash at its end (which would continue
-		 * it) are written as '?' */
-		for (k = 1; k <= rec.nfields; k++)
-			if ((unsigned char)buf[k] < 0x20 || buf[k] == 0x7f ||
-			    (k == rec.nfields && buf[k] == '\\'))
-				buf[k] = '?';
-		rec.data = buf;
-		rec.data_len = rec.nfields + 1;
-		wrc = rec.nfields ? picl_writer_write(w, &rec) : 0;
-		free(buf);
-		if (wrc < 0)
-			goto fail;
+	if (!identity) {
+		snprintf(text, sizeof(text), "merged by picltrace merge from %zu input%s", n,
+			 n == 1 ? "" : "s");
+		identity = text;
 	}
+	if (write_chars(w, &rec, -301, identity, &nomem) < 0)
+		goto fail;
+	for (i = 0; sources && i < n; i++)
+		if (write_chars(w, &rec, -306, names[i], &nomem) < 0)
+			goto fail;
 	if (ps->n) {
 		procs_sort(ps);
 		vals = calloc(ps->n < PROCS_PER_RECORD ? ps->n : PROCS_PER_RECORD, sizeof(*vals));
@@ -699,6 +718,8 @@ int cmd_merge(int argc, const char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "unsorted", no_argument, NULL, 'u' },
 		{ "no-header", no_argument, NULL, 'H' },
+		{ "identity", required_argument, NULL, 'I' },
+		{ "no-sources", no_argument, NULL, 'S' },
 		{ "memory", required_argument, NULL, 'm' },
 		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "zstd", no_argument, NULL, 'z' },
@@ -711,10 +732,10 @@ int cmd_merge(int argc, const char **argv)
 	struct procs ps = { 0 };
 	struct input *in = NULL;
 	struct picl_writer *w = NULL, *body = NULL;
-	const char *output = "-";
+	const char *output = "-", *identity = NULL;
 	const char *const *names;
 	size_t n, m, i, j, nstdin, fan = runs_fan_in();
-	int c, unsorted = 0, header = 1, compress = 0, level = 0, status = 2, body_fd = -1;
+	int c, unsorted = 0, header = 1, sources = 1, compress = 0, level = 0, status = 2, body_fd = -1;
 	int scanned = 0;
 	struct picl_time t = { 0, 0 };
 	struct plan plan = { 0, { 0 } };
@@ -726,6 +747,15 @@ int cmd_merge(int argc, const char **argv)
 		case 'o': output = optarg; break;
 		case 'u': unsorted = 1; break;
 		case 'H': header = 0; break;
+		case 'S': sources = 0; break;
+		case 'I':
+			if (strlen(optarg) > IDENTITY_MAX) {
+				picltrace_error("merge", "--identity: longer than %d bytes",
+						IDENTITY_MAX);
+				return 2;
+			}
+			identity = optarg;
+			break;
 		case 'T': cfg.tmpdir = optarg; break;
 		case 'z': compress = 1; break;
 		case 'q': cfg.quiet = 1; break;
@@ -808,7 +838,7 @@ int cmd_merge(int argc, const char **argv)
 		goto out;
 	if (header && scanned) {
 		w = picltrace_open_output("merge", output, compress, level);
-		if (!w || write_header(w, names, (size_t)(argc - optind), &ps, t) < 0 ||
+		if (!w || write_header(w, identity, sources, names, (size_t)(argc - optind), &ps, t) < 0 ||
 		    merge_inputs(&cfg, in, n, w, NULL) < 0)
 			goto out;
 	} else if (header) {
@@ -827,7 +857,7 @@ int cmd_merge(int argc, const char **argv)
 		if (header_time(body_fd, &t) < 0)
 			goto out;
 		w = picltrace_open_output("merge", output, compress, level);
-		if (!w || write_header(w, names, (size_t)(argc - optind), &ps, t) < 0 ||
+		if (!w || write_header(w, identity, sources, names, (size_t)(argc - optind), &ps, t) < 0 ||
 		    copy_body(body_fd, w) < 0)
 			goto out;
 	} else {

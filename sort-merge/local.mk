@@ -3,8 +3,10 @@ picltrace_picltrace_SOURCES += sort-merge/runs.c sort-merge/runs.h \
 	sort-merge/msort.c sort-merge/cmd-sort.c sort-merge/cmd-merge.c
 picltrace_picltrace_LDADD += -lpthread
 dist_man_MANS += man/picltrace-sort.1 man/picltrace-merge.1
-TESTS += t/e2e/0500-sort.sh t/e2e/0510-merge.sh t/e2e/0701-sort-check-inputs.sh
-EXTRA_DIST += t/e2e/0500-sort.sh t/e2e/0510-merge.sh t/e2e/0701-sort-check-inputs.sh
+TESTS += t/e2e/0500-sort.sh t/e2e/0510-merge.sh t/e2e/0701-sort-check-inputs.sh \
+	t/e2e/0710-merge-identity.sh
+EXTRA_DIST += t/e2e/0500-sort.sh t/e2e/0510-merge.sh t/e2e/0701-sort-check-inputs.sh \
+	t/e2e/0710-merge-identity.sh
 # sync: clock correction (the estimator, clock.c, is unit tested on its own)
 picltrace_picltrace_SOURCES += sort-merge/cmd-sync.c sort-merge/clock.c sort-merge/clock.h
 picltrace_picltrace_LDADD += -lm
