@@ -2121,7 +2121,7 @@ static int validate_file(struct validator *v, const char *path)
 	v->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	v->reader = picl_reader_open(path, &ro, &rc, &err);
 	if (!v->reader) {
-		picltrace_error(CMD, "%s: %s", v->name, err.problem);
+		picltrace_error(CMD, "%s: %s", *v->name ? v->name : "''", err.problem);
 		if (v->opt->json) {
 			fputs("{\"file\":", v->out);
 			json_string(v->out, v->name);

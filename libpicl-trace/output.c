@@ -62,7 +62,8 @@ static void set_error(struct picl_error *err, const char *name, int e, const cha
 	picl_set_error(err, e == ENOMEM ? PICL_ERR_NOMEM : PICL_ERR_IO, "%s: %s", what,
 		       strerror(e));
 	err->sys_errno = e;
-	snprintf(error_path, sizeof(error_path), "%s", name);
+	/* (no name at all is shown as the shell would write it) */
+	snprintf(error_path, sizeof(error_path), "%s", *name ? name : "''");
 	err->path = error_path;
 	memset(&err->mark, 0, sizeof(err->mark));
 }

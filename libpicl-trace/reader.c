@@ -1021,7 +1021,9 @@ static void open_failed(const char *name, int rc, struct picl_error *err, int *s
 	if (status)
 		*status = rc;
 	if (err) {
-		snprintf(open_error_path, sizeof(open_error_path), "%s", name);
+		/* (no name at all is shown as the shell would write it) */
+		snprintf(open_error_path, sizeof(open_error_path), "%s",
+			 name && *name ? name : "''");
 		err->path = open_error_path;
 		err->mark.line = 0;
 		err->mark.column = 0;

@@ -133,7 +133,8 @@ int main(int argc, const char **argv)
 		}
 		cmd = find_command(argv[2]);
 		if (!cmd) {
-			fprintf(stderr, "picltrace: '%s' is not a picltrace command\n", argv[2]);
+			fprintf(stderr, "picltrace: '%s' is not a picltrace command; see "
+				"'picltrace --help'\n", argv[2]);
 			return 2;
 		}
 		hargv[0] = cmd->name;

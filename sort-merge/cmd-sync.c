@@ -177,7 +177,8 @@ static int input_open(struct input *in, const char *path, const char *tmpdir)
 		in->name = path;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			picltrace_error(CMD, "%s: cannot open: %s", path, strerror(errno));
+			picltrace_error(CMD, "%s: cannot open: %s", *path ? path : "''",
+					strerror(errno));
 			return -1;
 		}
 		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {

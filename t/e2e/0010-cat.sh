@@ -146,6 +146,17 @@ expect_rc 2
 expect_err <<T
 picltrace cat: $TMP/nope.picl: cannot open: No such file or directory
 T
+# no name at all: said as a shell would write it, for input and output
+run "$PT" cat ''
+expect_rc 2
+expect_err <<'T'
+picltrace cat: '': cannot open: No such file or directory
+T
+run "$PT" cat -o '' "$TMP/canon.picl"
+expect_rc 2
+expect_err <<'T'
+picltrace cat: '': cannot create: No such file or directory
+T
 head -c 60 "$TMP/c.zst" >"$TMP/trunc.zst"
 run "$PT" cat -o "$TMP/t.picl" "$TMP/trunc.zst"
 expect_rc 2

@@ -77,6 +77,15 @@ run "$PICL_BUILDDIR/picl-rt/piclrun" --version
 expect_rc 0
 [ "$(cat "$TMP/out")" = "piclrun $v" ] || fail "piclrun --version: $(cat "$TMP/out")"
 
+# an unknown command, asked for or for help on: where to look
+for how in "" help; do
+  run "$PT" $how nosuch
+  expect_rc 2
+  expect_err <<'T'
+picltrace: 'nosuch' is not a picltrace command; see 'picltrace --help'
+T
+done
+
 # every function the library's header declares is named in its man page
 nf=0
 for f in $(grep -o '\bpicl_[a-z0-9_]*(' "$PICL_SRCDIR/libpicl-trace/picl-trace.h" |

@@ -86,6 +86,11 @@ T
 expect_err <<'T'
 picltrace validate: nope.picl: cannot open: No such file or directory
 T
+run "$PT" validate ''
+expect_rc 2
+expect_err <<'T'
+picltrace validate: '': cannot open: No such file or directory
+T
 run "$PT" validate --format=json nope.picl
 expect_rc 2
 expect_out <<'T'
