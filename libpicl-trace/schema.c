@@ -833,22 +833,29 @@ static int kind_index(const char *kind)
 
 /*
  * Check fields[0..n) against the control string: for character data ("%c"
- * alone) one chars field; otherwise `apps` applications of it (apps 1 for a
- * record's fields, which describe one application, or a variable count).
+ * alone) one chars field; otherwise `apps` applications of it (apps 0 for a
+ * record's fields, which describe one application whatever its count; 1 for
+ * a variable count).
  */
 static int check_fields(struct loader *L, const yaml_mark_t *fmark,
 			const char *descriptor, const struct picl_schema_field *fields,
 			size_t n, size_t apps)
 {
+	int record = apps == 0;
+
 	int kinds[64];
 	int k = descriptor ? descriptor_kinds(descriptor, kinds, 64) : -1;
 	size_t want, i;
 
 	if (k <= 0 || k > 64)
 		return PICL_OK;
-	if (k == 1 && kinds[0] == K_CHARS)
+	if (record || (k == 1 && kinds[0] == K_CHARS))
 		apps = 1;
 	want = apps * (size_t)k;
+	if (n != want && record)
+		return fail(L, fmark, PICL_ERR_SCHEMA,
+			    "%zu fields listed, but one application of descriptor \"%s\" "
+			    "has %zu (a record's fields describe one)", n, descriptor, want);
 	if (n != want)
 		return fail(L, fmark, PICL_ERR_SCHEMA,
 			    "%zu fields listed, but descriptor \"%s\" with count %zu has %zu",
@@ -1397,8 +1404,18 @@ static int parse_record(struct loader *L)
 	if ((seen & (1u << RK_COUNT)) && (r->variable || count > 0) && !r->descriptor)
 		return fail(L, &start, PICL_ERR_SCHEMA,
 			    "missing key \"descriptor\" in a record (count is not 0)");
+	/* as for an event's data, and Table 1: no data, no descriptor */
+	if ((seen & (1u << RK_COUNT)) && !r->variable && count == 0) {
+		if (r->descriptor)
+			return fail(L, &marks[RK_DESCRIPTOR], PICL_ERR_SCHEMA,
+				    "a descriptor for a record whose count is 0");
+		if (nfields > 0)
+			return fail(L, &marks[RK_FIELDS], PICL_ERR_SCHEMA,
+				    "%zu field%s listed in a record whose count is 0",
+				    nfields, nfields == 1 ? "" : "s");
+	}
 	if ((seen & (1u << RK_FIELDS)) &&
-	    (rc = check_fields(L, &marks[RK_FIELDS], r->descriptor, fields, nfields, 1)))
+	    (rc = check_fields(L, &marks[RK_FIELDS], r->descriptor, fields, nfields, 0)))
 		return rc;
 
 	return keep_slot(L, &L->records, &slot, r);

@@ -875,6 +875,41 @@ START_TEST(test_semantic_errors)
 }
 END_TEST
 
+/* A record's data contradict themselves as an event's do: a descriptor or
+ * fields with count 0 (the spec's Table 1: no data, no descriptor), and a
+ * field list that is not one application of the control string is told
+ * as such, not as "count 1" when the record says another count. */
+START_TEST(test_record_contradictions)
+{
+	struct picl_error err;
+
+	err = load_bad("records:\n"
+		       "  - {type: 3, name: r, category: user, count: 0, descriptor: \"%d\"}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 50);
+	ck_assert_ptr_nonnull(strstr(err.problem, "a descriptor for a record whose count is 0"));
+
+	err = load_bad("records:\n"
+		       "  - {type: 3, name: r, category: user, count: 0,\n"
+		       "     fields: [{name: x, kind: int}]}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_uint_eq(err.mark.column, 6);
+	ck_assert_ptr_nonnull(strstr(err.problem, "1 field listed in a record whose count is 0"));
+
+	err = load_bad("records:\n"
+		       "  - {type: 3, name: r, category: user, descriptor: \"%d\", count: 3,\n"
+		       "     fields: [{name: a, kind: int}, {name: b, kind: int},\n"
+		       "              {name: c, kind: int}]}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_ptr_null(strstr(err.problem, "count 1"));
+	ck_assert_ptr_nonnull(strstr(err.problem,
+		"3 fields listed, but one application of descriptor \"%d\" has 1"));
+}
+END_TEST
+
 /* Offsets and columns count bytes (picl_mark), where libyaml's marks count
  * characters: "é" is two bytes. */
 START_TEST(test_marks_count_bytes)
@@ -945,6 +980,7 @@ static Suite *schema_suite(void)
 
 	tcase_add_checked_fixture(tl, setup, teardown);
 	tcase_add_test(tl, test_extend_user_event);
+	tcase_add_test(tl, test_record_contradictions);
 	tcase_add_test(tl, test_extend_across_direct_border);
 	tcase_add_test(tl, test_missing_file);
 	tcase_add_test(tl, test_default_path);
