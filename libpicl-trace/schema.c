@@ -410,11 +410,34 @@ static void mark_from_offset(FILE *fp, size_t offset, struct picl_mark *m)
 	}
 }
 
+/* The byte at a libyaml mark, or EOF. */
+static int byte_at(struct loader *L, const yaml_mark_t *ym)
+{
+	struct picl_mark m;
+	int c;
+
+	set_mark(&m, ym);
+	byte_mark(L->fp, &m);
+	if (fseek(L->fp, (long)m.offset, SEEK_SET) != 0)
+		return EOF;
+	c = getc(L->fp);
+	clearerr(L->fp);
+	return c;
+}
+
 /* Turn libyaml's error state into ours. */
 static int fail_yaml(struct loader *L)
 {
 	const yaml_parser_t *p = &L->parser;
 	const char *problem = p->problem ? p->problem : "unknown YAML error";
+
+	/* A plain scalar cannot start with '%': a descriptor left unquoted. */
+	if (p->error == YAML_SCANNER_ERROR && p->problem &&
+	    strstr(p->problem, "cannot start any token") &&
+	    byte_at(L, &p->problem_mark) == '%')
+		return fail(L, &p->problem_mark, PICL_ERR_SCHEMA,
+			    "%s (a control string must be quoted: \"%%d\", not %%d)",
+			    problem);
 
 	switch (p->error) {
 	case YAML_MEMORY_ERROR:

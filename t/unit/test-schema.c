@@ -681,6 +681,18 @@ START_TEST(test_malformed_yaml)
 	picl_error_format(&err, buf, sizeof(buf));
 	ck_assert_ptr_nonnull(strstr(buf, ":2:1: "));
 
+	/* an unquoted descriptor: libyaml's words, and what to do */
+	err = load_bad("records:\n"
+		       "  - type: 3\n"
+		       "    name: r\n"
+		       "    category: user\n"
+		       "    descriptor: %lf\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 5);
+	ck_assert_uint_eq(err.mark.column, 17);
+	ck_assert_ptr_nonnull(strstr(err.problem, "cannot start any token"));
+	ck_assert_ptr_nonnull(strstr(err.problem, "quote"));
+
 	/* bad UTF-8: libyaml gives an offset only; we find line and column */
 	err = load_bad("version: 1\ndescription: ab\xff\n");
 	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
