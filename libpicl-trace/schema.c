@@ -591,6 +591,32 @@ static int read_text(struct loader *L, const char *key, int nullable, const char
 	return PICL_OK;
 }
 
+/*
+ * Read a name or a command (null if nullable): a text that tools print
+ * inside one line of a message, so not empty and with no control character
+ * (a line break would split the message, an escape drive the terminal).
+ */
+static int read_name(struct loader *L, const char *key, int nullable, const char **out)
+{
+	const unsigned char *t;
+	size_t i;
+	int rc = read_text(L, key, nullable, NULL);
+
+	if (rc || sis_null(L))
+		return rc ? rc : read_text(L, key, nullable, out);
+	if (slen(L) == 0)
+		return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
+			    "the text for \"%s\" is empty", key);
+	t = (const unsigned char *)sval(L);
+	for (i = 0; i < slen(L); i++)
+		if (t[i] < 0x20 || t[i] == 0x7f)
+			return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
+				    "the text for \"%s\" contains a control character "
+				    "(0x%02x, byte %zu of it): a name is shown on one line",
+				    key, t[i], i + 1);
+	return read_text(L, key, nullable, out);
+}
+
 /* Read a data descriptor: a text (or null) that the library compiles as a
  * control string; one it cannot compile is an error at the value, naming
  * the column within the string. */
@@ -918,7 +944,7 @@ static int parse_field(struct loader *L, struct picl_schema_field *f)
 	while ((rc = next_key(L, field_keys, "a field", &seen, &idx, &kmark)) == 1) {
 		switch (idx) {
 		case FK_NAME:
-			rc = read_text(L, "name", 0, &f->name);
+			rc = read_name(L, "name", 0, &f->name);
 			break;
 		case FK_KIND:
 			rc = read_choice(L, "kind", kind_names,
@@ -1259,10 +1285,10 @@ static int parse_event(struct loader *L)
 			break;
 		case EK_NAME:
 			set_mark(&e->name_mark, &L->ev.start_mark);
-			rc = read_text(L, "name", 0, &e->pub.name);
+			rc = read_name(L, "name", 0, &e->pub.name);
 			break;
 		case EK_COMMAND:
-			rc = read_text(L, "command", 1, &e->pub.command);
+			rc = read_name(L, "command", 1, &e->pub.command);
 			break;
 		case EK_CATEGORY:
 			rc = read_choice(L, "category", event_categories,
@@ -1387,7 +1413,7 @@ static int parse_record(struct loader *L)
 			rc = read_type_or_range(L, idx == RK_RANGE, &slot);
 			break;
 		case RK_NAME:
-			rc = read_text(L, "name", 0, &r->name);
+			rc = read_name(L, "name", 0, &r->name);
 			break;
 		case RK_CATEGORY:
 			rc = read_choice(L, "category", record_categories,

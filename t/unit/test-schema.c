@@ -922,6 +922,55 @@ START_TEST(test_record_contradictions)
 }
 END_TEST
 
+/* Names and commands are shown on one line of a tool's messages: none is
+ * empty or holds a line break or another control character (which would
+ * break that line, or drive the terminal). */
+START_TEST(test_names_one_line)
+{
+	struct picl_error err;
+
+	err = load_bad("events:\n  - {type: 7, name: \"\", category: user, produces: mark}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 21);
+	ck_assert_ptr_nonnull(strstr(err.problem, "\"name\" is empty"));
+
+	err = load_bad("events:\n  - {type: 7, name: \"sol\\nver\", category: user, produces: mark}\n");
+	ck_assert_int_eq(err.code, PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_uint_eq(err.mark.column, 21);
+	ck_assert_ptr_nonnull(strstr(err.problem, "control character"));
+
+	err = load_bad("events:\n  - {type: 7, name: a, command: \"x\\e[31m\", category: user,"
+		       " produces: mark}\n");
+	ck_assert_uint_eq(err.mark.column, 33);
+	ck_assert_ptr_nonnull(strstr(err.problem, "control character"));
+
+	err = load_bad("records:\n  - {type: 3, name: \"r\\tr\", category: user}\n");
+	ck_assert_uint_eq(err.mark.column, 21);
+	ck_assert_ptr_nonnull(strstr(err.problem, "control character"));
+
+	err = load_bad("records:\n  - {type: 3, name: r, category: user, descriptor: \"%d\","
+		       " count: 1, fields: [{name: \"\", kind: int}]}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "\"name\" is empty"));
+
+	/* a description may span lines */
+	{
+		char *path = temp_schema("events:\n  - type: 7\n    name: a\n"
+					 "    category: user\n    produces: mark\n"
+					 "    description: |\n      two\n      lines\n");
+		struct picl_schema *s;
+
+		memset(&err, 0, sizeof(err));
+		s = picl_schema_load(path, &err);
+		ck_assert_ptr_nonnull(s);
+		picl_schema_free(s);
+		unlink(path);
+		free(path);
+	}
+}
+END_TEST
+
 /* Offsets and columns count bytes (picl_mark), where libyaml's marks count
  * characters: "é" is two bytes. */
 START_TEST(test_marks_count_bytes)
@@ -993,6 +1042,7 @@ static Suite *schema_suite(void)
 	tcase_add_checked_fixture(tl, setup, teardown);
 	tcase_add_test(tl, test_extend_user_event);
 	tcase_add_test(tl, test_record_contradictions);
+	tcase_add_test(tl, test_names_one_line);
 	tcase_add_test(tl, test_extend_across_direct_border);
 	tcase_add_test(tl, test_missing_file);
 	tcase_add_test(tl, test_default_path);
