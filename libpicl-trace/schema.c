@@ -1762,21 +1762,34 @@ static int merge_exact(const struct slots *t, const struct slot *add, size_t n,
 	return PICL_OK;
 }
 
-/* Add ranges (in order of definition): one equal to an old range replaces
- * it, others are appended. Room must have been reserved. */
-static void merge_ranges(struct slots *t, const struct slot *add, size_t n)
+static int range_cmp(const void *pa, const void *pb)
 {
-	size_t i, j;
+	const struct slot *a = pa, *b = pb;
 
-	for (j = 0; j < n; j++) {
-		for (i = 0; i < t->n; i++)
-			if (t->v[i].lo == add[j].lo && t->v[i].hi == add[j].hi)
-				break;
-		if (i < t->n)
-			t->v[i] = add[j];
-		else
-			t->v[t->n++] = add[j];
-	}
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->hi < b->hi ? -1 : a->hi > b->hi;
+}
+
+/*
+ * Add a file's ranges add[0..n) (in file order, none twice) to the table t,
+ * which has room for n more: an identical range of t is dropped, and the
+ * new ones go last, in their order, since a look-up takes the last range
+ * that contains the type (the most recently defined). add is sorted by
+ * (lo, hi) for the search and put back in file order: n log n, where
+ * looking for each new range in t took n times t->n.
+ */
+static void merge_ranges(struct slots *t, struct slot *add, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(add, n, sizeof(*add), range_cmp);
+	for (i = 0; i < t->n; i++)
+		if (!bsearch(&t->v[i], add, n, sizeof(*add), range_cmp))
+			t->v[k++] = t->v[i];
+	qsort(add, n, sizeof(*add), seq_cmp);
+	memcpy(t->v + k, add, n * sizeof(*add));
+	t->n = k + n;
 }
 
 /* Install what L loaded into s; all or nothing. */

@@ -571,6 +571,41 @@ START_TEST(test_extend_user_event)
 }
 END_TEST
 
+/* A range that replaces the identical range of an earlier file is then
+ * the most recently defined one (picl-schema(5)): it wins over a range of
+ * the earlier file that was defined after the one it replaces. */
+START_TEST(test_extend_range_replaced_is_newest)
+{
+	struct picl_error err;
+	char *path = temp_schema(
+		"events:\n"
+		"  - {range: [2000, 2010], name: first, category: user, produces: mark}\n"
+		"  - {range: [2005, 2020], name: second, category: user, produces: mark}\n"
+		"  - {range: [-1010, -1005], name: low first, category: user, produces: mark}\n"
+		"  - {range: [-1008, -1001], name: low second, category: user, produces: mark}\n");
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
+	ck_assert_str_eq(event(2007)->name, "second");
+	ck_assert_str_eq(event(-1007)->name, "low second");
+	unlink(path);
+	free(path);
+	path = temp_schema(
+		"events:\n"
+		"  - {range: [2000, 2010], name: first again, category: user, produces: mark}\n"
+		"  - {range: [-1010, -1005], name: low first again, category: user, produces: mark}\n");
+	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
+	ck_assert_str_eq(event(2007)->name, "first again");
+	ck_assert_str_eq(event(2002)->name, "first again");
+	ck_assert_str_eq(event(2015)->name, "second");
+	ck_assert_str_eq(event(-1007)->name, "low first again");   /* the direct table */
+	ck_assert_str_eq(event(-1003)->name, "low second");
+	ck_assert_str_eq(event(2100)->name, "user event");
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 /* Types near -1024 and 1024 are found through two different tables (a
  * direct one, a search): a range across the border reads the same on
  * both sides, and a later exact type inside it wins on both. */
@@ -1044,6 +1079,7 @@ static Suite *schema_suite(void)
 	tcase_add_test(tl, test_record_contradictions);
 	tcase_add_test(tl, test_names_one_line);
 	tcase_add_test(tl, test_extend_across_direct_border);
+	tcase_add_test(tl, test_extend_range_replaced_is_newest);
 	tcase_add_test(tl, test_missing_file);
 	tcase_add_test(tl, test_default_path);
 	tcase_add_test(tl, test_malformed_yaml);
