@@ -48,7 +48,8 @@ extern char **environ;
 static const char plot_usage[] =
 	"usage: picltrace plot [--kind=KIND] [--format=png|svg|script] [-o FILE]\n"
 	"                      [--bins=N] [--size=W,H] [--title=TEXT] [--user-events]\n"
-	"                      [--memory=SIZE] [--tmpdir=DIR] [-q] [FILE...]\n"
+	"                      [--schema=FILE] [--memory=SIZE] [--tmpdir=DIR] [-q]\n"
+	"                      [FILE...]\n"
 	"\n"
 	"  -k, --kind=KIND    utilization (default: busy, overhead and idle processes\n"
 	"                     over time), gantt (each process's timeline), events\n"
@@ -62,6 +63,9 @@ static const char plot_usage[] =
 	"      --size=W,H     image size in pixels (default 1000,600)\n"
 	"      --title=TEXT   the plot's title\n"
 	"      --user-events  events plot: user event types instead of system ones\n"
+	"      --schema=FILE  add the types of a user schema (picl-schema(5)) to the\n"
+	"                     default one, to name them by; may be given more than\n"
+	"                     once\n"
 	"      --memory=SIZE  the most memory for messages waiting for their\n"
 	"                     partner (e.g. 256M; default a quarter of physical\n"
 	"                     memory); the rest wait in a temporary file\n"
@@ -812,7 +816,7 @@ static int parse_size(const char *s, long *w, long *h)
 
 int cmd_plot(int argc, const char **argv)
 {
-	enum { OPT_BINS = 256, OPT_SIZE, OPT_TITLE, OPT_USER, OPT_MEMORY };
+	enum { OPT_BINS = 256, OPT_SIZE, OPT_TITLE, OPT_USER, OPT_MEMORY, OPT_SCHEMA };
 	static const struct option longopts[] = {
 		{ "kind", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' },
@@ -822,6 +826,7 @@ int cmd_plot(int argc, const char **argv)
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "user-events", no_argument, NULL, OPT_USER },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -833,8 +838,9 @@ int cmd_plot(int argc, const char **argv)
 	struct profile *p = NULL;
 	const char *stdin_only[] = { "-" };
 	const char **inputs, *base, *env;
+	const char *schemas[PROF_SCHEMAS_MAX];
 	char *script = NULL, preamble[4400], name[1100], fbuf[2048];
-	size_t len = 0, k;
+	size_t len = 0, k, nschemas = 0;
 	long v;
 	int ninputs, c, status = 0, format_given = 0;
 
@@ -899,6 +905,13 @@ int cmd_plot(int argc, const char **argv)
 			if (picltrace_parse_memory("plot", optarg, &o.memory) < 0)
 				return 2;
 			break;
+		case OPT_SCHEMA:
+			if (nschemas == PROF_SCHEMAS_MAX) {
+				picltrace_error("plot", "--schema: at most %d files", PROF_SCHEMAS_MAX);
+				return 2;
+			}
+			schemas[nschemas++] = optarg;
+			break;
 		case 'T':
 			o.tmpdir = optarg;
 			break;
@@ -940,6 +953,8 @@ int cmd_plot(int argc, const char **argv)
 	po.cmd = "plot";
 	po.memory = o.memory;
 	po.tmpdir = o.tmpdir;
+	po.schemas = schemas;
+	po.nschemas = nschemas;
 	/* How many intervals a timeline keeps exactly (see picltrace-plot(1));
 	 * small values let tests and the curious see the binned form. */
 	env = getenv("PICL_PLOT_INTERVALS");

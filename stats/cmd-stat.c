@@ -28,11 +28,12 @@
 
 static const char stat_usage[] =
 	"usage: picltrace stat [--format=table|csv|json] [--messages] [--summary]\n"
-	"                      [-o FILE] [--memory=SIZE] [--tmpdir=DIR] [-q] [FILE...]\n"
-	"       picltrace stat --compare [-o FILE] [--memory=SIZE] [--tmpdir=DIR] [-q]\n"
-	"                      [FILE...]\n"
-	"       picltrace stat --emit-records [-o FILE] [-z] [--memory=SIZE]\n"
+	"                      [-o FILE] [--schema=FILE] [--memory=SIZE] [--tmpdir=DIR]\n"
+	"                      [-q] [FILE...]\n"
+	"       picltrace stat --compare [-o FILE] [--schema=FILE] [--memory=SIZE]\n"
 	"                      [--tmpdir=DIR] [-q] [FILE...]\n"
+	"       picltrace stat --emit-records [-o FILE] [-z] [--schema=FILE]\n"
+	"                      [--memory=SIZE] [--tmpdir=DIR] [-q] [FILE...]\n"
 	"\n"
 	"  -f, --format=FMT   table (default; or text), csv or json\n"
 	"  -m, --messages     also show messages per (source, destination) processor\n"
@@ -43,6 +44,9 @@ static const char stat_usage[] =
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
 	"  -z, --zstd         with --emit-records: compress the output (also\n"
 	"                     implied by an output FILE named *.zst)\n"
+	"      --schema=FILE  add the types of a user schema (picl-schema(5)) to the\n"
+	"                     default one, to name them by; may be given more than\n"
+	"                     once\n"
 	"      --memory=SIZE  the most memory for messages waiting for their\n"
 	"                     partner (e.g. 256M; default a quarter of physical\n"
 	"                     memory); the rest wait in a temporary file\n"
@@ -1054,7 +1058,7 @@ static int run_emit(struct profile *p, const struct stat_opts *o)
 
 int cmd_stat(int argc, const char **argv)
 {
-	enum { OPT_COMPARE = 256, OPT_EMIT, OPT_MEMORY };
+	enum { OPT_COMPARE = 256, OPT_EMIT, OPT_MEMORY, OPT_SCHEMA };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "messages", no_argument, NULL, 'm' },
@@ -1064,6 +1068,7 @@ int cmd_stat(int argc, const char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1076,6 +1081,8 @@ int cmd_stat(int argc, const char **argv)
 	struct prof_cell *sums = NULL;
 	const char *stdin_only[] = { "-" };
 	const char **inputs;
+	const char *schemas[PROF_SCHEMAS_MAX];
+	size_t nschemas = 0;
 	int ninputs, c, status = 0, format_given = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -1119,6 +1126,13 @@ int cmd_stat(int argc, const char **argv)
 			if (picltrace_parse_memory("stat", optarg, &o.memory) < 0)
 				return 2;
 			break;
+		case OPT_SCHEMA:
+			if (nschemas == PROF_SCHEMAS_MAX) {
+				picltrace_error("stat", "--schema: at most %d files", PROF_SCHEMAS_MAX);
+				return 2;
+			}
+			schemas[nschemas++] = optarg;
+			break;
 		case 'T':
 			o.tmpdir = optarg;
 			break;
@@ -1160,6 +1174,8 @@ int cmd_stat(int argc, const char **argv)
 	po.cmd = "stat";
 	po.memory = o.memory;
 	po.tmpdir = o.tmpdir;
+	po.schemas = schemas;
+	po.nschemas = nschemas;
 	p = profile_of_inputs(&po, inputs, ninputs, !o.emit);
 	if (!p)
 		return 2;

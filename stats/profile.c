@@ -2057,11 +2057,26 @@ struct profile *profile_of_inputs(const struct prof_options *opts,
 		picltrace_error(opts->cmd, "out of memory");
 		return NULL;
 	}
+	if (!serr.path)
+		serr.path = picl_schema_default_path();
+	if (!p->schema && opts->nschemas) {
+		/* the user's types need the default ones to add to */
+		picltrace_report(opts->cmd, &serr);
+		profile_free(p);
+		return NULL;
+	}
+	for (i = 0; i < (int)opts->nschemas; i++) {
+		struct picl_error err = { 0 };
+
+		if (picl_schema_extend(p->schema, opts->schemas[i], &err) < 0) {
+			picltrace_report(opts->cmd, &err);
+			profile_free(p);
+			return NULL;
+		}
+	}
 	if (!p->schema && !opts->quiet && names) {
 		char where[PICL_PROBLEM_MAX + 4200];
 
-		if (!serr.path)
-			serr.path = picl_schema_default_path();
 		picltrace_error(opts->cmd, "warning: %s; event names are left out",
 				picl_error_format(&serr, where, sizeof(where)));
 	}

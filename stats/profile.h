@@ -75,7 +75,12 @@ struct prof_options {
 	uint64_t memory;         /* messages waiting for a partner kept in
 				    memory, bytes (0: picltrace_default_memory) */
 	const char *tmpdir;      /* where the rest wait (NULL: $TMPDIR, /tmp) */
+	const char *const *schemas;   /* user schemas added to the default one */
+	size_t nschemas;              /* (--schema; profile_of_inputs) */
 };
+
+/* The most --schema files stat and plot take. */
+#define PROF_SCHEMAS_MAX 32
 
 /* One statistic of event type E relative to R on a process (or summed). */
 struct prof_cell {
@@ -259,9 +264,11 @@ int profile_finish(struct profile *p);
 
 /*
  * What picltrace stat and plot do first: a new model of inputs[0..n), read
- * one after another as one trace, and finished. names: the command shows
- * event names, so say (unless opts->quiet) that they are left out when the
- * schema could not be loaded. NULL after reporting why.
+ * one after another as one trace, and finished. The user schemas
+ * opts->schemas are added to the default one (a file that does not load is
+ * an error, and so is the default one's failing then). names: the command
+ * shows event names, so say (unless opts->quiet) that they are left out
+ * when the schema could not be loaded. NULL after reporting why.
  */
 struct profile *profile_of_inputs(const struct prof_options *opts,
 				  const char *const *inputs, int n, int names);

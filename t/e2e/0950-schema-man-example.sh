@@ -1,8 +1,8 @@
 #!/bin/sh
 # 0950-schema-man-example.sh - the user schema that picl-schema(5) shows,
 # pasted from the page: it loads, validate then checks the data of user
-# event 7 and user record type 3 by it and names them, and stat still reads
-# a trace that uses them.
+# event 7 and user record type 3 by it and names them, and stat and plot
+# read a trace that uses them and, given the schema, name them too.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 cd "$TMP"
@@ -45,9 +45,30 @@ T
 run "$PT" validate bad.picl
 expect_rc 0
 
-# stat reads the trace (it names types by the default schema only: it has
-# no option for a user schema) and counts event 7 once.
+# stat reads the trace and counts event 7 once; by the default schema it
+# is a "user event", with --schema the example's "solver" (plot's too).
 run "$PT" stat good.picl
 expect_rc 0
-grep -Eq '^  7 +[^ ].* +0\.000010 +1 +-$' "$TMP/out" ||
+grep -Eq '^  7 +user event +0\.000010 +1 +-$' "$TMP/out" ||
   fail "stat does not count event 7: $(cat "$TMP/out")"
+run "$PT" stat --schema=user.yaml good.picl
+expect_rc 0
+grep -Eq '^  7 +solver +0\.000010 +1 +-$' "$TMP/out" ||
+  fail "stat --schema does not name event 7: $(cat "$TMP/out")"
+run "$PT" plot --kind=events --user-events --format=script --schema=user.yaml good.picl
+expect_rc 0
+grep -q 'solver' "$TMP/out" || fail "plot --schema does not name event 7"
+
+# a user schema that does not load stops them, with where and why
+printf 'events:\n  - type: 7\n    name: [x\n' >broken.yaml
+for cmd in stat plot; do
+  run "$PT" $cmd --schema=broken.yaml -o out.x good.picl
+  expect_rc 2
+  grep -q "^picltrace $cmd: broken.yaml:3:11: " "$TMP/err" ||
+    fail "$cmd: no file:line:column for a broken schema: $(cat "$TMP/err")"
+  [ ! -e out.x ] || fail "$cmd: an output was left"
+  run "$PT" $cmd --schema=nope.yaml -o out.x good.picl
+  expect_rc 2
+  grep -q "^picltrace $cmd: nope.yaml: cannot open the schema" "$TMP/err" ||
+    fail "$cmd: a missing schema not said: $(cat "$TMP/err")"
+done
