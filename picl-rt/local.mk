@@ -75,6 +75,8 @@ PICL_EXAMPLES = examples/table19 examples/ring examples/master-worker \
 	examples/stencil examples/allcalls examples/noclose examples/host \
 	examples/node examples/exchange examples/pingpong
 check_PROGRAMS += $(PICL_EXAMPLES)
+# a user schema for the ring's own event type (README, man 5 picl-schema)
+EXTRA_DIST += examples/ring.yaml
 PICLEX_LDADD_ = picl-rt/libpicl.la
 PICLEX_CPPFLAGS_ = $(AM_CPPFLAGS) -I$(srcdir)/picl-rt
 PICLEX_LDFLAGS_ = -no-install

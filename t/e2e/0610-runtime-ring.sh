@@ -35,6 +35,14 @@ for n in 2 3 5 8; do
   expect_rc 0
   grep -q "token $((50 * n * (n - 1) / 2))" "$TMP/out" || fail "ring -n $n: $(cat "$TMP/out")"
   check_trace ring$n.picl $n
+  # the example's own schema: its event 0 checked and named ("round")
+  run "$PT" validate --max-errors=0 --schema="$PICL_SRCDIR/examples/ring.yaml" ring$n.picl
+  expect_rc 0
+  grep -q ' warning: ' "$TMP/out" "$TMP/err" && fail "validate --schema ring$n: $(cat "$TMP/out")"
+  run "$PT" stat --summary --schema="$PICL_SRCDIR/examples/ring.yaml" ring$n.picl
+  expect_rc 0
+  grep -Eq '^  0 +round +[0-9.]+ +'$((50 * n))' ' "$TMP/out" ||
+    fail "stat --schema ring$n does not name event 0 round: $(cat "$TMP/out")"
 
   run timeout 60 "$RUN" -n $n -o mw$n.picl "$EX/master-worker" 200 600000
   expect_rc 0
