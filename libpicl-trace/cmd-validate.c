@@ -1427,7 +1427,8 @@ static void check_schema_data(struct validator *v, const struct picl_record *rec
 	} else {
 		rs = picl_schema_record(v->schema, rec->type);
 		if (!rs || !rs->descriptor ||
-		    !expect_from(v, rs->descriptor, 1, 0, &e))
+		    !expect_from(v, rs->descriptor, rs->max_fields == SIZE_MAX,
+				 rs->max_fields, &e))
 			return;
 	}
 	rec_chars = picl_descriptor_is_chars(rec->desc);

@@ -1110,7 +1110,9 @@ struct picl_schema_record {
 	const char *name;         /* "event entry", "statistics: time", ... */
 	const char *category;     /* "event", "statistics", "subset", "header", "user" */
 	const char *descriptor;   /* expected control string or NULL */
-	int variable;
+	int variable;             /* count: variable */
+	size_t max_fields;        /* the count: data fields a record has at
+				     most; SIZE_MAX when variable or not given */
 };
 
 /*

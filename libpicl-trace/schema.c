@@ -1466,6 +1466,7 @@ static int parse_record(struct loader *L)
 	if ((seen & (1u << RK_FIELDS)) &&
 	    (rc = check_fields(L, &marks[RK_FIELDS], r->descriptor, fields, nfields, 0)))
 		return rc;
+	r->max_fields = (seen & (1u << RK_COUNT)) && !r->variable ? count : SIZE_MAX;
 
 	return keep_slot(L, &L->records, &slot, r);
 }

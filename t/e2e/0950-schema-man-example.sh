@@ -45,6 +45,16 @@ T
 run "$PT" validate bad.picl
 expect_rc 0
 
+# Record 3's count is 1: three values are a warning, as more than an
+# event's count are.
+sed 's/1 "%lf" 0.125$/3 "%lf" 0.125 0.5 0.25/' good.picl >more.picl
+run "$PT" validate --schema=user.yaml more.picl
+expect_rc 0
+expect_out <<'T'
+more.picl:3:20: descriptor-data: warning: record type 3 (residual) has 3 data values, the schema lists at most 1
+more.picl: 5 records, 0 errors, 1 warning
+T
+
 # stat reads the trace and counts event 7 once; by the default schema it
 # is a "user event", with --schema the example's "solver" (plot's too).
 run "$PT" stat good.picl

@@ -319,7 +319,12 @@ START_TEST(test_records)
 	r = picl_schema_record(schema, -6);
 	ck_assert_str_eq(r->descriptor, "%d%s");
 	ck_assert_int_eq(r->variable, 0);
+	ck_assert_uint_eq(r->max_fields, 1);
 	ck_assert_str_eq(r->category, "descriptor");
+	/* the count as max_fields: variable, or not given, is SIZE_MAX */
+	ck_assert_uint_eq(picl_schema_record(schema, -302)->max_fields, 1);
+	ck_assert_uint_eq(picl_schema_record(schema, -101)->max_fields, SIZE_MAX);
+	ck_assert_uint_eq(picl_schema_record(schema, -3)->max_fields, SIZE_MAX);
 	ck_assert_str_eq(picl_schema_record(schema, -5)->descriptor, "%c");
 	ck_assert_str_eq(picl_schema_record(schema, -5)->category, "label");
 	ck_assert_str_eq(picl_schema_record(schema, -7)->category, "message");
@@ -543,7 +548,9 @@ START_TEST(test_extend_user_event)
 	ck_assert_ptr_eq(event(-21), send0);
 	ck_assert_str_eq(send0->name, "send0");
 	ck_assert_str_eq(picl_schema_record(schema, 3)->name, "residual");
+	ck_assert_uint_eq(picl_schema_record(schema, 3)->max_fields, 1);
 	ck_assert_str_eq(picl_schema_record(schema, 4)->name, "user-defined record");
+	ck_assert_uint_eq(picl_schema_record(schema, 4)->max_fields, SIZE_MAX);
 
 	/* a later file replaces the type */
 	unlink(path);
