@@ -5,22 +5,10 @@
 # 2, and leaves no output behind. SKIP without gnuplot (or its pngcairo
 # terminal, which Debian's gnuplot-nox has).
 . "$PICL_SRCDIR/t/e2e/lib.sh"
-GP="${GNUPLOT:-gnuplot}"
-if ! command -v "$GP" >/dev/null 2>&1; then
-  echo "SKIP: gnuplot not found (install gnuplot-nox, or set GNUPLOT)"
-  exit 77
-fi
-if ! "$GP" -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1; then
-  echo "SKIP: $GP has no pngcairo terminal (Debian: gnuplot-nox has it)"
-  exit 77
-fi
+need_gnuplot png
 set -e
 cd "$TMP"
 cp "$PICL_SRCDIR/testdata/stat/three.picl" three.picl
-
-is_png() {
-  [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-}
 
 for kind in utilization gantt events messages; do
   run "$PT" plot --kind=$kind -o $kind.png three.picl

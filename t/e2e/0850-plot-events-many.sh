@@ -5,11 +5,7 @@
 # no outline (300 outlines around bars three pixels wide drew the plot
 # black). SKIP without gnuplot.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
-GP="${GNUPLOT:-gnuplot}"
-if ! command -v "$GP" >/dev/null 2>&1; then
-  echo "SKIP: gnuplot not found (install gnuplot-nox, or set GNUPLOT)"
-  exit 77
-fi
+need_gnuplot
 set -e
 cd "$TMP"
 n=300

@@ -5,11 +5,7 @@
 # (gnuplot's own labels, six significant digits, all read 1.7324e+09).
 # SKIP without gnuplot.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
-GP="${GNUPLOT:-gnuplot}"
-if ! command -v "$GP" >/dev/null 2>&1; then
-  echo "SKIP: gnuplot not found (install gnuplot-nox, or set GNUPLOT)"
-  exit 77
-fi
+need_gnuplot
 set -e
 cd "$TMP"
 cat >late.picl <<'T'

@@ -4,22 +4,10 @@
 # compresses an output named *.zst); it wrote a PNG whatever the name.
 # --format given wins over the name. SKIP without gnuplot.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
-GP="${GNUPLOT:-gnuplot}"
-if ! command -v "$GP" >/dev/null 2>&1; then
-  echo "SKIP: gnuplot not found (install gnuplot-nox, or set GNUPLOT)"
-  exit 77
-fi
-if ! "$GP" -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1; then
-  echo "SKIP: $GP has no pngcairo terminal (Debian: gnuplot-nox has it)"
-  exit 77
-fi
+need_gnuplot png
 set -e
 cd "$TMP"
 cp "$PICL_SRCDIR/testdata/stat/three.picl" three.picl
-
-is_png() {
-  [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-}
 
 run "$PT" plot -o u.svg three.picl
 expect_rc 0

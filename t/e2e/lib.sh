@@ -16,6 +16,9 @@
 #                  hostile inputs that take a linear time well under S and a
 #                  quadratic one well over)
 #   fail MSG       report and exit 1
+#   need_gnuplot [png]  exit 77 (SKIP) with a message unless $GP (gnuplot:
+#                  $GNUPLOT, else on PATH) runs, and with png, has pngcairo
+#   is_png FILE    FILE starts with the PNG signature
 set -u
 
 : "${PICL_BUILDDIR:?run through make check}"
@@ -113,4 +116,20 @@ mpi_setup() {
 mpicc_picl() {
   mpicc $SANFLAGS -I"$PICL_SRCDIR/picl-rt" -o "$1" "$2" -L"$RT/.libs" -lpicl-mpi \
     -Wl,-rpath,"$RT/.libs" || fail "mpicc $2"
+}
+
+need_gnuplot() {
+  GP="${GNUPLOT:-gnuplot}"
+  if ! command -v "$GP" >/dev/null 2>&1; then
+    echo "SKIP: gnuplot not found (install gnuplot-nox, or set GNUPLOT)"
+    exit 77
+  fi
+  if [ "${1:-}" = png ] && ! "$GP" -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1; then
+    echo "SKIP: $GP has no pngcairo terminal (Debian: gnuplot-nox has it)"
+    exit 77
+  fi
+}
+
+is_png() {
+  [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }
