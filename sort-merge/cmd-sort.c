@@ -85,11 +85,15 @@ static int check_sorted(const char *const *inputs, int n)
 							(int)rec.type, prev, sp,
 							(unsigned long long)last_line);
 				} else {
+					struct picl_mark at;
+
+					runs_time_mark(r, &rec, &at);
 					picl_time_format(rec.time, a);
 					picl_time_format(last, b);
-					picltrace_error("sort", "%s:%llu:1: not sorted: time %s comes after %s (%s%sline %llu)",
+					picltrace_error("sort", "%s:%llu:%llu: not sorted: time %s comes after %s (%s%sline %llu)",
 							picl_reader_path(r),
-							(unsigned long long)rec.mark.line, a, b, prev, sp,
+							(unsigned long long)at.line,
+							(unsigned long long)at.column, a, b, prev, sp,
 							(unsigned long long)last_line);
 				}
 				picl_reader_free(r);

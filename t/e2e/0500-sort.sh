@@ -32,7 +32,7 @@ cmp "$TMP/out" "$TMP/want.picl" || fail "sorted order"
 run "$PT" sort --check "$TMP/in.picl"
 expect_rc 1
 expect_err <<T
-picltrace sort: $TMP/in.picl:2:1: not sorted: time -0.25 comes after 0.5 (line 1)
+picltrace sort: $TMP/in.picl:2:9: not sorted: time -0.25 comes after 0.5 (line 1)
 T
 run "$PT" sort --check "$TMP/want.picl"
 expect_rc 0

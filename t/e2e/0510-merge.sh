@@ -52,7 +52,7 @@ printf '%s\n' '-3 -901 1 2 0 0' '-4 -901 0.5 2 0 0' >"$TMP/n2.picl"
 run "$PT" merge -o "$TMP/never.picl" "$TMP/n0.picl" "$TMP/n2.picl"
 expect_rc 2
 expect_err <<T
-picltrace merge: $TMP/n2.picl:2:1: not sorted: time 0.5 comes after 1 (line 1); use --unsorted to sort the inputs first
+picltrace merge: $TMP/n2.picl:2:9: not sorted: time 0.5 comes after 1 (line 1); use --unsorted to sort the inputs first
 T
 [ ! -e "$TMP/never.picl" ] || fail "output left behind"
 run "$PT" merge --unsorted --no-header "$TMP/n0.picl" "$TMP/n2.picl"
