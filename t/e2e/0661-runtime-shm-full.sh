@@ -9,10 +9,7 @@
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
-RUN="$PICL_BUILDDIR/picl-rt/piclrun"
-EX="$PICL_BUILDDIR/examples"
-cd "$TMP"
-mkdir tmp
+piclrun_setup
 
 # The tmpfs, and a look at what is left in it and in TMPDIR after the run.
 cat >inner.sh <<'EOS'

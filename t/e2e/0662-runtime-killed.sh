@@ -6,10 +6,7 @@
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
-RUN="$PICL_BUILDDIR/picl-rt/piclrun"
-EX="$PICL_BUILDDIR/examples"
-cd "$TMP"
-mkdir tmp
+piclrun_setup
 
 # node 1 waits for ever in recv0, the others in close0
 TMPDIR="$TMP/tmp" "$RUN" -n 4 -o killed.picl "$EX/noclose" block >run.out 2>run.err &

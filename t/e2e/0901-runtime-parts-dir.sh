@@ -6,10 +6,7 @@
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
-RUN="$PICL_BUILDDIR/picl-rt/piclrun"
-EX="$PICL_BUILDDIR/examples"
-cd "$TMP"
-mkdir tmp
+piclrun_setup
 export TMPDIR="$TMP/tmp"
 
 echo "not a directory" >afile

@@ -7,10 +7,8 @@
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
-RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+piclrun_setup
 TF="$PICL_BUILDDIR/t/rt/trace-files"
-cd "$TMP"
-mkdir tmp
 export TMPDIR="$TMP/tmp"
 
 # every process names a file in a directory that does not exist

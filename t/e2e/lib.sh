@@ -19,6 +19,8 @@
 #   need_gnuplot [png]  exit 77 (SKIP) with a message unless $GP (gnuplot:
 #                  $GNUPLOT, else on PATH) runs, and with png, has pngcairo
 #   is_png FILE    FILE starts with the PNG signature
+#   piclrun_setup  $RUN (this build's piclrun) and $EX (its examples); into
+#                  $TMP, with an empty $TMP/tmp to point TMPDIR at
 set -u
 
 : "${PICL_BUILDDIR:?run through make check}"
@@ -132,4 +134,11 @@ need_gnuplot() {
 
 is_png() {
   [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+
+piclrun_setup() {
+  RUN="$PICL_BUILDDIR/picl-rt/piclrun"
+  EX="$PICL_BUILDDIR/examples"
+  cd "$TMP"
+  mkdir tmp
 }
