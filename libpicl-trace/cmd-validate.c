@@ -828,41 +828,15 @@ static void locate(const struct validator *v, const struct picl_record *rec, con
 	*column = at.column;
 }
 
-static int is_space(const char *p, const char *e)
-{
-	return *p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f' ||
-	       *p == '\n' || (*p == '\\' && p + 1 < e && p[1] == '\n');
-}
-
 /* Where field k (F_*) of the record starts, for columns in messages. */
 static void field_position(const struct validator *v, const struct picl_record *rec,
 			   unsigned k, uint64_t *line, uint64_t *column)
 {
-	const char *p = rec->line, *e;
-	unsigned i = 0;
+	struct picl_mark at;
 
-	if (!p) {
-		*line = rec->mark.line;
-		*column = rec->mark.column;
-		return;
-	}
-	e = p + rec->line_len;
-	for (;;) {
-		while (p < e && is_space(p, e))
-			p++;
-		if (p == e || i == k)
-			break;
-		if (*p == '"') {
-			const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
-
-			p = q ? q + 1 : e;
-		} else {
-			while (p < e && !is_space(p, e))
-				p++;
-		}
-		i++;
-	}
-	locate(v, rec, p == e ? rec->line : p, line, column);
+	picltrace_field_mark(v->reader, rec, k, &at);
+	*line = at.line;
+	*column = at.column;
 }
 
 /* Report at the start of field k of the record. */

@@ -159,6 +159,15 @@ static inline size_t picltrace_utf8_len(const unsigned char *s, size_t n)
 void picltrace_report(const char *cmd, const struct picl_error *err);
 
 /*
+ * Where field k (0: the record type, 2: the time, ...) of rec, the record r
+ * gave last, stood in the input, for a message's column: blanks and
+ * continuations between fields, a quoted control string as one field. The
+ * record's start when its text is not at hand or it has no field k.
+ */
+void picltrace_field_mark(const struct picl_reader *r, const struct picl_record *rec,
+			  unsigned k, struct picl_mark *at);
+
+/*
  * Several FILEs read as one trace: the definitions (-6 aliases, -201..-203
  * subsets) of the files read so far, carried into the reader of the next.
  * Note every record read (only definitions are kept, as their text), and

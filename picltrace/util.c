@@ -733,3 +733,40 @@ int picltrace_subset_counted_only(const struct picl_schema *schema,
 			return 1;
 	return 0;
 }
+
+/* A blank between fields: white space, or a backslash that continues the
+ * record on the next line. */
+static int field_blank(const char *p, const char *e)
+{
+	return *p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f' ||
+	       *p == '\n' || (*p == '\\' && p + 1 < e && p[1] == '\n');
+}
+
+void picltrace_field_mark(const struct picl_reader *r, const struct picl_record *rec,
+			  unsigned k, struct picl_mark *at)
+{
+	const char *p = rec->line, *e;
+	unsigned i = 0;
+
+	if (!p) {
+		*at = rec->mark;
+		return;
+	}
+	e = p + rec->line_len;
+	for (;;) {
+		while (p < e && field_blank(p, e))
+			p++;
+		if (p == e || i == k)
+			break;
+		if (*p == '"') {
+			const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+
+			p = q ? q + 1 : e;
+		} else {
+			while (p < e && !field_blank(p, e))
+				p++;
+		}
+		i++;
+	}
+	picl_reader_locate(r, rec, p == e ? rec->line : p, at);
+}

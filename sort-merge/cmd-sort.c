@@ -87,7 +87,7 @@ static int check_sorted(const char *const *inputs, int n)
 				} else {
 					struct picl_mark at;
 
-					runs_time_mark(r, &rec, &at);
+					picltrace_field_mark(r, &rec, 2, &at);   /* the time */
 					picl_time_format(rec.time, a);
 					picl_time_format(last, b);
 					picltrace_error("sort", "%s:%llu:%llu: not sorted: time %s comes after %s (%s%sline %llu)",

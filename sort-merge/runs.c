@@ -744,34 +744,6 @@ static void sift_down(struct source *src, size_t *heap, size_t n, size_t i)
 	}
 }
 
-static int field_blank(const char *p, const char *e)
-{
-	return *p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f' ||
-	       *p == '\n' || (*p == '\\' && p + 1 < e && p[1] == '\n');
-}
-
-void runs_time_mark(const struct picl_reader *r, const struct picl_record *rec,
-		    struct picl_mark *at)
-{
-	const char *p = rec->line, *e = p ? p + rec->line_len : NULL;
-	int k;
-
-	*at = rec->mark;
-	if (!p)
-		return;
-	for (k = 0; k < 3; k++) {
-		while (p < e && field_blank(p, e))
-			p += *p == '\\' ? 2 : 1;
-		if (p == e)
-			return;
-		if (k == 2)
-			break;
-		while (p < e && !field_blank(p, e))
-			p++;
-	}
-	picl_reader_locate(r, rec, p, at);
-}
-
 /* Advance source i: 1 with a record, 0 at its end, -1 on error. */
 static int advance(const struct runs_config *cfg, struct source *s, int check)
 {
@@ -799,7 +771,7 @@ static int advance(const struct runs_config *cfg, struct source *s, int check)
 	if (check && s->started && picl_time_cmp(s->rec.time, s->last) < 0) {
 		struct picl_mark at;
 
-		runs_time_mark(s->r, &s->rec, &at);
+		picltrace_field_mark(s->r, &s->rec, 2, &at);   /* the time */
 		picl_time_format(s->rec.time, a);
 		picl_time_format(s->last, b);
 		picltrace_error(cfg->cmd,

@@ -124,12 +124,6 @@ struct picl_reader *runs_open(const char *cmd, const char *path, unsigned flags)
 struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned flags,
 				     size_t buffer);
 
-/* Where rec's time field (the third) stood in the input, for a "not
- * sorted" message: its line and column, else the record's start. rec is
- * the record r gave last. */
-void runs_time_mark(const struct picl_reader *r, const struct picl_record *rec,
-		    struct picl_mark *at);
-
 /* Rewind the temporary file fd (written by this program) and read it back
  * raw, without applying definitions again, `buffer` bytes at a time (0:
  * the reader's default, 1 MiB); `name` ("temporary run") is for messages.
