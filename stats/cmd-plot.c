@@ -206,14 +206,37 @@ static const char *xtime(double v, char *buf)
 }
 
 /*
- * The time axis from lo to hi (s). gnuplot labels its tics with six
- * significant digits: on a trace whose times are late and close together
- * (wall-clock seconds: 1732400000.5 to 1732400010.2) every label read
- * 1.7324e+09. Then the tics are set here, at round times after lo, labelled
- * with that time, and the axis says after what; the points stay where they
- * are (absolute times), so a script keeps the trace's own times.
+ * Timeline time v (seconds after p's origin) as the trace's own time, to
+ * the nanosecond, for a label: "1732400000.25" where xtime gives 0.25.
  */
-static void time_axis(FILE *out, double lo, double hi)
+static const char *when(const struct profile *p, double v, char *buf)
+{
+	char t[PROF_TICKS_BUFSIZE];
+	size_t n;
+
+	if (p->origin == 0)
+		return xtime(v, buf);
+	prof_ticks_format(p->origin + (prof_ticks)(v * 1e9 + (v < 0 ? -0.5 : 0.5)) * 1000000000, 9, t);
+	n = strlen(t);
+	while (t[n - 1] == '0')
+		t[--n] = '\0';
+	if (t[n - 1] == '.')
+		t[--n] = '\0';
+	snprintf(buf, TIME_BUFSIZE, "%s", t);
+	return buf;
+}
+
+/*
+ * The time axis from lo to hi (s after the profile's origin). gnuplot
+ * labels its tics with six significant digits: on a trace whose times are
+ * late and close together (wall-clock seconds: 1732400000.5 to
+ * 1732400010.2) every label read 1.7324e+09. Then the tics are set here,
+ * at round times after lo, labelled with that time, and the axis says
+ * after what. The points stay where they are: the trace's own times, or
+ * for a late trace seconds after a whole second of it (the origin, which
+ * the script's data comments name), where a double keeps its microseconds.
+ */
+static void time_axis(FILE *out, const struct profile *p, double lo, double hi)
 {
 	char b[TIME_BUFSIZE];
 	double span = hi - lo, big = lo < 0 ? -lo : lo, raw, step = 1;
@@ -221,7 +244,7 @@ static void time_axis(FILE *out, double lo, double hi)
 
 	if (big < (hi < 0 ? -hi : hi))
 		big = hi < 0 ? -hi : hi;
-	if (!(span > 0) || big < 1e4 * span) {
+	if (!(span > 0) || (p->origin == 0 && big < 1e4 * span)) {
 		fputs("set xlabel 'time (s)'\n", out);
 		return;
 	}
@@ -232,10 +255,20 @@ static void time_axis(FILE *out, double lo, double hi)
 	while (step * 10 <= raw)
 		step *= 10;
 	step *= raw >= 5 * step ? 5 : raw >= 2 * step ? 2 : 1;
-	fprintf(out, "set xlabel 'time (s) after %s'\nset xtics (", xtime(lo, b));
+	fprintf(out, "set xlabel 'time (s) after %s'\nset xtics (", when(p, lo, b));
 	for (k = 0; k * step <= span * (1 + 1e-9); k++)
 		fprintf(out, "%s\"%g\" %s", k ? ", " : "", k * step, xtime(lo + k * step, b));
 	fputs(")\n", out);
+}
+
+/* What the data's times are, in a comment before them. */
+static void time_origin_comment(FILE *out, const struct profile *p)
+{
+	char b[PROF_TICKS_BUFSIZE];
+
+	if (p->origin != 0)
+		fprintf(out, "# times are seconds after %s\n",
+			prof_ticks_format(p->origin, 0, b));
 }
 
 /*
@@ -246,7 +279,8 @@ static void time_axis(FILE *out, double lo, double hi)
  */
 static size_t utilization_bins(const struct profile *p, size_t bins)
 {
-	double t0 = prof_ticks_seconds(p->start), t1 = prof_ticks_seconds(p->end);
+	double t0 = prof_ticks_seconds(p->start - p->origin);
+	double t1 = prof_ticks_seconds(p->end - p->origin);
 	double big = t0 < 0 ? -t0 : t0, most;
 
 	if (big < (t1 < 0 ? -t1 : t1))
@@ -280,13 +314,15 @@ static int script_utilization(FILE *out, const struct profile *p, const struct p
 		return -1;
 	}
 	fputs("# time bins: from, to (s); average number of processes busy, in\n"
-	      "# overhead and idle during the bin\n$utilization << EOD\n", out);
+	      "# overhead and idle during the bin\n", out);
+	time_origin_comment(out, p);
+	fputs("$utilization << EOD\n", out);
 	for (i = 0; i < n; i++)
 		fprintf(out, "%s %s %.6g %.6g %.6g\n", xtime(edges[i], b0),
 			xtime(edges[i + 1], b1), counts[i * PROF_NCAT],
 			counts[i * PROF_NCAT + 1], counts[i * PROF_NCAT + 2]);
 	fputs("EOD\n\n", out);
-	time_axis(out, edges[0], edges[n]);
+	time_axis(out, p, edges[0], edges[n]);
 	fputs("set ylabel 'processes'\n", out);
 	fprintf(out, "set xrange [%s:%s]\nset yrange [0:%zu]\n", xtime(edges[0], b0),
 		xtime(edges[n], b1), drawn_count(p));
@@ -349,6 +385,7 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 	fputs("# segments: from, to (s), process row, and the part of the row they fill\n"
 	      "# (the whole of it, but for time bins of a long trace, stacked by category)\n",
 	      out);
+	time_origin_comment(out, p);
 	for (c = 0; c < PROF_NCAT; c++) {
 		fprintf(out, "$%s << EOD\n", prof_cat_name(c));
 		g.cat = c;
@@ -368,7 +405,7 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 		return -1;
 	}
 	fputc('\n', out);
-	time_axis(out, g.lo, g.hi);
+	time_axis(out, p, g.lo, g.hi);
 	fputs("set ylabel 'processor'\n", out);
 	process_tics(out, p, "y", rows, GANTT_LABELLED_ROWS);
 	fprintf(out, "set xrange [%s:%s]\n", xtime(g.lo, b0), xtime(g.hi, b1));

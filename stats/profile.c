@@ -467,8 +467,18 @@ static int timeline_bin(struct profile *p)
 static int timeline_add(struct profile *p, struct prof_proc *pp, prof_ticks a,
 			prof_ticks b, int cat)
 {
-	double t0 = prof_ticks_seconds(a), t1 = prof_ticks_seconds(b);
+	double t0, t1;
 	struct prof_interval *iv;
+
+	if (!p->has_origin) {
+		/* whole seconds: the origin is a round number to say */
+		prof_ticks late = (prof_ticks)PROF_LATE_ORIGIN * pow10_tab[18];
+
+		p->origin = a >= late || a <= -late ? a - a % pow10_tab[18] : 0;
+		p->has_origin = 1;
+	}
+	t0 = prof_ticks_seconds(a - p->origin);
+	t1 = prof_ticks_seconds(b - p->origin);
 
 	if (p->binned) {
 		bins_add(p, pp->bins, t0, t1, cat);

@@ -2,7 +2,8 @@
 # picltrace plot of a trace whose timestamps are late (wall-clock seconds,
 # 1732400000.000000 and on) and span a few seconds: the labels of the time
 # axis of a utilization plot and of a Gantt chart tell their times apart
-# (gnuplot's own labels, six significant digits, all read 1.7324e+09).
+# (gnuplot's own labels, six significant digits, all read 1.7324e+09),
+# and microseconds at 1e11 s stay apart.
 # SKIP without gnuplot.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 need_gnuplot
@@ -69,6 +70,23 @@ grep -qi 'nan\|inf' short.bins && fail "short: bins without a number: $(grep -ci
 # Each bin ends where the next starts, after it begins.
 awk 'NR > 1 && $1 != "EOD" { if (prev != "" && $1 != prev) bad = 1; if ($2 + 0 <= $1 + 0) bad = 1; prev = $2 }
      END { exit bad }' short.bins || fail "short: bins: $(cat short.bins)"
+
+# Microseconds at 1e11 s, where a double steps by 15 us: the chart's
+# times are seconds after a whole second of the trace, which it names, so
+# the send (2 to 4 us) and the wait (2 to 5 us) keep their own edges.
+sed 's/^\(-[34] -[0-9]* \)1732400000\./\1100000000000./' short.picl >late11.picl
+run "$PT" plot --kind=gantt --format=script late11.picl
+expect_rc 0
+grep -qx "# times are seconds after 100000000000" "$TMP/out" ||
+  fail "1e11: $(grep -n after "$TMP/out")"
+grep -q "^set xlabel 'time (s) after 100000000000.000001'\$" "$TMP/out" ||
+  fail "1e11: $(grep xlabel "$TMP/out")"
+edges=$(sed -n '/^\$[a-z]* << EOD$/,/^EOD$/p' "$TMP/out" | awk 'NF == 5 { print $1; print $2 }' | sort -u | wc -l)
+[ "$edges" -ge 5 ] || fail "1e11: $edges segment edges: $(cat "$TMP/out")"
+run "$PT" plot --format=script late11.picl
+expect_rc 0
+[ "$(sed -n '/^\$utilization << EOD$/,/^EOD$/p' "$TMP/out" | wc -l)" -eq 202 ] ||
+  fail "1e11: not 200 bins: $(cat "$TMP/out")"
 
 # A trace near 0 keeps gnuplot's own time axis.
 sed 's/17324000\([0-9][0-9]\)\./\1./' late.picl >early.picl
