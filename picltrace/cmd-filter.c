@@ -96,6 +96,7 @@ static const char filter_usage[] =
 	"                        -201..-203, -399..-301 (the default); -307 keeps\n"
 	"                        only the processors -p selects\n"
 	"      --no-defs         filter definition and header records like the rest\n"
+	"                        (of --keep-defs and --no-defs, the last counts)\n"
 	"  -o, --output=FILE     write to FILE instead of standard output\n"
 	"  -z, --zstd            compress the output with zstd (also\n"
 	"                        implied by --level, or an output FILE named *.zst)\n"

@@ -88,6 +88,15 @@ expect_out <<'T'
 0 5 0.4 1 0 1 7 3 2.5
 -4 -901 1 1 0 0
 T
+# Of --keep-defs and --no-defs, the last counts.
+ok -p 1 --keep-defs --no-defs "$S"
+cp "$TMP/out" "$TMP/last-no.out"
+ok --processor=1 --no-defs "$S"
+cmp -s "$TMP/out" "$TMP/last-no.out" || fail "--keep-defs --no-defs: $(cat "$TMP/last-no.out")"
+ok -p 1 --no-defs --keep-defs "$S"
+cp "$TMP/out" "$TMP/last-keep.out"
+ok -p 1 "$S"
+cmp -s "$TMP/out" "$TMP/last-keep.out" || fail "--no-defs --keep-defs: $(cat "$TMP/last-keep.out")"
 # -5 is the subset {1, 2} of R3 (which --no-defs drops, yet it applies).
 ok -p -5 --no-defs "$S"
 expect_out <<'T'
