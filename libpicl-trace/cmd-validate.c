@@ -63,6 +63,7 @@
 #include "grow.h"
 #include "intmap.h"
 #include "openindex.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -1715,21 +1716,64 @@ static double abs_double(double x)
 	return x < 0 ? -x : x;
 }
 
+/* A time in units of 10^-18 s: every time of the format fits, and so do
+ * sums of them, exactly. */
+typedef __int128 stat_ticks;
+
+static stat_ticks time_ticks(struct picl_time t)
+{
+	return (stat_ticks)t.mant * pow10_tab[PICL_TIME_MAX_SCALE - t.scale];
+}
+
+/* What the events give for a statistic: the time as a double and, while
+ * every member's sum is an exact decimal, exactly (ticks). */
+struct recomputed {
+	double t;
+	stat_ticks ticks;
+	int exact;
+	int64_t count, volume;
+	int volume_undefined;
+};
+
+/* Write x (ticks, a multiple of 10^-scale s) with `scale` decimals into
+ * buf. 0 if it does not fit a time's 18 digits. */
+static int ticks_format(stat_ticks x, int32_t scale, char *buf)
+{
+	stat_ticks unit = pow10_tab[PICL_TIME_MAX_SCALE - scale];
+	struct picl_time t;
+
+	if (x % unit != 0 || x / unit >= pow10_tab[PICL_TIME_MAX_SCALE] ||
+	    x / unit <= -pow10_tab[PICL_TIME_MAX_SCALE])
+		return 0;
+	t.mant = (int64_t)(x / unit);
+	t.scale = scale;
+	picl_time_format(t, buf);
+	return 1;
+}
+
 /* Add what the accumulator has for E relative to R on p. 1 if E occurred. */
 static int add_member(struct validator *v, const struct proc *p, int32_t rel, int32_t e,
-		      double *t, int64_t *count, int64_t *volume, int *volume_undefined)
+		      struct recomputed *r)
 {
+	struct picl_time et;
 	double mt;
 	int64_t mc, mv;
 
 	if (!picl_stats_get(v->stats, p->processor, p->process, rel, e, &mt, &mc, &mv))
 		return 0;
+	if (mt >= 0) {
+		if (picl_stats_get_time(v->stats, p->processor, p->process, rel, e, &et) &&
+		    et.scale >= 0 && et.scale <= PICL_TIME_MAX_SCALE)
+			r->ticks += time_ticks(et);
+		else
+			r->exact = 0;  /* a sum of more than 18 digits */
+	}
 	if (mt > 0)
-		*t += mt;
-	*count += mc;
+		r->t += mt;
+	r->count += mc;
 	if (mv >= 0) {
-		*volume += mv;
-		*volume_undefined = 0;
+		r->volume += mv;
+		r->volume_undefined = 0;
 	}
 	return 1;
 }
@@ -1738,26 +1782,25 @@ static int add_member(struct validator *v, const struct proc *p, int32_t rel, in
  * when E is a subset (but the record's own event type, `self`). 1 if E
  * occurred there at all. */
 static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t self, int32_t e,
-		     double *t, int64_t *count, int64_t *volume, int *volume_undefined)
+		     struct recomputed *r)
 {
 	int found = 0;
 	size_t k;
 
-	*t = 0.0;
-	*count = 0;
-	*volume = 0;
-	*volume_undefined = 1;
+	memset(r, 0, sizeof(*r));
+	r->exact = 1;
+	r->volume_undefined = 1;
 	if (!p)
 		return 0;
 	if (!is_event_subset(v, e))
-		return add_member(v, p, rel, e, t, count, volume, volume_undefined);
+		return add_member(v, p, rel, e, r);
 	sort_events(p);  /* the members in order: the sums as they were */
 	for (k = 0; k < p->nevents; k++) {
 		int32_t m = p->events[k];
 
 		if (m == rel || m == self || !picl_defs_matches(v->defs, PICL_SUBSET_EVENTS, e, m))
 			continue;
-		found |= add_member(v, p, rel, m, t, count, volume, volume_undefined);
+		found |= add_member(v, p, rel, m, r);
 	}
 	return found;
 }
@@ -1803,6 +1846,7 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 		double t, recorded = pair->value;
 		int64_t count, volume;
 		int found, undefined_volume;
+		struct recomputed r;
 		char shown[64];
 
 		check_event_value(v, rec, e, ev_text ? ev_text : rec->line);
@@ -1819,8 +1863,11 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			   picltrace_subset_counted_only(v->schema, picl_reader_defs(v->reader), e)) {
 			continue;  /* a sum with such types in it */
 		}
-		found = recompute(v, p, rel, rec->event, e, &t, &count, &volume,
-				  &undefined_volume);
+		found = recompute(v, p, rel, rec->event, e, &r);
+		t = r.t;
+		count = r.count;
+		volume = r.volume;
+		undefined_volume = r.volume_undefined;
 		if (pair->text)
 			quote_text(pair->text, pair->text_len, shown, sizeof(shown));
 		else
@@ -1828,6 +1875,9 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 
 		if (rec->type == PICL_REC_STAT_TIME) {
 			int32_t scale = p ? p->max_scale : 0;
+			int64_t n_iv = count > 0 ? count : 1;
+			struct picl_time pt;
+			int parsed;
 			double tol;
 
 			if (recorded == -1.0)
@@ -1839,14 +1889,36 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 					       (int)e, (int)rec->event, shown);
 				continue;
 			}
-			tol = 2.0 * pow10_neg(scale) * (double)(count > 0 ? count : 1);
-			if (pair->text) {
-				struct picl_time pt;
+			/* Each interval is the difference of two timestamps
+			 * rounded to 10^-scale s, and PICL summed the intervals
+			 * before rounding: the two sums differ by less than one
+			 * unit per interval, plus half a unit of the statistic's
+			 * own last digit when it is written coarser. */
+			parsed = pair->text &&
+				 picl_time_parse(pair->text, pair->text_len, &pt, NULL) == PICL_OK &&
+				 pt.scale >= 0 && pt.scale <= PICL_TIME_MAX_SCALE;
+			if (parsed && r.exact && scale >= 0 && scale <= PICL_TIME_MAX_SCALE) {
+				/* exactly: doubles lose the last digits of long
+				 * timestamps with many decimals */
+				stat_ticks d = time_ticks(pt) - r.ticks;
+				stat_ticks tt = (stat_ticks)pow10_tab[PICL_TIME_MAX_SCALE - scale] * n_iv;
+				char given[PICL_TIME_BUFSIZE], allowed[PICL_TIME_BUFSIZE];
 
-				if (picl_time_parse(pair->text, pair->text_len, &pt, NULL) == PICL_OK &&
-				    pt.scale < scale)
-					tol += 0.5 * pow10_neg(pt.scale);
+				if (pt.scale < scale)
+					tt += 5 * (stat_ticks)pow10_tab[PICL_TIME_MAX_SCALE - 1 - pt.scale];
+				if (d >= -tt && d <= tt)
+					continue;
+				if (ticks_format(r.ticks, scale, given) &&
+				    ticks_format(tt, scale, allowed)) {
+					STAT_REPORT(
+					       "time of event %d relative to %d is %s, the events give %s (tolerance %s)",
+					       (int)e, (int)rec->event, shown, given, allowed);
+					continue;
+				}
 			}
+			tol = pow10_neg(scale) * (double)n_iv;
+			if (parsed && pt.scale < scale)
+				tol += 0.5 * pow10_neg(pt.scale);
 			if (abs_double(recorded - t) > tol * (1.0 + 1e-9))
 				STAT_REPORT(
 				       "time of event %d relative to %d is %s, the events give %.*f (tolerance %.*f)",

@@ -18,6 +18,7 @@
 #include "builtin.h"
 #include "fdio.h"
 #include "profile.h"
+#include "pow10.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -775,6 +776,27 @@ static int within(const struct compare *c, double d, uint64_t n)
 	return (d < 0 ? -d : d) <= c->resolution * ((double)n + 1e-6);
 }
 
+/* Does the recorded time r agree with the events' sum (n intervals)?
+ * Each interval is the difference of two timestamps rounded to the
+ * resolution, and PICL summed the intervals before rounding: less than
+ * one unit per interval, plus half a unit of the statistic's own last
+ * digit when it is written with fewer decimals than the timestamps.
+ * Exactly, in ticks: doubles lose the last digits of long timestamps. */
+static int time_within(const struct compare *c, const struct prof_recorded *r,
+		       prof_ticks sum, uint64_t n)
+{
+	int32_t scale = c->p->max_scale;
+	prof_ticks d, tol;
+
+	if (scale < 0 || scale > PROF_TICK_SCALE || r->decimals > PROF_TICK_SCALE)
+		return 0;
+	d = r->ticks - sum;
+	tol = (prof_ticks)pow10_tab[PROF_TICK_SCALE - scale] * (prof_ticks)n;
+	if (r->decimals < scale)
+		tol += 5 * (prof_ticks)pow10_tab[PROF_TICK_SCALE - 1 - r->decimals];
+	return d >= -tol && d <= tol;
+}
+
 /* Are two times the same number of units of 10^-dec s? The cells hold
  * doubles rounded to the trace's decimals; a sum of several (processors,
  * subsets) is off by rounding only (0.1 + 0.2 against 0.3), which must not
@@ -856,18 +878,29 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	switch (r->type) {
 	case PICL_REC_STAT_TIME:
 		sum_time = prof_ticks_seconds(sum.time);
-		if (sum.has_time && (r->value == sum_time || same_at(r->value, sum_time, dec)))
-			return;
-		if (sum.has_time && within(c, r->value - sum_time, sum.intervals)) {
-			c->within++;
-			return;
+		if (r->exact) {
+			if (sum.has_time && r->ticks == sum.time)
+				return;
+			if (sum.has_time && time_within(c, r, sum.time, sum.intervals)) {
+				c->within++;
+				return;
+			}
+		} else {
+			if (sum.has_time &&
+			    (r->value == sum_time || same_at(r->value, sum_time, dec)))
+				return;
+			if (sum.has_time && within(c, r->value - sum_time, sum.intervals)) {
+				c->within++;
+				return;
+			}
 		}
 		c->differ++;
 		compare_where(c, r, &r->value_mark, r->processor, r->process, r->rel);
 		fputs("time of ", c->out);
 		compare_event(c, r->event);
 		fprintf(c->out, ": recorded %s, the events give %s\n",
-			prof_seconds_format(r->value, dec, a),
+			r->exact ? prof_ticks_format(r->ticks, r->decimals, a)
+				 : prof_seconds_format(r->value, dec, a),
 			sum.has_time ? prof_ticks_format(sum.time, p->max_scale, b) : "no time");
 		return;
 	default:

@@ -951,6 +951,7 @@ static int add_stat_record(struct profile *p, const struct picl_reader *reader,
 			   const struct picl_record *rec, const char *path)
 {
 	struct picl_stat_pair pairs[64], *v = pairs;
+	struct picl_time t;
 	int n, k;
 
 	n = picl_stats_record_pairs(rec, pairs, 64);
@@ -987,6 +988,11 @@ static int add_stat_record(struct profile *p, const struct picl_reader *reader,
 		r->event = v[k].event;
 		r->value = v[k].value;
 		r->decimals = text_decimals(v[k].text, v[k].text_len);
+		r->exact = v[k].text &&
+			   picl_time_parse(v[k].text, v[k].text_len, &t, NULL) == PICL_OK;
+		r->ticks = r->exact ? to_ticks(t) : 0;
+		if (r->exact)
+			r->decimals = t.scale;  /* "3.88e-4" has 6 */
 		r->seq = p->nrecorded;
 		r->mark = rec->mark;
 		r->value_mark = rec->mark;

@@ -144,6 +144,8 @@ struct prof_msgstat {
 struct prof_recorded {
 	int32_t type, processor, process, rel, event;
 	double value;
+	prof_ticks ticks;                /* the value exactly, if exact */
+	int exact;                       /* its text is an exact time */
 	int32_t decimals;                /* digits after the point in the text */
 	uint64_t seq;                    /* input order: the latest wins */
 	struct picl_mark mark;           /* the record's start */

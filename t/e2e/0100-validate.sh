@@ -167,7 +167,7 @@ T
 run "$PT" validate statistics.picl
 expect_rc 1
 expect_out <<'T'
-statistics.picl:15:50: statistics: time of event -221 relative to -1 is 0.000009, the events give 0.000005 (tolerance 0.000002)
+statistics.picl:15:50: statistics: time of event -221 relative to -1 is 0.000009, the events give 0.000005 (tolerance 0.000001)
 statistics.picl:16:42: statistics: count of event -221 relative to -1 is 2, the events give 1
 statistics.picl:17:36: statistics: volume of event -221 relative to -1 is 99, the events give 100
 statistics.picl:18:49: statistics: time of event -11 relative to 0 is 0.000015, the events give none
@@ -251,7 +251,7 @@ run "$PT" validate "$TMP/cont.picl"
 expect_rc 1
 expect_out <<T
 $TMP/cont.picl:3:1: time-order: timestamp 0.5 is earlier than 1.0 at line 1 on processor 0 process 0
-$TMP/cont.picl:7:6: statistics: time of event -901 relative to -1 is 5, the events give 1.0 (tolerance 0.7)
+$TMP/cont.picl:7:6: statistics: time of event -901 relative to -1 is 5, the events give 1.0 (tolerance 0.6)
 $TMP/cont.picl: 5 records, 2 errors, 0 warnings
 T
 printf -- '0 5 1 0 0 1 12345 7\n0 5 1 0 0 1 \\\n 12345 7\n' >"$TMP/alias.picl"

@@ -88,7 +88,7 @@ sed 's/-52 0\.001212/-52 0.001222/' table20-example.picl >"$TMP/stat.picl"
 run "$PT" validate --partial "$TMP/stat.picl"
 expect_rc 1
 expect_out <<T
-$TMP/stat.picl:25:62: statistics: time of event -52 relative to -1 is 0.001222, the events give 0.001213 (tolerance 0.000004)
+$TMP/stat.picl:25:62: statistics: time of event -52 relative to -1 is 0.001222, the events give 0.001213 (tolerance 0.000002)
 $TMP/stat.picl:13:1: message-match: warning: receive of 8 bytes with type 0 from processor 0 matches no send
 $TMP/stat.picl:18:1: message-match: warning: receive of 8 bytes with type 1 from processor 5 matches no send
 $TMP/stat.picl:19:1: message-match: warning: send of 8 bytes with type 1 to processor 7 is never received
