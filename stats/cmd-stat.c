@@ -753,6 +753,22 @@ static void compare_event(struct compare *c, int32_t event)
 		fprintf(c->out, " %s", name);
 }
 
+/* Did event records of r's process follow r? Then r is a sample, valid at
+ * its timestamp (spec Table 21: "statistics valid at time ..."), not the
+ * process's totals, which are all stat knows: validate, which recomputes
+ * as it reads, compares it. */
+static int sampled_before_end(const struct profile *p, const struct prof_recorded *r)
+{
+	size_t k;
+
+	if (!r->one_process)
+		return 0;
+	k = proc_lower(p, r->processor, r->process);
+	return k < p->nprocs && p->procs[k]->processor == r->processor &&
+	       p->procs[k]->process == r->process &&
+	       p->procs[k]->event_records > r->events_before;
+}
+
 /* Does E's volume include the trace data of -901, which no event shows? */
 static int volume_unknowable(const struct profile *p, int32_t event)
 {
@@ -836,6 +852,12 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 
 	if (r->value < 0) {
 		c->unmeasured++;        /* -1: not measured (§2.3.7) */
+		return;
+	}
+	if (sampled_before_end(p, r)) {
+		not_compared(c, r, "is not compared: events of the process follow the record, "
+			     "which holds the statistics at its time, not the totals "
+			     "(picltrace validate compares it with the events before it)");
 		return;
 	}
 	if (r->type == PICL_REC_STAT_VOLUME && volume_unknowable(p, r->event)) {
@@ -963,7 +985,8 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 		group = k < p->nrecorded && same_record(&p->recorded[k], pp, cell->rel, types[t])
 			? &p->recorded[k] : NULL;
 		if (!group ||
-		    (cell->rel == PICL_WILDCARD && (group->event < 0) != (cell->event < 0)))
+		    (cell->rel == PICL_WILDCARD && (group->event < 0) != (cell->event < 0)) ||
+		    sampled_before_end(p, group))
 			continue;
 		k = lower_bound(p, pp->processor, pp->process, cell->rel, types[t], cell->event);
 		if (k < p->nrecorded && same_record(&p->recorded[k], pp, cell->rel, types[t]) &&

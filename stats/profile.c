@@ -760,6 +760,7 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 	if (!pp)
 		return PICL_ERR_NOMEM;
 	p->event_records++;
+	pp->event_records++;
 	if (rec->time.scale > p->max_scale)
 		p->max_scale = rec->time.scale;
 	t = to_ticks(rec->time);
@@ -952,6 +953,8 @@ static int add_stat_record(struct profile *p, const struct picl_reader *reader,
 {
 	struct picl_stat_pair pairs[64], *v = pairs;
 	struct picl_time t;
+	const struct prof_proc *pp = rec->processor >= 0 && rec->process >= 0
+				     ? proc_find(p, rec->processor, rec->process) : NULL;
 	int n, k;
 
 	n = picl_stats_record_pairs(rec, pairs, 64);
@@ -994,6 +997,8 @@ static int add_stat_record(struct profile *p, const struct picl_reader *reader,
 		if (r->exact)
 			r->decimals = t.scale;  /* "3.88e-4" has 6 */
 		r->seq = p->nrecorded;
+		r->one_process = rec->processor >= 0 && rec->process >= 0;
+		r->events_before = pp ? pp->event_records : 0;
 		r->mark = rec->mark;
 		r->value_mark = rec->mark;
 		if (v[k].text)

@@ -114,6 +114,7 @@ struct prof_proc {
 	prof_ticks cat_all[PROF_NCAT];   /* since the first event record */
 	prof_ticks cat_win[PROF_NCAT];   /* inside -901 windows */
 	uint64_t backwards;              /* records earlier than their predecessor */
+	uint64_t event_records;          /* read so far (statistics samples) */
 	prof_ticks cp;                   /* critical path ending here */
 
 	struct prof_open *open;
@@ -148,6 +149,9 @@ struct prof_recorded {
 	int exact;                       /* its text is an exact time */
 	int32_t decimals;                /* digits after the point in the text */
 	uint64_t seq;                    /* input order: the latest wins */
+	int one_process;                 /* processor and process >= 0 */
+	uint64_t events_before;          /* that process's event records
+					    read before this record */
 	struct picl_mark mark;           /* the record's start */
 	struct picl_mark value_mark;     /* where the value stood */
 	const char *path;                /* input it came from (owned by profile) */
