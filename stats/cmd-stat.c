@@ -850,7 +850,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	int32_t dec, rel = picltrace_stats_relative(r->rel);
 	double sum_time;
 
-	if (r->value < 0) {
+	if (r->value == -1.0) {
 		c->unmeasured++;        /* -1: not measured (§2.3.7) */
 		return;
 	}

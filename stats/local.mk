@@ -9,6 +9,7 @@ STATS_TESTS = t/e2e/0200-stat-spec.sh t/e2e/0200-stat-three.sh t/e2e/0200-stat-g
 STATS_TESTS += t/e2e/0850-plot-events-many.sh t/e2e/0851-plot-late-times.sh \
 	t/e2e/0852-plot-format-from-name.sh
 # the audit of statistics and message matching (stm-audit)
-STATS_TESTS += t/e2e/0860-stat-time-tolerance.sh t/e2e/0861-stat-compare-sample.sh
+STATS_TESTS += t/e2e/0860-stat-time-tolerance.sh t/e2e/0861-stat-compare-sample.sh \
+	t/e2e/0862-stat-compare-negative.sh
 TESTS += $(STATS_TESTS)
 EXTRA_DIST += $(STATS_TESTS)
