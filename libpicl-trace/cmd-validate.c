@@ -1828,6 +1828,22 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 		}
 		n = picl_stats_record_pairs(rec, v->pairs, v->pairs_cap);
 	}
+	if (n < 0 && rec->nvalues % 2 != 0 &&
+	    value_class(rec->values[rec->nvalues - 1].kind) == VC_INT) {
+		/* Values of the right kinds, but an event type left without
+		 * its value ("%d" -52, "%d%d%d" -52 8 1): descriptor-data
+		 * checks kinds only. */
+		const struct picl_value *last = &rec->values[rec->nvalues - 1];
+		uint64_t line = rec->mark.line, column = rec->mark.column;
+
+		if (last->text)
+			locate(v, rec, last->text, &line, &column);
+		report(v, SEV_ERROR, R_STATISTICS, line, column, 0,
+		       "%llu data values: the last event type has no value "
+		       "(a statistics record holds (event type, value) pairs)",
+		       (unsigned long long)rec->nvalues);
+		return;
+	}
 	if (n <= 0)
 		return;  /* not (integer, number) pairs: descriptor-data says so */
 	p = rec->processor >= 0 ? proc_find(v, rec->processor, rec->process) : NULL;
