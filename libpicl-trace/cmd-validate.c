@@ -233,6 +233,9 @@ struct validator {
 
 	struct proc **procs;    /* in order of first appearance */
 	size_t nprocs, procs_cap;
+	struct proc **members;  /* a summed statistics record's processes */
+	size_t nmembers, members_cap;
+	int32_t members_scale;
 	struct intmap proc_of;  /* (processor, process) -> procs index */
 	struct proc *last_proc; /* the common case: runs of one process */
 	void **fast;            /* proc_table (intmap.h): sorted traces
@@ -1805,6 +1808,37 @@ static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t s
 	return found;
 }
 
+/* The processes a statistics record of processor -1, a processor subset,
+ * process -1 or a process subset stands for, into v->members, and their
+ * finest timestamp scale into v->members_scale. 0 if one of them has
+ * records left out (-913, -914): then the sums are not checked. */
+static int members_of(struct validator *v, const struct picl_record *rec)
+{
+	size_t k;
+
+	v->nmembers = 0;
+	v->members_scale = 0;
+	for (k = 0; k < v->nprocs; k++) {
+		struct proc *p = v->procs[k];
+
+		if (!picl_defs_matches(v->defs, PICL_SUBSET_PROCESSORS, rec->processor,
+				       p->processor) ||
+		    !picl_defs_matches(v->defs, PICL_SUBSET_PROCESSES, rec->process, p->process))
+			continue;
+		if (p->incomplete)
+			return 0;
+		if (grow((void **)&v->members, &v->members_cap, v->nmembers + 1,
+			 sizeof(*v->members)) < 0) {
+			v->nomem = 1;
+			return 0;
+		}
+		v->members[v->nmembers++] = p;
+		if (p->max_scale > v->members_scale)
+			v->members_scale = p->max_scale;
+	}
+	return 1;
+}
+
 /* Report a statistics finding at the pair's value. */
 #define STAT_REPORT(...) \
 	do { \
@@ -1815,8 +1849,8 @@ static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t s
 static void check_statistics(struct validator *v, const struct picl_record *rec)
 {
 	struct proc *p;
-	int32_t rel = picltrace_stats_relative(rec->event);
-	int n, k, checkable;
+	int32_t rel = picltrace_stats_relative(rec->event), scale;
+	int n, k, checkable, summed;
 
 	if (!rec->values)
 		return;
@@ -1847,13 +1881,16 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 	if (n <= 0)
 		return;  /* not (integer, number) pairs: descriptor-data says so */
 	p = rec->processor >= 0 ? proc_find(v, rec->processor, rec->process) : NULL;
-	/* Only what the accumulator recomputes: a real processor, a process
-	 * (-1 only if the events used -1 too), relative to -1 (or -901) or
-	 * a user event. */
-	checkable = rec->processor >= 0 && rec->process >= -1 &&
-		    (rel == PICL_WILDCARD || rel >= 0) &&
-		    !(rec->process == PICL_WILDCARD && !(p && p->seen_event)) &&
-		    !(p && p->incomplete);
+	/* Only what the accumulator recomputes: relative to -1 (or -901) or
+	 * a user event; for a real processor and process (-1 only if the
+	 * events used -1 too), or summed over the processes that processor
+	 * -1, a processor subset, process -1 or a process subset stand for
+	 * (as stat --compare sums them). */
+	summed = !(rec->processor >= 0 && rec->process >= -1 &&
+		   !(rec->process == PICL_WILDCARD && !(p && p->seen_event)));
+	checkable = (rel == PICL_WILDCARD || rel >= 0) &&
+		    (summed ? members_of(v, rec) : !(p && p->incomplete));
+	scale = summed ? v->members_scale : p ? p->max_scale : 0;
 	for (k = 0; k < n; k++) {
 		const struct picl_stat_pair *pair = &v->pairs[k];
 		const char *ev_text = rec->values[2 * k].text;
@@ -1879,7 +1916,28 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			   picltrace_subset_counted_only(v->schema, picl_reader_defs(v->reader), e)) {
 			continue;  /* a sum with such types in it */
 		}
-		found = recompute(v, p, rel, rec->event, e, &r);
+		if (summed) {
+			struct recomputed one;
+			size_t i;
+
+			found = 0;
+			memset(&r, 0, sizeof(r));
+			r.exact = 1;
+			r.volume_undefined = 1;
+			for (i = 0; i < v->nmembers; i++) {
+				if (!recompute(v, v->members[i], rel, rec->event, e, &one))
+					continue;
+				found = 1;
+				r.t += one.t;
+				r.ticks += one.ticks;
+				r.exact &= one.exact;
+				r.count += one.count;
+				r.volume += one.volume;
+				r.volume_undefined &= one.volume_undefined;
+			}
+		} else {
+			found = recompute(v, p, rel, rec->event, e, &r);
+		}
 		t = r.t;
 		count = r.count;
 		volume = r.volume;
@@ -1890,7 +1948,6 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			snprintf(shown, sizeof(shown), "%g", recorded);
 
 		if (rec->type == PICL_REC_STAT_TIME) {
-			int32_t scale = p ? p->max_scale : 0;
 			int64_t n_iv = count > 0 ? count : 1;
 			struct picl_time pt;
 			int parsed;
@@ -2125,6 +2182,9 @@ static void reset(struct validator *v)
 	for (k = 0; k < v->nprocs; k++)
 		proc_free(v->procs[k]);
 	free(v->procs);
+	free(v->members);
+	v->members = NULL;
+	v->nmembers = v->members_cap = 0;
 	v->procs = NULL;
 	v->nprocs = v->procs_cap = 0;
 	intmap_free(&v->proc_of);

@@ -10,6 +10,7 @@ STATS_TESTS += t/e2e/0850-plot-events-many.sh t/e2e/0851-plot-late-times.sh \
 	t/e2e/0852-plot-format-from-name.sh
 # the audit of statistics and message matching (stm-audit)
 STATS_TESTS += t/e2e/0860-stat-time-tolerance.sh t/e2e/0861-stat-compare-sample.sh \
-	t/e2e/0862-stat-compare-negative.sh t/e2e/0863-validate-stat-odd.sh
+	t/e2e/0862-stat-compare-negative.sh t/e2e/0863-validate-stat-odd.sh \
+	t/e2e/0864-validate-stat-summed.sh
 TESTS += $(STATS_TESTS)
 EXTRA_DIST += $(STATS_TESTS)
