@@ -854,8 +854,8 @@ int picl_stats_add_event(struct picl_stats *s, const struct picl_stats_event *ev
 
 /* What the accumulator knows about E relative to R on (processor, process).
  * Returns 1 and fills the three (-1 where undefined: time for events seen
- * only as marks, volume for events without a length field), or 0 if E never
- * occurred there. The time is the nearest double to the exact sum (see
+ * only as marks or whose entries were never exited, volume for events
+ * without a length field), or 0 if E never occurred there. The time is the nearest double to the exact sum (see
  * picl_stats_get_time). */
 int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t process,
 		   int32_t relative, int32_t event,
@@ -865,7 +865,8 @@ int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t proces
  * the exact differences of the timestamps, as a decimal with as many
  * decimals as the process's finest timestamp (fewer if a timestamp's 18
  * digits cannot hold that). Returns 1 and sets *time, or 0 if E never
- * occurred there, its time is undefined (marks only), or the sum outgrew 18
+ * occurred there, its time is undefined (marks only, no entry exited), or
+ * the sum outgrew 18
  * digits (only picl_stats_get's double has it then). */
 int picl_stats_get_time(const struct picl_stats *s, int32_t processor, int32_t process,
 			int32_t relative, int32_t event, struct picl_time *time);

@@ -54,7 +54,8 @@
  * hole: openindex.h); an exit with none is reported (PICL_ERR_DATA) and
  * ignored.
  * Entries still open when the statistics are read have been counted but
- * add no time. Records read in raw mode carry no values, so they add no
+ * add no time: an event type none of whose entries was exited has no time
+ * statistic (-1, "not measurable", §2.3.7), not a time of 0. Records read in raw mode carry no values, so they add no
  * volume.
  *
  * Emit order (Table 20): processes by (processor, process) ascending; per
@@ -450,11 +451,10 @@ void picl_stats_free(struct picl_stats *s)
 
 /*
  * One occurrence of `event` (an entry or a mark) relative to -1 and to every
- * open window but its own: count it, mark its time defined (entries), add
- * its length (has_len).
+ * open window but its own: count it, add its length (has_len). Its time is
+ * defined by its exit (add_exit): an entry never exited measured nothing.
  */
-static int count_occurrence(struct proc *p, int32_t event, int is_entry,
-			    int has_len, int64_t len)
+static int count_occurrence(struct proc *p, int32_t event, int has_len, int64_t len)
 {
 	size_t k;
 
@@ -468,8 +468,6 @@ static int count_occurrence(struct proc *p, int32_t event, int is_entry,
 		if (!c)
 			return PICL_ERR_NOMEM;
 		c->count++;
-		if (is_entry)
-			c->flags |= CELL_TIME;
 		if (has_len)
 			add_volume(c, len);
 	}
@@ -478,7 +476,7 @@ static int count_occurrence(struct proc *p, int32_t event, int is_entry,
 
 static int add_mark(struct proc *p, const struct picl_stats_event *ev)
 {
-	return count_occurrence(p, ev->event, 0, ev->has_volume, ev->volume);
+	return count_occurrence(p, ev->event, ev->has_volume, ev->volume);
 }
 
 /*
@@ -510,7 +508,7 @@ static int add_entry(struct proc *p, const struct picl_stats_event *rec,
 		}
 	}
 
-	rc = count_occurrence(p, rec->event, 1, rec->has_volume, rec->volume);
+	rc = count_occurrence(p, rec->event, rec->has_volume, rec->volume);
 	if (rc)
 		return rc;
 

@@ -300,6 +300,28 @@ START_TEST(test_nested_same_event)
 }
 END_TEST
 
+START_TEST(test_entry_never_exited)
+{
+	struct picl_stats *s = picl_stats_new();
+
+	/* An entry without its exit is counted but measured nothing: no
+	 * time statistic (-1, spec 2.3.7), not a time of 0. One exited entry
+	 * of the type defines it, the open ones adding nothing. */
+	cur_processor = 0;
+	cur_process = 0;
+	ENTRY(s, -901, "0.0", 0);
+	ENTRY(s, 5, "1.0", 0);
+	EXIT(s, 5, "2.0", 0);
+	ENTRY(s, 7, "3.0", 0);
+	ENTRY(s, 5, "4.0", 0);
+	expect(s, -1, 7, -1.0, 1, -1);
+	expect(s, -1, -901, -1.0, 1, -1);
+	expect(s, -1, 5, 1.0, 2, -1);
+	expect(s, 7, 5, -1.0, 1, -1);
+	picl_stats_free(s);
+}
+END_TEST
+
 START_TEST(test_marks)
 {
 	struct picl_stats *s = picl_stats_new();
@@ -1113,6 +1135,7 @@ static Suite *stats_suite(int with_table20)
 
 	tcase_add_test(tc, test_nesting_and_volumes);
 	tcase_add_test(tc, test_nested_same_event);
+	tcase_add_test(tc, test_entry_never_exited);
 	tcase_add_test(tc, test_marks);
 	tcase_add_test(tc, test_relative_windows);
 	tcase_add_test(tc, test_nested_relative);
