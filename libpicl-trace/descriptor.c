@@ -39,8 +39,9 @@
  *    separating blank if one is there, then exactly N bytes (default 1);
  *  - white space in the control string matches any amount, none included;
  *    literal text must match exactly; if the string begins with literal
- *    text, the blanks that separate the data from the descriptor field are
- *    skipped first;
+ *    text, the blanks before each data field (one application) are
+ *    skipped first, none needed: fields are separated by white space
+ *    (spec 2.2.1), though this library's writer once put none there;
  *  - a width limits the bytes a conversion may take (after white space);
  *  - a number must end at white space, at the end of the data, at its width,
  *    or at the first byte of the literal that follows it ("12abc" is no
@@ -71,8 +72,10 @@
  * keeps its state in registers; the fuzz target checks that it agrees with
  * the general loop.
  *
- * Encoding writes canonical text: a blank before every conversion, literal
- * text right after the previous item, and for white space of the control
+ * Encoding writes canonical text: a blank before every conversion and
+ * before every data field (so fields that begin with literal text are
+ * separated by white space too, spec 2.2.1), other literal text right
+ * after the previous item, and for white space of the control
  * string one blank when literal text follows it (before a conversion it
  * would only double the conversion's own blank). A value's
  * text is copied verbatim when it still reads back as the value; otherwise
@@ -1316,15 +1319,16 @@ int picl_descriptor_decode(const struct picl_descriptor *d, uint64_t nfields,
 	if (d->is_simple)
 		return decode_simple(&dc, values, nvalues, used);
 
-	/* The blank(s) between the descriptor field and data that begin with
-	 * literal text (conversions skip their own). */
-	if (d->ops[0].type == OP_LITERAL)
-		skip_space(&dc);
 	for (f = 0; f < nfields; f++) {
 		int more = f + 1 < nfields;
 		size_t i;
 
 		dc.field = f;
+		/* Data fields are separated by white space (spec 2.2.1): the
+		 * blanks before a field that begins with literal text are
+		 * skipped (conversions skip their own), none needed. */
+		if (d->ops[0].type == OP_LITERAL)
+			skip_space(&dc);
 		for (i = 0; i < d->nops; i++) {
 			const struct op *op = &d->ops[i];
 			struct picl_value *out;
@@ -1645,7 +1649,7 @@ static int encode_fields(struct encoder *ec, const struct picl_value *values, si
 {
 	const struct picl_descriptor *d = ec->d;
 	size_t vpf = d->values_per_field, napps, app, i;
-	int first = 1, rc;
+	int rc;
 
 	if (d->has_suppressed)
 		return picl_set_error(ec->err, PICL_ERR_UNREPRESENTABLE,
@@ -1665,10 +1669,9 @@ static int encode_fields(struct encoder *ec, const struct picl_value *values, si
 
 			switch (op->type) {
 			case OP_WHITE:
-				/* One blank when literal text follows. */
+				/* One blank when literal text follows (the
+				 * next field's literal writes its own). */
 				stop = op->stop;
-				if (stop < 0 && more)
-					stop = op->stop_wrap;
 				if (stop < 0)
 					continue;
 				if ((rc = append(ec, " ", 1)) < 0)
@@ -1676,8 +1679,14 @@ static int encode_fields(struct encoder *ec, const struct picl_value *values, si
 				ec->pending = NULL;
 				break;
 			case OP_LITERAL:
-				if (first && (rc = append(ec, " ", 1)) < 0)
-					return rc;
+				/* Every data field starts with a blank, also
+				 * one that begins with literal text (spec
+				 * 2.2.1: fields are separated by white space). */
+				if (i == 0) {
+					if ((rc = append(ec, " ", 1)) < 0)
+						return rc;
+					ec->pending = NULL;
+				}
 				if ((rc = append(ec, d->lits + op->lit, op->lit_len)) < 0)
 					return rc;
 				if (ec->pending && (rc = check_pending(ec)) < 0)
@@ -1699,7 +1708,6 @@ static int encode_fields(struct encoder *ec, const struct picl_value *values, si
 				ec->index++;
 				break;
 			}
-			first = 0;
 		}
 	}
 	return PICL_OK;

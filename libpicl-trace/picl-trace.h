@@ -303,8 +303,9 @@ int picl_descriptor_decode(const struct picl_descriptor *d, uint64_t nfields,
 
 /*
  * Encode `nvalues` values (a whole number of applications) as canonical data
- * text: one blank before every value (so the output starts with a blank),
- * literal text of the control string copied, values with .text copied
+ * text: one blank before every value (so the output starts with a blank)
+ * and before every data field (one application; spec 2.2.1: fields are
+ * separated by white space), literal text of the control string copied, values with .text copied
  * verbatim when that text still reads back as the value (else, and for
  * values with no text, formatted from the value), other numbers formatted
  * exactly (integers in decimal, doubles in

@@ -693,9 +693,20 @@ START_TEST(test_decode_words_and_literals)
 	ck_assert_int_eq(v[0].v.i, 1);
 	ck_assert_int_eq(v[2].v.i, 3);
 	picl_descriptor_free(d);
-	decode_bad("(%d)", 2, " (1) (2)", PICL_ERR_DATA, 5, "expected \"(\", found \" \"");
 	d = compile_ok("(%d)");
 	decode_ok(d, 2, " (1)( 2)", v, 2);
+	/* Data fields are separated by white space (spec 2.2.1), also
+	 * those that begin with literal text. */
+	decode_ok(d, 2, " (1) (2)", v, 2);
+	ck_assert_int_eq(v[1].v.i, 2);
+	decode_ok(d, 3, " (1)\t\t(2)  ( 3)", v, 3);
+	ck_assert_int_eq(v[2].v.i, 3);
+	picl_descriptor_free(d);
+	decode_bad("(%d)", 2, " (1) x(2)", PICL_ERR_DATA, 6, "expected \"(\", found \"x\"");
+	d = compile_ok("x=%d,y=%lf");
+	decode_ok(d, 2, " x=5,y=2.5 x=-1,y=1e-3", v, 4);
+	ck_assert_int_eq(v[2].v.i, -1);
+	ck_assert(v[3].v.d == 1e-3);
 	picl_descriptor_free(d);
 	d = compile_ok("%d;");
 	decode_ok(d, 2, " 1; 2;", v, 2);
@@ -853,7 +864,8 @@ START_TEST(test_round_trip_table20)
 	round_trip_canonical("%lf", 1, " 0.000124");
 	round_trip_canonical("%c", 14, " hello world  x");
 	round_trip_canonical("%d%5c%s", 2, " 1 ab cd word -2    x  w");
-	round_trip_canonical("x=%d;", 2, " x= 1;x= -2;");
+	round_trip_canonical("x=%d;", 2, " x= 1; x= -2;");
+	round_trip_canonical("(%d) ", 2, " ( 1) ( 2)");
 	round_trip_canonical("%i%x%X%o%u", 1, " 0x1f ff FF 017 +5");
 	round_trip_canonical("%s=%d", 2, " a= 1 bc= 2");
 	round_trip_canonical("%2d", 3, " 12 34 5");
@@ -942,9 +954,11 @@ START_TEST(test_encode_program_values)
 	/* ... also into the literal that starts the next application. */
 	v[0] = v_int(1);
 	v[1] = v_int(2);
-	encode_fails("1%d", v, 2, PICL_ERR_UNREPRESENTABLE);
+	encode_is("1%d", v, 2, " 1 1 1 2");
 	encode_is("1%d", v, 1, " 1 1");
-	encode_is("(%d)", v, 2, " ( 1)( 2)");
+	/* Data fields are separated by white space (spec 2.2.1). */
+	encode_is("(%d)", v, 2, " ( 1) ( 2)");
+	encode_is("(%d) ", v, 2, " ( 1) ( 2)");
 
 	/* Text values. */
 	v[0] = v_str(PICL_VAL_STRING, "word");
