@@ -608,8 +608,8 @@ static int parse_fields(struct picl_reader *r, const char *text, size_t len,
 	p = skip_blanks(p, e);
 	if (p == e)
 		return fail_at(r, p, PICL_ERR_SYNTAX,
-			       "the record ends early: expected a data descriptor for %llu data fields",
-			       (unsigned long long)rec->nfields);
+			       "the record ends early: expected a data descriptor for %llu data field%s",
+			       (unsigned long long)rec->nfields, rec->nfields == 1 ? "" : "s");
 	rec->has_descriptor = 1;
 	if (*p == '"') {
 		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
@@ -653,6 +653,43 @@ static int grow_values(struct picl_reader *r, size_t need)
 	return PICL_OK;
 }
 
+/* The first byte of the alias field, which ends where rec->data starts. */
+static const char *alias_start(const struct picl_record *rec)
+{
+	const char *p = rec->data, *s = rec->line ? rec->line : rec->data;
+
+	while (p > s && picl_is_blank((unsigned char)p[-1]))
+		p--;
+	while (p > s && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (p > s && (p[-1] == '+' || p[-1] == '-'))
+		p--;
+	return p;
+}
+
+/* The first byte of the number of data fields, the field before the
+ * descriptor: a message about the count points at the count. */
+static const char *count_start(const struct picl_record *rec)
+{
+	const char *s = rec->line ? rec->line : rec->data;
+	const char *p;
+
+	if (rec->alias >= 0)
+		p = alias_start(rec);
+	else if (rec->line && rec->control > rec->line &&
+		 rec->control <= rec->line + rec->line_len)
+		p = rec->control - 1;
+	else
+		return rec->data; /* a control string put elsewhere by the caller */
+	while (p > s && picl_is_blank((unsigned char)p[-1]))
+		p--;
+	while (p > s && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (p > s && p[-1] == '+')
+		p--;
+	return p;
+}
+
 /*
  * A -6 record's data: an integer alias, then the control string, which may
  * hold blanks when it is in double quotes (we read the quoted form whatever
@@ -666,7 +703,7 @@ static int decode_alias_def(struct picl_reader *r, struct picl_record *rec)
 	int rc;
 
 	if (rec->nfields != 1)
-		return fail_at(r, rec->data, PICL_ERR_DATA,
+		return fail_at(r, count_start(rec), PICL_ERR_DATA,
 			       "a data descriptor record (-6) has exactly 1 data field, not %llu",
 			       (unsigned long long)rec->nfields);
 	if (r->values_cap < 2 && grow_values(r, 2) < 0)
@@ -706,20 +743,6 @@ static int decode_alias_def(struct picl_reader *r, struct picl_record *rec)
 	rec->values = r->values;
 	rec->nvalues = 2;
 	return PICL_OK;
-}
-
-/* The first byte of the alias field, which ends where rec->data starts. */
-static const char *alias_start(const struct picl_record *rec)
-{
-	const char *p = rec->data, *s = rec->line ? rec->line : rec->data;
-
-	while (p > s && picl_is_blank((unsigned char)p[-1]))
-		p--;
-	while (p > s && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	if (p > s && (p[-1] == '+' || p[-1] == '-'))
-		p--;
-	return p;
 }
 
 static int resolve(struct picl_reader *r, struct picl_record *rec)
@@ -797,8 +820,8 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 
 		picl_quote(p, (size_t)(e - p), 24, s, sizeof(s));
 		return fail_at(r, p, PICL_ERR_DATA,
-			       "unexpected \"%s\" after %llu data fields", s,
-			       (unsigned long long)rec->nfields);
+			       "unexpected \"%s\" after %llu data field%s", s,
+			       (unsigned long long)rec->nfields, rec->nfields == 1 ? "" : "s");
 	}
 	rec->values = r->values;
 	rec->nvalues = nv;

@@ -67,6 +67,19 @@ static void expect_error(const char *s, int code, unsigned line, unsigned column
 	picl_reader_free(r);
 }
 
+/* Read the records of s up to the first error, whose problem must be
+ * exactly `problem`. */
+static void expect_problem(const char *s, const char *problem)
+{
+	struct picl_reader *r = open_str(s, 0);
+	struct picl_record rec;
+
+	while (picl_reader_next(r, &rec) == PICL_OK)
+		;
+	ck_assert_str_eq(picl_reader_error(r)->problem, problem);
+	picl_reader_free(r);
+}
+
 START_TEST(fixed_fields)
 {
 	struct picl_reader *r = open_str(table20, 0);
@@ -207,6 +220,18 @@ START_TEST(malformed)
 	expect_error("-6 -1 0 -1 -1 1 \"%d%s\" 6 \"%q\"\n", PICL_ERR_DESCRIPTOR, 1, 28, "q modifier");
 	expect_error("-6 -1 0 -1 -1 1 \"%d%s\" 6 \\\n \"%d %q\"\n", PICL_ERR_DESCRIPTOR, 2, 7,
 		     "q modifier");
+	/* A -6 record with another count: at the count, also across a
+	 * continuation. */
+	expect_error("-6 -1 0 -1 -1 2 \"%d%s\" 6 \"%lf\" 7 \"%d\"\n", PICL_ERR_DATA, 1, 15,
+		     "exactly 1 data field, not 2");
+	expect_error("-6 -1 0 -1 -1 3 2 6 \"%lf\" 7 \"%d\" 8 \"%d\"\n", PICL_ERR_DATA, 1, 15,
+		     "not 3");
+	expect_error("-6 -1 0 -1 -1 \\\n 02 \\\n \"%d%s\" 6 \"%lf\" 7 \"%d\"\n", PICL_ERR_DATA,
+		     2, 2, "not 2");
+	/* One data field is one, not "1 data fields". */
+	expect_problem("-3 -21 0.5 6 0 1 2 8 1\n", "unexpected \"1\" after 1 data field");
+	expect_problem("-3 -21 0.5 6 0 1\n",
+		       "the record ends early: expected a data descriptor for 1 data field");
 	expect_error("-203 -1 0 -1 -1 2 \"%d\" 5 1\n", PICL_ERR_DATA, 1, 24, "below -1");
 	expect_error("-201 -1 0 -1 -1 2 \"%lf\" 1.5 2.5\n", PICL_ERR_DATA, 1, 25, "32-bit");
 	expect_error("-202 -1 0 -1 -1 3 \"%d\" -2 1 \\\n 99999999999\n", PICL_ERR_DATA, 2, 2,
