@@ -232,6 +232,28 @@ static int alias_text_holds(const struct picl_value *v)
 	       (n == 0 || memcmp(v->text + 1, s, n) == 0);
 }
 
+/* The control string of a -6 record's alias must compile, as the reader
+ * that reads it back will compile it. */
+static int check_alias_control(struct picl_writer *w, int64_t alias, const struct picl_value *v)
+{
+	struct picl_descriptor *d = NULL;
+	struct picl_error ce;
+	int rc;
+
+	if (v->v.s.len == 0)
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "the control string of alias %lld is empty", (long long)alias);
+	ce.problem[0] = '\0';
+	rc = picl_descriptor_compile(v->v.s.ptr, v->v.s.len, &d, &ce);
+	picl_descriptor_free(d);
+	if (rc == PICL_ERR_NOMEM)
+		return fail(w, rc, "out of memory");
+	if (rc < 0)
+		return fail(w, PICL_ERR_UNREPRESENTABLE, "the control string of alias %lld: %s",
+			    (long long)alias, ce.problem);
+	return PICL_OK;
+}
+
 /* The descriptor field and the data of rec, as canonical text, in scratch. */
 static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 {
@@ -252,6 +274,13 @@ static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 			return fail(w, PICL_ERR_UNREPRESENTABLE,
 				    "a data descriptor record (-6) has exactly 1 data field, not %llu",
 				    (unsigned long long)rec->nfields);
+		/* What a reader refuses is not written: the alias is 0 or
+		 * more (spec Table 2), the control string one it compiles. */
+		if (v[0].v.i < 0)
+			return fail(w, PICL_ERR_UNREPRESENTABLE,
+				    "an alias number is 0 or more, not %lld", (long long)v[0].v.i);
+		if ((rc = check_alias_control(w, v[0].v.i, &v[1])) < 0)
+			return rc;
 		if (picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, " ", 1) < 0 ||
 		    picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, num, n) < 0 ||
 		    picl_buf_append(&w->scratch, &w->scratch_len, &w->scratch_cap, " ", 1) < 0)

@@ -172,6 +172,51 @@ START_TEST(writer_alias_definition_values)
 }
 END_TEST
 
+/* A -6 record whose alias or control string a reader would refuse is not
+ * written: each line written must read back (spec Table 2: aliases are 0
+ * or more; Table 15: the data are a scanf control string). */
+START_TEST(writer_alias_definition_refused)
+{
+	static const struct { int64_t alias; const char *control; } bad[] = {
+		{ -3, "%d" }, { 6, "" }, { 6, "%n" }, { 6, "%q" }, { 6, "no conversion" }
+	};
+	struct picl_record rec;
+	struct picl_value v[2];
+	struct picl_writer *w;
+	const char *out;
+	size_t k;
+	int fd;
+
+	w = temp_writer(&fd);
+	picl_record_init(&rec);
+	rec.type = PICL_REC_DESCRIPTOR;
+	rec.event = rec.processor = rec.process = -1;
+	rec.nfields = 1;
+	rec.has_descriptor = 1;
+	rec.alias = -1;
+	rec.control = "%d%s";
+	rec.control_len = 4;
+	memset(v, 0, sizeof(v));
+	v[0].kind = PICL_VAL_INT;
+	v[1].kind = PICL_VAL_STRING;
+	rec.values = v;
+	rec.nvalues = 2;
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		v[0].v.i = bad[k].alias;
+		v[1].v.s.ptr = bad[k].control;
+		v[1].v.s.len = strlen(bad[k].control);
+		ck_assert_msg(picl_writer_write(w, &rec) == PICL_ERR_UNREPRESENTABLE,
+			      "alias %lld \"%s\" written", (long long)bad[k].alias, bad[k].control);
+	}
+	v[0].v.i = 0;
+	v[1].v.s.ptr = "%d %lf";
+	v[1].v.s.len = 6;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	out = written(w, fd);
+	ck_assert_str_eq(out, "-6 -1 0 -1 -1 1 \"%d%s\" 0 \"%d %lf\"\n");
+}
+END_TEST
+
 /* The first bytes, read to look for the zstd magic, are handed out as
  * they came whatever the first read gave: three bytes came out rotated
  * ("1 2" as " 21"), and a first read of one to three bytes was not
@@ -586,6 +631,7 @@ int main(void)
 	tcase_add_test(tc, open_unreadable_closes_once);
 	tcase_add_test(tc, open_fd_null_name);
 	tcase_add_test(tc, writer_alias_definition_values);
+	tcase_add_test(tc, writer_alias_definition_refused);
 	tcase_add_test(tc, short_first_read);
 	tcase_add_test(tc, memory_null_empty);
 	tcase_add_test(tc, memory_null_with_length);
