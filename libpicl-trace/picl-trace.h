@@ -737,7 +737,9 @@ struct picl_writer *picl_writer_open_fd(int fd, const char *name,
  * PICL_ERR_USAGE; but for a -6 record's two values: alias and control
  * string, written in double quotes, nfields 1; an alias below 0, or a
  * control string that picl_descriptor_compile refuses, is refused with
- * PICL_ERR_UNREPRESENTABLE, as a reader would refuse the line); otherwise from rec->data/data_len as it is
+ * PICL_ERR_UNREPRESENTABLE, as a reader would refuse the line; so are
+ * the values of a -201, -202 or -203 record that are not 32-bit integers,
+ * or whose first, the subset id, is -1 or more); otherwise from rec->data/data_len as it is
  * (it must start with a blank, or be empty). A control string with suppressed conversions (%*)
  * cannot be encoded from values: such a record is written from rec->data,
  * and refused (PICL_ERR_UNREPRESENTABLE) when its values are no longer what

@@ -254,6 +254,26 @@ static int check_alias_control(struct picl_writer *w, int64_t alias, const struc
 	return PICL_OK;
 }
 
+/* A subset definition (-201, -202, -203) holds 32-bit integers, the first
+ * (the subset id) below -1, as a reader applies it (DESIGN.md point 7). */
+static int check_subset_values(struct picl_writer *w, const struct picl_record *rec)
+{
+	size_t i;
+
+	if (rec->type != PICL_REC_SUBSET_PROCESSORS && rec->type != PICL_REC_SUBSET_PROCESSES &&
+	    rec->type != PICL_REC_SUBSET_EVENTS)
+		return PICL_OK;
+	for (i = 0; i < rec->nvalues; i++)
+		if (rec->values[i].kind != PICL_VAL_INT ||
+		    rec->values[i].v.i < INT32_MIN || rec->values[i].v.i > INT32_MAX)
+			return fail(w, PICL_ERR_UNREPRESENTABLE,
+				    "subset definitions hold 32-bit integers only (value %zu)", i + 1);
+	if (rec->values[0].v.i >= -1)
+		return fail(w, PICL_ERR_UNREPRESENTABLE, "a subset id must be below -1 (found %lld)",
+			    (long long)rec->values[0].v.i);
+	return PICL_OK;
+}
+
 /* The descriptor field and the data of rec, as canonical text, in scratch. */
 static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 {
@@ -328,6 +348,8 @@ static int encode_data(struct picl_writer *w, const struct picl_record *rec)
 				    rec->nvalues, (unsigned long long)rec->nfields,
 				    picl_descriptor_control(rec->desc), vpf);
 	}
+	if ((rc = check_subset_values(w, rec)) < 0)
+		return rc;
 	rc = picl_descriptor_encode(rec->desc, rec->values, rec->nvalues, &w->scratch,
 				    &w->scratch_len, &w->scratch_cap, &e2);
 	if (rc < 0)

@@ -217,6 +217,55 @@ START_TEST(writer_alias_definition_refused)
 }
 END_TEST
 
+/* Nor a subset definition a reader would refuse (DESIGN.md point 7). */
+START_TEST(writer_subset_definition_refused)
+{
+	struct picl_descriptor *d = NULL, *dl = NULL;
+	struct picl_record rec;
+	struct picl_value v[3];
+	struct picl_writer *w;
+	int fd;
+
+	ck_assert_int_eq(picl_descriptor_compile("%d", 2, &d, NULL), PICL_OK);
+	ck_assert_int_eq(picl_descriptor_compile("%lf", 3, &dl, NULL), PICL_OK);
+	w = temp_writer(&fd);
+	picl_record_init(&rec);
+	rec.type = PICL_REC_SUBSET_EVENTS;
+	rec.event = rec.processor = rec.process = -1;
+	rec.nfields = 3;
+	rec.has_descriptor = 1;
+	rec.alias = 2;
+	rec.desc = d;
+	memset(v, 0, sizeof(v));
+	v[0].kind = v[1].kind = v[2].kind = PICL_VAL_INT;
+	v[0].v.i = 5;     /* an id of 0 or more */
+	v[1].v.i = 10;
+	v[2].v.i = 11;
+	rec.values = v;
+	rec.nvalues = 3;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	v[0].v.i = -1;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	v[0].v.i = -5;
+	v[2].v.i = INT64_C(1) << 40;
+	rec.type = PICL_REC_SUBSET_PROCESSORS;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	v[2].v.i = 11;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	rec.type = PICL_REC_SUBSET_PROCESSES;
+	rec.alias = 5;
+	rec.desc = dl;
+	v[0].kind = v[1].kind = v[2].kind = PICL_VAL_DOUBLE;
+	v[0].v.d = -5;
+	v[1].v.d = 1;
+	v[2].v.d = 2;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	ck_assert_str_eq(written(w, fd), "-201 -1 0 -1 -1 3 2 -5 10 11\n");
+	picl_descriptor_free(d);
+	picl_descriptor_free(dl);
+}
+END_TEST
+
 /* The first bytes, read to look for the zstd magic, are handed out as
  * they came whatever the first read gave: three bytes came out rotated
  * ("1 2" as " 21"), and a first read of one to three bytes was not
@@ -632,6 +681,7 @@ int main(void)
 	tcase_add_test(tc, open_fd_null_name);
 	tcase_add_test(tc, writer_alias_definition_values);
 	tcase_add_test(tc, writer_alias_definition_refused);
+	tcase_add_test(tc, writer_subset_definition_refused);
 	tcase_add_test(tc, short_first_read);
 	tcase_add_test(tc, memory_null_empty);
 	tcase_add_test(tc, memory_null_with_length);
