@@ -246,8 +246,12 @@ struct picl_descriptor;
  * a field program. Supported: %d %i %u %x %X %o, with l (%ld %li %lu %lx),
  * %f %F %e %g %E %G and their l forms (double), %c, %s, field widths (%5d,
  * %3c), assignment suppression (%*d), %%, literal text and white space.
- * Unlike scanf, a number ends only at white space or the end of the data:
- * "%d%c" does not split "1x".
+ * Unlike scanf, a number ends only at white space, the end of the data,
+ * its width or the first byte of the literal text that follows it: "%d%c"
+ * does not split "1x", "%dabc" reads "12abc" as 12. A %s word stops at that
+ * byte too ("%s,%d" reads "a,1"), and %c/%Nc first takes one separating
+ * blank if one is there (so "%c%c" reads "a b" as 'a' and 'b'). Data
+ * fields (applications) are separated by white space, none needed.
  * Rejected with PICL_ERR_DESCRIPTOR and a message naming the column: %n, %p,
  * %[...], h/hh/L/ll/j/z/t modifiers, an unknown conversion, a control string
  * with no conversion at all, or one longer than 4096 bytes.
