@@ -240,6 +240,10 @@ static int check_alias_control(struct picl_writer *w, int64_t alias, const struc
 	struct picl_error ce;
 	int rc;
 
+	if (v->kind != PICL_VAL_STRING && v->kind != PICL_VAL_CHARS)
+		return fail(w, PICL_ERR_UNREPRESENTABLE,
+			    "the control string of alias %lld must be a string value",
+			    (long long)alias);
 	if (v->v.s.len == 0)
 		return fail(w, PICL_ERR_UNREPRESENTABLE,
 			    "the control string of alias %lld is empty", (long long)alias);

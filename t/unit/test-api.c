@@ -208,6 +208,16 @@ START_TEST(writer_alias_definition_refused)
 		ck_assert_msg(picl_writer_write(w, &rec) == PICL_ERR_UNREPRESENTABLE,
 			      "alias %lld \"%s\" written", (long long)bad[k].alias, bad[k].control);
 	}
+	/* The second value is the control string: an integer there is not
+	 * read as a string's pointer and length. */
+	v[0].v.i = 6;
+	v[1].kind = PICL_VAL_INT;
+	v[1].v.i = 0x1234;
+	v[1].v.s.len = 99;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_UNREPRESENTABLE);
+	ck_assert_msg(strstr(picl_writer_error(w)->problem, "string") != NULL, "%s",
+		      picl_writer_error(w)->problem);
+	v[1].kind = PICL_VAL_STRING;
 	v[0].v.i = 0;
 	v[1].v.s.ptr = "%d %lf";
 	v[1].v.s.len = 6;
