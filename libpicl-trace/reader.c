@@ -571,6 +571,17 @@ int reader_fields_fast(const char *text, size_t len, struct picl_record *rec)
 	return 1;
 }
 
+/* What a carriage return in [from, to) suggests, for a message about the
+ * unexpected text at `to`: a file whose lines end with CR alone (classic
+ * Mac OS) reads as one long line. "" without one. */
+static const char *cr_hint(const char *from, const char *to)
+{
+	return to > from && memchr(from, '\r', (size_t)(to - from))
+	       ? " (a carriage return before it ends no line: does the file end its lines "
+		 "with CR alone? tr '\\r' '\\n' converts it)"
+	       : "";
+}
+
 /* The six fixed fields, the descriptor and where the data start. */
 static int parse_fields(struct picl_reader *r, const char *text, size_t len,
 			struct picl_record *rec)
@@ -599,7 +610,8 @@ static int parse_fields(struct picl_reader *r, const char *text, size_t len,
 
 			picl_quote(q, (size_t)(e - q), 24, s, sizeof(s));
 			return fail_at(r, q, PICL_ERR_SYNTAX,
-				       "unexpected \"%s\" after a record with no data fields", s);
+				       "unexpected \"%s\" after a record with no data fields%s", s,
+				       cr_hint(text, q));
 		}
 		rec->data = e;
 		rec->data_len = 0;
@@ -820,8 +832,9 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 
 		picl_quote(p, (size_t)(e - p), 24, s, sizeof(s));
 		return fail_at(r, p, PICL_ERR_DATA,
-			       "unexpected \"%s\" after %llu data field%s", s,
-			       (unsigned long long)rec->nfields, rec->nfields == 1 ? "" : "s");
+			       "unexpected \"%s\" after %llu data field%s%s", s,
+			       (unsigned long long)rec->nfields, rec->nfields == 1 ? "" : "s",
+			       cr_hint(rec->data, p));
 	}
 	rec->values = r->values;
 	rec->nvalues = nv;

@@ -105,6 +105,6 @@ TOOLS_E2E = t/e2e/0021-short-m.sh t/e2e/0026-stdout-name.sh t/e2e/0511-merge-uns
 TESTS += $(TOOLS_E2E)
 EXTRA_DIST += $(TOOLS_E2E)
 # the library against the format spec, statement by statement
-SPEC_E2E = t/e2e/0960-spec-data-fields.sh
+SPEC_E2E = t/e2e/0960-spec-data-fields.sh t/e2e/0965-cr-only-lines.sh
 TESTS += $(SPEC_E2E)
 EXTRA_DIST += $(SPEC_E2E)
