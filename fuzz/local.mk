@@ -66,8 +66,8 @@ CLEANFILES += $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 # The picltrace commands as a whole (fuzz-commands.c): their sources but
 # picltrace.c's main (a command added to picltrace goes here too).
 FUZZ_CMDSOURCES = picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
-	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/msort.c sort-merge/cmd-sort.c \
-	sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
+	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/defs.c sort-merge/msort.c \
+	sort-merge/cmd-sort.c sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
 	stats/cmd-plot.c stats/profile.c
 fuzz/fuzz-commands: $(srcdir)/fuzz/fuzz-commands.c $(srcdir)/fuzz/slurp.h $(FUZZ_LIBFILES) \
 		$(addprefix $(srcdir)/,$(FUZZ_CMDSOURCES))

@@ -55,7 +55,10 @@ static const char merge_usage[] =
 	"  -h, --help         show this help\n"
 	"\n"
 	"Records with equal timestamps come out in the order of the inputs on the\n"
-	"command line. FILE - is standard input (once).\n";
+	"command line. The inputs' leading definition records (-6, -201..-203)\n"
+	"come first; a record whose alias resolves otherwise in the output is\n"
+	"written with its control string (Definitions in picltrace-merge(1)).\n"
+	"FILE - is standard input (once).\n";
 
 /*
  * The processors seen, for the -307 header record: a set of ids (open
@@ -183,7 +186,7 @@ static int close_temp(struct picl_writer *w)
 /* Sort one input into a temporary run (for --unsorted). Returns its fd. */
 static int sort_input(const struct runs_config *cfg, const char *path)
 {
-	struct picl_reader *r = runs_open("merge", path, 0);
+	struct picl_reader *r = runs_open("merge", path, RUNS_READ_DEFS);
 	struct sorter *s = NULL;
 	struct picl_writer *w = NULL;
 	struct picl_record rec;
@@ -195,7 +198,7 @@ static int sort_input(const struct runs_config *cfg, const char *path)
 	if (!s)
 		goto fail;
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
-		if (sorter_add(s, &rec) < 0)
+		if (sorter_add(s, r, &rec) < 0)
 			goto fail;
 	if (rc != PICL_END) {
 		picltrace_report("merge", picl_reader_error(r));
@@ -319,8 +322,8 @@ static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t 
 		decoders += in[i].cost;
 	buffer = runs_buffer(runs_budget(cfg->memory), n, decoders);
 	for (i = 0; i < n; i++) {
-		r[i] = in[i].fd >= 0 ? runs_reopen("merge", in[i].fd, in[i].name, buffer) :
-				      runs_open_buffer("merge", in[i].name, 0, buffer);
+		r[i] = in[i].fd >= 0 ? runs_reopen_defs("merge", in[i].fd, in[i].name, buffer) :
+				      runs_open_buffer("merge", in[i].name, RUNS_READ_DEFS, buffer);
 		if (!r[i])
 			goto out;
 	}
@@ -392,7 +395,8 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 				return -1;
 			}
 			if (first) {
-				if (!picl_is_header_type(rec.type))
+				if (!picl_is_header_type(rec.type) &&
+				    !picl_is_definition_type(rec.type))
 					first = 0;
 				if (!have || picl_time_cmp(rec.time, *t) < 0)
 					*t = rec.time;
@@ -526,7 +530,7 @@ static int header_time(int fd, struct picl_time *t)
 		if (!have || picl_time_cmp(rec.time, *t) < 0)
 			*t = rec.time;
 		have = 1;
-		if (!picl_is_header_type(rec.type))
+		if (!picl_is_header_type(rec.type) && !picl_is_definition_type(rec.type))
 			break;
 	}
 	if (have)

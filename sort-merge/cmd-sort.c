@@ -1,7 +1,8 @@
 /*
  * cmd-sort.c - `picltrace sort`: order a trace by exact timestamp.
  *
- * Stable (equal timestamps keep input order), header records first, in
+ * Stable (equal timestamps keep input order), header records first, then
+ * definition records (defs.c says how records keep their meaning), in
  * bounded memory: past --memory the records are spilled as sorted,
  * zstd-compressed runs in --tmpdir and merged (runs.c). Records are moved,
  * not re-formatted. --check only reports whether the input is sorted and
@@ -37,7 +38,10 @@ static const char sort_usage[] =
 	"  -h, --help         show this help\n"
 	"\n"
 	"Equal timestamps keep their input order; header records (-399..-301)\n"
-	"come first. With no FILE, or when FILE is -, read standard input.\n";
+	"come first, then definition records (-6, -201..-203) in input order; a\n"
+	"record whose alias would then resolve otherwise is written with its\n"
+	"control string (Definitions in picltrace-sort(1)). With no FILE, or when\n"
+	"FILE is -, read standard input.\n";
 
 static uint64_t input_size(const char *const *inputs, int n)
 {
@@ -72,6 +76,8 @@ static int check_sorted(const char *const *inputs, int n)
 
 			if (header && last_input < 0)
 				continue;
+			if (picl_is_definition_type(rec.type))
+				continue;   /* sort writes them first, whatever their times */
 			if (last_input >= 0 && (header || picl_time_cmp(rec.time, last) < 0)) {
 				/* the earlier record may be in an earlier input: name it */
 				const char *prev = last_input == i ? "" :
@@ -229,7 +235,8 @@ int cmd_sort(int argc, const char **argv)
 	if (prog.total)
 		sorter_reserve(s, prog.total);
 	for (i = 0; i < ninputs; i++) {
-		struct picl_reader *r = runs_open("sort", inputs[i], PICL_READ_PARALLEL);
+		struct picl_reader *r = runs_open("sort", inputs[i],
+						  PICL_READ_PARALLEL | RUNS_READ_DEFS);
 
 		if (!r)
 			goto out;

@@ -382,7 +382,7 @@ out:
 static int sort_input(struct syncer *s, int fd)
 {
 	static const struct picl_reader_options ropts = {
-		PICL_READ_RAW | PICL_READ_NO_DEFS | PICL_READ_PARALLEL, 0, 0
+		PICL_READ_RAW | PICL_READ_PARALLEL, 0, 0   /* the sorter keeps definitions */
 	};
 	struct picl_writer_options wopts = { 1, 1, 0 };
 	struct runs_config cfg = { CMD, NULL, 0, 0, 0 };

@@ -37,7 +37,11 @@
  *
  * A record whose text is not its raw line (continued over several lines, a
  * CRLF line, or the last line without a newline) is copied into a side
- * arena and found again by its offset. Header records are copied aside.
+ * arena and found again by its offset. Header records are copied aside, and
+ * so are definition records (-6, -201..-203) while no event record came
+ * before them: they are written after the header records, which changes
+ * no record's meaning (defs.c). A definition after an event record makes
+ * msort give up: runs.c sorts that trace.
  * The input must not change while it is sorted (as with any mapping, a
  * file truncated meanwhile ends the process with SIGBUS).
  */
@@ -87,6 +91,8 @@ struct part {
 	size_t nx, xcap;
 	char *hdr;
 	size_t hlen, hcap;
+	char *defs;            /* definition records, before any event record */
+	size_t dlen, dcap;
 };
 
 struct msort {
@@ -238,6 +244,7 @@ static void part_free(struct part *t)
 	free(t->side);
 	free(t->x);
 	free(t->hdr);
+	free(t->defs);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -447,6 +454,12 @@ static int take(const struct msort *m, struct part *t, const struct picl_record 
 {
 	if (picl_is_header_type(rec->type))
 		return append(&t->hdr, &t->hlen, &t->hcap, rec->line, rec->line_len) < 0 ? -1 : 0;
+	if (picl_is_definition_type(rec->type)) {
+		/* One after an event record: runs.c sorts that (defs.c). */
+		if (t->started)
+			return 1;
+		return append(&t->defs, &t->dlen, &t->dcap, rec->line, rec->line_len) < 0 ? -1 : 0;
+	}
 	return add_event(m, t, rec);
 }
 
@@ -614,7 +627,9 @@ int msort_read(struct msort *m, struct picltrace_progress *prog)
 	uint64_t count = 0;
 	int rc, st = 0, threaded = 0;
 
-	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;   /* records are moved, not read */
+	/* Records are moved, not read; definitions are read, so that one that
+	 * does not decode is an error here as in runs.c (defs.c). */
+	o.flags = PICL_READ_RAW;
 	r = picl_reader_open_memory(m->map, m->size, m->path, &o, &st, &err);
 	if (!r) {
 		picltrace_report(m->cfg.cmd, &err);
@@ -1290,7 +1305,8 @@ static int gather(struct msort *m, const uint64_t *v, size_t stride, struct psor
 	pthread_mutex_init(&q.mu, NULL);
 	pthread_cond_init(&q.cv, NULL);
 	q.threaded = pthread_create(&th, NULL, writer_thread, &q) == 0;
-	if (out_put(&q, m->part[0].hdr, m->part[0].hlen) < 0)
+	if (out_put(&q, m->part[0].hdr, m->part[0].hlen) < 0 ||
+	    out_put(&q, m->part[0].defs, m->part[0].dlen) < 0)
 		goto finish;
 	if (v) {
 		for (i = 0; i < n; i++) {

@@ -22,7 +22,11 @@
  * Header records (-399..-301) are kept aside in input order and written
  * first (DESIGN.md point 8): in memory up to an eighth of the budget (1 MiB
  * at most), beyond that in a temporary file, so that a trace of header
- * records alone sorts within --memory too.
+ * records alone sorts within --memory too. Definition records (-6,
+ * -201..-203) are kept aside too and written after them; records whose
+ * meaning that would change are rewritten on the way in or out (defs.c).
+ * A merge writes the inputs' leading definition records after the header
+ * records, in the order of the inputs (defs.c again).
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "runs.h"
@@ -62,6 +66,7 @@ struct sorter {
 	int *runs;             /* descriptors of spilled runs, in input order */
 	size_t nruns, runs_cap;
 	size_t nmerged;        /* runs[0 .. nmerged-1] are merges of spills */
+	struct deftrack *defs; /* definition records, kept aside (defs.c) */
 };
 
 /* Memory an entry costs while sorting: the entry and two radix pairs. */
@@ -129,6 +134,11 @@ struct sorter *sorter_new(const struct runs_config *cfg)
 		s->cfg = *cfg;
 		s->cfg.memory = runs_budget(cfg->memory);
 		s->hfd = -1;
+		s->defs = deftrack_new(cfg->cmd, 0);
+		if (!s->defs) {
+			free(s);
+			s = NULL;
+		}
 	}
 	return s;
 }
@@ -324,8 +334,9 @@ static int append_line(char **buf, size_t *len, size_t *cap, const char *s, size
 	return 0;
 }
 
-/* Write the in-memory run, sorted, to w (without the header lines). */
-static int write_sorted(struct sorter *s, struct picl_writer *w)
+/* Write the in-memory run, sorted, to w (without the header lines); out:
+ * the output's definitions (defs.c), or NULL for a temporary run. */
+static int write_sorted(struct sorter *s, struct picl_writer *w, struct deftrack *out)
 {
 	struct pair *order = sort_entries(s);
 	size_t i, order_bytes;
@@ -335,8 +346,17 @@ static int write_sorted(struct sorter *s, struct picl_writer *w)
 	order_bytes = (s->n ? s->n : 1) * sizeof(*order);
 	for (i = 0; i < s->n; i++) {
 		const struct ent *e = &s->ents[order[i].idx];
+		size_t nlen;
+		int fail = 0;
+		const char *nl = out ? deftrack_sort_out(out, s->arena + e->off, e->len, &nlen,
+							 &fail) : NULL;
 
-		if (write_stored_line(w, s->arena + e->off, e->len) < 0) {
+		if (fail) {
+			runs_big_free(order, order_bytes);
+			return -1;
+		}
+		if (nl ? picl_writer_write_raw(w, nl, nlen) < 0 || picl_writer_write_raw(w, "\n", 1) < 0
+		       : write_stored_line(w, s->arena + e->off, e->len) < 0) {
 			picltrace_report(s->cfg.cmd, picl_writer_error(w));
 			runs_big_free(order, order_bytes);
 			return -1;
@@ -459,7 +479,7 @@ static int spill(struct sorter *s)
 	    grow((void **)&s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs)) < 0)
 		return nomem(s);
 	w = run_create(s, s->cfg.tmpdir ? s->cfg.tmpdir : "temporary run", &fd);
-	if (!w || run_close(s, w, fd, write_sorted(s, w)) < 0)
+	if (!w || run_close(s, w, fd, write_sorted(s, w, NULL)) < 0)
 		return -1;
 	s->runs[s->nruns++] = fd;
 	s->n = 0;
@@ -533,33 +553,44 @@ static int header_write(struct sorter *s, struct picl_writer *w)
 	return 0;
 }
 
-int sorter_add(struct sorter *s, const struct picl_record *rec)
+int sorter_add(struct sorter *s, struct picl_reader *r, const struct picl_record *rec)
 {
 	struct ent *e;
+	const char *line = rec->line;
+	size_t len = rec->line_len;
+	int fail = 0;
 
 	if (picl_is_header_type(rec->type)) {
 		if (append_line(&s->hdr, &s->hlen, &s->hcap, rec->line, rec->line_len) < 0)
 			return nomem(s);
 		return s->hlen >= header_held(s) ? header_spill(s) : 0;
 	}
-	if (rec->line_len > UINT32_MAX)
+	if (picl_is_definition_type(rec->type))
+		return deftrack_sort_def(s->defs, r, rec);
+	if (!(line = deftrack_sort_event(s->defs, r, rec, &len, &fail))) {
+		if (fail)
+			return -1;
+		line = rec->line;
+		len = rec->line_len;
+	}
+	if (len > UINT32_MAX)
 		return nomem(s);
-	if ((uint64_t)s->alen + rec->line_len + 1 + (uint64_t)(s->n + 1) * ENT_COST >
+	if ((uint64_t)s->alen + len + 1 + (uint64_t)(s->n + 1) * ENT_COST >
 	    s->cfg.memory && s->n > 0 && spill(s) < 0)
 		return -1;
-	if (s->alen + rec->line_len + 1 > s->acap &&
-	    grow_big((void **)&s->arena, &s->acap, s->alen + rec->line_len + 1, 1) < 0)
+	if (s->alen + len + 1 > s->acap &&
+	    grow_big((void **)&s->arena, &s->acap, s->alen + len + 1, 1) < 0)
 		return nomem(s);
 	if (s->n == s->cap && grow_big((void **)&s->ents, &s->cap, s->n + 1, sizeof(*s->ents)) < 0)
 		return nomem(s);
 	e = &s->ents[s->n++];
 	e->mant = rec->time.mant;
 	e->scale = rec->time.scale;
-	e->len = (uint32_t)rec->line_len;
+	e->len = (uint32_t)len;
 	e->off = s->alen;
-	memcpy(s->arena + s->alen, rec->line, rec->line_len);
-	s->arena[s->alen + rec->line_len] = '\n';
-	s->alen += rec->line_len + 1;
+	memcpy(s->arena + s->alen, line, len);
+	s->arena[s->alen + len] = '\n';
+	s->alen += len + 1;
 	return 0;
 }
 
@@ -571,7 +602,7 @@ int sorter_add_all(struct sorter *s, struct picl_reader *r, struct picltrace_pro
 	int rc;
 
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
-		if (sorter_add(s, &rec) < 0)
+		if (sorter_add(s, r, &rec) < 0)
 			return -1;
 		if ((++n & 0xffff) == 0)
 			picltrace_progress(prog, base + picl_reader_offset(r));
@@ -596,7 +627,8 @@ struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned
 	struct picl_reader *r;
 	int rc;
 
-	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS | flags;
+	o.flags = PICL_READ_RAW | (flags & RUNS_READ_DEFS ? 0 : PICL_READ_NO_DEFS) |
+		  (flags & ~RUNS_READ_DEFS);
 	o.buffer_size = buffer;
 	r = picl_reader_open(path, &o, &rc, &err);
 	if (!r) {
@@ -608,7 +640,8 @@ struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned
 	return r;
 }
 
-struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name, size_t buffer)
+static struct picl_reader *reopen(const char *cmd, int fd, const char *name, size_t buffer,
+				  unsigned flags)
 {
 	struct picl_reader_options o = { 0 };
 	struct picl_error err = { 0 };
@@ -619,7 +652,7 @@ struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name, size_
 		picltrace_error(cmd, "cannot rewind a %s: %s", name, strerror(errno));
 		return NULL;
 	}
-	o.flags = PICL_READ_RAW | PICL_READ_NO_DEFS;
+	o.flags = flags;
 	o.buffer_size = buffer;
 	r = picl_reader_open_fd(fd, name, &o, &rc, &err);
 	if (!r)
@@ -627,8 +660,24 @@ struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name, size_
 	return r;
 }
 
+struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name, size_t buffer)
+{
+	return reopen(cmd, fd, name, buffer, PICL_READ_RAW | PICL_READ_NO_DEFS);
+}
+
+struct picl_reader *runs_reopen_defs(const char *cmd, int fd, const char *name, size_t buffer)
+{
+	return reopen(cmd, fd, name, buffer, PICL_READ_RAW);
+}
+
+static int merge_core(const struct runs_config *cfg, struct picl_reader **in, size_t n,
+		      int check, struct picl_writer *w,
+		      int (*seen)(void *ctx, int32_t processor), void *ctx,
+		      struct deftrack *sortdefs, struct deftrack *mergedefs);
+
 /* Merge runs[first .. first+k) into w. */
-static int merge_runs(struct sorter *s, size_t first, size_t k, struct picl_writer *w)
+static int merge_runs(struct sorter *s, size_t first, size_t k, struct picl_writer *w,
+		      struct deftrack *out)
 {
 	struct picl_reader **in = calloc(k, sizeof(*in));
 	/* The runs share --memory (the sort's own buffers are given back by
@@ -643,7 +692,7 @@ static int merge_runs(struct sorter *s, size_t first, size_t k, struct picl_writ
 		if (!(in[i] = runs_reopen(s->cfg.cmd, s->runs[first + i], "temporary run",
 					  buffer)))
 			goto out;
-	rc = merge_readers(&s->cfg, in, k, 0, w, NULL, NULL);
+	rc = merge_core(&s->cfg, in, k, 0, w, NULL, NULL, out, NULL);
 out:
 	for (i = 0; i < k; i++)
 		picl_reader_free(in[i]);
@@ -661,7 +710,7 @@ static int merge_round(struct sorter *s, size_t first, size_t k)
 	int fd;
 
 	w = run_create(s, "temporary run", &fd);
-	if (!w || run_close(s, w, fd, merge_runs(s, first, k, w)) < 0)
+	if (!w || run_close(s, w, fd, merge_runs(s, first, k, w, NULL)) < 0)
 		return -1;
 	for (i = 0; i < k; i++)
 		close(s->runs[first + i]);
@@ -674,14 +723,14 @@ static int merge_round(struct sorter *s, size_t first, size_t k)
 
 int sorter_finish(struct sorter *s, struct picl_writer *w)
 {
-	if (header_write(s, w) < 0)
+	if (header_write(s, w) < 0 || deftrack_write(s->defs, w) < 0)
 		return -1;
 	if (s->nruns == 0)
-		return write_sorted(s, w);
+		return write_sorted(s, w, s->defs);
 	if (spill(s) < 0)
 		return -1;
 	drop_buffers(s);
-	return merge_runs(s, 0, s->nruns, w);   /* spill keeps them below the fan-in */
+	return merge_runs(s, 0, s->nruns, w, s->defs);   /* spill keeps them below the fan-in */
 }
 
 void sorter_free(struct sorter *s)
@@ -698,6 +747,7 @@ void sorter_free(struct sorter *s)
 	free(s->hdr);
 	if (s->hfd >= 0)
 		close(s->hfd);
+	deftrack_free(s->defs);
 	free(s);
 }
 
@@ -708,7 +758,7 @@ void sorter_free(struct sorter *s)
 struct source {
 	struct picl_reader *r;
 	struct picl_record rec;
-	int header;
+	int header;            /* 2 header, 1 definition, 0 event record */
 	struct picl_time last;
 	uint64_t last_line;
 	int started;
@@ -719,7 +769,9 @@ static int src_less(const struct source *a, size_t ia, const struct source *b, s
 	int c;
 
 	if (a->header != b->header)
-		return a->header;
+		return a->header > b->header;
+	if (a->header == 1)
+		return ia < ib;   /* definitions: in the order of the inputs */
 	c = picl_time_cmp(a->rec.time, b->rec.time);
 	if (c)
 		return c < 0;
@@ -756,8 +808,9 @@ static int advance(const struct runs_config *cfg, struct source *s, int check)
 		picltrace_report(cfg->cmd, picl_reader_error(s->r));
 		return -1;
 	}
-	s->header = picl_is_header_type(s->rec.type);
-	if (s->header && check && s->started) {
+	s->header = picl_is_header_type(s->rec.type) ? 2 :
+		    picl_is_definition_type(s->rec.type) ? 1 : 0;
+	if (s->header == 2 && check && s->started) {
 		/* sorted means header records first (sort(1)) */
 		picltrace_error(cfg->cmd,
 				"%s:%llu:1: not sorted: header record %d after the event records "
@@ -792,6 +845,23 @@ int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t
 		  int check, struct picl_writer *w,
 		  int (*seen)(void *ctx, int32_t processor), void *ctx)
 {
+	struct deftrack *t = deftrack_new(cfg->cmd, n);
+	int rc;
+
+	if (!t) {
+		picltrace_error(cfg->cmd, "out of memory");
+		return -1;
+	}
+	rc = merge_core(cfg, in, n, check, w, seen, ctx, NULL, t);
+	deftrack_free(t);
+	return rc;
+}
+
+static int merge_core(const struct runs_config *cfg, struct picl_reader **in, size_t n,
+		      int check, struct picl_writer *w,
+		      int (*seen)(void *ctx, int32_t processor), void *ctx,
+		      struct deftrack *sortdefs, struct deftrack *mergedefs)
+{
 	struct source *src = calloc(n ? n : 1, sizeof(*src));
 	size_t *heap = calloc(n ? n : 1, sizeof(*heap));
 	size_t hn = 0, i;
@@ -813,10 +883,23 @@ int merge_readers(const struct runs_config *cfg, struct picl_reader **in, size_t
 		sift_down(src, heap, hn, i);
 	while (hn > 0) {
 		struct source *s = &src[heap[0]];
+		const char *nl = NULL;
+		size_t nlen = 0;
+		int fail = 0;
 
 		if (seen && seen(ctx, s->rec.processor) < 0)
 			goto out;
-		if (write_record_line(w, &s->rec) < 0) {
+		if (mergedefs && s->header == 1 &&
+		    deftrack_merge_def(mergedefs, heap[0], s->r, &s->rec) < 0)
+			goto out;
+		if (mergedefs && s->header == 0)
+			nl = deftrack_merge_event(mergedefs, heap[0], s->r, &s->rec, &nlen, &fail);
+		if (sortdefs && s->header == 0)
+			nl = deftrack_sort_out(sortdefs, s->rec.line, s->rec.line_len, &nlen, &fail);
+		if (fail)
+			goto out;
+		if (nl ? picl_writer_write_raw(w, nl, nlen) < 0 || picl_writer_write_raw(w, "\n", 1) < 0
+		       : write_record_line(w, &s->rec) < 0) {
 			picltrace_report(cfg->cmd, picl_writer_error(w));
 			goto out;
 		}

@@ -33,8 +33,11 @@ struct sorter *sorter_new(const struct runs_config *cfg);
  * size, capped at the memory budget), so the arena does not grow by
  * copying. Optional. */
 void sorter_reserve(struct sorter *s, uint64_t bytes);
-/* Take one record (its line is copied). 0, or -1 after reporting an error. */
-int sorter_add(struct sorter *s, const struct picl_record *rec);
+/* Take one record (its line is copied), read by r: definition records
+ * (-6, -201..-203) are kept aside and written after the header records, in
+ * input order (defs.c says what that does to the records; r must apply
+ * definitions, see RUNS_READ_DEFS). 0, or -1 after reporting an error. */
+int sorter_add(struct sorter *s, struct picl_reader *r, const struct picl_record *rec);
 /* Take every record r holds, showing progress as base + r's offset (prog
  * may be a silent one). 0, or -1 after reporting an error. */
 struct picltrace_progress;
@@ -48,7 +51,11 @@ void sorter_free(struct sorter *s);
 
 /*
  * Merge already sorted readers into w, by exact time, ties in the order of
- * the readers; header records of all inputs first. `names` label the inputs
+ * the readers; header records of all inputs first, then the definition
+ * records each input has before its event records, in the order of the
+ * readers (a later one is written where it is met); records whose alias
+ * would resolve otherwise in the output are written with their control
+ * string (defs.c). The readers must apply definitions (RUNS_READ_DEFS). `names` label the inputs
  * in messages. If `check` is set, an input that goes back in time is an
  * error ("not sorted"). If `seen` is not NULL, every processor id met is
  * passed to seen(ctx, processor), which returns 0, or -1 after reporting an
@@ -114,6 +121,10 @@ void *runs_big_grow(void *p, size_t old, size_t bytes);
 /* The most inputs merged at once, from the descriptor limit. */
 size_t runs_fan_in(void);
 
+/* A flag of runs_open: the reader applies definition records (drops
+ * PICL_READ_NO_DEFS), as sorter_add and merge_readers need. */
+#define RUNS_READ_DEFS (1u << 30)
+
 /* Open `path` for reading records as they are (PICL_READ_RAW and
  * PICL_READ_NO_DEFS: sort and merge move records, definitions included,
  * without interpreting any; plus `flags`: sort reads one input at a time
@@ -129,6 +140,36 @@ struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned
  * the reader's default, 1 MiB); `name` ("temporary run") is for messages.
  * NULL after reporting a failure. */
 struct picl_reader *runs_reopen(const char *cmd, int fd, const char *name, size_t buffer);
+/* The same, applying definitions (a run that holds some: merge's). */
+struct picl_reader *runs_reopen_defs(const char *cmd, int fd, const char *name, size_t buffer);
+
+/*
+ * Definition records in a sort or merge (defs.c): kept aside (sort) or
+ * written first (merge), and records whose alias would resolve otherwise
+ * at their new place written with their control string.
+ * deftrack_new(cmd, 0) for a sort, (cmd, n) for a merge of n readers;
+ * NULL when out of memory. The functions returning a line return NULL
+ * when the record is written as it is, else its new text (*nlen bytes,
+ * no newline, valid until the next call); *fail set to -1 after reporting
+ * an error (out of memory). The others return 0, or -1 after reporting.
+ */
+struct deftrack;
+struct deftrack *deftrack_new(const char *cmd, size_t nsources);
+void deftrack_free(struct deftrack *t);
+/* Sort: a definition record read by r; an event record read by r; an event
+ * record's line on output; write the definition lines. */
+int deftrack_sort_def(struct deftrack *t, struct picl_reader *r, const struct picl_record *rec);
+const char *deftrack_sort_event(struct deftrack *t, struct picl_reader *r,
+				const struct picl_record *rec, size_t *nlen, int *fail);
+const char *deftrack_sort_out(struct deftrack *t, const char *line, size_t len, size_t *nlen,
+			      int *fail);
+int deftrack_write(struct deftrack *t, struct picl_writer *w);
+/* Merge: a definition record of reader src being written; an event record
+ * of reader src being written. */
+int deftrack_merge_def(struct deftrack *t, size_t src, struct picl_reader *r,
+		       const struct picl_record *rec);
+const char *deftrack_merge_event(struct deftrack *t, size_t src, struct picl_reader *r,
+				 const struct picl_record *rec, size_t *nlen, int *fail);
 
 /*
  * A temporary file in cfg->tmpdir, already unlinked: it disappears when

@@ -1,0 +1,120 @@
+#!/bin/sh
+# picltrace merge keeps what every record means through the definitions it
+# uses: the inputs' definition records come out first (after the header),
+# in the order of the inputs; a record whose alias resolves otherwise in
+# the output than in its input (another input defined it differently, or a
+# definition came after records) is written with its control string; a
+# subset defined with other members by two inputs is refused.
+. "$PICL_SRCDIR/t/e2e/lib.sh"
+set -e
+
+cd "$TMP"
+# What each event record means (see 0970-sort-defs.sh), sorted.
+cat >meaning.awk <<'AWK'
+BEGIN { split("%c %s %d %ld %f %lf", pre, " ") }
+$1 == -6 { n++; A[n] = $8; E[n] = $2; P[n] = $4; Q[n] = $5; C[n] = $9; next }
+$1 <= -201 && $1 >= -203 {
+  m = ""; for (i = 9; i <= NF; i++) m = m " " $i; S[$1, $8] = "{" m " }"; next
+}
+$1 <= -301 { next }
+{
+  if (NF >= 7 && $6 != 0 && $7 !~ /^"/) {
+    d = $7; best = -1; ctl = (d >= 0 && d <= 5) ? "\"" pre[d + 1] "\"" : "undefined"
+    for (k = 1; k <= n; k++) {
+      if (A[k] != d || !((E[k] == -1 || E[k] == $2) && (P[k] == -1 || P[k] == $4) &&
+                         (Q[k] == -1 || Q[k] == $5)))
+        continue
+      s = (E[k] != -1) + (P[k] != -1) + (Q[k] != -1)
+      if (s >= best) { best = s; ctl = C[k] }
+    }
+    $7 = ctl
+  }
+  if ($4 < -1) $4 = S[-201, $4]
+  if ($5 < -1) $5 = S[-202, $5]
+  print
+}
+AWK
+# same_meaning OUT IN...: OUT reads back and its records mean what the
+# inputs' did
+same_meaning() {
+  out=$1
+  shift
+  run "$PT" cat "$out"
+  expect_rc 0
+  for f in "$@"; do awk -f meaning.awk "$f"; done | LC_ALL=C sort >m.in
+  awk -f meaning.awk "$out" | LC_ALL=C sort >m.out
+  diff -u m.in m.out >&2 || fail "$last: records changed meaning"
+  ! grep -q undefined m.in || fail "test inputs use an undefined alias"
+}
+
+# The audit's case: alias 6 is "%d" in n0 and "%s" in n1.
+cat >n0.picl <<'T'
+-6 -1 0 -1 -1 1 "%d%s" 6 "%d"
+-2 3 1 0 -1 1 6 7
+-2 3 3 0 -1 1 6 8
+T
+cat >n1.picl <<'T'
+-6 -1 0 -1 -1 1 "%d%s" 6 "%s"
+-2 3 2 1 -1 1 6 abc
+-2 3 4 1 -1 1 6 def
+T
+run "$PT" merge -o m.picl n0.picl n1.picl
+expect_rc 0
+expect_err </dev/null
+same_meaning m.picl n0.picl n1.picl
+# the header, then both definitions in the order of the inputs
+grep -v '^-30' m.picl | head -n 2 >defs.out
+head -n 1 n0.picl >defs.want
+head -n 1 n1.picl >>defs.want
+cmp -s defs.out defs.want || fail "merge: definitions not first, in input order"
+# the same through --unsorted, a merge in rounds (--memory) and stdin
+run "$PT" merge --unsorted -o m2.picl n0.picl n1.picl
+expect_rc 0
+same_meaning m2.picl n0.picl n1.picl
+run sh -c "\"$PT\" merge -o m3.picl n0.picl - <n1.picl"
+expect_rc 0
+same_meaning m3.picl n0.picl n1.picl
+
+# Inputs that define the same: nothing rewritten.
+sed 's/abc/7/; s/def/9/; s/"%s"$/"%d"/' n1.picl >n1same.picl
+run "$PT" merge --no-header n0.picl n1same.picl
+expect_rc 0
+! grep -q '^-2 .*"%' "$TMP/out" || fail "merge of inputs defining the same rewrote records"
+
+# A definition after records in one input: written where the merge meets
+# it; the other input's later records keep their meaning.
+cat >l0.picl <<'T'
+-2 3 1 0 -1 1 2 1
+-6 -1 2 -1 -1 1 "%d%s" 2 "%s"
+-2 3 3 0 -1 1 2 word
+T
+cat >l1.picl <<'T'
+-2 3 2 1 -1 1 2 5
+-2 3 4 1 -1 1 2 6
+T
+run "$PT" merge -o l.picl l0.picl l1.picl
+expect_rc 0
+same_meaning l.picl l0.picl l1.picl
+
+# Subset -5 with other members in two inputs: refused, naming both, and
+# no output left.
+cat >s0.picl <<'T'
+-201 -1 0 -1 -1 3 "%d" -5 1 2
+-2 3 1 -5 -1 1 2 7
+T
+cat >s1.picl <<'T'
+-201 -1 0 -1 -1 3 "%d" -5 3 4
+-2 3 2 -5 -1 1 2 8
+T
+run "$PT" merge -o s.picl s0.picl s1.picl
+expect_rc 2
+expect_err <<T
+picltrace merge: s1.picl:1:1: subset -5 is defined again with other members than at s0.picl:1, whose records would change meaning once definitions are written first; give it another id
+T
+[ ! -e s.picl ] || fail "merge: output left after a subset conflict"
+# the same members twice are no conflict
+run "$PT" merge -o s.picl s0.picl s0.picl
+expect_rc 0
+same_meaning s.picl s0.picl s0.picl
+
+echo "PASS: $ntest merge definition checks"
