@@ -2056,6 +2056,10 @@ static void check_time(struct validator *v, struct proc *p, const struct picl_re
 	uint64_t line, column;
 	int reported = 0;
 
+	/* A definition applies to the records after it in the file, whatever
+	 * its time (sort and merge write them first): not in the time order. */
+	if (picl_is_definition_type(rec->type))
+		return;
 	/* PICL writes a -7 message at once, ahead of the records still in its
 	 * buffer (spec section 2.3.1): out of its process's order by design. */
 	if (p && rec->type != PICL_REC_MESSAGE) {

@@ -74,6 +74,10 @@ run "$PT" sort --check s2.picl
 expect_rc 0
 run "$PT" sort --check s.picl
 expect_rc 1
+# ... nor does validate --sorted (a definition applies where it stands)
+run "$PT" validate --sorted --format=json s2.picl
+grep -q '"rule":"time-order"' "$TMP/out" && fail "validate --sorted: $(cat "$TMP/out")"
+grep -q '"rule":"tracing-first-last"' "$TMP/out" || fail "validate --sorted: $(cat "$TMP/out")"
 
 # A subset defined after a record, used by a record of an earlier time.
 cat >sub.picl <<'T'
