@@ -12,6 +12,10 @@
  * redefined with other members where records of the other meaning could
  * move past it is refused, naming both definitions.
  *
+ * A definition that only repeats what is in force where it stands (the
+ * same alias, scope and control string; the same subset members) changes
+ * nothing there and is written once, by sort and merge alike.
+ *
  * Definitions are rare, and nothing here costs anything per record while a
  * trace's definitions all come before its first event record (sort) or
  * every input leads with the same ones (merge):
@@ -325,10 +329,11 @@ static void control_of(const struct picl_record *rec, const char **p, size_t *le
 }
 
 /*
- * Sort: 1 if definition rec only says again what is in force (the same
+ * 1 if definition rec only says again what is in force (the same
  * alias, scope and control string; the same subset members): as late as
  * it comes, it changes no record's meaning (cat of per-node files that
- * each define the same). Else note it (aliases): 0, or -1 out of memory.
+ * each define the same): sort and merge write it once. Else note it
+ * (aliases): 0, or -1 out of memory.
  */
 static int redundant(struct deftrack *t, const struct picl_record *rec)
 {
@@ -392,6 +397,8 @@ int deftrack_sort_def(struct deftrack *t, struct picl_reader *r, const struct pi
 		return nomem(t);
 	if (t->events && !same)
 		t->late = 1;
+	if (same)
+		return 0;   /* written once: it changes nothing where it stands */
 	if (apply(t, r, 0, rec, !t->late, sort_conflict) < 0)
 		return -1;
 	if (add_text(&t->lines, &t->len, &t->cap, rec->line, rec->line_len) < 0)
@@ -538,11 +545,17 @@ const char *deftrack_sort_out(struct deftrack *t, const char *line, size_t len, 
 int deftrack_merge_def(struct deftrack *t, size_t src, struct picl_reader *r,
 		       const struct picl_record *rec)
 {
+	int rc;
+
 	if (t->events)
 		t->careful = 1;
 	else if (add_text(&t->text[src], &t->tlen[src], &t->tcap[src], rec->line,
 			  rec->line_len) < 0)
 		return nomem(t);
+	/* Only what is in force already (per-node files that each define
+	 * the same: a merge of 64 wrote 64 copies): not written again. */
+	if ((rc = redundant(t, rec)) != 0)
+		return rc < 0 ? nomem(t) : 1;
 	return apply(t, r, src, rec, 0, merge_conflict);
 }
 

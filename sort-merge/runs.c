@@ -885,12 +885,12 @@ static int merge_core(const struct runs_config *cfg, struct picl_reader **in, si
 		struct source *s = &src[heap[0]];
 		const char *nl = NULL;
 		size_t nlen = 0;
-		int fail = 0;
+		int fail = 0, repeat = 0;
 
 		if (seen && seen(ctx, s->rec.processor) < 0)
 			goto out;
 		if (mergedefs && s->header == 1 &&
-		    deftrack_merge_def(mergedefs, heap[0], s->r, &s->rec) < 0)
+		    (repeat = deftrack_merge_def(mergedefs, heap[0], s->r, &s->rec)) < 0)
 			goto out;
 		if (mergedefs && s->header == 0)
 			nl = deftrack_merge_event(mergedefs, heap[0], s->r, &s->rec, &nlen, &fail);
@@ -898,8 +898,11 @@ static int merge_core(const struct runs_config *cfg, struct picl_reader **in, si
 			nl = deftrack_sort_out(sortdefs, s->rec.line, s->rec.line_len, &nlen, &fail);
 		if (fail)
 			goto out;
-		if (nl ? picl_writer_write_raw(w, nl, nlen) < 0 || picl_writer_write_raw(w, "\n", 1) < 0
-		       : write_record_line(w, &s->rec) < 0) {
+		if (repeat)
+			;   /* the same definition as the last one of its id */
+		else if (nl ? picl_writer_write_raw(w, nl, nlen) < 0 ||
+			      picl_writer_write_raw(w, "\n", 1) < 0
+			    : write_record_line(w, &s->rec) < 0) {
 			picltrace_report(cfg->cmd, picl_writer_error(w));
 			goto out;
 		}

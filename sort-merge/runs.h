@@ -164,8 +164,9 @@ const char *deftrack_sort_event(struct deftrack *t, struct picl_reader *r,
 const char *deftrack_sort_out(struct deftrack *t, const char *line, size_t len, size_t *nlen,
 			      int *fail);
 int deftrack_write(struct deftrack *t, struct picl_writer *w);
-/* Merge: a definition record of reader src being written; an event record
- * of reader src being written. */
+/* Merge: a definition record of reader src being written (1: do not write
+ * it, it repeats the last definition of its alias number or subset id); an
+ * event record of reader src being written. */
 int deftrack_merge_def(struct deftrack *t, size_t src, struct picl_reader *r,
 		       const struct picl_record *rec);
 const char *deftrack_merge_event(struct deftrack *t, size_t src, struct picl_reader *r,

@@ -80,6 +80,13 @@ sed 's/abc/7/; s/def/9/; s/"%s"$/"%d"/' n1.picl >n1same.picl
 run "$PT" merge --no-header n0.picl n1same.picl
 expect_rc 0
 ! grep -q '^-2 .*"%' "$TMP/out" || fail "merge of inputs defining the same rewrote records"
+# ... and the definition is written once, as sort of the two concatenated
+# writes it
+[ "$(grep -c '^-6 ' "$TMP/out")" -eq 1 ] || fail "merge wrote the same definition twice: $(cat "$TMP/out")"
+cat n0.picl n1same.picl >cat-same.picl
+run "$PT" sort cat-same.picl
+expect_rc 0
+[ "$(grep -c '^-6 ' "$TMP/out")" -eq 1 ] || fail "sort wrote the same definition twice: $(cat "$TMP/out")"
 
 # A definition after records in one input: written where the merge meets
 # it; the other input's later records keep their meaning.
