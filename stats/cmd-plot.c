@@ -191,7 +191,7 @@ static size_t drawn_count(const struct profile *p)
  * (123456789.123456) but close together one point, which gnuplot refuses
  * ("empty x range").
  */
-#define TIME_BUFSIZE 32
+#define TIME_BUFSIZE PROF_TICKS_BUFSIZE   /* when() copies a prof_ticks_format text */
 static const char *xtime(double v, char *buf)
 {
 	static const int digits[] = { 10, 15, 16, 17 };
