@@ -184,6 +184,8 @@ LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
 	t/e2e/0902-runtime-trace-lost.sh t/e2e/0903-runtime-parts-dir-busy.sh \
 	t/e2e/0910-runtime-identity.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
+# the records libpicl writes against the format report's tables (098x)
+RUNTIME_TESTS += t/e2e/0980-runtime-flush-length.sh
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)
 

@@ -1267,19 +1267,22 @@ static void stop_now(int64_t ns)
 	pt.limit = 0;
 }
 
-/* traceflush, and MODE_FLUSH's full buffer: -912 entry, write, -912 exit. */
+/* traceflush, and MODE_FLUSH's full buffer: -912 entry, write, -912 exit.
+ * The exit's length is every byte this flush wrote (Table 13), also those
+ * of a buffer too full for the entry (a stopped one, a ring), written
+ * before it. */
 static void flush_traced(void)
 {
 	int traced = pt.level[PT_TRACE] >= 1;
-	uint64_t bytes;
+	uint64_t bytes = 0;
 	int64_t len;
 
 	if (traced) {
 		if (pt.n >= pt.cap)
-			write_out();
+			bytes = write_out();
 		put_raw(stamp(), PICL_REC_ENTRY, -912, 0, NULL, K_INT, 0);
 	}
-	bytes = write_out();
+	bytes += write_out();
 	if (traced) {
 		len = (int64_t)bytes;
 		put_raw(stamp(), PICL_REC_EXIT, -912, 1, &len, K_INT, 0);
