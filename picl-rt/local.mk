@@ -185,7 +185,8 @@ LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
 	t/e2e/0910-runtime-identity.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 # the records libpicl writes against the format report's tables (098x)
-RUNTIME_TESTS += t/e2e/0980-runtime-flush-length.sh
+RUNTIME_TESTS += t/e2e/0980-runtime-flush-length.sh \
+	t/e2e/0981-runtime-tracemsg-order.sh
 TESTS += $(RUNTIME_TESTS)
 EXTRA_DIST += $(RUNTIME_TESTS)
 

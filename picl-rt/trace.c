@@ -103,7 +103,7 @@
  * none, >= 1 the tracing events -902 ... -914. The -901 entry and exit are
  * always written (ParaGraph needs them, §2.5). Default: 1 1 1.
  *
- * tracemsg writes out the buffer (but a ring's, or a stopped one's), then
+ * tracemsg writes out the buffer (a ring's, or a stopped one's too), then
  * its -3 -911 entry, -7 message and -4 -911 exit to the part file at once
  * with write(2) (no fsync), so they survive a crash of the process and the
  * part keeps time order; the entry and exit also go into the buffer marked
@@ -2063,6 +2063,7 @@ void tracemsg(char *text)
 	struct picl_writer *w;
 	int64_t t0, t1, len;
 	char *copy;
+	int stopped;
 
 	if (!pt.on[PT_TRACE] || !text)
 		return;
@@ -2078,10 +2079,17 @@ void tracemsg(char *text)
 		return;
 	clean_chars(copy, (size_t)len);
 	/* What is buffered happened before: written first, so that the part
-	 * keeps time order even within a microsecond (a ring keeps its
-	 * records; a stopped buffer stays stopped). */
-	if (pt.mode != MODE_RING && !pt.stopped)
-		write_out();
+	 * keeps time order even within a microsecond and starts with its -901
+	 * entry (spec 2.5), a ring's or a stopped buffer's records too (a ring
+	 * then fills again from empty, with a new -914 mark should it wrap; a
+	 * stopped buffer stays stopped: only traceflush resumes detailed
+	 * tracing). */
+	stopped = pt.stopped;
+	write_out();
+	if (stopped) {
+		pt.stopped = 1;
+		pt.limit = 0;
+	}
 	t0 = stamp();
 	w = writer_open();
 	t1 = stamp();

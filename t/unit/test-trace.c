@@ -931,14 +931,16 @@ START_TEST(test_clock_start_cheap)
 }
 END_TEST
 
-/* Stamps converted before any flush (no calibration segment yet): the
- * -911 records tracemsg writes at once while a ring keeps its records,
- * 0 to 30 ms after the start, each within CLOCK_MONOTONIC's readings
+/* Stamps converted early (a calibration segment of microseconds): the
+ * -911 records tracemsg writes at once in a ring (after the ring's
+ * records), 0 to 30 ms after the start, each within CLOCK_MONOTONIC's readings
  * around its call (1 us rounding, 1 us of slack), in order; and the time
  * a stopped buffer's statistics give a block of 5 ms. */
 /* tracemsg in a ring after each of gap[0..n) ns, the part holding
  * `first` records before: each -911 entry lies within the clock readings
- * around its call, in order, before its exit. */
+ * around its call, in order, before its exit. The first tracemsg also
+ * writes what the ring holds (its -901 entry, or the -912 exit of a
+ * flush before), the others only their own three records. */
 static void tracemsgs_in_time(const long *gap, size_t n, int first)
 {
 	int64_t before, after, prev = INT64_MIN, t;
@@ -951,7 +953,7 @@ static void tracemsgs_in_time(const long *gap, size_t n, int first)
 		tracemsg("m");
 		after = clock_ns(CLOCK_MONOTONIC);
 		read_part("part.picl");
-		ck_assert_int_eq(nrecs, first + 3 * ((int)k + 1));
+		ck_assert_int_eq(nrecs, first + 1 + 3 * ((int)k + 1));
 		r = &recs[nrecs - 3];
 		ck_assert_int_eq(r->type, -3);
 		ck_assert_int_eq(r->event, -911);
