@@ -9,44 +9,6 @@
 set -e
 
 cd "$TMP"
-# What each event record means (see 0970-sort-defs.sh), sorted.
-cat >meaning.awk <<'AWK'
-BEGIN { split("%c %s %d %ld %f %lf", pre, " ") }
-$1 == -6 { n++; A[n] = $8; E[n] = $2; P[n] = $4; Q[n] = $5; C[n] = $9; next }
-$1 <= -201 && $1 >= -203 {
-  m = ""; for (i = 9; i <= NF; i++) m = m " " $i; S[$1, $8] = "{" m " }"; next
-}
-$1 <= -301 { next }
-{
-  if (NF >= 7 && $6 != 0 && $7 !~ /^"/) {
-    d = $7; best = -1; ctl = (d >= 0 && d <= 5) ? "\"" pre[d + 1] "\"" : "undefined"
-    for (k = 1; k <= n; k++) {
-      if (A[k] != d || !((E[k] == -1 || E[k] == $2) && (P[k] == -1 || P[k] == $4) &&
-                         (Q[k] == -1 || Q[k] == $5)))
-        continue
-      s = (E[k] != -1) + (P[k] != -1) + (Q[k] != -1)
-      if (s >= best) { best = s; ctl = C[k] }
-    }
-    $7 = ctl
-  }
-  if ($4 < -1) $4 = S[-201, $4]
-  if ($5 < -1) $5 = S[-202, $5]
-  print
-}
-AWK
-# same_meaning OUT IN...: OUT reads back and its records mean what the
-# inputs' did
-same_meaning() {
-  out=$1
-  shift
-  run "$PT" cat "$out"
-  expect_rc 0
-  for f in "$@"; do awk -f meaning.awk "$f"; done | LC_ALL=C sort >m.in
-  awk -f meaning.awk "$out" | LC_ALL=C sort >m.out
-  diff -u m.in m.out >&2 || fail "$last: records changed meaning"
-  ! grep -q undefined m.in || fail "test inputs use an undefined alias"
-}
-
 # The audit's case: alias 6 is "%d" in n0 and "%s" in n1.
 cat >n0.picl <<'T'
 -6 -1 0 -1 -1 1 "%d%s" 6 "%d"

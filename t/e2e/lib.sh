@@ -142,3 +142,50 @@ piclrun_setup() {
   cd "$TMP"
   mkdir tmp
 }
+
+# record_meaning FILE...: what each record of the files means, one line
+# each, sorted (so that records compare whatever their order): its fields
+# with the descriptor resolved to a control string where the record stands
+# and subset ids as their members (for the scopes of sort's and merge's
+# definition tests: exact values and -1); definitions and headers left out.
+record_meaning() {
+  for rm_f in "$@"; do
+    awk '
+BEGIN { split("%c %s %d %ld %f %lf", pre, " ") }
+$1 == -6 { n++; A[n] = $8; E[n] = $2; P[n] = $4; Q[n] = $5; C[n] = $9; next }
+$1 <= -201 && $1 >= -203 {
+  m = ""; for (i = 9; i <= NF; i++) m = m " " $i; S[$1, $8] = "{" m " }"; next
+}
+$1 <= -301 { next }
+{
+  if (NF >= 7 && $6 != 0 && $7 !~ /^"/) {
+    d = $7; best = -1; ctl = (d >= 0 && d <= 5) ? "\"" pre[d + 1] "\"" : "undefined"
+    for (k = 1; k <= n; k++) {
+      if (A[k] != d || !((E[k] == -1 || E[k] == $2) && (P[k] == -1 || P[k] == $4) &&
+                         (Q[k] == -1 || Q[k] == $5)))
+        continue
+      s = (E[k] != -1) + (P[k] != -1) + (Q[k] != -1)
+      if (s >= best) { best = s; ctl = C[k] }
+    }
+    $7 = ctl
+  }
+  if ($4 < -1) $4 = S[-201, $4]
+  if ($5 < -1) $5 = S[-202, $5]
+  print
+}' "$rm_f"
+  done | LC_ALL=C sort
+}
+
+# same_meaning OUT IN...: OUT reads back (picltrace cat) and its records
+# mean what the inputs' did (record_meaning); the inputs use no undefined
+# alias. Writes m.in and m.out in the current directory.
+same_meaning() {
+  sm_out=$1
+  shift
+  run "$PT" cat "$sm_out"
+  expect_rc 0
+  record_meaning "$@" >m.in
+  record_meaning "$sm_out" >m.out
+  diff -u m.in m.out >&2 || fail "$last: records changed meaning"
+  ! grep -q undefined m.in || fail "test inputs use an undefined alias"
+}
