@@ -41,6 +41,8 @@
  */
 #include "runs.h"
 #include "builtin.h"
+#include "grow.h"
+#include "internal.h"   /* picl_is_blank */
 #include "intmap.h"
 
 #include <stdlib.h>
@@ -93,32 +95,7 @@ struct deftrack {
 	size_t bcap;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
 
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-static int add_text(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	if (grow((void **)buf, cap, *len + n + 1, 1) < 0)
-		return -1;
-	memcpy(*buf + *len, s, n);
-	(*buf)[*len + n] = '\n';
-	*len += n + 1;
-	return 0;
-}
 
 static int has_alias(const struct intmap *set, int64_t alias)
 {
@@ -414,7 +391,7 @@ int deftrack_sort_def(struct deftrack *t, struct picl_reader *r, const struct pi
 		return 0;   /* written once: it changes nothing where it stands */
 	if (apply(t, r, 0, rec, !t->late, sort_conflict) < 0)
 		return -1;
-	if (add_text(&t->lines, &t->len, &t->cap, rec->line, rec->line_len) < 0)
+	if (runs_append_line(&t->lines, &t->len, &t->cap, rec->line, rec->line_len) < 0)
 		return nomem(t);
 	return 0;
 }
@@ -428,10 +405,6 @@ int deftrack_write(struct deftrack *t, struct picl_writer *w)
 	return 0;
 }
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
 
 /* Where field k (0-based) of line[0..len) starts and ends (a double-quoted
  * control string is one field); 0 if there is none. */
@@ -441,7 +414,7 @@ static int field(const char *line, size_t len, unsigned k, size_t *start, size_t
 	unsigned f;
 
 	for (f = 0;; f++) {
-		while (i < len && is_blank(line[i]))
+		while (i < len && picl_is_blank((unsigned char)line[i]))
 			i++;
 		if (i >= len)
 			return 0;
@@ -452,7 +425,7 @@ static int field(const char *line, size_t len, unsigned k, size_t *start, size_t
 			if (i < len)
 				i++;
 		}
-		while (i < len && !is_blank(line[i]))
+		while (i < len && !picl_is_blank((unsigned char)line[i]))
 			i++;
 		*end = i;
 		if (f == k)
@@ -562,7 +535,7 @@ int deftrack_merge_def(struct deftrack *t, size_t src, struct picl_reader *r,
 
 	if (t->events)
 		t->careful = 1;
-	else if (add_text(&t->text[src], &t->tlen[src], &t->tcap[src], rec->line,
+	else if (runs_append_line(&t->text[src], &t->tlen[src], &t->tcap[src], rec->line,
 			  rec->line_len) < 0)
 		return nomem(t);
 	/* Only what is in force already (per-node files that each define

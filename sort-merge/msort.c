@@ -48,6 +48,7 @@
 #define _GNU_SOURCE
 #include "runs.h"
 #include "builtin.h"
+#include "internal.h"   /* picl_is_blank */
 #include "pow10.h"
 
 #include <errno.h>
@@ -145,30 +146,7 @@ static void phase(struct msort *m, const char *what)
 	m->s0 = s;
 }
 
-static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	if (*len + n + 1 > *cap) {
-		size_t ncap = *cap ? *cap : 4096;
-		char *q;
 
-		while (ncap < *len + n + 1)
-			ncap *= 2;
-		q = realloc(*buf, ncap);
-		if (!q)
-			return -1;
-		*buf = q;
-		*cap = ncap;
-	}
-	memcpy(*buf + *len, s, n);
-	(*buf)[*len + n] = '\n';
-	*len += n + 1;
-	return 0;
-}
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
 
 /*
  * 1 if a raw line of the file (without its newline) may not read as itself:
@@ -180,7 +158,7 @@ static int odd_line(const char *p, size_t len)
 		return 0;
 	if (p[len - 1] == '\r')
 		return 1;
-	return p[len - 1] == '\\' && (len == 1 || is_blank(p[len - 2]));
+	return p[len - 1] == '\\' && (len == 1 || picl_is_blank((unsigned char)p[len - 2]));
 }
 
 struct msort *msort_open(const struct runs_config *cfg, const char *path)
@@ -417,7 +395,7 @@ static int add_event(const struct msort *m, struct part *t, const struct picl_re
 		}
 		t->x[t->nx].off = off;
 		t->x[t->nx].at = t->slen;
-		if (append(&t->side, &t->slen, &t->scap, rec->line, rec->line_len) < 0)
+		if (runs_append_line(&t->side, &t->slen, &t->scap, rec->line, rec->line_len) < 0)
 			return -1;
 		t->nx++;
 	}
@@ -453,12 +431,12 @@ static int add_event(const struct msort *m, struct part *t, const struct picl_re
 static int take(const struct msort *m, struct part *t, const struct picl_record *rec)
 {
 	if (picl_is_header_type(rec->type))
-		return append(&t->hdr, &t->hlen, &t->hcap, rec->line, rec->line_len) < 0 ? -1 : 0;
+		return runs_append_line(&t->hdr, &t->hlen, &t->hcap, rec->line, rec->line_len) < 0 ? -1 : 0;
 	if (picl_is_definition_type(rec->type)) {
 		/* One after an event record: runs.c sorts that (defs.c). */
 		if (t->started)
 			return 1;
-		return append(&t->defs, &t->dlen, &t->dcap, rec->line, rec->line_len) < 0 ? -1 : 0;
+		return runs_append_line(&t->defs, &t->dlen, &t->dcap, rec->line, rec->line_len) < 0 ? -1 : 0;
 	}
 	return add_event(m, t, rec);
 }
@@ -526,7 +504,7 @@ static size_t split_point(const struct msort *m)
 		len = (size_t)(nl - ls);
 		if (len > 0 && ls[len - 1] == '\r')
 			len--;
-		if (!(len > 0 && ls[len - 1] == '\\' && (len == 1 || is_blank(ls[len - 2]))))
+		if (!(len > 0 && ls[len - 1] == '\\' && (len == 1 || picl_is_blank((unsigned char)ls[len - 2]))))
 			return (size_t)(nl - m->map) + 1;
 		at = (size_t)(nl - m->map) + 1;
 	}
@@ -539,7 +517,7 @@ static int join_parts(struct msort *m)
 	size_t i;
 	int rc;
 
-	if (b->hlen && append(&a->hdr, &a->hlen, &a->hcap, b->hdr, b->hlen - 1) < 0)
+	if (b->hlen && runs_append_line(&a->hdr, &a->hlen, &a->hcap, b->hdr, b->hlen - 1) < 0)
 		return -1;
 	if (b->nx) {
 		if (a->nx + b->nx > a->xcap) {
@@ -555,7 +533,7 @@ static int join_parts(struct msort *m)
 			a->x[a->nx + i].at = b->x[i].at + a->slen;
 		}
 		a->nx += b->nx;
-		if (append(&a->side, &a->slen, &a->scap, b->side, b->slen - 1) < 0)
+		if (runs_append_line(&a->side, &a->slen, &a->scap, b->side, b->slen - 1) < 0)
 			return -1;
 	}
 	if (!b->started)

@@ -324,7 +324,7 @@ static int write_record_line(struct picl_writer *w, const struct picl_record *re
 	return picl_writer_write_raw(w, "\n", 1);
 }
 
-static int append_line(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+int runs_append_line(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
 	if (*len + n + 1 > *cap && grow((void **)buf, cap, *len + n + 1, 1) < 0)
 		return -1;
@@ -561,7 +561,7 @@ int sorter_add(struct sorter *s, struct picl_reader *r, const struct picl_record
 	int fail = 0;
 
 	if (picl_is_header_type(rec->type)) {
-		if (append_line(&s->hdr, &s->hlen, &s->hcap, rec->line, rec->line_len) < 0)
+		if (runs_append_line(&s->hdr, &s->hlen, &s->hcap, rec->line, rec->line_len) < 0)
 			return nomem(s);
 		return s->hlen >= header_held(s) ? header_spill(s) : 0;
 	}

@@ -121,6 +121,10 @@ void *runs_big_grow(void *p, size_t old, size_t bytes);
 /* The most inputs merged at once, from the descriptor limit. */
 size_t runs_fan_in(void);
 
+/* Append line s[0..n) and a newline to the growing buffer *buf (*len
+ * bytes used of *cap). 0, or -1 when out of memory (*buf as it was). */
+int runs_append_line(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
+
 /* A flag of runs_open: the reader applies definition records (drops
  * PICL_READ_NO_DEFS), as sorter_add and merge_readers need. */
 #define RUNS_READ_DEFS (1u << 30)
