@@ -231,6 +231,17 @@ static inline int32_t picltrace_stats_relative(int32_t rel)
 	return rel == -901 ? -1 : rel;
 }
 
+/*
+ * How far a recorded statistics time may be from the exact sum of the
+ * events' intervals (validate's statistics check, stat --compare), in
+ * units of 10^-18 s: each interval is the difference of two timestamps
+ * rounded to 10^-scale s and PICL summed the intervals before rounding, so
+ * less than one unit per interval (n), plus half a unit of the statistic's
+ * own last digit when it is written with fewer decimals than the
+ * timestamps. scale and decimals are 0 to 18.
+ */
+__int128 picltrace_stat_time_tolerance(int32_t scale, uint64_t n, int32_t decimals);
+
 /* Print "picltrace CMD: " and a formatted message on stderr. */
 void picltrace_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

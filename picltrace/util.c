@@ -9,6 +9,7 @@
 #include "builtin.h"
 #include "fdio.h"
 #include "intmap.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -769,4 +770,13 @@ void picltrace_field_mark(const struct picl_reader *r, const struct picl_record 
 		i++;
 	}
 	picl_reader_locate(r, rec, p == e ? rec->line : p, at);
+}
+
+__int128 picltrace_stat_time_tolerance(int32_t scale, uint64_t n, int32_t decimals)
+{
+	__int128 tol = (__int128)pow10_tab[18 - scale] * (__int128)n;
+
+	if (decimals < scale)
+		tol += 5 * (__int128)pow10_tab[17 - decimals];
+	return tol;
 }

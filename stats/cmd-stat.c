@@ -18,7 +18,6 @@
 #include "builtin.h"
 #include "fdio.h"
 #include "profile.h"
-#include "pow10.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -792,12 +791,9 @@ static int within(const struct compare *c, double d, uint64_t n)
 	return (d < 0 ? -d : d) <= c->resolution * ((double)n + 1e-6);
 }
 
-/* Does the recorded time r agree with the events' sum (n intervals)?
- * Each interval is the difference of two timestamps rounded to the
- * resolution, and PICL summed the intervals before rounding: less than
- * one unit per interval, plus half a unit of the statistic's own last
- * digit when it is written with fewer decimals than the timestamps.
- * Exactly, in ticks: doubles lose the last digits of long timestamps. */
+/* Does the recorded time r agree with the events' sum (n intervals),
+ * within picltrace_stat_time_tolerance? Exactly, in ticks: doubles lose
+ * the last digits of long timestamps. */
 static int time_within(const struct compare *c, const struct prof_recorded *r,
 		       prof_ticks sum, uint64_t n)
 {
@@ -807,9 +803,7 @@ static int time_within(const struct compare *c, const struct prof_recorded *r,
 	if (scale < 0 || scale > PROF_TICK_SCALE || r->decimals > PROF_TICK_SCALE)
 		return 0;
 	d = r->ticks - sum;
-	tol = (prof_ticks)pow10_tab[PROF_TICK_SCALE - scale] * (prof_ticks)n;
-	if (r->decimals < scale)
-		tol += 5 * (prof_ticks)pow10_tab[PROF_TICK_SCALE - 1 - r->decimals];
+	tol = picltrace_stat_time_tolerance(scale, n, r->decimals);
 	return d >= -tol && d <= tol;
 }
 
