@@ -1781,18 +1781,23 @@ static int add_member(struct validator *v, const struct proc *p, int32_t rel, in
 	return 1;
 }
 
-/* What the events give for E relative to R on p, summed over E's members
- * when E is a subset (but the record's own event type, `self`). 1 if E
- * occurred there at all. */
+/* Nothing recomputed yet: sums 0, exact, volume undefined. */
+static void recomputed_init(struct recomputed *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->exact = 1;
+	r->volume_undefined = 1;
+}
+
+/* Add to r what the events give for E relative to R on p, summed over E's
+ * members when E is a subset (but the record's own event type, `self`).
+ * 1 if E occurred there at all. */
 static int recompute(struct validator *v, struct proc *p, int32_t rel, int32_t self, int32_t e,
 		     struct recomputed *r)
 {
 	int found = 0;
 	size_t k;
 
-	memset(r, 0, sizeof(*r));
-	r->exact = 1;
-	r->volume_undefined = 1;
 	if (!p)
 		return 0;
 	if (!is_event_subset(v, e))
@@ -1916,25 +1921,13 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			   picltrace_subset_counted_only(v->schema, picl_reader_defs(v->reader), e)) {
 			continue;  /* a sum with such types in it */
 		}
+		recomputed_init(&r);
 		if (summed) {
-			struct recomputed one;
 			size_t i;
 
 			found = 0;
-			memset(&r, 0, sizeof(r));
-			r.exact = 1;
-			r.volume_undefined = 1;
-			for (i = 0; i < v->nmembers; i++) {
-				if (!recompute(v, v->members[i], rel, rec->event, e, &one))
-					continue;
-				found = 1;
-				r.t += one.t;
-				r.ticks += one.ticks;
-				r.exact &= one.exact;
-				r.count += one.count;
-				r.volume += one.volume;
-				r.volume_undefined &= one.volume_undefined;
-			}
+			for (i = 0; i < v->nmembers; i++)
+				found |= recompute(v, v->members[i], rel, rec->event, e, &r);
 		} else {
 			found = recompute(v, p, rel, rec->event, e, &r);
 		}
@@ -1962,11 +1955,8 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 					       (int)e, (int)rec->event, shown);
 				continue;
 			}
-			/* Each interval is the difference of two timestamps
-			 * rounded to 10^-scale s, and PICL summed the intervals
-			 * before rounding: the two sums differ by less than one
-			 * unit per interval, plus half a unit of the statistic's
-			 * own last digit when it is written coarser. */
+			/* picltrace_stat_time_tolerance says why, and how much
+			 * (the double's tolerance below is the same). */
 			parsed = pair->text &&
 				 picl_time_parse(pair->text, pair->text_len, &pt, NULL) == PICL_OK &&
 				 pt.scale >= 0 && pt.scale <= PICL_TIME_MAX_SCALE;
@@ -1974,11 +1964,10 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 				/* exactly: doubles lose the last digits of long
 				 * timestamps with many decimals */
 				stat_ticks d = time_ticks(pt) - r.ticks;
-				stat_ticks tt = (stat_ticks)pow10_tab[PICL_TIME_MAX_SCALE - scale] * n_iv;
+				stat_ticks tt = picltrace_stat_time_tolerance(scale, (uint64_t)n_iv,
+									       pt.scale);
 				char given[PICL_TIME_BUFSIZE], allowed[PICL_TIME_BUFSIZE];
 
-				if (pt.scale < scale)
-					tt += 5 * (stat_ticks)pow10_tab[PICL_TIME_MAX_SCALE - 1 - pt.scale];
 				if (d >= -tt && d <= tt)
 					continue;
 				if (ticks_format(r.ticks, scale, given) &&
