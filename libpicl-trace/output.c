@@ -51,6 +51,8 @@ struct picl_output {
 	char *name;      /* the path as given, for messages */
 	char *temp;      /* the temporary file, or NULL */
 	char *target;    /* what temp is renamed onto, or NULL */
+	off_t start;     /* a regular file written directly: where our bytes
+			    begin in it (abort cuts it back there), or -1 */
 };
 
 static __thread char error_path[4096];
@@ -222,6 +224,46 @@ static int make_temp(struct picl_output *o, const char *path, mode_t mode)
 	return 0;
 }
 
+/*
+ * Where the bytes written to fd will begin, when fd is a regular file (a
+ * redirected standard output, say): its offset, or its size in append
+ * mode. -1 for anything else (a pipe, a terminal, a device), whose bytes
+ * cannot be taken back.
+ */
+static off_t start_of(int fd)
+{
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	return (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
+}
+
+/*
+ * Abort of a regular file written directly: take back what was written,
+ * cutting the file to where our bytes began and putting its offset there
+ * (so a later writer of the same redirection leaves no hole). Not when
+ * something else wrote after us (the file ends elsewhere), nor when
+ * standard error goes to the same file: the error message that explains
+ * the abort may be in it already.
+ */
+static void take_back(const struct picl_output *o)
+{
+	struct stat st, err;
+	off_t end;
+
+	if (o->start < 0 || o->fd < 0 || fstat(o->fd, &st) < 0)
+		return;
+	if (fstat(2, &err) == 0 && err.st_dev == st.st_dev && err.st_ino == st.st_ino)
+		return;
+	end = lseek(o->fd, 0, SEEK_CUR);
+	if (end < o->start || st.st_size != end)
+		return;
+	if (ftruncate(o->fd, o->start) == 0)
+		(void)lseek(o->fd, o->start, SEEK_SET);
+}
+
 /* Direct output (a descriptor of ours, a device): fd is where it goes. */
 static int direct(struct picl_output *o, int fd, int own, unsigned flags)
 {
@@ -230,6 +272,7 @@ static int direct(struct picl_output *o, int fd, int own, unsigned flags)
 	if (!(flags & PICL_OUTPUT_FILE)) {
 		o->fd = fd;
 		o->own_fd = own;
+		o->start = start_of(fd);
 		return 0;
 	}
 	o->copy_fd = fd;
@@ -256,6 +299,7 @@ struct picl_output *picl_output_open(const char *path, unsigned flags, int *stat
 		goto fail;
 	}
 	o->fd = o->copy_fd = -1;
+	o->start = -1;
 	if (!*path) {
 		e = ENOENT;
 		goto fail;
@@ -459,6 +503,8 @@ int picl_output_commit(struct picl_output *o, struct picl_error *err)
 	}
 	if (what)
 		set_error(err, o->name, e, what);
+	else
+		o->start = -1;  /* written: nothing to take back */
 	picl_output_abort(o);
 	return what ? (e == ENOMEM ? PICL_ERR_NOMEM : PICL_ERR_IO) : PICL_OK;
 }
@@ -467,6 +513,7 @@ void picl_output_abort(struct picl_output *o)
 {
 	if (!o)
 		return;
+	take_back(o);
 	if (o->own_fd)
 		close(o->fd);
 	if (o->own_copy)

@@ -652,7 +652,12 @@ void picl_reader_free(struct picl_reader *r);
  *
  *   - "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: that
  *     descriptor of this process, as it is (a redirection to a file, in
- *     append mode or not, is honoured);
+ *     append mode or not, is honoured). When it is a regular file,
+ *     picl_output_abort takes back what was written: it cuts the file to
+ *     where the output began (its offset at open; its size in append
+ *     mode) and puts the offset there, unless the file has grown since
+ *     (another writer) or standard error goes to the same file (the
+ *     message explaining the failure may be in it);
  *   - a device, a FIFO or a socket, or a file under /dev (but /dev/shm),
  *     /proc or /sys: opened (created if need be) and written directly;
  *   - anything else: a temporary file ".NAME.tmpXXXXXX" in the directory
@@ -700,7 +705,9 @@ const char *picl_output_temp_path(const struct picl_output *o);
  * status with err set (nothing is left behind then). */
 int picl_output_commit(struct picl_output *o, struct picl_error *err);
 
-/* Give up: remove the temporary file, close, free (NULL is fine). */
+/* Give up: remove the temporary file (or take back what was written to a
+ * regular file written directly, as described above), close, free (NULL
+ * is fine). */
 void picl_output_abort(struct picl_output *o);
 
 /* ------------------------------------------------------------------------ */
@@ -720,7 +727,8 @@ struct picl_writer_options {
  * does: a named file is written to a temporary file in the same directory
  * and renamed over `path` only by a successful picl_writer_close, so no
  * half-written file is ever left behind; picl_writer_abort (or a failed
- * close) removes the temporary file.
+ * close) removes the temporary file (standard output redirected to a
+ * regular file is cut back, as picl_output_abort does).
  */
 struct picl_writer *picl_writer_open(const char *path,
 				     const struct picl_writer_options *opts,

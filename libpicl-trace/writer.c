@@ -200,12 +200,10 @@ struct picl_writer *picl_writer_open(const char *path,
 	struct picl_output *out;
 	struct picl_writer *w;
 
-	if (strcmp(path, "-") == 0)
-		return picl_writer_open_fd(1, picl_output_name(path), opts, status, err);
 	out = picl_output_open(path, 0, status, err);
 	if (!out)
 		return NULL;
-	w = writer_new(picl_output_fd(out), 0, path, opts, status, err);
+	w = writer_new(picl_output_fd(out), 0, picl_output_name(path), opts, status, err);
 	if (!w) {
 		picl_output_abort(out);
 		return NULL;

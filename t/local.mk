@@ -100,7 +100,7 @@ EXTRA_DIST += $(VALIDATE_E2E) \
 	testdata/validate/tachyon.picl testdata/validate/time-order.picl \
 	testdata/validate/tracing.picl testdata/validate/unknown.picl
 # the picltrace commands together: how they name standard output
-TOOLS_E2E = t/e2e/0021-short-m.sh t/e2e/0026-stdout-name.sh t/e2e/0511-merge-unsorted-many.sh \
+TOOLS_E2E = t/e2e/0021-short-m.sh t/e2e/0026-stdout-name.sh t/e2e/0027-stdout-take-back.sh t/e2e/0511-merge-unsorted-many.sh \
 	t/e2e/0703-filter-pairs-stdin.sh t/e2e/0704-zstd-terminal.sh
 TESTS += $(TOOLS_E2E)
 EXTRA_DIST += $(TOOLS_E2E)
