@@ -34,8 +34,12 @@
  *    done at the end of open0.
  *  - sync0 and the barrier of clocksync0 and close0: fan in to node 0, fan
  *    out. The host takes no part.
- *  - open0 records -11 only, no -501 pair: Table 20 shows open0 as -11
- *    alone.
+ *  - open0 and close0 of a node record -11 (entry and exit) and -12 (a
+ *    mark), as Table 20 (a node program) shows them. The host's are what
+ *    PICL's host did with them, allocating and releasing the nodes (spec
+ *    2.3.2, Tables 4 and 11): a -501 entry with the requested number of
+ *    processors and an exit with the allocated number (both the run's
+ *    number of nodes: piclrun started them), a -502 entry and exit.
  *  - errors (bad arguments with check0 on, a message longer than the
  *    buffer, a peer gone, a call before open0 or after close0): a line on
  *    stderr naming the process (before open0, as the launcher named it:
@@ -575,8 +579,13 @@ void open0(int *numproc, int *me, int *host)
 		S.open = S.joined = 1;
 		pt_attach(S.me, S.nprocs, S.host);
 	}
-	tr0(1, -11);
-	tr0(0, -11);
+	if (S.me == PICL_HOST) {
+		tr1(1, -501, S.nprocs);
+		tr1(0, -501, S.nprocs);
+	} else {
+		tr0(1, -11);
+		tr0(0, -11);
+	}
 	if (S.sync_at_open) {
 		S.sync_at_open = 0;
 		clocksync0();
@@ -594,9 +603,15 @@ void close0(int release)
 	(void)release;
 	if (!S.open)
 		return;
-	pt_mark(PT_PICL, -12, 0, NULL);
-	/* Nobody leaves while others may still send to it. */
-	barrier();
+	if (S.me == PICL_HOST) {
+		/* The host releases the nodes (no part of their barrier). */
+		tr0(1, -502);
+		tr0(0, -502);
+	} else {
+		pt_mark(PT_PICL, -12, 0, NULL);
+		/* Nobody leaves while others may still send to it. */
+		barrier();
+	}
 	traceexit();
 	BE.finalize();
 	S.open = 0;

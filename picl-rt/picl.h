@@ -41,9 +41,11 @@ extern "C" {
 /* ---- Communication ---------------------------------------------------- */
 
 /* Enable communication: number of node processes, my id, the host's id
- * (PICL_HOST, or -1 in a hostless run). Traced as -11. */
+ * (PICL_HOST, or -1 in a hostless run). Traced as -11 on a node; on the
+ * host as -501 (allocating the nodes: requested, allocated number). */
 void open0(int *numproc, int *me, int *host);
-/* Disable communication; on nodes it calls traceexit() first. -12 mark. */
+/* Disable communication, then traceexit(). A -12 mark on a node; on the
+ * host a -502 entry and exit (releasing the nodes). */
 void close0(int release);
 /* The same three values as open0, later. Not traced (-13). */
 void who0(int *numproc, int *me, int *host);
