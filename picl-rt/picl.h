@@ -148,7 +148,8 @@ void tracehost(int tracesize, int flush);
  * at 3 also the messages inside the collectives. user: user blocks, marks
  * and tracedata records, and the collectives' blocks, at 1 and more.
  * trace: the tracing events -902 ... -914 at 1 and more (the -901 entry and
- * exit are always recorded). The default is 1 1 1. */
+ * exit, and tracemsg's -7 messages, are always recorded). The default
+ * is 1 1 1. */
 void tracelevel(int picl, int user, int trace);
 /* (2.0) Profile statistics for user events 0..n-1 (-902 entry with n);
  * the other four arguments turn time, count, volume and relative
@@ -176,8 +177,9 @@ void tracedata(int type, int location, char *datatype, int count, void *data);
 /* A mark (-2) of user event `type`; several at once. */
 void tracemark(int type);
 void tracemarks(int *types, int size);
-/* A message record (-7, and -911), written to the trace file at once so it
- * survives a crash. */
+/* A message record (-7), written to the trace file at once so it survives
+ * a crash; at every trace level, inside a -911 entry and exit (counted) at
+ * a trace level of 1 or more. */
 void tracemsg(char *text);
 /* Write the buffer now (-912). */
 void traceflush(void);

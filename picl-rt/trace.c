@@ -101,13 +101,16 @@
  * records, so level 1 must include communication. user: 0 none, >= 1
  * blocks (the collectives' too), marks and tracedata records. trace: 0
  * none, >= 1 the tracing events -902 ... -914. The -901 entry and exit are
- * always written (ParaGraph needs them, §2.5). Default: 1 1 1.
+ * always written (ParaGraph needs them, §2.5), and so are tracemsg's -7
+ * message records (no event: Table 3's record for error and debugging
+ * messages). Default: 1 1 1.
  *
  * tracemsg writes out the buffer (a ring's, or a stopped one's too), then
  * its -3 -911 entry, -7 message and -4 -911 exit to the part file at once
  * with write(2) (no fsync), so they survive a crash of the process and the
  * part keeps time order; the entry and exit also go into the buffer marked
- * "not to be written", for the statistics.
+ * "not to be written", for the statistics. At trace level 0 the -7 message
+ * alone is written, and nothing is counted.
  *
  * A write to the part that fails (ENOSPC) stops tracing in the process:
  * the part is cut back to where that write started and closed there by
@@ -2063,10 +2066,17 @@ void tracemsg(char *text)
 	struct picl_writer *w;
 	int64_t t0, t1, len;
 	char *copy;
-	int stopped;
+	int stopped, traced;
 
-	if (!pt.on[PT_TRACE] || !text)
+	/* The -7 message is no event (Table 3: a message record, "for
+	 * recording error and debugging messages", written at once so that it
+	 * is saved even when the program does not finish): it is written at
+	 * every trace level, a PICL error's reason too. The -911 entry and exit
+	 * around it are the tracing event (Table 13), as such written and
+	 * counted only at a trace level of 1 or more. */
+	if (!pt.tracing || pt.write_failed || !text)
 		return;
+	traced = pt.on[PT_TRACE];
 	len = (int64_t)strlen(text);
 	if (len > REC_TEXT_MAX) {
 		fprintf(stderr, "picl: process %d: tracemsg: text of %lld bytes cut to %d"
@@ -2094,12 +2104,16 @@ void tracemsg(char *text)
 	w = writer_open();
 	t1 = stamp();
 	if (w) {
-		write_now(w, PICL_REC_ENTRY, -911, t0, len, NULL);
+		if (traced)
+			write_now(w, PICL_REC_ENTRY, -911, t0, len, NULL);
 		write_now(w, PICL_REC_MESSAGE, -911, t0, len, copy);
-		write_now(w, PICL_REC_EXIT, -911, t1, 0, NULL);
+		if (traced)
+			write_now(w, PICL_REC_EXIT, -911, t1, 0, NULL);
 		writer_close(w);
 	}
 	free(copy);
+	if (!traced)
+		return;
 	/* For the statistics, in timeline order; never written again. */
 	put_at(t0, PICL_REC_ENTRY, -911, 1, &len, K_INT, F_NOWRITE);
 	put_at(t1, PICL_REC_EXIT, -911, 0, NULL, K_INT, F_NOWRITE);
