@@ -83,7 +83,9 @@
  * the global operation (PICL_COLL_OP_SUM 1 ... PICL_COLL_OP_COMB 8; 0 for
  * the others), size is bytes (bcast), items (global ops) or n (gather0),
  * type the message type (-1 for barrier0), datatype only for global ops.
- * The exit has no data.
+ * The exit has no data. These event types are not the format's, so each
+ * is named by a -5 label record (trace.h's pt_label), written once per
+ * trace file before the event's first record there.
  *
  * The messages inside a collective are ordinary send0/recv0 calls (with a
  * wait0 before each receive: -56 records when it had to wait) and are
@@ -438,7 +440,14 @@ static void block_begin(int event, int location, int root, int size,
 {
 	int64_t v[5] = { location, root, size, type, datatype };
 
+	static const char *const label[] = {
+		"barrier0", "bcast0", "bcast1",
+		"global operation (gsum0 ... gcomb0)", "gather0"
+	};
+
 	picl_api_recvinfo(&saved_len, &saved_type, &saved_src);
+	/* Not event types of the format: a -5 label names them. */
+	pt_label(event, label[event - EV_BARRIER]);
 	pt_entry(PT_USER, event, event == EV_GLOBAL ? 5 : 4, v);
 	pt_collective_depth++;
 }

@@ -57,7 +57,9 @@
  * written before stays in the former file. Because times are computed at
  * flush time, pt_set_clock_offset (clocksync0) moves every record not yet
  * written, which is why the records before clocksync0 have negative times
- * (Appendix A).
+ * (Appendix A). An event type given a label (pt_label: the collectives'
+ * blocks, not the format's) gets its -5 label record written just before
+ * its first record in each part file (emit_one, write_label).
  *
  * Statistics. Every event record also goes, in timeline order, through
  * libpicl-trace's accumulator (picl_stats_add) as it is converted, so the
@@ -253,6 +255,15 @@ struct pt_state {
 	off_t good_end;           /* the part's size when the writer opened */
 	int compress;
 	uint64_t bytes;           /* text written to the trace file */
+
+	struct {                  /* pt_label's, and whether written to
+				     the part file open now (path) */
+		int event;
+		const char *text;
+		int written;
+	} label[PT_MAXLABELS];
+	int nlabels;
+	int label_lo, label_hi;   /* the labelled events lie in between */
 
 	struct picl_stats *stats;
 	struct picl_descriptor *d_alias[6]; /* predefined aliases 0-5 */
@@ -872,6 +883,7 @@ static int open_part(void)
 	char def[64], abs[PATH_MAX];
 	const char *path = part_path(def, sizeof(def));
 	const char *env = getenv("PICL_TRACE_PART");
+	int k;
 
 	node_id();      /* for the records too: every write comes here first */
 	if (pt.fd >= 0 && strcmp(path, pt.path) == 0)
@@ -888,6 +900,8 @@ static int open_part(void)
 		return -1;
 	}
 	snprintf(pt.path, sizeof(pt.path), "%s", path);
+	for (k = 0; k < pt.nlabels; k++)        /* a new file: label again */
+		pt.label[k].written = 0;
 	pt.shared = env && *env && strcmp(env, path) != 0;
 	abs_path(path, abs);
 	if (!opened_before(abs)) {
@@ -1123,6 +1137,58 @@ static size_t int_text(const struct pt_rec *r, char *buf)
 	return len;
 }
 
+void pt_label(int event, const char *text)
+{
+	int k;
+
+	for (k = 0; k < pt.nlabels; k++)
+		if (pt.label[k].event == event)
+			return;
+	if (pt.nlabels == PT_MAXLABELS)
+		return;
+	pt.label[pt.nlabels].event = event;
+	pt.label[pt.nlabels].text = text;
+	pt.label[pt.nlabels].written = 0;
+	if (!pt.nlabels || event < pt.label_lo)
+		pt.label_lo = event;
+	if (!pt.nlabels || event > pt.label_hi)
+		pt.label_hi = event;
+	pt.nlabels++;
+}
+
+/* Before the record rec of a labelled event goes to the part file: the
+ * event's -5 label, at the record's time, if this file has none yet. */
+static void write_label(struct picl_writer *w, const struct picl_record *rec)
+{
+	struct picl_record lab;
+	struct picl_value v;
+	int k;
+
+	for (k = 0; k < pt.nlabels; k++)
+		if (pt.label[k].event == rec->event)
+			break;
+	if (k == pt.nlabels || pt.label[k].written)
+		return;
+	pt.label[k].written = 1;
+	picl_record_init(&lab);
+	lab.type = PICL_REC_LABEL;
+	lab.event = rec->event;
+	lab.time = rec->time;
+	lab.processor = rec->processor;
+	lab.process = rec->process;
+	memset(&v, 0, sizeof(v));
+	v.kind = PICL_VAL_CHARS;
+	v.v.s.ptr = pt.label[k].text;
+	v.v.s.len = strlen(pt.label[k].text);
+	lab.nfields = v.v.s.len;
+	lab.has_descriptor = 1;
+	lab.alias = 0;
+	lab.desc = pt.d_alias[0];
+	lab.values = &v;
+	lab.nvalues = 1;
+	picl_writer_write(w, &lab);
+}
+
 static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 {
 	struct picl_record rec;
@@ -1159,6 +1225,9 @@ static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 		rec.values = NULL;
 		rec.nvalues = 0;
 	}
+	if (unlikely(r->event >= pt.label_lo && r->event <= pt.label_hi &&
+		     pt.nlabels))
+		write_label(w, &rec);
 	picl_writer_write(w, &rec);
 }
 

@@ -55,6 +55,14 @@ void pt_mark(enum pt_class cls, int event, int n, const int64_t *vals);
  * whose data are the executable's name (spec Table 10). */
 void pt_entry_text(enum pt_class cls, int event, const char *text);
 
+/* A label (-5 record, "%c", Table 14) for an event type the format does
+ * not predefine (the collectives' blocks): written once per trace file,
+ * just before the first record of the event written there. text must stay
+ * valid (a string literal); a later call for the same event is ignored, as
+ * are calls beyond PT_MAXLABELS events. */
+#define PT_MAXLABELS 8
+void pt_label(int event, const char *text);
+
 /* An event PICL counts in the statistics but writes no record for
  * (probe0's -53/-54, who0's -13, ...; Tables 7-8). */
 void pt_count(int event);
