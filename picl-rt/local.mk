@@ -206,9 +206,13 @@ TESTS += t/unit/test-trace
 # MPI backend tests
 # t/e2e/0650-runtime-mpi.sh runs PICL programs under mpirun against
 # libpicl-mpi; it reports SKIP when mpirun or the MPI build is absent.
+# t/e2e/0986-runtime-mpi-abort-stderr.sh: what a PICL error shows on
+# standard error under mpirun.
 # picl-mpi(7): building, running and merging under MPI.
-TESTS += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh
-EXTRA_DIST += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh
+TESTS += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
+	t/e2e/0986-runtime-mpi-abort-stderr.sh
+EXTRA_DIST += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
+	t/e2e/0986-runtime-mpi-abort-stderr.sh
 dist_man_MANS += man/picl-mpi.7
 
 # collectives tests
