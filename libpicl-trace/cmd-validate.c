@@ -1735,6 +1735,7 @@ struct recomputed {
 	stat_ticks ticks;
 	int exact;
 	int64_t count, volume;
+	int64_t intervals;      /* entry/exit pairs in the time: the tolerance */
 	int volume_undefined;
 };
 
@@ -1760,10 +1761,12 @@ static int add_member(struct validator *v, const struct proc *p, int32_t rel, in
 {
 	struct picl_time et;
 	double mt;
-	int64_t mc, mv;
+	int64_t mc, mv, mi;
 
-	if (!picl_stats_get(v->stats, p->processor, p->process, rel, e, &mt, &mc, &mv))
+	if (!picl_stats_get(v->stats, p->processor, p->process, rel, e, &mt, &mc, &mv) ||
+	    !picl_stats_get_intervals(v->stats, p->processor, p->process, rel, e, &mi))
 		return 0;
+	r->intervals += mi;
 	if (mt >= 0) {
 		if (picl_stats_get_time(v->stats, p->processor, p->process, rel, e, &et) &&
 		    et.scale >= 0 && et.scale <= PICL_TIME_MAX_SCALE)
@@ -1941,7 +1944,8 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			snprintf(shown, sizeof(shown), "%g", recorded);
 
 		if (rec->type == PICL_REC_STAT_TIME) {
-			int64_t n_iv = count > 0 ? count : 1;
+			/* marks have no duration: only intervals widen it */
+			int64_t n_iv = r.intervals > 0 ? r.intervals : 1;
 			struct picl_time pt;
 			int parsed;
 			double tol;

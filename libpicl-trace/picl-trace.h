@@ -888,6 +888,14 @@ int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t proces
 int picl_stats_get_time(const struct picl_stats *s, int32_t processor, int32_t process,
 			int32_t relative, int32_t event, struct picl_time *time);
 
+/* The number of intervals (exits matched with an entry) summed into the
+ * time of E relative to R on (processor, process): what a recorded time's
+ * rounding is proportional to (picltrace's tolerance), the count less the
+ * marks and the entries never exited. Returns 1 and sets *intervals, or 0
+ * if E never occurred there. */
+int picl_stats_get_intervals(const struct picl_stats *s, int32_t processor, int32_t process,
+			     int32_t relative, int32_t event, int64_t *intervals);
+
 /*
  * Call `emit` once per statistics record PICL would write at traceexit for
  * every (processor, process) seen, in PICL's order (Table 20): for R = -1

@@ -166,6 +166,7 @@ struct cell {
 	int16_t tscale;
 	int64_t count;
 	int64_t volume;
+	int64_t exits;   /* intervals summed into the time (marks have none) */
 	union {
 		int64_t ticks;   /* exact: time = ticks / 10^tscale */
 		double d;        /* CELL_INEXACT */
@@ -689,6 +690,7 @@ static int add_exit(struct proc *p, const struct picl_stats_event *rec,
 		if (!c)
 			return PICL_ERR_NOMEM;
 		c->flags |= CELL_TIME;
+		c->exits++;
 		if (exact)
 			add_time(c, d);
 		else
@@ -905,6 +907,24 @@ int picl_stats_get_time(const struct picl_stats *s, int32_t processor, int32_t p
 	if (!c || c->count == 0 || !(c->flags & CELL_TIME) || (c->flags & CELL_INEXACT))
 		return 0;
 	return cell_time(c, p->max_scale, time);
+}
+
+int picl_stats_get_intervals(const struct picl_stats *s, int32_t processor, int32_t process,
+			     int32_t relative, int32_t event, int64_t *intervals)
+{
+	const struct proc *p;
+	const struct cell *c;
+
+	if (!s || !intervals)
+		return 0;
+	p = proc_find(s, processor, process);
+	if (!p)
+		return 0;
+	c = cell_find(p, relative, event);
+	if (!c || c->count == 0)
+		return 0;
+	*intervals = c->exits;
+	return 1;
 }
 
 /*

@@ -236,7 +236,9 @@ static inline int32_t picltrace_stats_relative(int32_t rel)
  * events' intervals (validate's statistics check, stat --compare), in
  * units of 10^-18 s: each interval is the difference of two timestamps
  * rounded to 10^-scale s and PICL summed the intervals before rounding, so
- * less than one unit per interval (n), plus half a unit of the statistic's
+ * less than one unit per interval (n: the entry/exit pairs summed, as
+ * picl_stats_get_intervals counts them; a mark has no duration and adds
+ * no rounding), plus half a unit of the statistic's
  * own last digit when it is written with fewer decimals than the
  * timestamps. scale and decimals are 0 to 18.
  */

@@ -1169,7 +1169,7 @@ static int collect_cells(void *ctx, const struct picl_record *rec)
 		struct prof_cell *c = &pp->cells[pp->ncells++];
 		struct picl_time exact;
 		double t;
-		int64_t cnt, vol;
+		int64_t cnt, vol, iv;
 
 		memset(c, 0, sizeof(*c));
 		c->rel = rec->event;
@@ -1180,7 +1180,10 @@ static int collect_cells(void *ctx, const struct picl_record *rec)
 			continue;
 		}
 		c->count = cnt;
-		c->intervals = (uint64_t)cnt;
+		if (!picl_stats_get_intervals(p->stats, pp->processor, pp->process, c->rel,
+					      c->event, &iv))
+			iv = 0;
+		c->intervals = (uint64_t)iv;
 		c->has_time = t >= 0;
 		if (!c->has_time)
 			c->time = 0;

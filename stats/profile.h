@@ -89,7 +89,7 @@ struct prof_cell {
 	prof_ticks time;         /* valid if has_time */
 	int64_t count;
 	int64_t volume;          /* valid if has_volume */
-	uint64_t intervals;      /* entries summed into time (tolerance) */
+	uint64_t intervals;      /* entry/exit pairs summed into time (tolerance) */
 	int has_time, has_volume;
 };
 
