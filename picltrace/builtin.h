@@ -232,6 +232,23 @@ static inline int32_t picltrace_stats_relative(int32_t rel)
 }
 
 /*
+ * Must a statistics record relative to `rel` list event type `event`,
+ * whose statistic the events show positive (validate's statistics check,
+ * stat --compare)? PICL lists every positive statistic (spec Appendix A),
+ * but traceevents(n, ...) profiles user event types 0 to n-1 only: the
+ * records relative to -1 leave out the user events from n on (those
+ * relative to a user event list every event). `nprofiled` is n from the
+ * process's -902 entry (traceevents' record), or -1 when the trace has
+ * none (traceevents called before tracenode, or tracing events not
+ * traced); `listed` is 1 + the largest user event type the records of the
+ * process relative to -1 of that statistic list (0 if none): those were
+ * profiled, and so were all below them. Returns 1 (it must: leaving it
+ * out is a difference), 0 (it was not profiled), or -1 (the trace cannot
+ * tell: no -902 record and `event` beyond the user types listed).
+ */
+int picltrace_stats_expected(int32_t rel, int32_t event, int64_t nprofiled, int64_t listed);
+
+/*
  * How far a recorded statistics time may be from the exact sum of the
  * events' intervals (validate's statistics check, stat --compare), in
  * units of 10^-18 s: each interval is the difference of two timestamps

@@ -780,3 +780,12 @@ __int128 picltrace_stat_time_tolerance(int32_t scale, uint64_t n, int32_t decima
 		tol += 5 * (__int128)pow10_tab[17 - decimals];
 	return tol;
 }
+
+int picltrace_stats_expected(int32_t rel, int32_t event, int64_t nprofiled, int64_t listed)
+{
+	if (rel != -1 || event < 0)
+		return 1;
+	if (nprofiled >= 0)
+		return event < nprofiled;
+	return event < listed ? 1 : -1;
+}

@@ -39,7 +39,9 @@ static const char stat_usage[] =
 	"  -m, --messages     also show messages per (source, destination) processor\n"
 	"  -s, --summary      show only the totals over all processes\n"
 	"      --compare      compare the trace's statistics records (-101, -102,\n"
-	"                     -103) with what its events say; exit 1 if they differ\n"
+	"                     -103) with what its events say, and the positive\n"
+	"                     statistics they leave out (notes for what the\n"
+	"                     trace cannot tell); exit 1 if they differ\n"
 	"      --emit-records write the statistics records the events give\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
 	"  -z, --zstd         with --emit-records: compress the output (also\n"
@@ -942,12 +944,26 @@ static int same_record(const struct prof_recorded *r, const struct prof_proc *pp
 	       r->rel == rel && r->type == type;
 }
 
+/* 1 + the largest user event type pp's records of `type` relative to rel
+ * list (they are sorted by event type), 0 if none. */
+static int64_t listed_users(const struct profile *p, const struct prof_proc *pp,
+			    int32_t rel, int32_t type)
+{
+	size_t k = lower_bound(p, pp->processor, pp->process, rel, type, INT32_MAX);
+	const struct prof_recorded *last = k > 0 ? &p->recorded[k - 1] : NULL;
+
+	return last && same_record(last, pp, rel, type) && last->event >= 0
+	       ? (int64_t)last->event + 1 : 0;
+}
+
 /* Pairs PICL would have written (positive statistics) that a record for
  * the same process, relative event type and kind leaves out. For R = -1,
  * PICL writes system and user events in separate records: only the record
- * of E's own kind counts. The events of processor -1 are not looked at: a
- * record of processor -1 is a sum over all processes (compare_one), not
- * theirs. */
+ * of E's own kind counts, and of the user events only those traceevents
+ * profiled (picltrace_stats_expected: when the trace cannot tell, a note
+ * says so instead of a difference). The events of processor -1 are not
+ * looked at: a record of processor -1 is a sum over all processes
+ * (compare_one), not theirs. */
 static void compare_missing(struct compare *c, const struct prof_proc *pp,
 			    const struct prof_cell *cell)
 {
@@ -956,7 +972,8 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 	};
 	const struct profile *p = c->p;
 	char a[PROF_TICKS_BUFSIZE];
-	int t;
+	int64_t listed;
+	int t, expected;
 
 	if (pp->processor < 0)
 		return;
@@ -986,18 +1003,33 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 		if (k < p->nrecorded && same_record(&p->recorded[k], pp, cell->rel, types[t]) &&
 		    p->recorded[k].event == cell->event)
 			continue;
-		c->differ++;
-		c->compared++;
+		listed = listed_users(p, pp, cell->rel, types[t]);
+		expected = picltrace_stats_expected(cell->rel, cell->event, pp->nprofiled, listed);
+		if (expected == 0)
+			continue;  /* traceevents did not profile it */
+		if (expected < 0) {
+			c->notes++;
+			fputs("note: ", c->out);
+		} else {
+			c->differ++;
+			c->compared++;
+		}
 		compare_where(c, group, &group->mark, pp->processor, pp->process, cell->rel);
 		fprintf(c->out, "%s of ", stat_kind(types[t]));
 		compare_event(c, cell->event);
 		if (types[t] == PICL_REC_STAT_TIME)
-			fprintf(c->out, ": not recorded, the events give %s\n",
+			fprintf(c->out, ": not recorded, the events give %s",
 				prof_ticks_format(cell->time, p->max_scale, a));
 		else
-			fprintf(c->out, ": not recorded, the events give %lld\n",
+			fprintf(c->out, ": not recorded, the events give %lld",
 				(long long)(types[t] == PICL_REC_STAT_COUNT ? cell->count
 					    : cell->volume));
+		if (expected < 0)
+			fprintf(c->out, "; not a difference: the trace does not tell whether "
+				"traceevents profiled it (no -902 record gives the number of "
+				"user event types profiled; the records list them up to %lld)",
+				(long long)listed - 1);
+		fputc('\n', c->out);
 	}
 }
 

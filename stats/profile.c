@@ -345,6 +345,7 @@ static struct prof_proc *proc_get(struct profile *p, int32_t processor, int32_t 
 		return NULL;
 	pp->processor = processor;
 	pp->process = process;
+	pp->nprofiled = -1;
 	pp->index = (uint32_t)p->nprocs;
 	if (intmap_put(&p->proc_of, intmap_key2(processor, process), p->nprocs) < 0) {
 		free(pp);
@@ -689,8 +690,9 @@ static int needs_values(const struct profile *p, const struct picl_record *rec)
 			return 0;
 		}
 	case PICL_REC_ENTRY:
+		/* -902: traceevents' number of user event types profiled */
 		return rec->event == -21 || rec->event == -27 || rec->event == -221 ||
-		       rec->event == -911;
+		       rec->event == -911 || rec->event == -902;
 	case PICL_REC_EXIT:
 		switch (rec->event) {
 		case -51: case -52: case -56: case -58: case -60: case -61:
@@ -761,6 +763,9 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 		return PICL_ERR_NOMEM;
 	p->event_records++;
 	pp->event_records++;
+	if (rec->type == PICL_REC_ENTRY && rec->event == -902 && rec->nvalues >= 1 &&
+	    rec->values && rec->values[0].kind == PICL_VAL_INT)
+		pp->nprofiled = rec->values[0].v.i;  /* traceevents(n, ...) */
 	if (rec->time.scale > p->max_scale)
 		p->max_scale = rec->time.scale;
 	t = to_ticks(rec->time);

@@ -115,6 +115,9 @@ struct prof_proc {
 	prof_ticks cat_win[PROF_NCAT];   /* inside -901 windows */
 	uint64_t backwards;              /* records earlier than their predecessor */
 	uint64_t event_records;          /* read so far (statistics samples) */
+	int64_t nprofiled;               /* n of its last -902 entry (the user
+					    event types traceevents profiled),
+					    -1 if none */
 	prof_ticks cp;                   /* critical path ending here */
 
 	struct prof_open *open;
