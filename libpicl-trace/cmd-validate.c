@@ -166,6 +166,11 @@ struct proc {
 	int seen_event;
 	int noted;              /* its processor noted (note_processor) */
 	int incomplete;         /* -913 or -914 seen: records were left out */
+	int64_t nprofiled;      /* n of its last -902 entry (traceevents), -1 */
+	uint64_t event_records; /* read so far */
+	struct stat_listed *listed;  /* the pairs of its statistics records
+					relative to -1 and user events */
+	size_t nlisted, listed_cap;
 	int32_t last_type, last_event;
 	uint64_t last_ev_line, last_ev_column;
 	int32_t *events;        /* event types seen (statistics subsets): sorted
@@ -173,6 +178,14 @@ struct proc {
 				   of the bitmap possibly twice) */
 	size_t nevents, nsorted, events_cap;
 	uint64_t events_bits[EVENT_BITS / 64];  /* those in [EVENT_BITS_LO, +EVENT_BITS) */
+};
+
+/* A pair of a statistics record of one process: which statistic of which
+ * event type relative to which, where, and how many event records of the
+ * process came before it (a sample, if more follow). */
+struct stat_listed {
+	int32_t rel, type, event;
+	uint64_t line, column, events_before;
 };
 
 /* A broadcast never received: the matcher reports it once per missing
@@ -861,6 +874,7 @@ static void proc_free(struct proc *p)
 	free(p->stack);
 	openindex_free(&p->by_event);
 	free(p->events);
+	free(p->listed);
 	free(p);
 }
 
@@ -947,6 +961,7 @@ static struct proc *proc_get(struct validator *v, const struct picl_record *rec)
 	v->procs[v->nprocs++] = p;
 	p->processor = processor;
 	p->process = process;
+	p->nprofiled = -1;
 	v->last_proc = p;
 	(void)proc_table_note(&v->fast, processor, p);  /* without it: slower look-ups */
 	return p;
@@ -1613,6 +1628,10 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 	if (rec->time.scale > p->max_scale)
 		p->max_scale = rec->time.scale;
 	note_event(v, p, rec->event);
+	p->event_records++;
+	if (rec->type == PICL_REC_ENTRY && rec->event == -902 && rec->values &&
+	    rec->nvalues >= 1 && rec->values[0].kind == PICL_VAL_INT)
+		p->nprofiled = rec->values[0].v.i;  /* traceevents(n, ...) */
 
 	if (rec->type == PICL_REC_ENTRY) {
 		struct frame *f;
@@ -1847,6 +1866,176 @@ static int members_of(struct validator *v, const struct picl_record *rec)
 	return 1;
 }
 
+/* Keep the pairs of a statistics record of p relative to -1 or a user
+ * event, for finish_left_out: those of plain event types. */
+static void note_listed(struct validator *v, struct proc *p, const struct picl_record *rec,
+			int n)
+{
+	int k;
+
+	if (rec->event != PICL_WILDCARD && rec->event < 0)
+		return;
+	if (grow((void **)&p->listed, &p->listed_cap, p->nlisted + (size_t)n,
+		 sizeof(*p->listed)) < 0) {
+		v->nomem = 1;
+		return;
+	}
+	for (k = 0; k < n; k++) {
+		struct stat_listed *l;
+
+		/* the wildcard and subsets are sums, not PICL's own pairs */
+		if (v->pairs[k].event == PICL_WILDCARD || is_event_subset(v, v->pairs[k].event))
+			continue;
+		l = &p->listed[p->nlisted++];
+		l->rel = rec->event;
+		l->type = rec->type;
+		l->event = v->pairs[k].event;
+		l->line = rec->mark.line;
+		l->column = rec->mark.column;
+		l->events_before = p->event_records;
+	}
+}
+
+/* By relative event type, statistic (time, count, volume), event type,
+ * the latest first. */
+static int cmp_listed(const void *a, const void *b)
+{
+	const struct stat_listed *x = a, *y = b;
+
+	if (x->rel != y->rel)
+		return x->rel < y->rel ? -1 : 1;
+	if (x->type != y->type)
+		return x->type > y->type ? -1 : 1;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return (x->line < y->line) - (x->line > y->line);
+}
+
+/* Does l[0..n) (sorted by cmp_listed, one relative event type and
+ * statistic) hold event type e? */
+static int listed_has(const struct stat_listed *l, size_t n, int32_t e)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l[mid].event < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && l[lo].event == e;
+}
+
+/* Is E's statistic of `type` relative to rel on p positive (PICL would
+ * list it)? A time, when more than the tolerance (it would not be 0 at
+ * the timestamps' decimals). Its value into given. */
+static int positive_stat(struct validator *v, const struct proc *p, int32_t rel, int32_t type,
+			 int32_t e, char *given, size_t size)
+{
+	struct picl_time et;
+	double mt;
+	int64_t mc, mv, mi;
+	int32_t scale = p->max_scale;
+
+	if (!picl_stats_get(v->stats, p->processor, p->process, rel, e, &mt, &mc, &mv) ||
+	    !picl_stats_get_intervals(v->stats, p->processor, p->process, rel, e, &mi))
+		return 0;
+	if (type == PICL_REC_STAT_TIME) {
+		uint64_t n_iv = mi > 0 ? (uint64_t)mi : 1;
+
+		if (mt < 0)
+			return 0;
+		if (scale >= 0 && scale <= PICL_TIME_MAX_SCALE && size >= PICL_TIME_BUFSIZE &&
+		    picl_stats_get_time(v->stats, p->processor, p->process, rel, e, &et) &&
+		    et.scale >= 0 && et.scale <= PICL_TIME_MAX_SCALE) {
+			if (time_ticks(et) <= picltrace_stat_time_tolerance(scale, n_iv, scale))
+				return 0;
+			picl_time_format(et, given);
+			return 1;
+		}
+		if (mt <= pow10_neg(scale) * (double)n_iv)
+			return 0;
+		snprintf(given, size, "%.*f", (int)scale, mt);
+		return 1;
+	}
+	if ((type == PICL_REC_STAT_COUNT ? mc : mv) <= 0)
+		return 0;
+	snprintf(given, size, "%lld", (long long)(type == PICL_REC_STAT_COUNT ? mc : mv));
+	return 1;
+}
+
+/* Positive statistics that the statistics records of a process leave out,
+ * PICL listing every positive one (spec Appendix A), found as stat
+ * --compare finds them: at the end, for each relative event type (-1 or a
+ * user event) and statistic the process's records give, among the event
+ * types of its events relative to it; relative to -1 only of the kind
+ * (system, user) of the records' pairs, PICL writing the two in records
+ * of their own, and of the user events only those traceevents profiled
+ * (picltrace_stats_expected). Told at the record of the group's first
+ * pair; not for a group that event records of the process follow (a
+ * sample, checked pair by pair as it stands). */
+static void finish_left_out(struct validator *v)
+{
+	static const char *const kind[3] = { "time", "count", "volume" };
+	size_t k, g, end, i;
+
+	for (k = 0; k < v->nprocs; k++) {
+		struct proc *p = v->procs[k];
+
+		if (p->nlisted == 0 || p->incomplete)
+			continue;
+		qsort(p->listed, p->nlisted, sizeof(*p->listed), cmp_listed);
+		sort_events(p);
+		for (g = 0; g < p->nlisted; g = end) {
+			const struct stat_listed *first = &p->listed[g];
+			int32_t rel = first->rel, type = first->type;
+			int t = type == PICL_REC_STAT_TIME ? 0 : type == PICL_REC_STAT_COUNT ? 1 : 2;
+			int system = 0, user = 0;
+			const struct stat_listed *sys_at = NULL, *user_at = NULL;
+			int64_t listed_users;
+
+			for (end = g; end < p->nlisted && p->listed[end].rel == rel &&
+				      p->listed[end].type == type; end++) {
+				const struct stat_listed *l = &p->listed[end];
+
+				if (l->event >= 0 && !user) {
+					user = 1;
+					user_at = l;
+				} else if (l->event < 0 && !system) {
+					system = 1;
+					sys_at = l;
+				}
+			}
+			listed_users = p->listed[end - 1].event >= 0
+				       ? (int64_t)p->listed[end - 1].event + 1 : 0;
+			if (rel >= 0) {       /* every event: one record */
+				sys_at = user_at = first;
+				system = user = 1;
+			}
+			for (i = 0; i < p->nevents; i++) {
+				int32_t e = p->events[i];
+				const struct stat_listed *at = e < 0 ? sys_at : user_at;
+				char given[64];
+
+				if (e == rel || e == PICL_WILDCARD || !(e < 0 ? system : user) ||
+				    at->events_before < p->event_records)
+					continue;
+				if (listed_has(p->listed + g, end - g, e))
+					continue;
+				if (!positive_stat(v, p, rel, type, e, given, sizeof(given)) ||
+				    picltrace_stats_expected(rel, e, p->nprofiled, listed_users) != 1)
+					continue;  /* not profiled, or the trace cannot tell */
+				report(v, SEV_ERROR, R_STATISTICS, at->line, at->column, 0,
+				       "%s of event %d relative to %d is left out, the events give %s "
+				       "(PICL lists every positive statistic)",
+				       kind[t], (int)e, (int)rel, given);
+			}
+		}
+	}
+}
+
 /* Report a statistics finding at the pair's value. */
 #define STAT_REPORT(...) \
 	do { \
@@ -2013,6 +2202,8 @@ static void check_statistics(struct validator *v, const struct picl_record *rec)
 			}
 		}
 	}
+	if (checkable && !summed && p)
+		note_listed(v, p, rec, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2306,6 +2497,7 @@ static int validate_file(struct validator *v, const char *path)
 	if (!failed) {
 		v->deferring = 1;
 		finish_processes(v);
+		finish_left_out(v);
 		finish_messages(v);
 		flush_deferred(v);
 		if (v->nomem)

@@ -993,6 +993,12 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 		 * which a record of thousands of event types made quadratic. */
 		k = lower_bound(p, pp->processor, pp->process, cell->rel, types[t],
 				cell->rel == PICL_WILDCARD && cell->event >= 0 ? 0 : INT32_MIN);
+		/* the wildcard and subsets are sums, not PICL's own pairs */
+		while (k < p->nrecorded && same_record(&p->recorded[k], pp, cell->rel, types[t]) &&
+		       (p->recorded[k].event == PICL_WILDCARD ||
+			(p->recorded[k].event < -1 &&
+			 picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, p->recorded[k].event))))
+			k++;
 		group = k < p->nrecorded && same_record(&p->recorded[k], pp, cell->rel, types[t])
 			? &p->recorded[k] : NULL;
 		if (!group ||
