@@ -870,6 +870,9 @@ int picl_stats_add_event(struct picl_stats *s, const struct picl_stats_event *ev
 			 struct picl_error *err);
 
 /* What the accumulator knows about E relative to R on (processor, process).
+ * The time is the time spent in events of type E: an E nested in an E
+ * adds nothing, the outermost one's duration holding it (a recursion is
+ * not counted once per level); the count counts every entry and mark.
  * Returns 1 and fills the three (-1 where undefined: time for events seen
  * only as marks or whose entries were never exited, volume for events
  * without a length field), or 0 if E never occurred there. The time is the nearest double to the exact sum (see
@@ -888,10 +891,10 @@ int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t proces
 int picl_stats_get_time(const struct picl_stats *s, int32_t processor, int32_t process,
 			int32_t relative, int32_t event, struct picl_time *time);
 
-/* The number of intervals (exits matched with an entry) summed into the
- * time of E relative to R on (processor, process): what a recorded time's
- * rounding is proportional to (picltrace's tolerance), the count less the
- * marks and the entries never exited. Returns 1 and sets *intervals, or 0
+/* The number of intervals summed into the time of E relative to R on
+ * (processor, process), each an exit matched with its entry (an E nested
+ * in an E adds none): what a recorded time's rounding is proportional to
+ * (picltrace's tolerance); marks and entries never exited add none. Returns 1 and sets *intervals, or 0
  * if E never occurred there. */
 int picl_stats_get_intervals(const struct picl_stats *s, int32_t processor, int32_t process,
 			     int32_t relative, int32_t event, int64_t *intervals);

@@ -21,6 +21,11 @@
  * computed exactly by picl_time_sub) and the exit's volume to the same cells,
  * i.e. to the windows that were open at E's entry: an event inside R is one
  * whose entry (or mark) lies in R's window, and its whole duration counts.
+ * E inside E (recursion) spends its time once (Table 17: "time spent
+ * within event type"): each cell counts E's entries open in it, and only
+ * the exit that closes the last of them, the outermost instance (exits
+ * being matched innermost first), adds its duration, which holds the inner
+ * ones; every entry still counts as an occurrence.
  * Memory is bounded by the number of distinct processes, (R, E) pairs and
  * open entries, never by the number of records; each record costs O(1)
  * amortized plus the number of open windows.
@@ -167,6 +172,8 @@ struct cell {
 	int64_t count;
 	int64_t volume;
 	int64_t exits;   /* intervals summed into the time (marks have none) */
+	uint32_t open;   /* E's entries open in this cell: time is added when
+			    the last of them is exited (the outermost) */
 	union {
 		int64_t ticks;   /* exact: time = ticks / 10^tscale */
 		double d;        /* CELL_INEXACT */
@@ -455,7 +462,8 @@ void picl_stats_free(struct picl_stats *s)
  * open window but its own: count it, add its length (has_len). Its time is
  * defined by its exit (add_exit): an entry never exited measured nothing.
  */
-static int count_occurrence(struct proc *p, int32_t event, int has_len, int64_t len)
+static int count_occurrence(struct proc *p, int32_t event, int has_len, int64_t len,
+			    int entry)
 {
 	size_t k;
 
@@ -469,6 +477,8 @@ static int count_occurrence(struct proc *p, int32_t event, int has_len, int64_t 
 		if (!c)
 			return PICL_ERR_NOMEM;
 		c->count++;
+		if (entry)
+			c->open++;
 		if (has_len)
 			add_volume(c, len);
 	}
@@ -477,7 +487,7 @@ static int count_occurrence(struct proc *p, int32_t event, int has_len, int64_t 
 
 static int add_mark(struct proc *p, const struct picl_stats_event *ev)
 {
-	return count_occurrence(p, ev->event, ev->has_volume, ev->volume);
+	return count_occurrence(p, ev->event, ev->has_volume, ev->volume, 0);
 }
 
 /*
@@ -509,7 +519,7 @@ static int add_entry(struct proc *p, const struct picl_stats_event *rec,
 		}
 	}
 
-	rc = count_occurrence(p, rec->event, rec->has_volume, rec->volume);
+	rc = count_occurrence(p, rec->event, rec->has_volume, rec->volume, 1);
 	if (rc)
 		return rc;
 
@@ -690,12 +700,19 @@ static int add_exit(struct proc *p, const struct picl_stats_event *rec,
 		if (!c)
 			return PICL_ERR_NOMEM;
 		c->flags |= CELL_TIME;
-		c->exits++;
-		if (exact)
-			add_time(c, d);
-		else
-			add_time_double(c, picl_time_to_double(rec->time) -
-					    picl_time_to_double(f->time));
+		if (c->open > 0)
+			c->open--;
+		/* E inside E (recursion): the time spent in E is counted once,
+		 * by the outermost instance, which the exits of its event type
+		 * (matched innermost first) close last. */
+		if (c->open == 0) {
+			c->exits++;
+			if (exact)
+				add_time(c, d);
+			else
+				add_time_double(c, picl_time_to_double(rec->time) -
+						    picl_time_to_double(f->time));
+		}
 		if (rec->has_volume)
 			add_volume(c, rec->volume);
 	}

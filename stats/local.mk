@@ -14,6 +14,6 @@ STATS_TESTS += t/e2e/0860-stat-time-tolerance.sh t/e2e/0861-stat-compare-sample.
 	t/e2e/0864-validate-stat-summed.sh
 # statistics leftovers: validate and stat --compare alike (s24-stats)
 STATS_TESTS += t/e2e/0966-stat-tolerance-marks.sh t/e2e/0967-validate-stat-left-out.sh \
-	t/e2e/0968-runtime-traceevents-order.sh
+	t/e2e/0968-runtime-traceevents-order.sh t/e2e/0969-stat-nested-same-type.sh
 TESTS += $(STATS_TESTS)
 EXTRA_DIST += $(STATS_TESTS)

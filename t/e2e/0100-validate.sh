@@ -312,9 +312,11 @@ rm -f "$TMP/unmatched.picl"
 # memmove of the Bs at each exit took 76 s in validate for N = 150000 (39
 # s in stat, 52 s with system events); the stacks are indexed by event
 # type and an entry exited below the top leaves a hole (openindex.h).
-# Exit j of A, at time 2N + j, closes the entry at time N + 1 - j: its
-# duration is N - 1 + 2j, 2N^2 in all; so for B, whose exits match the top
-# (exit j at 3N + j closes the entry at 2N + 1 - j).
+# Exit j of A, at time 2N + j, closes the entry at time N + 1 - j: the
+# last, at 3N, closes the outermost, at 1, whose duration, 3N - 1, holds
+# all the others (an event type nested in itself spends its time once);
+# so for B, whose exits match the top (exit j at 3N + j closes the entry
+# at 2N + 1 - j: the outermost, at N + 1, is closed at 4N).
 layers() {
 	awk -v a="$1" -v b="$2" 'BEGIN { n = 150000; print "-3 -901 0 0 0 0"
 	  for (i = 1; i <= n; i++) printf "-3 %d %d 0 0 0\n", a, i
@@ -334,9 +336,9 @@ $TMP/layers.picl: 600002 records, 150000 errors, 0 warnings (3 listed)
 T
 run_within 30 "$PT" stat -q --format=csv "$TMP/layers.picl"
 expect_rc 0
-for row in '0,0,-1,event,5,user event,45000000000,150000,' \
-	   '0,0,-1,event,6,user event,45000000000,150000,' \
-	   '0,0,5,event,6,user event,45000000000,150000,' \
+for row in '0,0,-1,event,5,user event,449999,150000,' \
+	   '0,0,-1,event,6,user event,449999,150000,' \
+	   '0,0,5,event,6,user event,449999,150000,' \
 	   '0,0,-1,event,-901,tracing,600001,1,'; do
 	grep -qx -e "$row" "$TMP/out" || fail "$last: no row $row"
 done
@@ -346,8 +348,8 @@ done
 layers -21 -52
 run_within 30 "$PT" stat -q --format=csv "$TMP/layers.picl"
 expect_rc 0
-for row in '0,0,-1,event,-21,send0,45000000000,150000,' \
-	   '0,0,-1,event,-52,recv0 blocked,45000000000,150000,' \
+for row in '0,0,-1,event,-21,send0,449999,150000,' \
+	   '0,0,-1,event,-52,recv0 blocked,449999,150000,' \
 	   '0,0,,utilization,,overhead,150000,,' \
 	   '0,0,,utilization,,idle,449999,,' \
 	   '0,0,,utilization,,busy,2,,'; do

@@ -288,14 +288,29 @@ START_TEST(test_nested_same_event)
 {
 	struct picl_stats *s = picl_stats_new();
 
-	/* -603 inside -603: both counted, both durations added. */
+	/* -603 inside -603: both counted, the time spent in -603 once (the
+	 * outer duration, not the sum 3.5 that counts 1.5 .. 2.0 twice). */
 	cur_processor = 0;
 	cur_process = 0;
 	ENTRY(s, -603, "1.0", 0);
 	ENTRY(s, -603, "1.5", 0);
 	EXIT(s, -603, "2.0", 0);
 	EXIT(s, -603, "4.0", 0);
-	expect(s, -1, -603, 3.5, 2, -1);
+	expect(s, -1, -603, 3.0, 2, -1);
+	{
+		int64_t n;
+
+		ck_assert_int_eq(picl_stats_get_intervals(s, 0, 0, -1, -603, &n), 1);
+		ck_assert_int_eq(n, 1);       /* one interval summed */
+	}
+	/* Again, after the outer exit: a new outermost instance adds. */
+	ENTRY(s, -603, "5.0", 0);
+	ENTRY(s, -603, "5.25", 0);
+	ENTRY(s, -603, "5.5", 0);
+	EXIT(s, -603, "5.75", 0);
+	EXIT(s, -603, "6.0", 0);
+	EXIT(s, -603, "7.0", 0);
+	expect(s, -1, -603, 5.0, 5, -1);
 	picl_stats_free(s);
 }
 END_TEST
@@ -408,12 +423,12 @@ START_TEST(test_nested_relative)
 	ENTRY(s, -21, "12", 1, 80);
 	EXIT(s, -21, "13", 0);
 
-	expect(s, -1, 0, 16.0, 2, -1);
-	expect(s, -1, 1, 2.25, 2, -1);
+	expect(s, -1, 0, 11.0, 2, -1);     /* 0 .. 11 once: 3 .. 8 is inside */
+	expect(s, -1, 1, 2.0, 2, -1);
 	expect(s, -1, -21, 3.5, 4, 150);
 	expect(s, 0, -21, 2.5, 3, 70);        /* counted once, not per level */
 	expect(s, 0, -52, 0.25, 1, 5);
-	expect(s, 0, 1, 2.25, 2, -1);
+	expect(s, 0, 1, 2.0, 2, -1);
 	expect_none(s, 0, 0);
 	expect(s, 1, -52, 0.25, 1, 5);
 	expect_none(s, 1, 1);
@@ -516,7 +531,7 @@ START_TEST(test_unmatched_deep)
 	EXIT(s, 8, "9", 0);
 	EXIT(s, 5, "10", 0);         /* the 5 of 1 */
 	ck_assert_int_eq(feed(s, PICL_REC_EXIT, 5, "11", 0), PICL_ERR_DATA);
-	expect(s, -1, 5, 5.0 + 9.0, 2, -1);
+	expect(s, -1, 5, 9.0, 2, -1);      /* 1 .. 10, 3 .. 8 inside it */
 	expect(s, -1, 7, 3.0, 1, -1);
 	expect(s, -1, 8, 2.0, 1, -1);
 	expect_none(s, -1, 6);
@@ -535,8 +550,9 @@ START_TEST(test_unmatched_deep)
 		snprintf(t, sizeof(t), "%d", 6100 + k);
 		EXIT(s, 9, t, 0);
 	}
-	/* the k-th exit (6100 + k) closes the entry at 100 + 2999 - k */
-	expect(s, -1, 9, 3000.0 * (6100 - 100 - 2999) + 2.0 * (2999.0 * 3000 / 2), 3000, -1);
+	/* the k-th exit (6100 + k) closes the entry at 100 + 2999 - k: the
+	 * last, at 9099, the outermost, at 100 */
+	expect(s, -1, 9, 9099.0 - 100.0, 3000, -1);
 	EXIT(s, -901, "10000", 0);
 	expect(s, -1, -901, 10000.0, 1, -1);
 	picl_stats_free(s);
@@ -582,8 +598,8 @@ START_TEST(test_window_limit)
 	}
 	EXIT(s, -901, "1000", 0);
 	expect_none(s, -1, 256);
-	/* 5: entered at 6, again at 302-303 (nested), left at 650 */
-	expect(s, -1, 5, (650.0 - 6.0) + (303.0 - 302.0), 2, -1);
+	/* 5: entered at 6, again at 302-303 (nested: inside), left at 650 */
+	expect(s, -1, 5, 650.0 - 6.0, 2, -1);
 	expect(s, 255, -21, 1.0, 1, -1);
 	picl_stats_free(s);
 }
