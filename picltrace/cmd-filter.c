@@ -19,7 +19,9 @@
  * -399..-301) are always kept unless --no-defs: keeping them all is the
  * simple way to be sure every kept record still has the aliases and subsets
  * it refers to; a -307 record keeps only the processors -p selects (see
- * select_ids; one in the header waits for the header's subsets, hold_ids).
+ * select_ids; one in the header waits for the header's subsets, hold_ids),
+ * and a record of a processor it left out, kept as a subset was redefined
+ * since, is refused (left_out).
  * --pairs then closes the kept set over entry/exit pairs: an
  * entry (-3) and its exit (-4), matched by a stack per (processor, process)
  * and event type, are kept both or neither.
@@ -94,7 +96,9 @@ static const char filter_usage[] =
 	"      --pairs           keep entry/exit pairs whole (reads the input twice)\n"
 	"      --keep-defs       keep every definition and header record: -6,\n"
 	"                        -201..-203, -399..-301 (the default); -307 keeps\n"
-	"                        only the processors -p selects\n"
+	"                        only the processors -p selects (a record of one it\n"
+	"                        left out, kept as a subset was redefined, is an\n"
+	"                        error)\n"
 	"      --no-defs         filter definition and header records like the rest\n"
 	"                        (of --keep-defs and --no-defs, the last counts)\n"
 	"  -o, --output=FILE     write to FILE instead of standard output\n"
@@ -332,6 +336,8 @@ struct filter {
 	struct picl_writer *w;
 	struct picl_value *ids;     /* a -307 record's ids that stay (emit) */
 	size_t ids_cap;
+	int32_t *left;              /* the processors -307 records written left */
+	size_t nleft, left_cap;     /* out, sorted (see left_out) */
 	struct held *held;          /* -307 records of the header, held back */
 	size_t nheld, held_cap;     /* until its subsets are all defined */
 	int in_header;              /* the input's header is being read */
@@ -626,6 +632,39 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 	return rc;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * An event record about to be kept whose processor a -307 record written
+ * before left out: a processor subset -p names was redefined since (after
+ * the header) and now selects it, so the output's header would not list
+ * a processor the output has (validate: header-processors). The header is
+ * written; refused, with where. PICL_OK, or PICL_ERR_DATA (reported).
+ */
+static int left_out(const struct filter *f, struct picl_reader *r, const struct picl_record *rec)
+{
+	struct picl_error e = { 0 };
+
+	if (!f->nleft || header_part(rec->type) ||
+	    !bsearch(&rec->processor, f->left, f->nleft, sizeof(*f->left), cmp_i32))
+		return PICL_OK;
+	e.code = PICL_ERR_DATA;
+	e.path = picl_reader_path(r);
+	e.mark = rec->mark;
+	snprintf(e.problem, sizeof(e.problem),
+		 "a record of processor %ld would be kept, which the -307 header record "
+		 "written left out: a processor subset that -p names was redefined after "
+		 "the header; give -p its processors by number",
+		 (long)rec->processor);
+	picltrace_report("filter", &e);
+	return PICL_ERR_DATA;
+}
+
 /*
  * A -307 header record (the processors of the trace, which validate and
  * stat take as those a broadcast must reach) kept while processors are
@@ -660,14 +699,21 @@ static int select_ids(struct filter *f, struct picl_reader *r, struct picl_recor
 		picltrace_error("filter", "out of memory");
 		return PICL_ERR_NOMEM;
 	}
+	if (grow((void **)&f->left, &f->left_cap, f->nleft + rec->nvalues, sizeof(*f->left)) < 0) {
+		picltrace_error("filter", "out of memory");
+		return PICL_ERR_NOMEM;
+	}
 	for (i = 0; i < rec->nvalues; i++) {
 		const struct picl_value *v = &rec->values[i];
 
 		if (v->kind == PICL_VAL_INT && v->v.i >= INT32_MIN && v->v.i <= INT32_MAX &&
-		    sel_match(f, SEL_PROCESSOR, (int32_t)v->v.i) == f->invert)
+		    sel_match(f, SEL_PROCESSOR, (int32_t)v->v.i) == f->invert) {
+			f->left[f->nleft++] = (int32_t)v->v.i;
 			continue;
+		}
 		f->ids[k++] = *v;
 	}
+	qsort(f->left, f->nleft, sizeof(*f->left), cmp_i32);
 	if (k == 0)
 		return 1;
 	rec->values = f->ids;
@@ -883,6 +929,8 @@ static int emit(struct filter *f, struct picl_reader *r, struct picl_record *rec
 {
 	int rc;
 
+	if ((rc = left_out(f, r, rec)) < 0)
+		return rc;
 	if (rec->type == PICL_REC_HEADER_PROCESSORS && selects_processors(f) && f->in_header) {
 		if ((rc = hold_ids(f, r, rec, decoded)) != 0)
 			return rc < 0 ? rc : PICL_OK;
@@ -1519,6 +1567,7 @@ static void filter_release(struct filter *f)
 		pcre2_code_free(f->pats[i]);
 	free(f->pats);
 	free(f->ids);
+	free(f->left);
 	held_free(f);
 	free(f->held);
 	pcre2_match_data_free(f->md);

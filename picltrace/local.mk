@@ -12,5 +12,7 @@ picltrace_picltrace_SOURCES += picltrace/cmd-filter.c
 picltrace_picltrace_LDADD += $(PCRE2_LIBS)
 picltrace_picltrace_CFLAGS = $(AM_CFLAGS) $(PCRE2_CFLAGS)
 dist_man_MANS += man/picltrace-filter.1
-TESTS += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh t/e2e/0301-filter-defs.sh
-EXTRA_DIST += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh t/e2e/0301-filter-defs.sh
+TESTS += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh t/e2e/0301-filter-defs.sh \
+	t/e2e/0977-filter-subset-redefined.sh
+EXTRA_DIST += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh t/e2e/0301-filter-defs.sh \
+	t/e2e/0977-filter-subset-redefined.sh
