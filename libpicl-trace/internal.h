@@ -118,14 +118,24 @@ static inline int picl_is_blank(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* 1 if the physical line line[0..len) (no newline, no trailing '\r')
+ * continues on the next one: its last byte is '\' after a blank, or alone.
+ * The one rule: the serial reader and the parsing threads (reader_continues
+ * in reader-int.h), sort's mapped input (msort.c) and the writer's padding
+ * below all decide with this. */
+static inline int picl_line_continues(const char *line, size_t len)
+{
+	return len > 0 && line[len - 1] == '\\' &&
+	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
+}
+
 /* 1 if data d[0..n), written as they are at a line's end, would not read
  * back: a last carriage return reads as a CRLF line's end, a last '\'
  * alone or after a blank as a continuation. The writer puts a blank after
  * such data; picltrace filter copies only lines whose data need none. */
 static inline int picl_data_needs_pad(const char *d, size_t n)
 {
-	return n > 0 && (d[n - 1] == '\r' ||
-			 (d[n - 1] == '\\' && (n == 1 || picl_is_blank((unsigned char)d[n - 2]))));
+	return n > 0 && (d[n - 1] == '\r' || picl_line_continues(d, n));
 }
 
 static inline int picl_is_digit(unsigned char c)

@@ -217,12 +217,12 @@ static inline const char *quick_values(const char *p, size_t n, struct picl_valu
 }
 
 /* 1 if the physical line line[0..len) (no newline, no trailing '\r')
- * continues on the next one: its last byte is '\' after a blank, or alone.
- * The serial reader and the parsing threads both decide with this. */
+ * continues on the next one: internal.h's picl_line_continues, which sort's
+ * mapped input (msort.c) asks too. The serial reader and the parsing
+ * threads both decide with this. */
 static inline int reader_continues(const char *line, size_t len)
 {
-	return len > 0 && line[len - 1] == '\\' &&
-	       (len == 1 || picl_is_blank((unsigned char)line[len - 2]));
+	return picl_line_continues(line, len);
 }
 
 /* The text bytes among the first n bytes of a line whose newline has not

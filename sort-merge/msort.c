@@ -48,7 +48,7 @@
 #define _GNU_SOURCE
 #include "runs.h"
 #include "builtin.h"
-#include "internal.h"   /* picl_is_blank */
+#include "internal.h"   /* picl_line_continues, picl_data_needs_pad */
 #include "pow10.h"
 
 #include <errno.h>
@@ -154,11 +154,7 @@ static void phase(struct msort *m, const char *what)
  */
 static int odd_line(const char *p, size_t len)
 {
-	if (len == 0)
-		return 0;
-	if (p[len - 1] == '\r')
-		return 1;
-	return p[len - 1] == '\\' && (len == 1 || picl_is_blank((unsigned char)p[len - 2]));
+	return picl_data_needs_pad(p, len);   /* a last '\r', or continues */
 }
 
 struct msort *msort_open(const struct runs_config *cfg, const char *path)
@@ -504,7 +500,7 @@ static size_t split_point(const struct msort *m)
 		len = (size_t)(nl - ls);
 		if (len > 0 && ls[len - 1] == '\r')
 			len--;
-		if (!(len > 0 && ls[len - 1] == '\\' && (len == 1 || picl_is_blank((unsigned char)ls[len - 2]))))
+		if (!picl_line_continues(ls, len))
 			return (size_t)(nl - m->map) + 1;
 		at = (size_t)(nl - m->map) + 1;
 	}
