@@ -1158,7 +1158,11 @@ struct picl_schema *picl_schema_load(const char *path, struct picl_error *err);
 struct picl_schema *picl_schema_load_default(struct picl_error *err);
 
 /* Add the types described in another file (user-defined record and event
- * types); later definitions replace earlier ones of the same type. */
+ * types); later definitions replace earlier ones of the same type, but not
+ * those of the first file (picl_schema_load's, the format's types): a file
+ * that defines one of those, exactly or inside a range (a type below 0 in
+ * one of its ranges), fails with PICL_ERR_SCHEMA at that definition and
+ * changes nothing (picl-schema(5)). */
 int picl_schema_extend(struct picl_schema *s, const char *path,
 		       struct picl_error *err);
 

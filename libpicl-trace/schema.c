@@ -208,6 +208,7 @@ struct slot {
 	int32_t lo, hi;
 	int is_range;
 	size_t seq;                    /* order of definition in its file */
+	int base;                      /* from the first file (the format's) */
 	struct picl_mark mark;         /* where it was defined */
 	const void *def;               /* struct event_def / picl_schema_record */
 };
@@ -265,6 +266,8 @@ struct picl_schema {
 	struct slots event_ranges;     /* ranges, in order of definition */
 	struct slots records;
 	struct slots record_ranges;
+	int based;                     /* the first file is in: later ones
+					  may only add types */
 	const void *event_direct[DIRECT_N];   /* what table_find gives */
 	const void *record_direct[DIRECT_N];
 };
@@ -1793,10 +1796,91 @@ static void merge_ranges(struct slots *t, struct slot *add, size_t n)
 	t->n = k + n;
 }
 
+/* The first definition of the first file (the default schema, the
+ * format's types) whose type lies in [lo, hi]: an exact type anywhere, a
+ * range where it covers a type below 0 (0 and up are the program's own, which
+ * the default schema describes only as ranges); NULL for none. */
+static const struct slot *base_overlap(const struct slots *exact,
+				       const struct slots *ranges, int32_t lo, int32_t hi)
+{
+	size_t a = 0, b = exact->n, i;
+
+	while (a < b) {                 /* the first exact type >= lo */
+		size_t m = a + (b - a) / 2;
+
+		if (exact->v[m].lo < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (i = a; i < exact->n && exact->v[i].lo <= hi; i++)
+		if (exact->v[i].base)
+			return &exact->v[i];
+	if (lo < 0)
+		for (i = 0; i < ranges->n; i++)
+			if (ranges->v[i].base && ranges->v[i].lo <= (hi < -1 ? hi : -1) &&
+			    ranges->v[i].hi >= lo)
+				return &ranges->v[i];
+	return NULL;
+}
+
+/*
+ * A later file (a user schema) may only add types: refuse, at the first such
+ * definition in the file, one whose type (or a type of whose range) the
+ * first file defines (picl-schema(5), LOOK-UPS AND USER SCHEMAS). Every
+ * tool reads the predefined types by the format's tables; a user schema that
+ * redescribed them (another descriptor for -21, "user" for -52) would make
+ * validate, stat and plot disagree with the format and with one another.
+ */
+static int check_only_adds(struct loader *L, const struct picl_schema *s,
+			   const struct slots *add, const struct slots *exact,
+			   const struct slots *ranges, const char *what)
+{
+	const struct slot *bad = NULL, *old = NULL;
+	size_t i;
+
+	for (i = 0; i < add->n; i++) {
+		const struct slot *o = base_overlap(exact, ranges, add->v[i].lo, add->v[i].hi);
+
+		if (o && (!bad || add->v[i].seq < bad->seq)) {
+			bad = &add->v[i];
+			old = o;
+		}
+	}
+	if (!bad)
+		return PICL_OK;
+	if (L->err) {
+		int is_event = exact == &s->events;
+		const char *name = is_event ? ((const struct event_def *)old->def)->pub.name :
+			((const struct picl_schema_record *)old->def)->name;
+		const char *cat = is_event ? ((const struct event_def *)old->def)->pub.category :
+			((const struct picl_schema_record *)old->def)->category;
+		const char *by = !is_event ? (strcmp(cat, "header") ? "the format (Table 3)" :
+					      "the default schema (header records, section 2.4)") :
+			strcmp(cat, "subset") ? "the format (Table 4)" : "the format (Table 5)";
+		char q[PICL_PROBLEM_MAX / 4], type[64];
+		int32_t t = old->is_range ? (bad->lo > old->lo ? bad->lo : old->lo) :
+			old->lo;
+
+		if (old->is_range)
+			snprintf(type, sizeof(type), "%s type %ld (range [%ld, %ld]",
+				 what, (long)t, (long)old->lo, (long)old->hi);
+		else
+			snprintf(type, sizeof(type), "%s type %ld (", what, (long)t);
+		fail(L, NULL, PICL_ERR_SCHEMA,
+		     "%s%s\"%s\") is defined by %s; a user schema may only add types",
+		     type, old->is_range ? ", " : "",
+		     picl_quote(name, strlen(name), 40, q, sizeof(q)), by);
+		L->err->mark = bad->mark;
+		byte_mark(L->fp, &L->err->mark);
+	}
+	return PICL_ERR_SCHEMA;
+}
+
 /* Install what L loaded into s; all or nothing. */
 static int commit(struct loader *L, struct picl_schema *s)
 {
-	size_t ne, nr, nev, nrec;
+	size_t ne, nr, nev, nrec, i;
 	struct slot *ev = NULL, *rec = NULL;
 	int rc;
 
@@ -1806,6 +1890,14 @@ static int commit(struct loader *L, struct picl_schema *s)
 		return rc;
 	if ((rc = check_duplicates(L, &L->records, "record", &nr)))
 		return rc;
+	if (s->based &&
+	    ((rc = check_only_adds(L, s, &L->events, &s->events, &s->event_ranges, "event")) ||
+	     (rc = check_only_adds(L, s, &L->records, &s->records, &s->record_ranges, "record"))))
+		return rc;
+	for (i = 0; i < L->events.n; i++)
+		L->events.v[i].base = !s->based;
+	for (i = 0; i < L->records.n; i++)
+		L->records.v[i].base = !s->based;
 	if (slots_reserve(&s->event_ranges, L->events.n - ne) ||
 	    slots_reserve(&s->record_ranges, L->records.n - nr) ||
 	    merge_exact(&s->events, L->events.v, ne, &ev, &nev) ||
@@ -1825,6 +1917,7 @@ static int commit(struct loader *L, struct picl_schema *s)
 	if (L->records.n > nr)
 		merge_ranges(&s->record_ranges, L->records.v + nr, L->records.n - nr);
 	arena_splice(&s->arena, &L->arena);
+	s->based = 1;
 	return PICL_OK;
 }
 

@@ -573,6 +573,20 @@ START_TEST(test_extend_user_event)
 	ck_assert_ptr_nonnull(strstr(err.problem, "produces"));
 	ck_assert_str_eq(event(7)->name, "solver2");
 	ck_assert_str_eq(event(9)->name, "user event");
+
+	/* a user schema may only add types: the format's -21 is refused, at
+	 * its line, and nothing of the file is taken */
+	unlink(path);
+	free(path);
+	path = temp_schema("events:\n"
+			   "  - {type: 7, name: solver4, category: user, produces: mark}\n"
+			   "  - {type: -21, name: mysend, category: user, produces: mark}\n");
+	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_ERR_SCHEMA);
+	ck_assert_uint_eq(err.mark.line, 3);
+	ck_assert_uint_eq(err.mark.column, 12);
+	ck_assert_ptr_nonnull(strstr(err.problem, "a user schema may only add types"));
+	ck_assert_str_eq(event(7)->name, "solver2");
+	ck_assert_ptr_eq(event(-21), send0);
 	unlink(path);
 	free(path);
 }
@@ -589,7 +603,7 @@ START_TEST(test_extend_range_replaced_is_newest)
 		"  - {range: [2000, 2010], name: first, category: user, produces: mark}\n"
 		"  - {range: [2005, 2020], name: second, category: user, produces: mark}\n"
 		"  - {range: [-1010, -1005], name: low first, category: user, produces: mark}\n"
-		"  - {range: [-1008, -1001], name: low second, category: user, produces: mark}\n");
+		"  - {range: [-1008, -1003], name: low second, category: user, produces: mark}\n");
 
 	memset(&err, 0, sizeof(err));
 	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
