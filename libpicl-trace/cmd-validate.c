@@ -1143,12 +1143,23 @@ static void check_fields(struct validator *v, const struct picl_record *rec)
 		       (int)rec->processor);
 		note_use(v, PICL_SUBSET_PROCESSORS, rec->processor, line, column);
 	}
+	/* a process subset is its processor's (Table 2); a record of every
+	 * processor or of a processor subset takes each one's */
 	if (rec->process < -1 &&
-	    !picl_defs_subset_exists(v->defs, PICL_SUBSET_PROCESSES, rec->process)) {
+	    !(rec->processor < 0 ?
+	      picl_defs_subset_exists(v->defs, PICL_SUBSET_PROCESSES, rec->process) :
+	      picl_defs_subset_exists_on(v->defs, PICL_SUBSET_PROCESSES, rec->processor,
+					 rec->process))) {
 		AT_FIELD(rec, F_PROCESS, line, column);
-		report(v, SEV_ERROR, R_SUBSET, line, column, 0,
-		       "process subset %d is not defined (no -202 record before this one defines it)",
-		       (int)rec->process);
+		if (rec->processor < 0 ||
+		    !picl_defs_subset_exists(v->defs, PICL_SUBSET_PROCESSES, rec->process))
+			report(v, SEV_ERROR, R_SUBSET, line, column, 0,
+			       "process subset %d is not defined (no -202 record before this one defines it)",
+			       (int)rec->process);
+		else
+			report(v, SEV_ERROR, R_SUBSET, line, column, 0,
+			       "process subset %d is not defined on processor %d (no -202 record before this one defines it there or on every processor, -1)",
+			       (int)rec->process, (int)rec->processor);
 	}
 	if (rec->event < -1)
 		check_event_value(v, rec, rec->event, NULL);
@@ -1850,7 +1861,8 @@ static int members_of(struct validator *v, const struct picl_record *rec)
 
 		if (!picl_defs_matches(v->defs, PICL_SUBSET_PROCESSORS, rec->processor,
 				       p->processor) ||
-		    !picl_defs_matches(v->defs, PICL_SUBSET_PROCESSES, rec->process, p->process))
+		    !picl_defs_matches_on(v->defs, PICL_SUBSET_PROCESSES, p->processor,
+					  rec->process, p->process))
 			continue;
 		if (p->incomplete)
 			return 0;

@@ -19,9 +19,13 @@
  *    fields and -1, scans the definitions scoped to a subset (few, as a
  *    rule), takes the most specific match (DESIGN.md point 4) and remembers
  *    the answer until the next definition.
- *  - Subsets are a hash from (kind, id) to a member list. Membership is a
- *    breadth-first walk of the members, following nested subsets up to 8
- *    levels and each subset at most once (picl_defs_matches).
+ *  - Subsets are a hash from (kind, id) to a member list; process subsets
+ *    (-202) from (processor, id), since Table 2 defines one "on the
+ *    specified processor": the definition for a record's processor, else
+ *    the one for every processor (-1). Membership is a breadth-first walk
+ *    of the members, following nested subsets (of processes: on the same
+ *    processor) up to 8 levels and each subset at most once
+ *    (picl_defs_matches_on).
  *
  * Memory is bounded by the number of distinct definitions, capped at
  * DEFS_MAX entries each, and by the members of all subsets together, capped
@@ -65,6 +69,7 @@ struct alias_slot {
 struct subset {
 	int kind;
 	int32_t id;
+	int32_t processor;       /* process subsets: where defined, or -1 */
 	int32_t *members;
 	size_t n;
 	uint64_t seen;           /* the membership query that last reached it */
@@ -105,7 +110,10 @@ struct picl_defs {
 
 	struct subset *subsets;
 	size_t subsets_n, subsets_cap;
-	struct imap subset_map;
+	struct imap subset_map;       /* processor and event subsets */
+	struct imap process_map;      /* process subsets, by processor and id */
+	struct imap process_ids;      /* the ids of process subsets defined
+					 on any processor */
 	size_t subset_members;        /* held by all of them */
 	/* membership queries: their count (subset.seen) and the breadth-first
 	 * queue, subsets_cap indices, grown with subsets */
@@ -278,6 +286,10 @@ void picl_defs_free(struct picl_defs *defs)
 	free(defs->queue);
 	free(defs->subset_map.keys);
 	free(defs->subset_map.vals);
+	free(defs->process_map.keys);
+	free(defs->process_map.vals);
+	free(defs->process_ids.keys);
+	free(defs->process_ids.vals);
 	free(defs);
 }
 
@@ -478,16 +490,16 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 	return PICL_OK;
 }
 
-/* How specifically `pattern` matches `value`: 2 exact, 1 subset, 0
- * wildcard, -1 no match. */
+/* How specifically `pattern` matches `value` (a process: on `processor`):
+ * 2 exact, 1 subset, 0 wildcard, -1 no match. */
 static int match_rank(const struct picl_defs *defs, enum picl_subset_kind kind,
-		      int32_t pattern, int32_t value)
+		      int32_t processor, int32_t pattern, int32_t value)
 {
 	if (pattern == value)
 		return 2;
 	if (pattern == PICL_WILDCARD)
 		return 0;
-	if (pattern < -1 && picl_defs_matches(defs, kind, pattern, value))
+	if (pattern < -1 && picl_defs_matches_on(defs, kind, processor, pattern, value))
 		return 1;
 	return -1;
 }
@@ -579,9 +591,12 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cde
 			} else {
 				a = &slot->defs[slot->nested[i - 8]];
 			}
-			re = match_rank(defs, PICL_SUBSET_EVENTS, a->event, event);
-			rp = match_rank(defs, PICL_SUBSET_PROCESSORS, a->processor, processor);
-			rq = match_rank(defs, PICL_SUBSET_PROCESSES, a->process, process);
+			re = match_rank(defs, PICL_SUBSET_EVENTS, processor, a->event, event);
+			rp = match_rank(defs, PICL_SUBSET_PROCESSORS, processor, a->processor,
+					processor);
+			/* the record's process subsets are its processor's */
+			rq = match_rank(defs, PICL_SUBSET_PROCESSES, processor, a->process,
+					process);
 			if (re < 0 || rp < 0 || rq < 0)
 				continue;
 			rank = re + rp + rq;
@@ -608,24 +623,64 @@ static int64_t subset_key(enum picl_subset_kind kind, int32_t id)
 	return ((int64_t)kind << 32) ^ (int64_t)(uint32_t)id;
 }
 
-static const struct subset *find_subset(const struct picl_defs *defs,
-					enum picl_subset_kind kind, int32_t id)
+static int64_t process_key(int32_t processor, int32_t id)
 {
-	uint32_t idx = imap_get(&defs->subset_map, subset_key(kind, id));
+	return (int64_t)((uint64_t)(uint32_t)processor << 32 | (uint32_t)id);
+}
 
+/* The map and key of subset `id` of `kind` defined for `processor`
+ * (process subsets; the others are the same everywhere). */
+static const struct imap *subset_where(const struct picl_defs *defs,
+				       enum picl_subset_kind kind, int32_t processor,
+				       int32_t id, int64_t *key)
+{
+	if (kind == PICL_SUBSET_PROCESSES) {
+		*key = process_key(processor, id);
+		return &defs->process_map;
+	}
+	*key = subset_key(kind, id);
+	return &defs->subset_map;
+}
+
+/* Subset `id` of `kind` as a record of `processor` sees it: for processes,
+ * the definition for that processor, else the one for all (-1). */
+static const struct subset *find_subset(const struct picl_defs *defs,
+					enum picl_subset_kind kind, int32_t processor,
+					int32_t id)
+{
+	int64_t key;
+	const struct imap *m = subset_where(defs, kind, processor, id, &key);
+	uint32_t idx = imap_get(m, key);
+
+	if (!idx && kind == PICL_SUBSET_PROCESSES && processor != PICL_WILDCARD)
+		idx = imap_get(m, process_key(PICL_WILDCARD, id));
 	return idx ? &defs->subsets[idx - 1] : NULL;
 }
 
 int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 			    int32_t id, const int32_t *members, size_t n)
 {
+	return picl_defs_define_subset_on(defs, kind, PICL_WILDCARD, id, members, n);
+}
+
+int picl_defs_define_subset_on(struct picl_defs *defs, enum picl_subset_kind kind,
+			       int32_t processor, int32_t id, const int32_t *members,
+			       size_t n)
+{
 	uint32_t idx;
 	int32_t *copy = NULL;
 	struct subset *s;
+	struct imap *map;
+	int64_t key;
 
 	if (id >= -1)   /* -1 is the wildcard, >= 0 real ids (as picl_defs_apply) */
 		return PICL_ERR_USAGE;
-	idx = imap_get(&defs->subset_map, subset_key(kind, id));
+	if (kind != PICL_SUBSET_PROCESSES)
+		processor = PICL_WILDCARD;
+	else if (processor < -1)   /* a processor subset: picl_defs_apply expands it */
+		return PICL_ERR_USAGE;
+	map = (struct imap *)subset_where(defs, kind, processor, id, &key);
+	idx = imap_get(map, key);
 	if (n > SUBSET_MEMBERS_MAX - defs->subset_members +
 		(idx ? defs->subsets[idx - 1].n : 0))
 		return PICL_ERR_DATA;
@@ -663,14 +718,16 @@ int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 			defs->subsets_cap = ncap;
 		}
 		s = &defs->subsets[defs->subsets_n];
-		if (imap_put(&defs->subset_map, subset_key(kind, id),
-			     (uint32_t)(defs->subsets_n + 1)) < 0) {
+		if (imap_put(map, key, (uint32_t)(defs->subsets_n + 1)) < 0 ||
+		    (kind == PICL_SUBSET_PROCESSES &&
+		     imap_put(&defs->process_ids, id, (uint32_t)(defs->subsets_n + 1)) < 0)) {
 			free(copy);
 			return PICL_ERR_NOMEM;
 		}
 		defs->subsets_n++;
 		s->kind = kind;
 		s->id = id;
+		s->processor = processor;
 		s->seen = 0;
 	}
 	s->members = copy;
@@ -705,7 +762,15 @@ static int predefined_event_subset(int32_t id, int32_t e)
 int picl_defs_subset_exists(const struct picl_defs *defs,
 			    enum picl_subset_kind kind, int32_t id)
 {
-	if (find_subset(defs, kind, id))
+	if (kind == PICL_SUBSET_PROCESSES)
+		return imap_get(&defs->process_ids, id) != 0;
+	return picl_defs_subset_exists_on(defs, kind, PICL_WILDCARD, id);
+}
+
+int picl_defs_subset_exists_on(const struct picl_defs *defs, enum picl_subset_kind kind,
+			       int32_t processor, int32_t id)
+{
+	if (find_subset(defs, kind, processor, id))
 		return 1;
 	return kind == PICL_SUBSET_EVENTS && predefined_event_subset(id, 0) >= 0;
 }
@@ -721,8 +786,14 @@ int picl_defs_subset_exists(const struct picl_defs *defs,
  * steps exists exactly when the shortest one is that short), without the
  * paths' exponential count. Cycles end at the mark.
  */
-int picl_defs_matches(const struct picl_defs *cdefs, enum picl_subset_kind kind,
+int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
 		      int32_t pattern, int32_t value)
+{
+	return picl_defs_matches_on(defs, kind, PICL_WILDCARD, pattern, value);
+}
+
+int picl_defs_matches_on(const struct picl_defs *cdefs, enum picl_subset_kind kind,
+			 int32_t processor, int32_t pattern, int32_t value)
 {
 	struct picl_defs *defs = (struct picl_defs *)cdefs; /* marks and queue only */
 	const struct subset *s;
@@ -733,7 +804,7 @@ int picl_defs_matches(const struct picl_defs *cdefs, enum picl_subset_kind kind,
 		return 1;
 	if (pattern >= -1)
 		return 0;
-	s = find_subset(defs, kind, pattern);
+	s = find_subset(defs, kind, processor, pattern);
 	if (!s) {
 		if (kind == PICL_SUBSET_EVENTS)
 			return predefined_event_subset(pattern, value) == 1;
@@ -755,7 +826,7 @@ int picl_defs_matches(const struct picl_defs *cdefs, enum picl_subset_kind kind,
 					return 1;
 				if (m >= -1 || depth == SUBSET_DEPTH)
 					continue;
-				t = find_subset(defs, kind, m);
+				t = find_subset(defs, kind, processor, m);
 				if (!t) {
 					if (kind == PICL_SUBSET_EVENTS &&
 					    predefined_event_subset(m, value) == 1)
@@ -775,7 +846,13 @@ int picl_defs_matches(const struct picl_defs *cdefs, enum picl_subset_kind kind,
 const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
 		enum picl_subset_kind kind, int32_t id, size_t *n)
 {
-	const struct subset *s = find_subset(defs, kind, id);
+	return picl_defs_subset_members_on(defs, kind, PICL_WILDCARD, id, n);
+}
+
+const int32_t *picl_defs_subset_members_on(const struct picl_defs *defs,
+		enum picl_subset_kind kind, int32_t processor, int32_t id, size_t *n)
+{
+	const struct subset *s = find_subset(defs, kind, processor, id);
 
 	if (n)
 		*n = s ? s->n : 0;
@@ -833,6 +910,76 @@ static int apply_alias(struct picl_defs *defs, const struct picl_record *rec,
 	return fault_at(rec, NULL, 0, err, rc);
 }
 
+/*
+ * A process subset defined on processor subset `psub` (a -202 record whose
+ * processor field is below -1) is defined on each processor that subset
+ * holds now (members that are processors or -1, nested subsets followed as
+ * picl_defs_matches does): a record resolves a process subset through its
+ * own processor, and the definitions in force are what it means where it
+ * stands. All of them or none: PICL_ERR_DATA with err set past the limits.
+ */
+static int define_on_processors(struct picl_defs *defs, int32_t psub, int32_t id,
+				const int32_t *members, size_t n, struct picl_error *err)
+{
+	const struct subset *s = find_subset(defs, PICL_SUBSET_PROCESSORS, PICL_WILDCARD, psub);
+	int32_t *procs = NULL;
+	size_t nprocs = 0, cap = 0, head = 0, tail = 0, level_end, i;
+	int depth, rc = PICL_OK;
+
+	if (!s)
+		return PICL_OK;   /* no processor: it applies nowhere */
+	defs->query++;
+	defs->subsets[s - defs->subsets].seen = defs->query;
+	defs->queue[tail++] = (uint32_t)(s - defs->subsets);
+	for (depth = 0; depth <= SUBSET_DEPTH && head < tail; depth++) {
+		for (level_end = tail; head < level_end; head++) {
+			s = &defs->subsets[defs->queue[head]];
+			for (i = 0; i < s->n; i++) {
+				int32_t m = s->members[i];
+				const struct subset *t;
+
+				if (m >= -1) {
+					if (nprocs == cap) {
+						size_t ncap = cap ? cap * 2 : 16;
+						int32_t *q = realloc(procs, ncap * sizeof(*q));
+
+						if (!q) {
+							free(procs);
+							return picl_set_error(err, PICL_ERR_NOMEM,
+									      "out of memory");
+						}
+						procs = q;
+						cap = ncap;
+					}
+					procs[nprocs++] = m;
+					continue;
+				}
+				if (depth == SUBSET_DEPTH ||
+				    !(t = find_subset(defs, PICL_SUBSET_PROCESSORS, PICL_WILDCARD, m)) ||
+				    t->seen == defs->query)
+					continue;
+				defs->subsets[t - defs->subsets].seen = defs->query;
+				defs->queue[tail++] = (uint32_t)(t - defs->subsets);
+			}
+		}
+	}
+	/* the limits for all of them first (counting none replaced) */
+	if (nprocs && (n > (SUBSET_MEMBERS_MAX - defs->subset_members) / nprocs ||
+		       nprocs > DEFS_MAX - defs->subsets_n)) {
+		free(procs);
+		return picl_set_error(err, PICL_ERR_DATA,
+				      "process subset %d on processor subset %d: too many subset definitions or members (more than %d, %d in all)",
+				      (int)id, (int)psub, DEFS_MAX, SUBSET_MEMBERS_MAX);
+	}
+	for (i = 0; i < nprocs && rc == PICL_OK; i++)
+		rc = picl_defs_define_subset_on(defs, PICL_SUBSET_PROCESSES, procs[i], id,
+						members, n);
+	free(procs);
+	if (rc == PICL_ERR_NOMEM)
+		return picl_set_error(err, rc, "out of memory");
+	return rc;
+}
+
 static int apply_subset(struct picl_defs *defs, const struct picl_record *rec,
 			enum picl_subset_kind kind, struct picl_error *err)
 {
@@ -863,12 +1010,23 @@ static int apply_subset(struct picl_defs *defs, const struct picl_record *rec,
 	}
 	for (i = 0; i < n; i++)
 		members[i] = (int32_t)rec->values[i + 1].v.i;
-	rc = picl_defs_define_subset(defs, kind, (int32_t)rec->values[0].v.i, members, n);
+	if (kind == PICL_SUBSET_PROCESSES && rec->processor < -1)
+		rc = define_on_processors(defs, rec->processor, (int32_t)rec->values[0].v.i,
+					  members, n, err);
+	else
+		rc = picl_defs_define_subset_on(defs, kind, rec->processor,
+						(int32_t)rec->values[0].v.i, members, n);
 	if (members != stackbuf)
 		free(members);
+	if (rc == PICL_ERR_DATA && kind == PICL_SUBSET_PROCESSES && rec->processor < -1)
+		return rc;   /* err set */
 	if (rc == PICL_ERR_DATA) {
 		/* define_subset changed nothing: which limit was it? */
-		const struct subset *s = find_subset(defs, kind, (int32_t)rec->values[0].v.i);
+		int64_t key;
+		const struct imap *map = subset_where(defs, kind, rec->processor,
+						      (int32_t)rec->values[0].v.i, &key);
+		uint32_t idx = imap_get(map, key);
+		const struct subset *s = idx ? &defs->subsets[idx - 1] : NULL;
 
 		if (n > SUBSET_MEMBERS_MAX - defs->subset_members + (s ? s->n : 0))
 			return picl_set_error(err, rc,

@@ -412,6 +412,17 @@ void picl_record_init(struct picl_record *rec);
  * value is the subset id, the others its members; a later definition of the
  * same id replaces the earlier one. The predefined event subsets of Table 5
  * (-1001 user events, -1002 system events, -1011 ... -1902) are built in.
+ * Processor and event subsets are the same for every record, whatever the
+ * defining record's processor field. A process subset is defined "on the
+ * specified processor" (Table 2): by the -202 record's processor field, for
+ * that processor (0 or more, the host 32767), for every processor (-1), or
+ * for each processor a processor subset holds when the record is read. A
+ * record of processor P resolves a process subset id through P's definition
+ * if there is one, else through the one for every processor; so do a
+ * process subset's nested members. The *_on functions below take that P;
+ * the others resolve process subsets as a record of processor -1 does (the
+ * definitions for every processor only), but picl_defs_subset_exists says
+ * whether any -202 record defined the id.
  */
 struct picl_defs;
 
@@ -474,9 +485,23 @@ int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 int picl_defs_define_subset(struct picl_defs *defs, enum picl_subset_kind kind,
 			    int32_t id, const int32_t *members, size_t n);
 
-/* 1 if `id` names a subset of `kind` (defined, or predefined for events). */
+/* The same for a process subset defined on `processor` (0 or more, or -1
+ * for every processor; PICL_ERR_USAGE for a processor subset, which
+ * picl_defs_apply expands); `processor` is ignored for the other kinds.
+ * picl_defs_define_subset is this with -1. */
+int picl_defs_define_subset_on(struct picl_defs *defs, enum picl_subset_kind kind,
+			       int32_t processor, int32_t id, const int32_t *members,
+			       size_t n);
+
+/* 1 if `id` names a subset of `kind` (defined, or predefined for events);
+ * a process subset: defined on some processor or on every one. */
 int picl_defs_subset_exists(const struct picl_defs *defs,
 			    enum picl_subset_kind kind, int32_t id);
+
+/* The same as a record of `processor` sees it (process subsets: defined
+ * for that processor or for every processor). */
+int picl_defs_subset_exists_on(const struct picl_defs *defs, enum picl_subset_kind kind,
+			       int32_t processor, int32_t id);
 
 /*
  * 1 if `value` is matched by the field value `pattern` of `kind`: pattern ==
@@ -488,10 +513,20 @@ int picl_defs_subset_exists(const struct picl_defs *defs,
 int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
 		      int32_t pattern, int32_t value);
 
+/* The same in a record of `processor`: a process subset (and each nested
+ * one) is that processor's definition, else the one for every processor.
+ * picl_defs_matches is this with -1. */
+int picl_defs_matches_on(const struct picl_defs *defs, enum picl_subset_kind kind,
+			 int32_t processor, int32_t pattern, int32_t value);
+
 /* The members of a defined subset, *n of them (NULL and 0 if undefined or
  * predefined; n may be NULL when only whether it is defined matters). */
 const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
 		enum picl_subset_kind kind, int32_t id, size_t *n);
+
+/* The same as a record of `processor` sees it. */
+const int32_t *picl_defs_subset_members_on(const struct picl_defs *defs,
+		enum picl_subset_kind kind, int32_t processor, int32_t id, size_t *n);
 
 /* ------------------------------------------------------------------------ */
 /* Reader                                                                    */

@@ -78,7 +78,8 @@ static const char filter_usage[] =
 	"                        [--level=N] [-q] [FILE...]\n"
 	"\n"
 	"  -p, --processor=LIST  keep records of these processors (host = 32767)\n"
-	"  -P, --process=LIST    keep records of these processes\n"
+	"  -P, --process=LIST    keep records of these processes (a process subset:\n"
+	"                        the one the record's processor defines)\n"
 	"  -e, --event=LIST      keep records of these event types; names: user,\n"
 	"                        system, communication, sends, receives, blocking,\n"
 	"                        file-io, synchronization, resources, generic,\n"
@@ -362,7 +363,9 @@ static int header_part(int32_t type)
 	return picl_is_header_type(type) || picl_is_definition_type(type);
 }
 
-static int sel_match(struct filter *f, enum sel_kind kind, int32_t x)
+/* 1 if x, the field of `kind` of a record of `processor`, is selected (a
+ * process subset is that processor's, picl-trace.h). */
+static int sel_match(struct filter *f, enum sel_kind kind, int32_t processor, int32_t x)
 {
 	struct selection *s = &f->sel[kind];
 	size_t i;
@@ -372,7 +375,11 @@ static int sel_match(struct filter *f, enum sel_kind kind, int32_t x)
 
 		if (x >= it->lo && x <= it->hi)
 			return 1;
-		if (it->maybe_subset) {
+		if (it->maybe_subset && kind == SEL_PROCESS) {
+			if (picl_defs_matches_on(f->defs, PICL_SUBSET_PROCESSES, processor,
+						 it->lo, x))
+				return 1;
+		} else if (it->maybe_subset) {
 			if (it->gen != f->gen) {
 				it->is_subset = picl_defs_subset_exists(f->defs,
 						sel_subset_kind[kind], it->lo);
@@ -455,13 +462,13 @@ static int select_record(struct filter *f, struct picl_reader *r, struct picl_re
 		if (f->keep_defs)
 			return 1;
 	}
-	if (f->sel[SEL_PROCESSOR].n && !sel_match(f, SEL_PROCESSOR, rec->processor))
+	if (f->sel[SEL_PROCESSOR].n && !sel_match(f, SEL_PROCESSOR, rec->processor, rec->processor))
 		goto done;
-	if (f->sel[SEL_PROCESS].n && !sel_match(f, SEL_PROCESS, rec->process))
+	if (f->sel[SEL_PROCESS].n && !sel_match(f, SEL_PROCESS, rec->processor, rec->process))
 		goto done;
-	if (f->sel[SEL_EVENT].n && !sel_match(f, SEL_EVENT, rec->event))
+	if (f->sel[SEL_EVENT].n && !sel_match(f, SEL_EVENT, rec->processor, rec->event))
 		goto done;
-	if (f->sel[SEL_TYPE].n && !sel_match(f, SEL_TYPE, t))
+	if (f->sel[SEL_TYPE].n && !sel_match(f, SEL_TYPE, rec->processor, t))
 		goto done;
 	if (f->has_from && picl_time_cmp(rec->time, f->from) < 0)
 		goto done;
@@ -707,7 +714,7 @@ static int select_ids(struct filter *f, struct picl_reader *r, struct picl_recor
 		const struct picl_value *v = &rec->values[i];
 
 		if (v->kind == PICL_VAL_INT && v->v.i >= INT32_MIN && v->v.i <= INT32_MAX &&
-		    sel_match(f, SEL_PROCESSOR, (int32_t)v->v.i) == f->invert) {
+		    sel_match(f, SEL_PROCESSOR, (int32_t)v->v.i, (int32_t)v->v.i) == f->invert) {
 			f->left[f->nleft++] = (int32_t)v->v.i;
 			continue;
 		}

@@ -85,6 +85,7 @@ struct deftrack {
 	struct origin *orig;
 	size_t norig, ocap;
 	struct intmap orig_of;     /* (kind, id) -> orig index */
+	struct intmap proc_orig_of;   /* process subsets: (processor, id) -> orig index */
 	struct aliasdef *adefs;    /* every scope's latest -6 */
 	size_t nadefs, acap;
 	struct intmap adef_of;     /* scope_key -> adefs index (a collision:
@@ -158,6 +159,7 @@ void deftrack_free(struct deftrack *t)
 	intmap_free(&t->defined);
 	intmap_free(&t->late_defined);
 	intmap_free(&t->orig_of);
+	intmap_free(&t->proc_orig_of);
 	intmap_free(&t->adef_of);
 	for (i = 0; i < t->norig; i++)
 		free(t->orig[i].path);
@@ -180,11 +182,42 @@ static int subset_kind(int32_t type)
 	       type == PICL_REC_SUBSET_PROCESSES ? PICL_SUBSET_PROCESSES : PICL_SUBSET_EVENTS;
 }
 
-static struct origin *find_origin(struct deftrack *t, int kind, int32_t id)
+/* The map and key of the origin of subset id of kind defined on processor
+ * (process subsets are per processor: picl-trace.h). */
+static struct intmap *origin_map(struct deftrack *t, int kind, int32_t processor, int32_t id,
+				 uint64_t *key)
 {
+	if (kind == PICL_SUBSET_PROCESSES) {
+		*key = intmap_key2(processor, id);
+		return &t->proc_orig_of;
+	}
+	*key = intmap_key2(kind, id);
+	return &t->orig_of;
+}
+
+static struct origin *find_origin(struct deftrack *t, int kind, int32_t processor, int32_t id)
+{
+	uint64_t key;
+	struct intmap *m = origin_map(t, kind, processor, id, &key);
 	size_t i;
 
-	return intmap_get(&t->orig_of, intmap_key2(kind, id), &i) ? &t->orig[i] : NULL;
+	return intmap_get(m, key, &i) ? &t->orig[i] : NULL;
+}
+
+/* The members of the subset a definition record of `processor` replaces:
+ * its own scope's (a process subset for processor P, not the one for every
+ * processor that P's records fall back on). */
+static const int32_t *scope_members(const struct picl_defs *all, int kind, int32_t processor,
+				    int32_t id, size_t *n)
+{
+	const int32_t *m = picl_defs_subset_members_on(all, kind, processor, id, n);
+
+	if (m && kind == PICL_SUBSET_PROCESSES && processor != PICL_WILDCARD &&
+	    m == picl_defs_subset_members(all, kind, id, NULL)) {
+		*n = 0;
+		return NULL;
+	}
+	return m;
 }
 
 static int same_members(const int32_t *a, size_t na, const int32_t *b, size_t nb)
@@ -221,7 +254,7 @@ static int apply(struct deftrack *t, struct picl_reader *r, size_t src,
 
 		kind = subset_kind(rec->type);
 		id = (int32_t)rec->values[0].v.i;
-		m = picl_defs_subset_members(t->all, kind, id, &nold);
+		m = scope_members(t->all, kind, rec->processor, id, &nold);
 		if (m) {
 			old = malloc((nold ? nold : 1) * sizeof(*old));
 			if (!old)
@@ -246,9 +279,9 @@ static int apply(struct deftrack *t, struct picl_reader *r, size_t src,
 		return -1;
 	}
 	if (kind >= 0) {
-		struct origin *o = find_origin(t, kind, id);
+		struct origin *o = find_origin(t, kind, rec->processor, id);
 		size_t nnew = 0;
-		const int32_t *m = picl_defs_subset_members(t->all, kind, id, &nnew);
+		const int32_t *m = scope_members(t->all, kind, rec->processor, id, &nnew);
 		char *path;
 
 		if (old && o && !same_members(old, nold, m, nnew) && conflict(t, o, src)) {
@@ -265,8 +298,11 @@ static int apply(struct deftrack *t, struct picl_reader *r, size_t src,
 		if (!path)
 			return nomem(t);
 		if (!o) {
+			uint64_t key;
+			struct intmap *map = origin_map(t, kind, rec->processor, id, &key);
+
 			if (grow((void **)&t->orig, &t->ocap, t->norig + 1, sizeof(*t->orig)) < 0 ||
-			    intmap_put(&t->orig_of, intmap_key2(kind, id), t->norig) < 0) {
+			    intmap_put(map, key, t->norig) < 0) {
 				free(path);
 				return nomem(t);
 			}
@@ -333,8 +369,8 @@ static int redundant(struct deftrack *t, const struct picl_record *rec)
 	if (rec->type != PICL_REC_DESCRIPTOR) {
 		size_t n = 0;
 		const int32_t *m = rec->values[0].v.i < -1 && rec->values[0].v.i >= INT32_MIN ?
-			picl_defs_subset_members(t->all, subset_kind(rec->type),
-						 (int32_t)rec->values[0].v.i, &n) : NULL;
+			scope_members(t->all, subset_kind(rec->type), rec->processor,
+				      (int32_t)rec->values[0].v.i, &n) : NULL;
 
 		if (!m || n + 1 != rec->nvalues)
 			return 0;

@@ -650,10 +650,12 @@ static const char *stat_kind(int32_t type)
 }
 
 /* A field value that matches itself only: neither the wildcard nor a
- * subset of `kind`. */
-static int plain_id(const struct profile *p, enum picl_subset_kind kind, int32_t id)
+ * subset of `kind` (of processes: on `processor`). */
+static int plain_id(const struct profile *p, enum picl_subset_kind kind, int32_t processor,
+		    int32_t id)
 {
-	return id >= 0 || (id < -1 && !picl_defs_subset_exists(p->defs, kind, id));
+	return id >= 0 ||
+	       (id < -1 && !picl_defs_subset_exists_on(p->defs, kind, processor, id));
 }
 
 /* The first process not before (processor, process), the processes being
@@ -685,8 +687,8 @@ static size_t proc_lower(const struct profile *p, int32_t processor, int32_t pro
 static size_t recompute(const struct profile *p, int32_t processor, int32_t process,
 			int32_t rel, int32_t event, struct prof_cell *sum)
 {
-	int one_processor = plain_id(p, PICL_SUBSET_PROCESSORS, processor);
-	int one_process = one_processor && plain_id(p, PICL_SUBSET_PROCESSES, process);
+	int one_processor = plain_id(p, PICL_SUBSET_PROCESSORS, processor, processor);
+	int one_process = one_processor && plain_id(p, PICL_SUBSET_PROCESSES, processor, process);
 	size_t k, nproc = 0;
 
 	memset(sum, 0, sizeof(*sum));
@@ -699,7 +701,8 @@ static size_t recompute(const struct profile *p, int32_t processor, int32_t proc
 		if (one_process && pp->process != process)
 			break;
 		if (!picl_defs_matches(p->defs, PICL_SUBSET_PROCESSORS, processor, pp->processor) ||
-		    !picl_defs_matches(p->defs, PICL_SUBSET_PROCESSES, process, pp->process))
+		    !picl_defs_matches_on(p->defs, PICL_SUBSET_PROCESSES, pp->processor, process,
+					  pp->process))
 			continue;
 		nproc++;
 		prof_cells_add(p, pp->cells, pp->ncells, rel, event, sum);

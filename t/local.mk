@@ -105,6 +105,7 @@ TOOLS_E2E = t/e2e/0021-short-m.sh t/e2e/0026-stdout-name.sh t/e2e/0027-stdout-ta
 TESTS += $(TOOLS_E2E)
 EXTRA_DIST += $(TOOLS_E2E)
 # the library against the format spec, statement by statement
-SPEC_E2E = t/e2e/0960-spec-data-fields.sh t/e2e/0965-cr-only-lines.sh
+SPEC_E2E = t/e2e/0960-spec-data-fields.sh t/e2e/0965-cr-only-lines.sh \
+	t/e2e/0973-process-subset-per-processor.sh
 TESTS += $(SPEC_E2E)
 EXTRA_DIST += $(SPEC_E2E)

@@ -1320,6 +1320,67 @@ START_TEST(subsets_nested)
 }
 END_TEST
 
+/* Process subsets are per processor (Table 2: "on the specified
+ * processor"): the same id defined on processors 0 and 1 with other
+ * members, and for every processor (-1), resolves through the record's
+ * processor, nested members too; an alias scoped to the subset follows. */
+START_TEST(process_subsets_per_processor)
+{
+	struct picl_defs *d = picl_defs_new();
+	int32_t m[2];
+	size_t n = 9;
+
+	ck_assert_ptr_nonnull(d);
+	m[0] = 0;
+	ck_assert_int_eq(picl_defs_define_subset_on(d, PICL_SUBSET_PROCESSES, 0, -5, m, 1),
+			 PICL_OK);
+	m[0] = 1;
+	ck_assert_int_eq(picl_defs_define_subset_on(d, PICL_SUBSET_PROCESSES, 1, -5, m, 1),
+			 PICL_OK);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 0, -5, 0), 1);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 0, -5, 1), 0);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 1, -5, 1), 1);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 1, -5, 0), 0);
+	/* not defined for processor 2 nor for all: nowhere there */
+	ck_assert_int_eq(picl_defs_subset_exists_on(d, PICL_SUBSET_PROCESSES, 2, -5), 0);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 2, -5, 0), 0);
+	ck_assert_int_eq(picl_defs_subset_exists(d, PICL_SUBSET_PROCESSES, -5), 1);
+	ck_assert_ptr_null(picl_defs_subset_members(d, PICL_SUBSET_PROCESSES, -5, NULL));
+	/* the definition for every processor fills in, the own one still wins */
+	m[0] = 2;
+	ck_assert_int_eq(picl_defs_define_subset_on(d, PICL_SUBSET_PROCESSES, -1, -5, m, 1),
+			 PICL_OK);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 2, -5, 2), 1);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 0, -5, 2), 0);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSES, -5, 2), 1);
+	ck_assert_int_eq(picl_defs_subset_members_on(d, PICL_SUBSET_PROCESSES, 1, -5, &n)[0], 1);
+	ck_assert_uint_eq(n, 1);
+	/* a nested member is resolved on the same processor */
+	m[0] = -5;
+	ck_assert_int_eq(picl_defs_define_subset_on(d, PICL_SUBSET_PROCESSES, -1, -6, m, 1),
+			 PICL_OK);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 0, -6, 0), 1);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 1, -6, 0), 0);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSES, 1, -6, 1), 1);
+	/* processor and event subsets ignore the processor */
+	m[0] = 7;
+	ck_assert_int_eq(picl_defs_define_subset_on(d, PICL_SUBSET_PROCESSORS, 3, -5, m, 1),
+			 PICL_OK);
+	ck_assert_int_eq(picl_defs_matches_on(d, PICL_SUBSET_PROCESSORS, 4, -5, 7), 1);
+	ck_assert_int_eq(picl_defs_matches(d, PICL_SUBSET_PROCESSORS, -5, 7), 1);
+	/* a processor subset as the scope is picl_defs_apply's to expand */
+	ck_assert_int_eq(picl_defs_define_subset_on(d, PICL_SUBSET_PROCESSES, -5, -7, m, 1),
+			 PICL_ERR_USAGE);
+	/* an alias for process subset -5 on every processor */
+	ck_assert_int_eq(picl_defs_define_alias(d, 9, -1, -1, -5, "%d", 2, NULL), PICL_OK);
+	ck_assert_ptr_nonnull(picl_defs_lookup_alias(d, 9, 7, 0, 0));
+	ck_assert_ptr_nonnull(picl_defs_lookup_alias(d, 9, 7, 1, 1));
+	ck_assert_ptr_null(picl_defs_lookup_alias(d, 9, 7, 1, 0));
+	ck_assert_ptr_nonnull(picl_defs_lookup_alias(d, 9, 7, 5, 2));
+	picl_defs_free(d);
+}
+END_TEST
+
 /* An alias looked up by scope: exact values found by their scope, wildcards,
  * subsets, the latest among equals, redefinition of the same scope. */
 START_TEST(alias_scope_hash)
@@ -1703,6 +1764,7 @@ int main(void)
 	tcase_add_test(tc, alias_scope);
 	tcase_add_test(tc, subsets);
 	tcase_add_test(tc, subsets_nested);
+	tcase_add_test(tc, process_subsets_per_processor);
 	tcase_add_test(tc, alias_scope_hash);
 	tcase_add_test(tc, defs_as_reference);
 	tcase_add_test(tc, subset_member_cap);
