@@ -2565,16 +2565,11 @@ static int bad_usage(void)
 /* Parse a decimal count 0..UINT64_MAX with no sign or junk. */
 static int parse_count(const char *s, uint64_t *out)
 {
-	uint64_t n = 0;
+	int64_t n;
 
-	if (!*s)
+	if (picltrace_parse_int(s, strlen(s), 0, INT64_MAX, &n) < 0)
 		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || n > (UINT64_MAX - 9) / 10)
-			return -1;
-		n = n * 10 + (uint64_t)(*s - '0');
-	}
-	*out = n;
+	*out = (uint64_t)n;
 	return 0;
 }
 

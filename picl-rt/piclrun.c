@@ -69,7 +69,8 @@ static const char usage[] =
 	"usage: piclrun -n N [--host HOSTPROG] [-o FILE] [-z] [--keep-parts]\n"
 	"               [--timeout SECONDS] [--parts-dir DIR] PROG [ARG...]\n"
 	"\n"
-	"  -n, --nprocs=N       start N node processes (1-1024)\n"
+	"  -n, --nprocs=N       start N node processes (1-1024; digits only, as\n"
+	"                       every number here: no '+', no blanks)\n"
 	"      --host=HOSTPROG  also start HOSTPROG as the host (processor 32767)\n"
 	"  -o, --output=FILE    the merged trace (default trace.picl, with -z\n"
 	"                       trace.picl.zst)\n"
@@ -1190,6 +1191,29 @@ static int picltrace_ok(void)
 
 /* ---- main ----------------------------------------------------------------- */
 
+/*
+ * A whole number option argument in [lo, hi]: decimal digits and nothing
+ * else (no '+', no blanks, not empty), as picltrace's options read them
+ * (picltrace_parse_int in picltrace/util.c, which piclrun does not link:
+ * this is its copy for positive numbers). 0 with *out set, or -1.
+ */
+static int whole_number(const char *s, long lo, long hi, long *out)
+{
+	long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (LONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int parse(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1206,14 +1230,12 @@ static int parse(int argc, char **argv)
 	};
 	int c, out_given = 0;
 	long v;
-	char *end;
 
 	argv[0] = (char *)"piclrun";   /* getopt's messages name it so */
 	while ((c = getopt_long(argc, argv, "+n:o:zt:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v < 1 || v > 1024) {
+			if (whole_number(optarg, 1, 1024, &v) < 0) {
 				fprintf(stderr, "piclrun: -n %s: the number of "
 					"processes must be 1 to 1024\n", optarg);
 				return -1;
@@ -1225,8 +1247,7 @@ static int parse(int argc, char **argv)
 		case 'z': R.zstd = 1; break;
 		case 'k': R.keep = 1; break;
 		case 't':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v < 1 || v > INT_MAX) {
+			if (whole_number(optarg, 1, INT_MAX, &v) < 0) {
 				fprintf(stderr, "piclrun: --timeout %s: give a whole "
 					"number of seconds, 1 or more\n", optarg);
 				return -1;

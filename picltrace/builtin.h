@@ -26,6 +26,20 @@ int cmd_validate(int argc, const char **argv);
  */
 int picltrace_parse_size(const char *s, uint64_t *out);
 
+/*
+ * The one reading of a whole number in an option's argument s[0..len), for
+ * every command: an optional '-', then decimal digits and nothing else (no
+ * '+', no blanks before or after, not empty), in [lo, hi]. 0 with *out set,
+ * -1 if it is not such a number, -2 if it is one out of [lo, hi] (or of 64
+ * bits). strtol's leniency ("+4", " 4", "0x10" partly) is what it refuses.
+ */
+int picltrace_parse_int(const char *s, size_t len, int64_t lo, int64_t hi, int64_t *out);
+
+/* The same for option opt (its name, "--bins") of cmd: 0 with *out set, or
+ * -1 after reporting "opt takes TAKES, not 'ARG'". */
+int picltrace_int_option(const char *cmd, const char *opt, const char *arg, int64_t lo,
+			 int64_t hi, const char *takes, int64_t *out);
+
 /* --level=N (zstd, 1..19) and --memory=SIZE (at least 1M): 0 with the value
  * set, or -1 after reporting the bad argument for cmd. */
 int picltrace_parse_level(const char *cmd, const char *arg, int *level);
@@ -33,7 +47,8 @@ int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes);
 
 /* A time option (opt is its name, "--from"): 0 with *t set, or -1 after
  * reporting for cmd a time out of range or, when the text is not a
- * number, that opt takes `expected`. */
+ * number (a '+' sign included, as picltrace_parse_int), that opt takes
+ * `expected`. */
 int picltrace_parse_time(const char *cmd, const char *opt, const char *arg,
 			 const char *expected, struct picl_time *t);
 

@@ -181,26 +181,12 @@ static const struct name *const sel_names[SEL_NKINDS] = {
 /* Parse s[0..len) as a 32-bit integer: 0, -1 not a number, -2 too big. */
 static int parse_i32(const char *s, size_t len, int32_t *out)
 {
-	size_t i = 0;
-	int64_t v = 0;
-	int neg = 0;
+	int64_t v;
+	int rc = picltrace_parse_int(s, len, INT32_MIN, INT32_MAX, &v);
 
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
-	if (i == len)
-		return -1;
-	for (; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		if (v <= (int64_t)INT32_MAX + 1)
-			v = v * 10 + (s[i] - '0');
-	}
-	if (neg)
-		v = -v;
-	if (v < INT32_MIN || v > INT32_MAX)
-		return -2;
-	*out = (int32_t)v;
-	return 0;
+	if (rc == 0)
+		*out = (int32_t)v;
+	return rc;
 }
 
 /* Parse one number of an item, reporting what is wrong. 0 or -1. */

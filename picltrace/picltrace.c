@@ -43,6 +43,8 @@ static void print_usage(FILE *out)
 	fputs("\ncommands:\n", out);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nnumbers in options are decimal digits, with a '-' where negatives are\n"
+	      "allowed: no '+', no blanks, no hexadecimal.\n", out);
 	fputs("\n'picltrace <command> --help' shows a command's options;\n"
 	      "'man picltrace-<command>' its manual.\n", out);
 }

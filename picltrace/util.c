@@ -54,15 +54,51 @@ int picltrace_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int picltrace_parse_int(const char *s, size_t len, int64_t lo, int64_t hi, int64_t *out)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	int neg = 0, big = 0;
+	int64_t x;
+
+	if (len && s[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	if (i == len)
+		return -1;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		if (v > (UINT64_MAX - 9) / 10)
+			big = 1;   /* read on: a letter later makes it no number */
+		else
+			v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (big || v > (uint64_t)INT64_MAX + neg)
+		return -2;
+	x = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+	if (x < lo || x > hi)
+		return -2;
+	*out = x;
+	return 0;
+}
+
+int picltrace_int_option(const char *cmd, const char *opt, const char *arg, int64_t lo,
+			 int64_t hi, const char *takes, int64_t *out)
+{
+	if (picltrace_parse_int(arg, strlen(arg), lo, hi, out) == 0)
+		return 0;
+	picltrace_error(cmd, "%s takes %s, not '%s'", opt, takes, arg);
+	return -1;
+}
+
 int picltrace_parse_level(const char *cmd, const char *arg, int *level)
 {
-	char *end;
-	long v = strtol(arg, &end, 10);
+	int64_t v;
 
-	if (end == arg || *end || v < 1 || v > 19) {
-		picltrace_error(cmd, "--level takes a number from 1 to 19, not '%s'", arg);
+	if (picltrace_int_option(cmd, "--level", arg, 1, 19, "a number from 1 to 19", &v) < 0)
 		return -1;
-	}
 	*level = (int)v;
 	return 0;
 }
@@ -70,7 +106,9 @@ int picltrace_parse_level(const char *cmd, const char *arg, int *level)
 int picltrace_parse_time(const char *cmd, const char *opt, const char *arg,
 			 const char *expected, struct picl_time *t)
 {
-	int rc = picl_time_parse(arg, strlen(arg), t, NULL);
+	/* the library reads a trace's "+1.5"; an option is written as
+	 * picltrace_parse_int's numbers are, without the sign */
+	int rc = *arg == '+' ? PICL_ERR_DATA : picl_time_parse(arg, strlen(arg), t, NULL);
 
 	if (rc == PICL_ERR_RANGE)
 		picltrace_error(cmd, "%s: '%s' is out of range (" PICL_TIME_RANGE_TEXT ")", opt, arg);

@@ -28,7 +28,7 @@ static const char sort_usage[] =
 	"  -m, --memory=SIZE  the most memory the whole process may use (e.g. 512M,\n"
 	"                     4G; default a quarter of physical memory)\n"
 	"  -T, --tmpdir=DIR   where temporary runs go (default $TMPDIR or /tmp)\n"
-	"      --batch-size=N merge at most N temporary runs at once (at least 2;\n"
+	"      --batch-size=N merge at most N temporary runs at once (2 to 1000000;\n"
 	"                     default as many as open files allow, at most 256)\n"
 	"  -c, --check        report whether the input is sorted; exit 1 if not\n"
 	"  -z, --zstd         compress the output with zstd (also\n"
@@ -164,15 +164,12 @@ int cmd_sort(int argc, const char **argv)
 				return 2;
 			break;
 		case 'B': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
+			int64_t n;
 
-			if (*end || *optarg == '-' || n < 2 || n > 1000000) {
-				picltrace_error("sort", "--batch-size takes a count of "
-						"runs of 2 or more, not '%s'", optarg);
+			if (picltrace_int_option("sort", "--batch-size", optarg, 2, 1000000,
+						 "a count of runs from 2 to 1000000", &n) < 0)
 				return 2;
-			}
-			cfg.batch = n;
+			cfg.batch = (size_t)n;
 			break;
 		}
 		case 'h':

@@ -985,15 +985,11 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 				return -1;
 			break;
 		case 'r': {
-			long v;
+			int64_t v;
 
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || errno || v < 0 || v > INT32_MAX) {
-				picltrace_error(CMD, "--reference takes a processor number, not '%s'",
-						optarg);
+			if (picltrace_int_option(CMD, "--reference", optarg, 0, INT32_MAX,
+						 "a processor number", &v) < 0)
 				return -1;
-			}
 			o->clock.reference = (int32_t)v;
 			break;
 		}
@@ -1011,9 +1007,12 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 		case 'D': {
 			double v;
 
+			/* digits first (strtod takes blanks, '+', hex, inf) */
 			errno = 0;
-			v = strtod(optarg, &end);
-			if (!*optarg || *end || errno || !(v >= 0 && v <= 100000)) {
+			v = (*optarg >= '0' && *optarg <= '9') || *optarg == '.' ?
+				strtod(optarg, &end) : -1;
+			if (v < 0 || *end || errno || optarg[strcspn(optarg, "xXpP")] ||
+			    !(v >= 0 && v <= 100000)) {
 				picltrace_error(CMD, "--max-drift takes parts per million (0 to 100000), not '%s'",
 						optarg);
 				return -1;

@@ -828,28 +828,19 @@ static enum plot_format format_of_name(const char *path)
 	return PF_PNG;
 }
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || errno || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return (int)(end - s);
-}
-
+/* WIDTH,HEIGHT (or WIDTHxHEIGHT), each a whole number 16 to 20000 as
+ * picltrace_parse_int reads them. */
 static int parse_size(const char *s, long *w, long *h)
 {
-	int n = parse_long(s, 16, 20000, w);
+	size_t n = strcspn(s, ",x");
+	int64_t a, b;
 
-	if (n < 0 || (s[n] != ',' && s[n] != 'x'))
+	if (!s[n] || picltrace_parse_int(s, n, 16, 20000, &a) < 0 ||
+	    picltrace_parse_int(s + n + 1, strlen(s + n + 1), 16, 20000, &b) < 0)
 		return -1;
-	s += n + 1;
-	n = parse_long(s, 16, 20000, h);
-	return n < 0 || s[n] ? -1 : 0;
+	*w = (long)a;
+	*h = (long)b;
+	return 0;
 }
 
 int cmd_plot(int argc, const char **argv)
@@ -879,7 +870,7 @@ int cmd_plot(int argc, const char **argv)
 	const char *schemas[PROF_SCHEMAS_MAX];
 	char *script = NULL, preamble[4400], name[1100], fbuf[2048];
 	size_t len = 0, k, nschemas = 0;
-	long v;
+	int64_t v;
 	int ninputs, c, status = 0, format_given = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -919,11 +910,9 @@ int cmd_plot(int argc, const char **argv)
 			o.output = optarg;
 			break;
 		case OPT_BINS:
-			if (parse_long(optarg, 1, 100000, &v) < 0 || optarg[strspn(optarg, "0123456789")]) {
-				picltrace_error("plot", "--bins takes a number from 1 to 100000, not '%s'",
-						optarg);
+			if (picltrace_int_option("plot", "--bins", optarg, 1, 100000,
+						 "a number from 1 to 100000", &v) < 0)
 				return 2;
-			}
 			o.bins = (size_t)v;
 			break;
 		case OPT_SIZE:
@@ -997,7 +986,7 @@ int cmd_plot(int argc, const char **argv)
 	 * small values let tests and the curious see the binned form. */
 	env = getenv("PICL_PLOT_INTERVALS");
 	if (env && *env) {
-		if (parse_long(env, 1, LONG_MAX, &v) < 0 || env[strspn(env, "0123456789")]) {
+		if (picltrace_parse_int(env, strlen(env), 1, LONG_MAX, &v) < 0) {
 			picltrace_error("plot", "PICL_PLOT_INTERVALS must be a count "
 					"of 1 or more, not '%s'", env);
 			return 2;

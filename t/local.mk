@@ -106,6 +106,6 @@ TESTS += $(TOOLS_E2E)
 EXTRA_DIST += $(TOOLS_E2E)
 # the library against the format spec, statement by statement
 SPEC_E2E = t/e2e/0960-spec-data-fields.sh t/e2e/0965-cr-only-lines.sh \
-	t/e2e/0973-process-subset-per-processor.sh
+	t/e2e/0973-process-subset-per-processor.sh t/e2e/0974-numeric-options.sh
 TESTS += $(SPEC_E2E)
 EXTRA_DIST += $(SPEC_E2E)

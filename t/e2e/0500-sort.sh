@@ -73,7 +73,7 @@ ls "$TMP" | grep -q picltrace-sort && fail "temporary runs left behind"
 run "$PT" sort --batch-size=1 "$TMP/big.picl"
 expect_rc 2
 expect_err <<'T'
-picltrace sort: --batch-size takes a count of runs of 2 or more, not '1'
+picltrace sort: --batch-size takes a count of runs from 2 to 1000000, not '1'
 T
 
 # A trace three times larger than --memory sorts within it (the whole
