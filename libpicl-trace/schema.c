@@ -49,7 +49,9 @@
  *              req-processor|req-process|request-id|none
  *
  * Integers, booleans and null are plain (unquoted) scalars; integers are
- * decimal and must fit 32 bits (types) or the documented range.
+ * decimal and must fit 32 bits (types) or the documented range. An event's
+ * ECAT must be the one the format's numbering gives its type or range
+ * (check_category), and a later file may only add types (check_only_adds).
  */
 #include "internal.h"
 
@@ -1117,6 +1119,10 @@ static int parse_data(struct loader *L, const char *what,
 
 /* ---- events ---------------------------------------------------------- */
 
+struct slot;
+static int check_category(struct loader *L, const yaml_mark_t *at, const struct slot *slot,
+			  const char *category);
+
 static const char *const event_categories[] = {
 	"user", "wildcard", "communication", "file-io", "synchronization",
 	"resource", "generic", "tracing", "subset", NULL
@@ -1360,6 +1366,8 @@ static int parse_event(struct loader *L)
 	if (e->has_members && strcmp(e->pub.category, "subset") != 0)
 		return fail(L, &marks[EK_MEMBERS], PICL_ERR_SCHEMA,
 			    "\"members\" in an event whose category is not subset");
+	if ((rc = check_category(L, &marks[EK_CATEGORY], &slot, e->pub.category)))
+		return rc;
 	datas[0] = e->pub.mark;
 	datas[1] = e->pub.entry;
 	datas[2] = e->pub.exit;
@@ -1371,6 +1379,73 @@ static int parse_event(struct loader *L)
 			    "an event-level \"volume\" and a volume field in one event");
 
 	return keep_slot(L, &L->events, &slot, e);
+}
+
+/*
+ * The format numbers event types by category (Table 4; the subsets of
+ * Table 5 hold them: -1011 is -11 ... -200, and so on), and stat and plot
+ * read an event's category from its number (its share of utilization, user
+ * or system). So a schema's `category` must be the one the number says:
+ * every type of an event's type or range in the same group, that group's
+ * word; types in the gaps the format leaves (-10 ... -2, -900 ... -701) are
+ * in no group and may be user or generic, which the tools count as no
+ * category of their own, as they count those numbers.
+ */
+static const struct {
+	int32_t lo, hi;
+	const char *category;
+} format_groups[] = {
+	{ 0, INT32_MAX, "user" },
+	{ -1, -1, "wildcard" },
+	{ -200, -11, "communication" },
+	{ -400, -201, "file-io" },
+	{ -500, -401, "synchronization" },
+	{ -600, -501, "resource" },
+	{ -700, -601, "generic" },
+	{ -1000, -901, "tracing" },
+	{ INT32_MIN, -1001, "subset" },
+};
+
+static int check_category(struct loader *L, const yaml_mark_t *at, const struct slot *slot,
+			  const char *category)
+{
+	size_t g, ng = sizeof(format_groups) / sizeof(format_groups[0]);
+	const char *want = NULL;
+	int32_t gap = 0;
+	int in_gap = 0;
+
+	for (g = 0; g < ng; g++) {
+		if (format_groups[g].hi < slot->lo || format_groups[g].lo > slot->hi)
+			continue;
+		if (want) {
+			return fail(L, at, PICL_ERR_SCHEMA,
+				    "the range [%ld, %ld] holds event types of the format's categories %s and %s (Table 4); split it",
+				    (long)slot->lo, (long)slot->hi, want, format_groups[g].category);
+		}
+		want = format_groups[g].category;
+		if (format_groups[g].lo > slot->lo || format_groups[g].hi < slot->hi) {
+			in_gap = 1;   /* partly outside every group */
+			gap = format_groups[g].lo > slot->lo ? slot->lo : slot->hi;
+		}
+	}
+	if (want && in_gap)
+		return fail(L, at, PICL_ERR_SCHEMA,
+			    "the range [%ld, %ld] holds event types of category %s and event type %ld, which the format puts in none (Table 4); split it",
+			    (long)slot->lo, (long)slot->hi, want, (long)gap);
+	if (want && strcmp(want, category) != 0) {
+		if (slot->lo == slot->hi)
+			return fail(L, at, PICL_ERR_SCHEMA,
+				    "event type %ld is of category %s in the format (Table 4), not %s",
+				    (long)slot->lo, want, category);
+		return fail(L, at, PICL_ERR_SCHEMA,
+			    "event types [%ld, %ld] are of category %s in the format (Table 4), not %s",
+			    (long)slot->lo, (long)slot->hi, want, category);
+	}
+	if (!want && strcmp(category, "user") != 0 && strcmp(category, "generic") != 0)
+		return fail(L, at, PICL_ERR_SCHEMA,
+			    "event type %ld is in no category of the format (Table 4): it may be user or generic, not %s",
+			    (long)slot->lo, category);
+	return PICL_OK;
 }
 
 /* ---- records --------------------------------------------------------- */

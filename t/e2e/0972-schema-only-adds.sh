@@ -26,9 +26,9 @@ refused() {
   esac
 }
 
-printf 'events:\n  - {type: 7, name: mine, %s}\n  - {type: -21, name: mysend, %s}\n' "$ev" "$ev" >send.yaml
+printf 'events:\n  - {type: 7, name: mine, %s}\n  - {type: -21, name: mysend, category: communication, produces: mark}\n' "$ev" >send.yaml
 refused send.yaml 3:12 'event type -21 ("send0") is defined by the format (Table 4)'
-printf 'events:\n  - {type: -1012, name: sends, %s}\n' "$ev" >subset.yaml
+printf 'events:\n  - {type: -1012, name: sends, category: subset, produces: mark}\n' >subset.yaml
 refused subset.yaml 2:12 'event type -1012'
 printf 'records:\n  - {type: -3, name: entry, category: event}\n' >rec.yaml
 refused rec.yaml 2:12 'record type -3 ("event entry") is defined by the format (Table 3)'
@@ -37,9 +37,9 @@ refused hdr.yaml 2:12 'record type -301'
 printf 'records:\n  - {type: -350, name: mine, category: header}\n' >hdrange.yaml
 refused hdrange.yaml 2:12 'record type -350 (range [-399, -308]'
 # a range is refused for any predefined type inside it, the first one named
-printf 'events:\n  - {range: [-60, -40], name: block, %s}\n' "$ev" >range.yaml
+printf 'events:\n  - {range: [-60, -40], name: block, category: communication, produces: mark}\n' >range.yaml
 refused range.yaml 2:13 'event type -'
-printf 'events:\n  - {range: [min, max], name: all, %s}\n' "$ev" >all.yaml
+printf 'events:\n  - {range: [min, -1001], name: all, category: subset, produces: mark}\n' >all.yaml
 refused all.yaml 2:13 'event type'
 
 # additions are fine, and a later user schema replaces an earlier one's type

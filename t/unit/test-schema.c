@@ -580,7 +580,7 @@ START_TEST(test_extend_user_event)
 	free(path);
 	path = temp_schema("events:\n"
 			   "  - {type: 7, name: solver4, category: user, produces: mark}\n"
-			   "  - {type: -21, name: mysend, category: user, produces: mark}\n");
+			   "  - {type: -21, name: mysend, category: communication, produces: mark}\n");
 	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_ERR_SCHEMA);
 	ck_assert_uint_eq(err.mark.line, 3);
 	ck_assert_uint_eq(err.mark.column, 12);
@@ -602,8 +602,8 @@ START_TEST(test_extend_range_replaced_is_newest)
 		"events:\n"
 		"  - {range: [2000, 2010], name: first, category: user, produces: mark}\n"
 		"  - {range: [2005, 2020], name: second, category: user, produces: mark}\n"
-		"  - {range: [-1010, -1005], name: low first, category: user, produces: mark}\n"
-		"  - {range: [-1008, -1003], name: low second, category: user, produces: mark}\n");
+		"  - {range: [-1010, -1005], name: low first, category: subset, produces: mark}\n"
+		"  - {range: [-1008, -1003], name: low second, category: subset, produces: mark}\n");
 
 	memset(&err, 0, sizeof(err));
 	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
@@ -614,7 +614,7 @@ START_TEST(test_extend_range_replaced_is_newest)
 	path = temp_schema(
 		"events:\n"
 		"  - {range: [2000, 2010], name: first again, category: user, produces: mark}\n"
-		"  - {range: [-1010, -1005], name: low first again, category: user, produces: mark}\n");
+		"  - {range: [-1010, -1005], name: low first again, category: subset, produces: mark}\n");
 	ck_assert_int_eq(picl_schema_extend(schema, path, &err), PICL_OK);
 	ck_assert_str_eq(event(2007)->name, "first again");
 	ck_assert_str_eq(event(2002)->name, "first again");
@@ -636,7 +636,7 @@ START_TEST(test_extend_across_direct_border)
 	char *path = temp_schema(
 		"events:\n"
 		"  - {range: [1000, 1100], name: band, category: user, produces: mark}\n"
-		"  - {range: [-1030, -1015], name: low band, category: user, produces: mark}\n"
+		"  - {range: [-1030, -1015], name: low band, category: subset, produces: mark}\n"
 		"  - {type: 1024, name: edge, category: user, produces: mark}\n"
 		"  - {type: 1023, name: inside, category: user, produces: mark}\n");
 	int32_t t;
