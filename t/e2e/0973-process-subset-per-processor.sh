@@ -65,11 +65,28 @@ alias.picl: 14 records, 1 error, 0 warnings
 T
 
 # A record of processor 2, where no -5 is defined, names it.
-{ cat two.picl; echo '-102 -1 0.3 2 -5 2 "%d%d" -901 0'; } >undef.picl
+{ cat two.picl; echo '-102 -1 0.3 2 -5 1 "%d%d" -901 0'; } >undef.picl
 run "$PT" validate undef.picl
 expect_rc 1
 grep -q '^undef.picl:11:.*subset-undefined: process subset -5 is not defined on processor 2' "$TMP/out" ||
   fail "validate did not report -5 on processor 2: $(cat "$TMP/out")"
+
+# A statistics record for process subset -5 on every processor (-1) sums
+# each processor's own -5: (0, 0) with 1 send and (1, 1) with 2, not the
+# 4 and 8 sends of (0, 1) and (1, 0); validate and stat --compare agree.
+awk 'BEGIN {
+  print "-202 -1 -0.1 0 -1 2 \"%d\" -5 0"; print "-202 -1 -0.1 1 -1 2 \"%d\" -5 1"
+  n["0 0"] = 1; n["1 1"] = 2; n["0 1"] = 4; n["1 0"] = 8; t = 0.1
+  for (k in n) print "-3 -901 0.0", k, 0
+  for (k in n) for (i = 0; i < n[k]; i++) {
+    printf "-3 -21 %.3f %s 0\n-4 -21 %.3f %s 0\n", t, k, t + 0.001, k; t += 0.002 }
+  for (k in n) print "-4 -901 1.0", k, 0
+  print "-102 -1 1.0 -1 -5 1 \"%d%d\" -21 3" }' >stats.picl
+validate_ok stats.picl
+run "$PT" stat --compare stats.picl
+expect_rc 0
+grep -q 'the statistics records agree with the events' "$TMP/out" ||
+  fail "stat --compare: $(cat "$TMP/out")"
 
 # sort and merge keep both definitions: no conflict, and the same meaning;
 run "$PT" sort two.picl
