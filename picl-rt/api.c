@@ -29,7 +29,9 @@
  *    round trip bounds the offset, and the value nearest 0 within all the
  *    bounds is taken (the min-RTT midpoint if they disagree; see
  *    clock_offset); then node 0's clock at the end becomes time 0 on every
- *    node (pt_set_clock_offset), with a barrier.
+ *    node (pt_set_clock_offset), with a barrier; once some node wrote
+ *    records, the origin in use stays (agree_origin), and trace.c never
+ *    writes a record before the latest its process wrote.
  *    Called before open0 (tracenode(..., sync = 1) usually is), it is
  *    done at the end of open0.
  *  - sync0 and the barrier of clocksync0 and close0: fan in to node 0, fan
@@ -517,6 +519,37 @@ static void barrier(void)
 }
 
 /*
+ * clocksync0's time origin, in node 0's raw clock: node 0's clock now,
+ * unless some node's times are fixed already (it wrote records: traceflush,
+ * a full buffer in flush mode, tracemsg), then the origin in use, node 0's
+ * offset, so that no written record moves and every node keeps one origin.
+ * Fans in each node's pt_clock_fixed and out the origin, as
+ * barrier_value. The host, no part of it, decides from its own records.
+ */
+static double agree_origin(void)
+{
+	int i;
+	char c = (char)pt_clock_fixed(), in = 0;
+	double v;
+
+	if (S.me == PICL_HOST || S.nprocs < 2)
+		return c ? pt_clock_offset() : pt_raw_clock();
+	if (S.me == 0) {
+		for (i = 1; i < S.nprocs; i++) {
+			irecv(&in, 1, T_BARRIER_IN, i);
+			c |= in;
+		}
+		v = c ? pt_clock_offset() : pt_raw_clock();
+		for (i = 1; i < S.nprocs; i++)
+			isend(&v, sizeof v, T_BARRIER_OUT, i);
+	} else {
+		isend(&c, 1, T_BARRIER_IN, 0);
+		irecv(&v, sizeof v, T_BARRIER_OUT, 0);
+	}
+	return v;
+}
+
+/*
  * Offset of this node's raw clock to node 0's (raw - raw0). Each ping-pong
  * bounds it: node 0 read t0 between our t1 and t2, so the offset lies in
  * [t1 - t0, t2 - t0]. The offset chosen is the one nearest 0 in the
@@ -668,11 +701,14 @@ double clock0(void)
 /*
  * Every node's clock becomes node 0's, and time 0 is node 0's clock when
  * the offsets are known (PICL's clocksync0 resets the origin: the records
- * before it get negative times, Table 20).
+ * before it get negative times, Table 20), unless records were written
+ * already: they cannot move (Appendix A: only the records not yet written
+ * are affected), so the origin in use stays and only the offsets between
+ * the clocks are corrected (agree_origin).
  */
 void clocksync0(void)
 {
-	double off, origin = 0;
+	double off;
 
 	if (!S.open) {
 		if (S.joined)   /* after close0: nobody to sync with */
@@ -684,10 +720,7 @@ void clocksync0(void)
 	tr0(1, -401);
 	barrier();
 	off = clock_offset();
-	if (S.me == 0 || S.me == PICL_HOST)
-		origin = pt_raw_clock();
-	barrier_value(&origin);
-	pt_set_clock_offset(off + origin);
+	pt_set_clock_offset(off + agree_origin());
 	tr0(0, -401);
 }
 

@@ -57,9 +57,15 @@
  * written before stays in the former file. Because times are computed at
  * flush time, pt_set_clock_offset (clocksync0) moves every record not yet
  * written, which is why the records before clocksync0 have negative times
- * (Appendix A). An event type given a label (pt_label: the collectives'
- * blocks, not the format's) gets its -5 label record written just before
- * its first record in each part file (emit_one, write_label).
+ * (Appendix A). Records written cannot move: a clocksync0 after some were
+ * written keeps the time origin (api.c), and a record is never written
+ * with a time before the latest this process wrote (time_to_write: a
+ * corrected offset may set the clock back a little), so each process's
+ * times never decrease whatever the order of clocksync0 and the flushes;
+ * the statistics are fed the times written. An event type given a label
+ * (pt_label: the collectives' blocks, not the format's) gets its -5 label
+ * record written just before its first record in each part file
+ * (emit_one, write_label).
  *
  * Statistics. Every event record also goes, in timeline order, through
  * libpicl-trace's accumulator (picl_stats_add) as it is converted, so the
@@ -235,6 +241,8 @@ struct pt_state {
 	int me, attached;
 	pid_t pid;
 	int64_t offset_ns;
+	int wrote;                /* a record was written to a trace file */
+	int64_t floor_us;         /* the latest time written (microseconds) */
 
 	struct pt_rec kept[MAX_KEPT];
 	int nkept;
@@ -472,6 +480,16 @@ void pt_set_clock_offset(double offset)
 	pt.offset_ns = llround(offset * 1e9);
 }
 
+double pt_clock_offset(void)
+{
+	return (double)pt.offset_ns * 1e-9;
+}
+
+int pt_clock_fixed(void)
+{
+	return pt.wrote;
+}
+
 /* A stamp as written: microseconds (6 decimals), rounded to nearest. */
 static struct picl_time written_time(int64_t st)
 {
@@ -481,6 +499,24 @@ static struct picl_time written_time(int64_t st)
 	t.mant = d >= 0 ? (d + 500) / 1000 : -((-d + 500) / 1000);
 	t.scale = 6;
 	return t;
+}
+
+/* The time a record written now gets: never earlier than what this process
+ * wrote already (a clocksync0 after that may have set the clock back by
+ * the correction of its offset to node 0's clock). */
+static struct picl_time time_to_write(struct picl_time t)
+{
+	if (pt.wrote && t.mant < pt.floor_us)
+		t.mant = pt.floor_us;
+	return t;
+}
+
+/* A record with time t was written. */
+static void wrote_at(struct picl_time t)
+{
+	if (!pt.wrote || t.mant > pt.floor_us)
+		pt.floor_us = t.mant;
+	pt.wrote = 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1196,6 +1232,8 @@ static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 
 	if (to_record(r, &rec) < 0)
 		return;
+	if (w && !(r->flags & (F_NOWRITE | F_COUNT)))
+		rec.time = time_to_write(rec.time);   /* as fed: as written */
 	if (feed && is_event(r))
 		stats_feed_record(&rec, r);
 	if (!w || (r->flags & (F_NOWRITE | F_COUNT)))
@@ -1229,6 +1267,7 @@ static void emit_one(struct picl_writer *w, const struct pt_rec *r, int feed)
 		     pt.nlabels))
 		write_label(w, &rec);
 	picl_writer_write(w, &rec);
+	wrote_at(rec.time);
 }
 
 static void buffer_reset(void)
@@ -1776,12 +1815,13 @@ static void trace_exit(int close_open)
 			node_id(), pt.open_lost);
 	fill(&ex, ns, PICL_REC_EXIT, -901, 0, NULL, K_INT, 0);
 	emit_one(c.w, &ex, 1);
-	c.time = written_time(ns);
+	c.time = time_to_write(written_time(ns));
 	if (c.w) {   /* (none when the trace file could not be opened: said) */
 		uint64_t before = picl_writer_offset(c.w);
 
 		pt.bytes += before;
 		picl_stats_emit(pt.stats, emit_stat, &c);
+		wrote_at(c.time);
 		if (c.vol_state == 1)
 			write_volume_only(&c);
 		/* a later session's -901 volume counts these records too */
@@ -2106,7 +2146,7 @@ static void write_now(struct picl_writer *w, int32_t rtype, int32_t event,
 	picl_record_init(&rec);
 	rec.type = rtype;
 	rec.event = event;
-	rec.time = written_time(ns);
+	rec.time = time_to_write(written_time(ns));
 	rec.processor = pt.me;
 	rec.process = 0;
 	memset(&v, 0, sizeof(v));
@@ -2128,6 +2168,7 @@ static void write_now(struct picl_writer *w, int32_t rtype, int32_t event,
 		rec.nvalues = 1;
 	}
 	picl_writer_write(w, &rec);
+	wrote_at(rec.time);
 }
 
 void tracemsg(char *text)

@@ -72,8 +72,16 @@ double pt_raw_clock(void);
 double pt_clock(void);
 
 /* clocksync0 and tracenode(..., sync = 1): from now on, and for every
- * record not yet written, time = raw - offset (spec Appendix A). */
+ * record not yet written, time = raw - offset (spec Appendix A). A record
+ * written is never given a time before the latest this process wrote. */
 void pt_set_clock_offset(double offset);
+
+/* The offset in use (0 until the first pt_set_clock_offset). */
+double pt_clock_offset(void);
+
+/* 1 once this process wrote a record to a trace file: its times so far
+ * are fixed, so clocksync0 keeps the time origin. */
+int pt_clock_fixed(void);
 
 #pragma GCC visibility pop
 
