@@ -877,20 +877,26 @@ static int cell_time(const struct cell *c, int32_t scale, struct picl_time *out)
 	return 1;
 }
 
+/* The cell of (relative, event) in a process, when E occurred there; p too. */
+static const struct cell *occurred(const struct picl_stats *s, int32_t processor,
+				   int32_t process, int32_t relative, int32_t event,
+				   const struct proc **pp)
+{
+	const struct proc *p = s ? proc_find(s, processor, process) : NULL;
+	const struct cell *c = p ? cell_find(p, relative, event) : NULL;
+
+	*pp = p;
+	return c && c->count ? c : NULL;
+}
+
 int picl_stats_get(const struct picl_stats *s, int32_t processor, int32_t process,
 		   int32_t relative, int32_t event,
 		   double *time, int64_t *count, int64_t *volume)
 {
 	const struct proc *p;
-	const struct cell *c;
+	const struct cell *c = occurred(s, processor, process, relative, event, &p);
 
-	if (!s)
-		return 0;
-	p = proc_find(s, processor, process);
-	if (!p)
-		return 0;
-	c = cell_find(p, relative, event);
-	if (!c || c->count == 0)
+	if (!c)
 		return 0;
 	if (time) {
 		struct picl_time t;
@@ -913,15 +919,9 @@ int picl_stats_get_time(const struct picl_stats *s, int32_t processor, int32_t p
 			int32_t relative, int32_t event, struct picl_time *time)
 {
 	const struct proc *p;
-	const struct cell *c;
+	const struct cell *c = occurred(s, processor, process, relative, event, &p);
 
-	if (!s || !time)
-		return 0;
-	p = proc_find(s, processor, process);
-	if (!p)
-		return 0;
-	c = cell_find(p, relative, event);
-	if (!c || c->count == 0 || !(c->flags & CELL_TIME) || (c->flags & CELL_INEXACT))
+	if (!c || !time || !(c->flags & CELL_TIME) || (c->flags & CELL_INEXACT))
 		return 0;
 	return cell_time(c, p->max_scale, time);
 }
@@ -930,15 +930,9 @@ int picl_stats_get_intervals(const struct picl_stats *s, int32_t processor, int3
 			     int32_t relative, int32_t event, int64_t *intervals)
 {
 	const struct proc *p;
-	const struct cell *c;
+	const struct cell *c = occurred(s, processor, process, relative, event, &p);
 
-	if (!s || !intervals)
-		return 0;
-	p = proc_find(s, processor, process);
-	if (!p)
-		return 0;
-	c = cell_find(p, relative, event);
-	if (!c || c->count == 0)
+	if (!c || !intervals)
 		return 0;
 	*intervals = c->exits;
 	return 1;
