@@ -78,7 +78,7 @@
 #define PAGE ((size_t)32 << 10)   /* spill bytes compressed as one frame */
 #define PAGE_CACHE 8    /* pages kept read back (decompressed) */
 #define FBLOCK 4096     /* bytes of the file given back at once at least */
-#define PAGE_LEVEL 1    /* zstd level of the pages */
+#define PAGE_LEVEL (-1)    /* zstd level of the pages */
 #define BLOOM_K 6       /* bits a key sets in a run's filter */
 #define BCAST_HELD (INT32_MIN + 1)  /* in a run's filter, as dst: the broadcast
 				       channel of (src, type) holds broadcasts */
@@ -222,7 +222,7 @@ struct run {
 /*
  * The spill file holds zstd frames: what is spilled is addressed as one
  * uncompressed sequence of bytes (offsets up to spill_end), cut into
- * pages of PAGE bytes, each compressed (level 1) and appended to the file
+ * pages of PAGE bytes, each compressed (zstd level -1) and appended to the file
  * once full. Items read back one at a time (bcast_at) or a block at a
  * time come from a few pages kept decompressed (pcached); a broadcast's
  * count of receivers changed where it is (add_recv) changes the cached
