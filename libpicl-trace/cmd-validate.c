@@ -90,7 +90,7 @@ static const char validate_help[] =
 	"  --memory=SIZE        the most memory for messages waiting for their partner\n"
 	"                       (e.g. 256M; default a quarter of physical memory),\n"
 	"                       and a quarter more for violations found at the end;\n"
-	"                       the rest wait, zstd-compressed, in a temporary file\n"
+	"                       the rest wait in a temporary file\n"
 	"  -T, --tmpdir=DIR     where that file goes (default $TMPDIR or /tmp)\n"
 	"  -q, --quiet          print the summary lines only (no progress line)\n"
 	"  --format=text|json   output format (default text)\n"

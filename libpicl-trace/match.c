@@ -62,7 +62,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #define BCAST_DST INT32_MIN
 #define PROC_BITS 4096
@@ -75,10 +74,6 @@
 #define RUN_BLOCK 4096  /* bytes of a run read back at once */
 #define RUN_BUF 65536   /* bytes written (or copied) at once */
 #define RELEASE_MIN ((uint64_t)1 << 20)  /* spill-file bytes given back at once */
-#define PAGE ((size_t)32 << 10)   /* spill bytes compressed as one frame */
-#define PAGE_CACHE 8    /* pages kept read back (decompressed) */
-#define FBLOCK 4096     /* bytes of the file given back at once at least */
-#define PAGE_LEVEL (-1)    /* zstd level of the pages */
 #define BLOOM_K 6       /* bits a key sets in a run's filter */
 #define BCAST_HELD (INT32_MIN + 1)  /* in a run's filter, as dst: the broadcast
 				       channel of (src, type) holds broadcasts */
@@ -219,33 +214,6 @@ struct run {
 	size_t counted;               /* bytes of these in the matcher's `extra` */
 };
 
-/*
- * The spill file holds zstd frames: what is spilled is addressed as one
- * uncompressed sequence of bytes (offsets up to spill_end), cut into
- * pages of PAGE bytes, each compressed (zstd level -1) and appended to the file
- * once full. Items read back one at a time (bcast_at) or a block at a
- * time come from a few pages kept decompressed (pcached); a broadcast's
- * count of receivers changed where it is (add_recv) changes the cached
- * page, written again (at the end of the file, the old frame given back)
- * when it leaves the cache. A page whose bytes were all released
- * (spill_release) is dropped, and the file's blocks no live frame
- * touches any more are given back (blive). Waiting messages are much alike
- * (times, types, peers in order): they take a fraction of what they did
- * uncompressed, in the file and in writes.
- */
-struct zpage {
-	uint64_t off;                 /* its frame in the file */
-	uint32_t clen;                /* the frame's size (0: none yet) */
-	uint32_t dead;                /* bytes released; PAGE: dropped */
-};
-
-struct pcached {
-	char *b;                      /* PAGE bytes */
-	uint64_t page;                /* which (UINT64_MAX: none) */
-	uint64_t used;                /* the matcher's tick when last read */
-	int dirty;                    /* changed since read back */
-};
-
 /* An open -58/-60/-61 entry and its request id. */
 struct openreq {
 	int32_t event;
@@ -292,19 +260,7 @@ struct picl_matcher {
 					 queues' segment lists, the runs' indexes */
 	char *tmpdir;                 /* where the spill file goes (NULL: default) */
 	int fd;                       /* the spill file, once made (else -1) */
-	uint64_t spill_end;           /* the size of what was spilled (pages) */
-	struct zpage *pg;             /* the pages, pg[0 .. npg) */
-	size_t npg, pgcap;
-	char *wpage;                  /* page spill_end / PAGE, being filled */
-	struct pcached pc[PAGE_CACHE];
-	uint64_t tick;                /* pages read back so far (for pc's LRU) */
-	char *zbuf;                   /* a page compressed */
-	size_t zcap;
-	ZSTD_CCtx *cctx;
-	ZSTD_DCtx *dctx;
-	uint64_t file_end;            /* the file's size */
-	uint16_t *blive;              /* bytes of live pages in each FBLOCK */
-	size_t nblive, blivecap;      /* of the file */
+	uint64_t spill_end;           /* its size */
 	struct run *runs;             /* oldest first */
 	size_t nruns, runcap;
 	int code;                     /* the last failure (fail) */
@@ -693,6 +649,23 @@ static int read_at(int fd, char *p, size_t len, uint64_t off)
 	return 0;
 }
 
+/* Give back to the file system the blocks of spill-file bytes [off, off +
+ * len), read back for the last time: the file keeps its size, but what
+ * waits no longer adds up to all that ever waited. Where holes cannot be
+ * punched, the file just keeps them. */
+static void spill_release(const struct picl_matcher *m, uint64_t off, uint64_t len)
+{
+#ifdef FALLOC_FL_PUNCH_HOLE
+	if (len)
+		(void)fallocate(m->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+				(off_t)len);
+#else
+	(void)m;
+	(void)off;
+	(void)len;
+#endif
+}
+
 /* Write len bytes at off of fd, in place; -1 with errno on failure. */
 static int write_at(int fd, const char *p, size_t len, uint64_t off)
 {
@@ -710,238 +683,16 @@ static int write_at(int fd, const char *p, size_t len, uint64_t off)
 	return 0;
 }
 
-/* Give back to the file system the file's bytes [off, off + len). Where
- * holes cannot be punched, the file just keeps them. */
-static void punch(const struct picl_matcher *m, uint64_t off, uint64_t len)
-{
-#ifdef FALLOC_FL_PUNCH_HOLE
-	if (len)
-		(void)fallocate(m->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
-				(off_t)len);
-#else
-	(void)m;
-	(void)off;
-	(void)len;
-#endif
-}
-
-/* The frame [off, off + len) of the file is live (sign 1) or no longer
- * (-1): blocks no live frame touches any more are given back. */
-static int frame_live(struct picl_matcher *m, uint64_t off, uint64_t len, int sign)
-{
-	uint64_t blk = off / FBLOCK, last = (off + len - 1) / FBLOCK, from = UINT64_MAX;
-	size_t cap = m->blivecap;
-
-	if (sign > 0) {
-		if (grow((void **)&m->blive, &m->blivecap, (size_t)last + 1, sizeof(*m->blive)) < 0)
-			return fail(m, PICL_ERR_NOMEM, NULL);
-		m->extra += (m->blivecap - cap) * sizeof(*m->blive);
-		if (m->nblive <= last) {
-			memset(m->blive + m->nblive, 0, ((size_t)last + 1 - m->nblive) * sizeof(*m->blive));
-			m->nblive = (size_t)last + 1;
-		}
-	}
-	for (; blk <= last; blk++) {
-		uint64_t lo = blk * FBLOCK > off ? blk * FBLOCK : off;
-		uint64_t hi = (blk + 1) * FBLOCK < off + len ? (blk + 1) * FBLOCK : off + len;
-
-		if (sign > 0) {
-			m->blive[blk] += (uint16_t)(hi - lo);
-			continue;
-		}
-		m->blive[blk] -= (uint16_t)(hi - lo);
-		if (m->blive[blk] == 0 && from == UINT64_MAX)
-			from = blk;
-		if (m->blive[blk] != 0 && from != UINT64_MAX) {
-			punch(m, from * FBLOCK, (blk - from) * FBLOCK);
-			from = UINT64_MAX;
-		}
-	}
-	if (from != UINT64_MAX)
-		punch(m, from * FBLOCK, (last + 1 - from) * FBLOCK);
-	return PICL_OK;
-}
-
-/* Page idx, full, goes to the end of the file as a new frame (its old
- * one, if any, given back); a page already dropped is not written. */
-static int page_out(struct picl_matcher *m, uint64_t idx, const char *b)
-{
-	struct zpage *g = &m->pg[idx];
-	size_t n;
-	int rc;
-
-	if (g->dead >= PAGE)
-		return PICL_OK;
-	n = ZSTD_compressCCtx(m->cctx, m->zbuf, m->zcap, b, PAGE, PAGE_LEVEL);
-	if (ZSTD_isError(n)) {
-		errno = EIO;
-		return fail(m, PICL_ERR_IO, "cannot compress");
-	}
-	if (write_at(m->fd, m->zbuf, n, m->file_end) < 0)
-		return fail(m, PICL_ERR_IO, "cannot keep");
-	if ((rc = frame_live(m, m->file_end, n, 1)) < 0)
-		return rc;
-	if (g->clen && (rc = frame_live(m, g->off, g->clen, -1)) < 0)
-		return rc;
-	g->off = m->file_end;
-	g->clen = (uint32_t)n;
-	m->file_end += n;
-	return PICL_OK;
-}
-
-/* Page idx's bytes, in memory: the page being filled, or one read back
- * (*slot its place in the cache, else -1). */
-static int page_get(struct picl_matcher *m, uint64_t idx, char **b, int *slot)
-{
-	struct pcached *c = NULL;
-	const struct zpage *g;
-	size_t i, n;
-	int rc;
-
-	*slot = -1;
-	if (idx == m->spill_end / PAGE) {
-		*b = m->wpage;
-		return PICL_OK;
-	}
-	m->tick++;
-	for (i = 0; i < PAGE_CACHE; i++) {
-		if (m->pc[i].page == idx) {
-			m->pc[i].used = m->tick;
-			*b = m->pc[i].b;
-			*slot = (int)i;
-			return PICL_OK;
-		}
-		if (!c || m->pc[i].used < c->used)
-			c = &m->pc[i];
-	}
-	if (!c->b && !(c->b = malloc(PAGE)))
-		return fail(m, PICL_ERR_NOMEM, NULL);
-	if (c->dirty && (rc = page_out(m, c->page, c->b)) < 0)
-		return rc;
-	c->dirty = 0;
-	c->page = UINT64_MAX;
-	g = &m->pg[idx];
-	if (g->dead >= PAGE || !g->clen) {
-		errno = EIO; /* read after it was released: a bug */
-		return fail(m, PICL_ERR_IO, "cannot read back");
-	}
-	if (read_at(m->fd, m->zbuf, g->clen, g->off) < 0)
-		return fail(m, PICL_ERR_IO, "cannot read back");
-	n = ZSTD_decompressDCtx(m->dctx, c->b, PAGE, m->zbuf, g->clen);
-	if (ZSTD_isError(n) || n != PAGE) {
-		errno = EIO;
-		return fail(m, PICL_ERR_IO, "cannot read back");
-	}
-	c->page = idx;
-	c->used = m->tick;
-	*b = c->b;
-	*slot = (int)(c - m->pc);
-	return PICL_OK;
-}
-
-/* Read len spilled bytes at off into `to`, or (to NULL) change them to
- * those at `from`. */
-static int spill_io(struct picl_matcher *m, char *to, const char *from, size_t len, uint64_t off)
-{
-	while (len) {
-		size_t in = (size_t)(off % PAGE), k = PAGE - in < len ? PAGE - in : len;
-		char *b;
-		int slot, rc;
-
-		if ((rc = page_get(m, off / PAGE, &b, &slot)) < 0)
-			return rc;
-		if (to) {
-			memcpy(to, b + in, k);
-			to += k;
-		} else {
-			memcpy(b + in, from, k);
-			from += k;
-			if (slot >= 0)
-				m->pc[slot].dirty = 1;
-		}
-		off += k;
-		len -= k;
-	}
-	return PICL_OK;
-}
-
-static int spill_read(struct picl_matcher *m, void *p, size_t len, uint64_t off)
-{
-	return spill_io(m, p, NULL, len, off);
-}
-
-static int spill_patch(struct picl_matcher *m, const void *p, size_t len, uint64_t off)
-{
-	return spill_io(m, NULL, p, len, off);
-}
-
-/* The spilled bytes [off, off + len) were read back for the last time:
- * pages all of whose bytes were are dropped, their frames given back, so
- * that the file holds what waits, not all that ever waited. */
-static void spill_release(struct picl_matcher *m, uint64_t off, uint64_t len)
-{
-	while (len) {
-		uint64_t idx = off / PAGE;
-		size_t in = (size_t)(off % PAGE), k = PAGE - in < len ? PAGE - in : (size_t)len;
-		struct zpage *g = &m->pg[idx];
-		size_t i;
-
-		g->dead = g->dead + k < PAGE ? g->dead + (uint32_t)k : (uint32_t)PAGE;
-		if (g->dead >= PAGE && idx != m->spill_end / PAGE) {
-			if (g->clen)
-				(void)frame_live(m, g->off, g->clen, -1);
-			g->clen = 0;
-			for (i = 0; i < PAGE_CACHE; i++)
-				if (m->pc[i].page == idx) {
-					m->pc[i].page = UINT64_MAX;
-					m->pc[i].dirty = 0;
-					m->pc[i].used = 0;
-				}
-		}
-		off += k;
-		len -= k;
-	}
-}
-
-/* Append len bytes at p to what is spilled, the file made if need be. */
+/* Append len bytes at p to the spill file, made if need be. */
 static int spill_append(struct picl_matcher *m, const void *p, size_t len)
 {
 	int rc;
 
-	if (m->fd < 0) {
-		size_t i;
-
-		if ((rc = spill_open(m)) < 0)
-			return rc;
-		m->zcap = ZSTD_compressBound(PAGE);
-		m->cctx = ZSTD_createCCtx();
-		m->dctx = ZSTD_createDCtx();
-		m->zbuf = malloc(m->zcap);
-		m->wpage = malloc(PAGE);
-		for (i = 0; i < PAGE_CACHE; i++)
-			m->pc[i].page = UINT64_MAX;
-		if (!m->cctx || !m->dctx || !m->zbuf || !m->wpage)
-			return fail(m, PICL_ERR_NOMEM, NULL);
-	}
-	while (len) {
-		size_t in = (size_t)(m->spill_end % PAGE), k = PAGE - in < len ? PAGE - in : len;
-		uint64_t idx = m->spill_end / PAGE;
-		size_t cap = m->pgcap;
-
-		if (grow((void **)&m->pg, &m->pgcap, (size_t)idx + 1, sizeof(*m->pg)) < 0)
-			return fail(m, PICL_ERR_NOMEM, NULL);
-		m->extra += (m->pgcap - cap) * sizeof(*m->pg);
-		if (m->npg <= idx) {
-			memset(&m->pg[idx], 0, sizeof(*m->pg));
-			m->npg = (size_t)idx + 1;
-		}
-		memcpy(m->wpage + in, p, k);
-		p = (const char *)p + k;
-		len -= k;
-		if (in + k == PAGE && (rc = page_out(m, idx, m->wpage)) < 0)
-			return rc;
-		m->spill_end += k;
-	}
+	if (m->fd < 0 && (rc = spill_open(m)) < 0)
+		return rc;
+	if (len && picl_write_all(m->fd, p, len) < 0)
+		return fail(m, PICL_ERR_IO, "cannot keep");
+	m->spill_end += len;
 	return PICL_OK;
 }
 
@@ -959,7 +710,6 @@ static uint64_t bcast_count(const struct channel *b)
 static int bcast_at(struct picl_matcher *m, struct channel *b, uint64_t k, struct item *tmp,
 		    struct item **it, uint64_t *at)
 {
-	int rc;
 	struct bcast *bc = b->u.b;
 	size_t lo = bc->ck.head, hi = bc->ck.n;
 	const struct segment *g;
@@ -979,8 +729,8 @@ static int bcast_at(struct picl_matcher *m, struct channel *b, uint64_t k, struc
 	}
 	g = &bc->ck.v[lo];
 	*at = g->off + (k - g->first) * sizeof(*tmp);
-	if ((rc = spill_read(m, tmp, sizeof(*tmp), *at)) < 0)
-		return rc;
+	if (read_at(m->fd, (char *)tmp, sizeof(*tmp), *at) < 0)
+		return fail(m, PICL_ERR_IO, "cannot read back");
 	*it = tmp;
 	return PICL_OK;
 }
@@ -1019,7 +769,9 @@ static int seg_merge(struct picl_matcher *m, struct seglist *l)
 		for (i = 0; i < 2 && rc == PICL_OK; i++) {
 			for (done = 0; done < bytes[i] && rc == PICL_OK; done += k) {
 				k = bytes[i] - done < RUN_BUF ? bytes[i] - done : RUN_BUF;
-				if ((rc = spill_read(m, buf, (size_t)k, from[i] + done)) >= 0)
+				if (read_at(m->fd, buf, (size_t)k, from[i] + done) < 0)
+					rc = fail(m, PICL_ERR_IO, "cannot read back");
+				else
 					rc = spill_append(m, buf, (size_t)k);
 			}
 		}
@@ -1367,7 +1119,6 @@ struct rread {
 static int rread_next(struct picl_matcher *m, struct rread *rd, struct ehead *h,
 		      const char **items)
 {
-	int rc;
 	for (;;) {
 		size_t size;
 
@@ -1384,8 +1135,8 @@ static int rread_next(struct picl_matcher *m, struct rread *rd, struct ehead *h,
 			rd->blk++;
 			if (grow((void **)&rd->buf, &rd->cap, rd->len, 1) < 0)
 				return fail(m, PICL_ERR_NOMEM, NULL);
-			if ((rc = spill_read(m, rd->buf, rd->len, start)) < 0)
-				return rc;
+			if (read_at(m->fd, rd->buf, rd->len, start) < 0)
+				return fail(m, PICL_ERR_IO, "cannot read back");
 			continue;
 		}
 		memcpy(h, rd->buf + rd->pos, sizeof(*h));
@@ -1619,7 +1370,6 @@ static int evict(struct picl_matcher *m, int idle)
 static int run_find(struct picl_matcher *m, int32_t src, int32_t dst, int32_t type,
 		    struct ehead *h, const char **items, size_t *run, uint64_t *ent)
 {
-	int rc;
 	uint64_t hash = chash(src, dst, type);
 	size_t ri;
 
@@ -1650,8 +1400,8 @@ static int run_find(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 			m->rbuf_len = 0;
 			if (grow((void **)&m->rbuf, &m->rbufcap, len, 1) < 0)
 				return fail(m, PICL_ERR_NOMEM, NULL);
-			if ((rc = spill_read(m, m->rbuf, len, start)) < 0)
-				return rc;
+			if (read_at(m->fd, m->rbuf, len, start) < 0)
+				return fail(m, PICL_ERR_IO, "cannot read back");
 			m->rbuf_off = start;
 			m->rbuf_len = len;
 		}
@@ -1937,7 +1687,6 @@ static void extra_check(const struct picl_matcher *m)
 	}
 	for (i = 0; i < m->nruns; i++)
 		n += m->runs[i].counted;
-	n += m->pgcap * sizeof(*m->pg) + m->blivecap * sizeof(*m->blive);
 	if (n != m->extra)
 		abort();
 }
@@ -2026,7 +1775,6 @@ static struct item *front(struct queue *q)
 /* q's head is empty: read its next items back, or take its tail. */
 static int refill(struct picl_matcher *m, struct queue *q)
 {
-	int rc;
 	struct spill *sp = q->sp;
 
 	if (sp->seg.head < sp->seg.n) {
@@ -2035,10 +1783,10 @@ static int refill(struct picl_matcher *m, struct queue *q)
 
 		if (!(q->v = malloc(k * sizeof(*q->v))))
 			return fail(m, PICL_ERR_NOMEM, NULL);
-		if ((rc = spill_read(m, q->v, k * sizeof(*q->v), g->off)) < 0) {
+		if (read_at(m->fd, (char *)q->v, k * sizeof(*q->v), g->off) < 0) {
 			free(q->v);
 			q->v = NULL;
-			return rc;
+			return fail(m, PICL_ERR_IO, "cannot read back");
 		}
 		seg_consumed(m, &sp->seg, k);
 		q->n = q->cap = (uint32_t)k;
@@ -2457,9 +2205,9 @@ static int add_recv(struct picl_matcher *m, int32_t src, int32_t dst, int32_t ty
 	if (bc && (!uni || bc->seq < uni->seq)) {
 		c->u.done = k + 1;
 		if (count_receiver(m, bc, src, dst) && at != UINT64_MAX &&
-		    (rc = spill_patch(m, &bc->ngot, sizeof(bc->ngot),
-				      at + offsetof(struct item, ngot))) < 0)
-			return rc;
+		    write_at(m->fd, (const char *)&bc->ngot, sizeof(bc->ngot),
+			     at + offsetof(struct item, ngot)) < 0)
+			return fail(m, PICL_ERR_IO, "cannot keep");
 		rc = emit(m, src, dst, type, 1, bc, it);
 		if ((trc = trim_broadcasts(m, b)) < 0)
 			return trc;
@@ -2856,7 +2604,6 @@ static int report(struct picl_matcher *m, int pass, int32_t src, int32_t dst, in
  * are read at once, into a buffer the cursor holds until its last item. */
 static int cursor_next(struct picl_matcher *m, struct cursor *k)
 {
-	int rc;
 	size_t size = k->stream ? sizeof(struct sitem) : sizeof(struct item);
 	struct sitem si;
 	const char *p;
@@ -2869,8 +2616,8 @@ static int cursor_next(struct picl_matcher *m, struct cursor *k)
 		/* (the first fill is the largest) */
 		if (!k->buf && !(k->buf = malloc(n * size)))
 			return fail(m, PICL_ERR_NOMEM, NULL);
-		if ((rc = spill_read(m, k->buf, n * size, k->off)) < 0)
-			return rc;
+		if (read_at(m->fd, k->buf, n * size, k->off) < 0)
+			return fail(m, PICL_ERR_IO, "cannot read back");
 		k->off += n * size;
 		k->bpos = 0;
 		k->blen = (uint32_t)(n * size);
@@ -3293,14 +3040,6 @@ void picl_matcher_free(struct picl_matcher *m)
 	free(m->tmpdir);
 	if (m->fd >= 0)
 		close(m->fd);
-	for (i = 0; i < PAGE_CACHE; i++)
-		free(m->pc[i].b);
-	free(m->pg);
-	free(m->wpage);
-	free(m->zbuf);
-	free(m->blive);
-	ZSTD_freeCCtx(m->cctx);
-	ZSTD_freeDCtx(m->dctx);
 	free(m);
 }
 

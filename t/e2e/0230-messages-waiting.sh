@@ -97,35 +97,6 @@ gen 4 20000 steps | awk '$4 != 3' | head -n -1000 >>cut-steps.picl
 same validate-cut-steps "$PT" validate -q --format=json cut-steps.picl
 same stat-cut-steps "$PT" stat -q --messages cut-steps.picl
 
-# The file holds zstd frames: all a tool writes to it is less than the
-# trace itself (written as it was, the items of steps.picl took 8 times
-# the trace). Counted with strace: the bytes written to the file opened
-# as picl-messages.XXXXXX.
-spill_bytes() {
-	awk '/openat\(.*picl-messages\.[A-Za-z0-9]+".* = [0-9]+$/ { fd = $NF; next }
-	fd != "" && $0 ~ "^[0-9]* *(write|pwrite64)\\(" fd ", " && $NF ~ /^[0-9]+$/ { s += $NF }
-	END { print s + 0 }' "$1"
-}
-if command -v strace >strace-path 2>&1; then
-	for trace in ring steps; do
-		for tool in stat validate; do
-			run env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-				strace -f -e trace=openat,write,pwrite64 -o st.txt \
-				"$PT" $tool -q --memory=1M --tmpdir=spill $trace.picl
-			expect_rc 0
-			bytes=$(spill_bytes st.txt)
-			size=$(wc -c <$trace.picl)
-			echo "$tool --memory=1M $trace.picl ($size bytes): $bytes bytes written to the spill file"
-			[ "$bytes" -gt 0 ] || fail "$tool $trace.picl: nothing written to the spill file"
-			[ "$bytes" -le "$size" ] ||
-				fail "$tool $trace.picl: $bytes bytes written to the spill file, more than the trace"
-		done
-	done
-	rm -f st.txt
-else
-	echo "note: strace absent; the spill file's size not measured"
-fi
-
 # Where the file cannot be made: exit 2, the reason, no output file
 # (--tmpdir, or -T as sort and merge spell it).
 for tool in stat validate sync plot; do
@@ -167,27 +138,6 @@ lost() {
 	}'
 }
 lost 300000 >lost.picl
-
-# A full --tmpdir (a 1 MiB tmpfs, where all 300,000 wait to the end;
-# needs root and mount, else a file-size limit of 1 MiB): exit 2, the
-# directory and the reason said, no output file.
-mkdir full
-if mount -t tmpfs -o size=1m tmpfs full 2>mount-err; then
-	run "$PT" stat -q --memory=1M --tmpdir=full -o out.txt lost.picl
-	umount full
-	expect_rc 2
-	why="No space left on device"
-else
-	echo "note: cannot mount a tmpfs here ($(cat mount-err)); a file-size limit instead"
-	run sh -c 'ulimit -f 2048; trap "" XFSZ; exec "$@"' sh \
-		"$PT" stat -q --memory=1M --tmpdir=full -o out.txt lost.picl
-	expect_rc 2
-	why="File too large"
-fi
-grep -q "cannot keep the messages waiting for a partner in full: $why" err ||
-	{ cat err >&2; fail "stat: a full --tmpdir not said"; }
-[ ! -e out.txt ] || fail "stat: left an output file after a full --tmpdir"
-rmdir full
 run "$PT" validate --max-errors=0 --memory=1M lost.picl
 expect_rc 1
 grep -v '^lost.picl: ' out >all-findings
