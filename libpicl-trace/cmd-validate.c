@@ -1640,9 +1640,7 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		p->max_scale = rec->time.scale;
 	note_event(v, p, rec->event);
 	p->event_records++;
-	if (rec->type == PICL_REC_ENTRY && rec->event == -902 && rec->values &&
-	    rec->nvalues >= 1 && rec->values[0].kind == PICL_VAL_INT)
-		p->nprofiled = rec->values[0].v.i;  /* traceevents(n, ...) */
+	(void)picltrace_traceevents_n(rec, &p->nprofiled);
 
 	if (rec->type == PICL_REC_ENTRY) {
 		struct frame *f;

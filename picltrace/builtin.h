@@ -263,6 +263,17 @@ static inline int32_t picltrace_stats_relative(int32_t rel)
  */
 int picltrace_stats_expected(int32_t rel, int32_t event, int64_t nprofiled, int64_t listed);
 
+/* If rec is a -902 entry (traceevents) with its first value an integer:
+ * 1 with *n that value, the `nprofiled` above; else 0. */
+static inline int picltrace_traceevents_n(const struct picl_record *rec, int64_t *n)
+{
+	if (rec->type != PICL_REC_ENTRY || rec->event != -902 || !rec->values ||
+	    rec->nvalues < 1 || rec->values[0].kind != PICL_VAL_INT)
+		return 0;
+	*n = rec->values[0].v.i;
+	return 1;
+}
+
 /*
  * How far a recorded statistics time may be from the exact sum of the
  * events' intervals (validate's statistics check, stat --compare), in

@@ -763,9 +763,7 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 		return PICL_ERR_NOMEM;
 	p->event_records++;
 	pp->event_records++;
-	if (rec->type == PICL_REC_ENTRY && rec->event == -902 && rec->nvalues >= 1 &&
-	    rec->values && rec->values[0].kind == PICL_VAL_INT)
-		pp->nprofiled = rec->values[0].v.i;  /* traceevents(n, ...) */
+	(void)picltrace_traceevents_n(rec, &pp->nprofiled);
 	if (rec->time.scale > p->max_scale)
 		p->max_scale = rec->time.scale;
 	t = to_ticks(rec->time);
