@@ -967,13 +967,6 @@ static struct proc *proc_get(struct validator *v, const struct picl_record *rec)
 	return p;
 }
 
-static int cmp_int32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Sort the event types noted since the last call in among the others:
  * sorted, each once, then merged from the back. */
 static void sort_events(struct proc *p)
@@ -983,7 +976,7 @@ static void sort_events(struct proc *p)
 
 	if (p->nevents == i)
 		return;
-	qsort(p->events + i, p->nevents - i, sizeof(*p->events), cmp_int32);
+	qsort(p->events + i, p->nevents - i, sizeof(*p->events), picltrace_cmp_i32);
 	for (n = 1, k = i + 1; k < p->nevents; k++)
 		if (p->events[k] != p->events[i + n - 1])
 			p->events[i + n++] = p->events[k];
@@ -991,7 +984,7 @@ static void sort_events(struct proc *p)
 	if (i > 0 && p->events[i - 1] > p->events[i]) {
 		tail = malloc(n * sizeof(*tail));
 		if (!tail) {
-			qsort(p->events, p->nevents, sizeof(*p->events), cmp_int32);
+			qsort(p->events, p->nevents, sizeof(*p->events), picltrace_cmp_i32);
 		} else {
 			memcpy(tail, p->events + i, n * sizeof(*tail));
 			while (n > 0)

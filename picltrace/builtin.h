@@ -263,6 +263,9 @@ static inline int32_t picltrace_stats_relative(int32_t rel)
  */
 int picltrace_stats_expected(int32_t rel, int32_t event, int64_t nprofiled, int64_t listed);
 
+/* qsort/bsearch order of int32_t values, ascending. */
+int picltrace_cmp_i32(const void *a, const void *b);
+
 /* If rec is a -902 entry (traceevents) with its first value an integer:
  * 1 with *n that value, the `nprofiled` above; else 0. */
 static inline int picltrace_traceevents_n(const struct picl_record *rec, int64_t *n)

@@ -625,13 +625,6 @@ static int decode(struct picl_reader *r, struct picl_record *rec)
 	return rc;
 }
 
-static int cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * An event record about to be kept whose processor a -307 record written
  * before left out: a processor subset -p names was redefined since (after
@@ -644,7 +637,7 @@ static int left_out(const struct filter *f, struct picl_reader *r, const struct 
 	struct picl_error e = { 0 };
 
 	if (!f->nleft || header_part(rec->type) ||
-	    !bsearch(&rec->processor, f->left, f->nleft, sizeof(*f->left), cmp_i32))
+	    !bsearch(&rec->processor, f->left, f->nleft, sizeof(*f->left), picltrace_cmp_i32))
 		return PICL_OK;
 	e.code = PICL_ERR_DATA;
 	e.path = picl_reader_path(r);
@@ -706,7 +699,7 @@ static int select_ids(struct filter *f, struct picl_reader *r, struct picl_recor
 		}
 		f->ids[k++] = *v;
 	}
-	qsort(f->left, f->nleft, sizeof(*f->left), cmp_i32);
+	qsort(f->left, f->nleft, sizeof(*f->left), picltrace_cmp_i32);
 	if (k == 0)
 		return 1;
 	rec->values = f->ids;

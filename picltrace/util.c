@@ -819,6 +819,13 @@ __int128 picltrace_stat_time_tolerance(int32_t scale, uint64_t n, int32_t decima
 	return tol;
 }
 
+int picltrace_cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 int picltrace_stats_expected(int32_t rel, int32_t event, int64_t nprofiled, int64_t listed)
 {
 	if (rel != -1 || event < 0)

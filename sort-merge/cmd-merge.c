@@ -133,13 +133,6 @@ static int saw(void *ctx, int32_t p)
 	return 0;
 }
 
-static int cmp_int32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Gather the ids to the front of the slots and sort them: v[0..n) lists
  * the processors in increasing order. The set takes no more ids after. */
 static void procs_sort(struct procs *ps)
@@ -149,7 +142,7 @@ static void procs_sort(struct procs *ps)
 	for (i = j = 0; i < ps->cap; i++)
 		if (ps->v[i] >= 0)
 			ps->v[j++] = ps->v[i];
-	qsort(ps->v, ps->n, sizeof(*ps->v), cmp_int32);
+	qsort(ps->v, ps->n, sizeof(*ps->v), picltrace_cmp_i32);
 }
 
 static struct picl_writer *temp_writer(const struct runs_config *cfg, int *fd, int compress)

@@ -518,16 +518,9 @@ static int script_events(FILE *out, const struct profile *p, const struct plot_o
 	return 0;
 }
 
-static int cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static size_t rank_of(const int32_t *v, size_t n, int32_t x)
 {
-	const int32_t *f = bsearch(&x, v, n, sizeof(*v), cmp_i32);
+	const int32_t *f = bsearch(&x, v, n, sizeof(*v), picltrace_cmp_i32);
 
 	return f ? (size_t)(f - v) : 0;
 }
@@ -563,7 +556,7 @@ static int script_messages(FILE *out, const struct profile *p, const struct plot
 		return -1;
 	}
 	if (np > 1)
-		qsort(procs, np, sizeof(*procs), cmp_i32);
+		qsort(procs, np, sizeof(*procs), picltrace_cmp_i32);
 	for (k = 0, m = 0; k < np; k++)
 		if (m == 0 || procs[m - 1] != procs[k])
 			procs[m++] = procs[k];
