@@ -30,7 +30,7 @@
  *    bounds is taken (the min-RTT midpoint if they disagree; see
  *    clock_offset); then node 0's clock at the end becomes time 0 on every
  *    node (pt_set_clock_offset), with a barrier; once some node wrote
- *    records, the origin in use stays (agree_origin), and trace.c never
+ *    records, the origin in use stays (clock_origin), and trace.c never
  *    writes a record before the latest its process wrote.
  *    Called before open0 (tracenode(..., sync = 1) usually is), it is
  *    done at the end of open0.
@@ -490,56 +490,27 @@ static void irecv(void *buf, int bytes, int type, int src)
 	take("receive", buf, bytes, type, src, &g);
 }
 
-/* Fan in to node 0, fan out; node 0's *value (if any) goes out to every
- * node with the release. Nodes only; the host does not take part. */
-static void barrier_value(double *value)
-{
-	int i;
-	char c = 0;
-	double v = value ? *value : 0;
-
-	if (S.me == PICL_HOST || S.nprocs < 2)
-		return;
-	if (S.me == 0) {
-		for (i = 1; i < S.nprocs; i++)
-			irecv(&c, 1, T_BARRIER_IN, i);
-		for (i = 1; i < S.nprocs; i++)
-			isend(&v, sizeof v, T_BARRIER_OUT, i);
-	} else {
-		isend(&c, 1, T_BARRIER_IN, 0);
-		irecv(&v, sizeof v, T_BARRIER_OUT, 0);
-		if (value)
-			*value = v;
-	}
-}
-
-static void barrier(void)
-{
-	barrier_value(NULL);
-}
-
 /*
- * clocksync0's time origin, in node 0's raw clock: node 0's clock now,
- * unless some node's times are fixed already (it wrote records: traceflush,
- * a full buffer in flush mode, tracemsg), then the origin in use, node 0's
- * offset, so that no written record moves and every node keeps one origin.
- * Fans in each node's pt_clock_fixed and out the origin, as
- * barrier_value. The host, no part of it, decides from its own records.
+ * Fan in to node 0, fan out: each node's flag goes in (node 0 ORs them),
+ * and node 0's decide(any flag set), when decide is given, goes out to
+ * every node with the release and is returned there (0 without decide).
+ * Nodes only: the host takes no part, and decides from its own flag.
  */
-static double agree_origin(void)
+static double barrier_agree(int flag, double (*decide)(int any))
 {
 	int i;
-	char c = (char)pt_clock_fixed(), in = 0;
-	double v;
+	char c = (char)(flag != 0), in = 0;
+	double v = 0;
 
 	if (S.me == PICL_HOST || S.nprocs < 2)
-		return c ? pt_clock_offset() : pt_raw_clock();
+		return decide ? decide(c) : 0;
 	if (S.me == 0) {
 		for (i = 1; i < S.nprocs; i++) {
 			irecv(&in, 1, T_BARRIER_IN, i);
 			c |= in;
 		}
-		v = c ? pt_clock_offset() : pt_raw_clock();
+		if (decide)
+			v = decide(c);
 		for (i = 1; i < S.nprocs; i++)
 			isend(&v, sizeof v, T_BARRIER_OUT, i);
 	} else {
@@ -547,6 +518,23 @@ static double agree_origin(void)
 		irecv(&v, sizeof v, T_BARRIER_OUT, 0);
 	}
 	return v;
+}
+
+static void barrier(void)
+{
+	(void)barrier_agree(0, NULL);
+}
+
+/*
+ * clocksync0's time origin, in node 0's raw clock (barrier_agree's decide,
+ * any: some node's times are fixed already, pt_clock_fixed): node 0's
+ * clock now, unless some node wrote records (traceflush, a full buffer in
+ * flush mode, tracemsg), then the origin in use, node 0's offset, so that
+ * no written record moves and every node keeps one origin.
+ */
+static double clock_origin(int any)
+{
+	return any ? pt_clock_offset() : pt_raw_clock();
 }
 
 /*
@@ -704,7 +692,7 @@ double clock0(void)
  * before it get negative times, Table 20), unless records were written
  * already: they cannot move (Appendix A: only the records not yet written
  * are affected), so the origin in use stays and only the offsets between
- * the clocks are corrected (agree_origin).
+ * the clocks are corrected (clock_origin).
  */
 void clocksync0(void)
 {
@@ -720,7 +708,7 @@ void clocksync0(void)
 	tr0(1, -401);
 	barrier();
 	off = clock_offset();
-	pt_set_clock_offset(off + agree_origin());
+	pt_set_clock_offset(off + barrier_agree(pt_clock_fixed(), clock_origin));
 	tr0(0, -401);
 }
 
