@@ -105,6 +105,14 @@ static int has_alias(const struct intmap *set, int64_t alias)
 	return intmap_get(set, (uint64_t)alias, &v);
 }
 
+/* Does rec's data go through an alias a -6 record of the input defined
+ * (not a predefined one): the records a late definition may change? */
+static int uses_defined_alias(const struct intmap *defined, const struct picl_record *rec)
+{
+	return rec->has_descriptor && rec->alias >= 0 && rec->nfields != 0 &&
+	       has_alias(defined, rec->alias);
+}
+
 static int note_alias(struct intmap *set, int64_t alias)
 {
 	return has_alias(set, alias) ? 0 : intmap_put(set, (uint64_t)alias, 0);
@@ -509,8 +517,7 @@ const char *deftrack_sort_event(struct deftrack *t, struct picl_reader *r,
 	const struct picl_descriptor *d;
 
 	t->events = 1;
-	if (!t->late || !rec->has_descriptor || rec->alias < 0 || rec->nfields == 0 ||
-	    !has_alias(&t->defined, rec->alias))
+	if (!t->late || !uses_defined_alias(&t->defined, rec))
 		return NULL;
 	d = picl_defs_lookup_alias(picl_reader_defs(r), rec->alias, rec->event, rec->processor,
 				   rec->process);
@@ -595,8 +602,7 @@ const char *deftrack_merge_event(struct deftrack *t, size_t src, struct picl_rea
 			    (t->tlen[0] && memcmp(t->text[i], t->text[0], t->tlen[0])))
 				t->careful = 1;
 	}
-	if (!t->careful || !rec->has_descriptor || rec->alias < 0 || rec->nfields == 0 ||
-	    !has_alias(&t->defined, rec->alias))
+	if (!t->careful || !uses_defined_alias(&t->defined, rec))
 		return NULL;
 	din = picl_defs_lookup_alias(picl_reader_defs(r), rec->alias, rec->event, rec->processor,
 				     rec->process);
