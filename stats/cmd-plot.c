@@ -529,7 +529,7 @@ static int script_messages(FILE *out, const struct profile *p, const struct plot
 {
 	struct prof_msgstat *v;
 	int32_t *procs;
-	size_t n = 0, np = 0, k, m;
+	size_t n = 0, np = 0, k, m, step;
 
 	(void)o;
 	v = prof_pairs_sorted(p, &n);
@@ -570,13 +570,16 @@ static int script_messages(FILE *out, const struct profile *p, const struct plot
 	fputs("EOD\n\n", out);
 	fputs("set xlabel 'source processor'\nset ylabel 'destination processor'\n"
 	      "set cblabel 'bytes'\n", out);
-	if (np <= 64) {
-		for (m = 0; m < 2; m++) {
-			fprintf(out, "set %ctics (", m ? 'y' : 'x');
-			for (k = 0; k < np; k++)
-				fprintf(out, "%s\"%d\" %zu", k ? ", " : "", (int)procs[k], k);
-			fputs(")\n", out);
-		}
+	/* The rows and columns are ranks: each tic is labelled with its
+	 * processor (of more than 64, gnuplot's own tics said the ranks, 0 to
+	 * n-1, whatever the processors were), of many every step-th, so that
+	 * at most GANTT_LABELLED_ROWS show; across x past 16 of them. */
+	step = np > GANTT_LABELLED_ROWS ? (np + GANTT_LABELLED_ROWS - 1) / GANTT_LABELLED_ROWS : 1;
+	for (m = 0; m < 2; m++) {
+		fprintf(out, "set %ctics (", m ? 'y' : 'x');
+		for (k = 0; k < np; k += step)
+			fprintf(out, "%s\"%d\" %zu", k ? ", " : "", (int)procs[k], k);
+		fprintf(out, ")%s\n", !m && (np + step - 1) / step > 16 ? " rotate by 90 right" : "");
 	}
 	fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", np - 1, np - 1);
 	/* Light to dark, never white: an empty cell stays told apart. */
