@@ -424,6 +424,15 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 	return 0;
 }
 
+/* The colors of event types, told apart (Tableau's ten, then their
+ * lighter ten, so that neighbours in a stack differ in hue). */
+#define EVENT_COLORS 20
+static const char *const event_color[EVENT_COLORS] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+	"#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
+	"#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5"
+};
+
 static int script_events(FILE *out, const struct profile *p, const struct plot_opts *o)
 {
 	struct intmap timed = { 0 };
@@ -506,14 +515,29 @@ static int script_events(FILE *out, const struct profile *p, const struct plot_o
 	else
 		fputs("set style fill solid 1.0 border -1\nset boxwidth 0.8\n", out);
 	fputs("set key outside right top\nset yrange [0:*]\n", out);
+	/* Each event type its own color (gnuplot's own cycle of eight drew
+	 * the ninth type as the first); past EVENT_COLORS types the colors
+	 * come again, hatched. */
+	fputs("colors = '", out);
+	for (j = 0; j < EVENT_COLORS; j++)
+		fprintf(out, "%s%s", j ? " " : "", event_color[j]);
+	fputs("'\n", out);
 	if (rows > GANTT_LABELLED_ROWS)
 		fprintf(out, "plot for [i=2:%zu] $events using "
 			"i:xtic(int($0) %% %zu == 0 ? stringcolumn(1) : '') "
-			"title columnheader(i)\n",
-			ncols + 1, (rows + GANTT_LABELLED_ROWS - 1) / GANTT_LABELLED_ROWS);
+			"lc rgb word(colors, i-1) title columnheader(i)",
+			ncols < EVENT_COLORS ? ncols + 1 : EVENT_COLORS + 1,
+			(rows + GANTT_LABELLED_ROWS - 1) / GANTT_LABELLED_ROWS);
 	else
-		fprintf(out, "plot for [i=2:%zu] $events using i:xtic(1) title columnheader(i)\n",
-			ncols + 1);
+		fprintf(out, "plot for [i=2:%zu] $events using i:xtic(1) "
+			"lc rgb word(colors, i-1) title columnheader(i)",
+			ncols < EVENT_COLORS ? ncols + 1 : EVENT_COLORS + 1);
+	if (ncols > EVENT_COLORS)
+		fprintf(out, ", \\\n     for [i=%d:%zu] $events using i lc rgb word(colors, "
+			"(i-2) %% %d + 1) fs pattern word('4 5 1 6 7 2', (i-%d) / %d %% 6 + 1) "
+			"title columnheader(i)", EVENT_COLORS + 2, ncols + 1, EVENT_COLORS,
+			EVENT_COLORS + 2, EVENT_COLORS);
+	fputc('\n', out);
 	free(cols);
 	return 0;
 }

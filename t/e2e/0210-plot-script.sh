@@ -81,7 +81,7 @@ expect_rc 0
   '"0" 0.75 0.00 2.00 0.00 0.00' '"1" 0.00 0.00 1.50 0.50 0.00' '"2" 0.25 0.25 0.00 0.00 0.25')" ] ||
   fail "events: $(block events)"
 grep -qx "set ylabel 'time (s)'" "$TMP/out" || fail "events y axis"
-grep -qx 'plot for \[i=2:6\] $events using i:xtic(1) title columnheader(i)' "$TMP/out" || fail "events plot"
+grep -qx 'plot for \[i=2:6\] $events using i:xtic(1) lc rgb word(colors, i-1) title columnheader(i)' "$TMP/out" || fail "events plot"
 run "$PT" plot --kind=events --user-events --format=script three.picl
 expect_rc 0
 [ "$(block events)" = "$(printf '%s\n' '"processor" "7 solve"' '"0" 1.75' '"1" 0.00' '"2" 0.00')" ] ||
