@@ -5,7 +5,8 @@
  *  - utilization: how many processes are busy, in overhead and idle over
  *    time (ParaGraph's utilization count), as stacked bars, one per time
  *    bin, whose heights are the average number of processes in each
- *    category during the bin;
+ *    category during the bin, and on top those not traced then, so that
+ *    each bar is as high as the processes drawn;
  *  - gantt: one row per process, its timeline colored by category;
  *  - events: time per event type (relative to the whole process) per
  *    process, stacked bars: system event types, or user event types with
@@ -51,10 +52,10 @@ static const char plot_usage[] =
 	"                      [--schema=FILE] [--memory=SIZE] [--tmpdir=DIR] [-q]\n"
 	"                      [FILE...]\n"
 	"\n"
-	"  -k, --kind=KIND    utilization (default: busy, overhead and idle processes\n"
-	"                     over time), gantt (each process's timeline), events\n"
-	"                     (time per event type per process) or messages (bytes\n"
-	"                     from each processor to each other one)\n"
+	"  -k, --kind=KIND    utilization (default: busy, overhead, idle and not traced\n"
+	"                     processes over time), gantt (each process's timeline),\n"
+	"                     events (time per event type per process) or messages\n"
+	"                     (bytes from each processor to each other one)\n"
 	"  -f, --format=FMT   png, svg, or script: the gnuplot script itself (default:\n"
 	"                     svg for an output FILE named *.svg, script for *.gp,\n"
 	"                     else png)\n"
@@ -95,6 +96,9 @@ struct plot_opts {
 
 /* ParaGraph's colors for busy, overhead, idle. */
 static const char *const cat_color[PROF_NCAT] = { "#2ca02c", "#f2c200", "#d62728" };
+
+/* A process's time outside its traced time, in a utilization plot. */
+static const char untraced_color[] = "#d9d9d9";
 
 /* Processes that are drawn: all but the host's. */
 static int drawn(const struct prof_proc *pp)
@@ -298,7 +302,8 @@ static int script_utilization(FILE *out, const struct profile *p, const struct p
 	double *edges = malloc((o->bins + 1) * sizeof(double));
 	double *counts = malloc(o->bins * PROF_NCAT * sizeof(double));
 	char b0[TIME_BUFSIZE], b1[TIME_BUFSIZE];
-	size_t n, i;
+	size_t n, i, procs = drawn_count(p);
+	int untraced = 0;
 
 	if (!edges || !counts) {
 		free(edges);
@@ -314,21 +319,37 @@ static int script_utilization(FILE *out, const struct profile *p, const struct p
 		return -1;
 	}
 	fputs("# time bins: from, to (s); average number of processes busy, in\n"
-	      "# overhead and idle during the bin\n", out);
+	      "# overhead and idle during the bin, and not traced (before their\n"
+	      "# first or after their last traced time): the four add up to the\n"
+	      "# processes drawn\n", out);
 	time_origin_comment(out, p);
 	fputs("$utilization << EOD\n", out);
-	for (i = 0; i < n; i++)
-		fprintf(out, "%s %s %.6g %.6g %.6g\n", xtime(edges[i], b0),
-			xtime(edges[i + 1], b1), counts[i * PROF_NCAT],
-			counts[i * PROF_NCAT + 1], counts[i * PROF_NCAT + 2]);
+	for (i = 0; i < n; i++) {
+		const double *c = counts + i * PROF_NCAT;
+		double u = (double)procs - (c[0] + c[1] + c[2]);
+
+		/* what rounding leaves of a whole count is none */
+		if (u < 1e-9 * (double)procs)
+			u = 0;
+		untraced |= u > 0;
+		fprintf(out, "%s %s %.6g %.6g %.6g %.6g\n", xtime(edges[i], b0),
+			xtime(edges[i + 1], b1), c[0], c[1], c[2], u);
+	}
 	fputs("EOD\n\n", out);
 	time_axis(out, p, edges[0], edges[n]);
 	fputs("set ylabel 'processes'\n", out);
 	fprintf(out, "set xrange [%s:%s]\nset yrange [0:%zu]\n", xtime(edges[0], b0),
-		xtime(edges[n], b1), drawn_count(p));
+		xtime(edges[n], b1), procs);
 	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);
-	/* Stacked: idle on top of overhead on top of busy. */
-	fputs("plot $utilization using (($1+$2)/2):($3+$4+$5):($2-$1) with boxes", out);
+	/* Stacked: not traced on top of idle on top of overhead on top of
+	 * busy, so that each bar is as high as the processes drawn, as in
+	 * ParaGraph's count (processes that started late or ended early left
+	 * a gap, which read as the machine's being used less). */
+	fputs("plot ", out);
+	if (untraced)
+		fprintf(out, "$utilization using (($1+$2)/2):($3+$4+$5+$6):($2-$1) with boxes"
+			" lc rgb '%s' title 'not traced', \\\n     ", untraced_color);
+	fputs("$utilization using (($1+$2)/2):($3+$4+$5):($2-$1) with boxes", out);
 	fprintf(out, " lc rgb '%s' title 'idle', \\\n", cat_color[PROF_IDLE]);
 	fputs("     '' using (($1+$2)/2):($3+$4):($2-$1) with boxes", out);
 	fprintf(out, " lc rgb '%s' title 'overhead', \\\n", cat_color[PROF_OVERHEAD]);

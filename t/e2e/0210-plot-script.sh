@@ -25,13 +25,15 @@ set title 'processor utilization: three.picl'
 set grid
 
 # time bins: from, to (s); average number of processes busy, in
-# overhead and idle during the bin
+# overhead and idle during the bin, and not traced (before their
+# first or after their last traced time): the four add up to the
+# processes drawn
 $utilization << EOD
-0 1 2 0 0.5
-1 2 1.5 0.5 1
-2 3 1.75 0.5 0.75
-3 4 1.25 0.75 1
-4 5 1 0 0.5
+0 1 2 0 0.5 0.5
+1 2 1.5 0.5 1 0
+2 3 1.75 0.5 0.75 0
+3 4 1.25 0.75 1 0
+4 5 1 0 0.5 1.5
 EOD
 
 set xlabel 'time (s)'
@@ -40,7 +42,8 @@ set xrange [0:5]
 set yrange [0:3]
 set style fill solid 1.0 noborder
 set key outside right top
-plot $utilization using (($1+$2)/2):($3+$4+$5):($2-$1) with boxes lc rgb '#d62728' title 'idle', \
+plot $utilization using (($1+$2)/2):($3+$4+$5+$6):($2-$1) with boxes lc rgb '#d9d9d9' title 'not traced', \
+     $utilization using (($1+$2)/2):($3+$4+$5):($2-$1) with boxes lc rgb '#d62728' title 'idle', \
      '' using (($1+$2)/2):($3+$4):($2-$1) with boxes lc rgb '#f2c200' title 'overhead', \
      '' using (($1+$2)/2):3:($2-$1) with boxes lc rgb '#2ca02c' title 'busy'
 T
@@ -50,10 +53,10 @@ expect_err </dev/null
 # p1 0.5+0.5, p2 1.75 = 4.5 -> 1.8; overhead p0 0.5+0.25, p2 0.25 = 1 ->
 # 0.4; idle p1 1.5 -> 0.6. [2.5,5] busy p0 0.5, p1 0.5+0.5, p2 0.25+1.25 =
 # 3 -> 1.2; overhead p1 0.5, p2 0.25 = 0.75 -> 0.3; idle p0 2, p2 0.25 =
-# 2.25 -> 0.9.
+# 2.25 -> 0.9. Not traced: the rest of 3 processes, 0.2 and 0.6.
 run "$PT" plot --format=script --bins=2 three.picl
 expect_rc 0
-[ "$(block utilization)" = "$(printf '0 2.5 1.8 0.4 0.6\n2.5 5 1.2 0.3 0.9')" ] ||
+[ "$(block utilization)" = "$(printf '0 2.5 1.8 0.4 0.6 0.2\n2.5 5 1.2 0.3 0.9 0.6')" ] ||
   fail "utilization in 2 bins: $(block utilization)"
 
 # Gantt: each processor's intervals, by category.
@@ -116,7 +119,7 @@ zstd -q -c three.picl >three.zst
 run sh -c "\"$PT\" plot --format=script --bins=5 - <three.zst"
 expect_rc 0
 grep -qx "set title 'processor utilization: standard input'" "$TMP/out" || fail "stdin title"
-[ "$(block utilization | head -n 1)" = "0 1 2 0 0.5" ] || fail "zstd on stdin"
+[ "$(block utilization | head -n 1)" = "0 1 2 0 0.5 0.5" ] || fail "zstd on stdin"
 run "$PT" plot --format=script -o util.gp three.picl
 expect_rc 0
 grep -q '^\$utilization << EOD$' util.gp || fail "-o FILE"
