@@ -430,7 +430,7 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 	fputs("set ylabel 'processor'\n", out);
 	process_tics(out, p, "y", rows, GANTT_LABELLED_ROWS);
 	fprintf(out, "set xrange [%s:%s]\n", xtime(g.lo, b0), xtime(g.hi, b1));
-	fprintf(out, "set yrange [-0.6:%zu.4]\n", rows ? rows - 1 : 0);
+	fprintf(out, "set yrange [-0.6:%zu.6]\n", rows ? rows - 1 : 0);
 	fputs("set style fill solid 1.0 noborder\nset key outside right top\n", out);
 	fputs("plot", out);
 	for (c = 0; c < PROF_NCAT; c++) {
