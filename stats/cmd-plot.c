@@ -175,6 +175,18 @@ static void process_tics(FILE *out, const struct profile *p, const char *axis, s
 	fputs(")\n", out);
 }
 
+/* What to add to "nothing to plot" when the host has what is missing:
+ * a trace of the host alone said there was nothing at all. */
+static const char *host_note(const struct profile *p)
+{
+	size_t k;
+
+	for (k = 0; k < p->nprocs; k++)
+		if (!drawn(p->procs[k]))
+			return " (the host, processor 32767, is left out)";
+	return "";
+}
+
 static size_t drawn_count(const struct profile *p)
 {
 	size_t k, n = 0;
@@ -315,7 +327,8 @@ static int script_utilization(FILE *out, const struct profile *p, const struct p
 	if (n == 0) {
 		free(edges);
 		free(counts);
-		picltrace_error("plot", "nothing to plot: no traced time on any processor");
+		picltrace_error("plot", "nothing to plot: no traced time on any processor%s",
+				host_note(p));
 		return -1;
 	}
 	fputs("# time bins: from, to (s); average number of processes busy, in\n"
@@ -422,7 +435,8 @@ static int script_gantt(FILE *out, const struct profile *p, const struct plot_op
 		total += g.n;
 	}
 	if (total == 0) {
-		picltrace_error("plot", "nothing to plot: no traced time on any processor");
+		picltrace_error("plot", "nothing to plot: no traced time on any processor%s",
+				host_note(p));
 		return -1;
 	}
 	fputc('\n', out);
@@ -495,8 +509,8 @@ static int script_events(FILE *out, const struct profile *p, const struct plot_o
 	intmap_free(&timed);
 	if (ncols == 0) {
 		free(cols);
-		picltrace_error("plot", "nothing to plot: no %s event type took any time",
-				o->user_events ? "user" : "system");
+		picltrace_error("plot", "nothing to plot: no %s event type took any time%s",
+				o->user_events ? "user" : "system", host_note(p));
 		return -1;
 	}
 	fprintf(out, "# time (s) per event type (columns) per process (rows), "
@@ -592,14 +606,14 @@ static int script_messages(FILE *out, const struct profile *p, const struct plot
 		procs[np++] = v[k].src;
 		procs[np++] = v[k].dst;
 	}
-	n = m;
-	if (n == 0) {
+	if (m == 0) {
 		free(v);
 		free(procs);
 		picltrace_error("plot", "nothing to plot: the trace has no matched messages "
-				"between processors");
+				"between processors%s", n ? host_note(p) : "");
 		return -1;
 	}
+	n = m;
 	if (np > 1)
 		qsort(procs, np, sizeof(*procs), picltrace_cmp_i32);
 	for (k = 0, m = 0; k < np; k++)

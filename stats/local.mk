@@ -10,7 +10,8 @@ STATS_TESTS += t/e2e/0850-plot-events-many.sh t/e2e/0851-plot-late-times.sh \
 	t/e2e/0852-plot-format-from-name.sh
 # plot audited as its users would use it (s25-plot)
 STATS_TESTS += t/e2e/0853-plot-messages-many.sh t/e2e/0854-plot-events-colors.sh \
-	t/e2e/0855-plot-utilization-untraced.sh t/e2e/0856-plot-gantt-margins.sh
+	t/e2e/0855-plot-utilization-untraced.sh t/e2e/0856-plot-gantt-margins.sh \
+	t/e2e/0857-plot-nothing-host.sh
 # the audit of statistics and message matching (stm-audit)
 STATS_TESTS += t/e2e/0860-stat-time-tolerance.sh t/e2e/0861-stat-compare-sample.sh \
 	t/e2e/0862-stat-compare-negative.sh t/e2e/0863-validate-stat-odd.sh \
