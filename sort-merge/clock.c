@@ -30,7 +30,8 @@
  * drift (e.g. one message each way): drift 0 if that leaves no violation,
  * else the smallest |d| that does. With a negative margin no line
  * satisfies every constraint (the pair is inconsistent); the max-margin
- * line is then the one with the least worst violation. With messages one
+ * line is then the one with the least worst violation, also when its
+ * slope is the bound (a clock drifting beyond it). With messages one
  * way only, the offset is the least one that makes them causal (often 0).
  *
  * Uncertainty of a fit. If latencies can be as small as L, any line that
@@ -1006,8 +1007,11 @@ static int fit_sets(const struct ptset *lo, const struct ptset *hi, double L, do
 		} else {
 			r->flags |= CLOCK_F_DRIFT_UNDETERMINED;
 			/* the least |d| that leaves no violation (0 if that
-			 * does), between 0 (violated) and d (not) */
-			if (margin_at(&f, 0, NULL, NULL) < 0 && M >= 0)
+			 * does), between 0 (violated) and d (not); when
+			 * none does, d at the bound violates least */
+			if (M < 0)
+				r->d = d;
+			else if (margin_at(&f, 0, NULL, NULL) < 0)
 				r->d = feasible_edge(&f, 0, d);
 		}
 	}

@@ -41,7 +41,8 @@ enum clock_status {
 
 /* Flags on a result (bits). */
 #define CLOCK_F_DRIFT_UNDETERMINED 1u  /* the messages do not bound the drift:
-					  0, or the least that makes them causal */
+					  0, or the least that makes them causal
+					  (the bound if none does) */
 #define CLOCK_F_INCONSISTENT 2u        /* no line satisfies every constraint with
 					  the parent: the least-violating one */
 #define CLOCK_F_SHIFTED 4u             /* the final pass moved it (`shift`) */

@@ -86,11 +86,14 @@ grep -q '{"processor":2,"status":"two-way","offset":0.005,"drift_ppm":0,"uncerta
   "$TMP/out" || fail "json: processor 2"
 [ "$(grep -o '"processor":' "$TMP/out" | wc -l)" -eq 3 ] || fail "json: three processors"
 
-# --- No line meets the constraints: the least-violating offset (-1.25 s),
+# --- No line meets the constraints: the least-violating line. From t0 =
+# 1.0 the margin (-1.5 - 2d) - (-1.0 - d) = -0.5 - d is largest at the
+# drift bound d = -100 ppm, where the offset is midway between -1.0 - d
+# and -1.5 - 2d: -1.24985 s (uncertainty half the violation, 0.24995 s);
 # then both receives raised to their sends' corrected times.
 run "$PT" sync --report -o "$TMP/inc.picl" "$D/inconsistent.picl"
 expect_rc 0
-grep -q '^        1     -1.250000000        0.000    0.250000000         2      0      0  two-way (drift not determined, inconsistent)$' \
+grep -q '^        1     -1.249850000     -100.000    0.249950000         2      0      0  two-way (drift not determined, inconsistent)$' \
   "$TMP/out" || fail "inconsistent: processor 1 line"
 grep -q '^tachyons: 1 before, 0 after; 2 receives raised to follow their sends$' "$TMP/out" ||
   fail "inconsistent: summary"

@@ -499,7 +499,9 @@ START_TEST(final_shift)
 END_TEST
 
 /* A round trip shorter than the time the other side held the message: no
- * line satisfies both; the least-violating one, flagged. */
+ * line satisfies both; the least-violating one, flagged. The margin
+ * (-1.5 - 3d) - (-1.0 - 2d) = -0.5 - d is largest at the drift bound
+ * d = -D, where the offset is midway between -1 + 2D and -1.5 + 3D. */
 START_TEST(inconsistent_constraints)
 {
 	struct clock_estimator *ce = clock_estimator_new();
@@ -511,8 +513,10 @@ START_TEST(inconsistent_constraints)
 	ck_assert_int_eq(clock_estimator_solve(ce, &o), 0);
 	r = clock_estimator_find(ce, 1);
 	ck_assert(r->flags & CLOCK_F_INCONSISTENT);
-	ck_assert(r->drift == 0);
-	ck_assert_msg(fabs(r->offset + 1.25) < 1e-12, "offset %.12f", r->offset);
+	ck_assert(r->flags & CLOCK_F_DRIFT_UNDETERMINED);
+	ck_assert_msg(r->drift == -o.max_drift, "drift %g", r->drift);
+	ck_assert_msg(fabs(r->offset - (-1 + 2 * o.max_drift - 1.5 + 3 * o.max_drift) / 2) < 1e-12,
+		      "offset %.12f", r->offset);
 	ck_assert(!(r->flags & CLOCK_F_SHIFTED));
 	clock_estimator_free(ce);
 }
