@@ -1165,8 +1165,11 @@ int cmd_sync(int argc, const char **argv)
 		goto out;
 	rc = clock_estimator_solve(s.ce, &o.clock);
 	if (rc == CLOCK_ERR_REFERENCE) {
-		picltrace_error(CMD, "%s: reference processor %d exchanged no messages", s.in.name,
-				(int)o.clock.reference);
+		/* a processor no record names is not one that kept quiet */
+		picltrace_error(CMD, "%s: reference processor %d %s", s.in.name,
+				(int)o.clock.reference,
+				clock_estimator_find(s.ce, o.clock.reference) ?
+				"exchanged no messages" : "is not in the trace");
 		goto out;
 	}
 	if (rc < 0 || make_procs(&s) < 0) {

@@ -414,7 +414,7 @@ cmp "$TMP/same.picl" "$D/three-procs.picl" || fail "input was overwritten"
 run "$PT" sync --reference=7 "$D/three-procs.picl"
 expect_rc 2
 expect_err <<T
-picltrace sync: $D/three-procs.picl: reference processor 7 exchanged no messages
+picltrace sync: $D/three-procs.picl: reference processor 7 is not in the trace
 T
 run "$PT" sync --reference=x "$D/three-procs.picl"
 expect_rc 2
