@@ -18,8 +18,10 @@
  * matter, so that is all we keep: points are buffered and folded into their
  * hull whenever the buffer fills (memory stays small for any trace length).
  *
- * Fit of one pair (the convex-hull method of Duda et al. and of the POM
- * paper's statistical dating, in its max-margin form). For a slope d let
+ * Fit of one pair (the convex-hull method of Duda et al., in its max-margin
+ * form; the POM paper's global dating shares the linear model but fits each
+ * node against the reference statistically, from exchanges before and after
+ * the run: picltrace-sync(1) says why sync does not). For a slope d let
  * Lo(d) be the least offset the lower points allow and Hi(d) the greatest
  * the upper points allow; the margin Hi - Lo is concave in d. We take the d
  * that maximises it (the middle of a plateau) and the offset midway between
