@@ -64,7 +64,8 @@
  *     smallest slack of all constraints", which they reach when it is
  *     unique and the sweeps do not stall. A processor fitted one way only is
  *     where a least shift put it, not an estimate, so it does not pull its
- *     partners.
+ *     partners; nor does one no line fits (inconsistent, as a clock
+ *     drifting beyond the bound), whose violations would move the others.
  *  3. Final shift. What is still violated (one-way processors, stalled
  *     sweeps) is removed, where constant shifts can remove it, by the least
  *     non-negative shift per processor solving the difference constraints
@@ -1264,7 +1265,8 @@ static int gather(const struct clock_estimator *ce, size_t u, double L, struct p
 		int rc = 0;
 
 		/* a partner fitted one way only is where a least shift put it,
-		 * not an estimate: it must not pull this one */
+		 * not an estimate, and one no line fits passes on its
+		 * violations: they must not pull this one */
 		if (!ce->nodes[node_index(ce, partner)].estimated)
 			continue;
 		if (n->r.processor == p->b) {
@@ -1326,7 +1328,7 @@ static int refine(struct clock_estimator *ce, const struct clock_options *opt)
 		enum clock_status st = ce->nodes[k].r.status;
 
 		ce->nodes[k].estimated = st == CLOCK_REFERENCE || st == CLOCK_ROOT ||
-			st == CLOCK_TWO_WAY;
+			(st == CLOCK_TWO_WAY && !(ce->nodes[k].r.flags & CLOCK_F_INCONSISTENT));
 	}
 	for (sweep = 0; sweep < REFINE_SWEEPS; sweep++) {
 		double moved = 0;
@@ -1351,7 +1353,9 @@ static int refine(struct clock_estimator *ce, const struct clock_options *opt)
 			n->r.drift = f.d;
 			n->r.flags = (n->r.flags & ~(CLOCK_F_DRIFT_UNDETERMINED | CLOCK_F_INCONSISTENT)) |
 				f.flags;
-			n->estimated = 1;
+			/* a processor no line fits (a clock drifting beyond
+			 * the bound) would pass its violations on */
+			n->estimated = !(f.flags & CLOCK_F_INCONSISTENT);
 		}
 		if (moved < REFINE_TOL)
 			break;
