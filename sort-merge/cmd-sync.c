@@ -652,6 +652,20 @@ static int range_error(struct syncer *s, const struct picl_record *rec, const ch
 #define TOO_LONG "the corrected time would need more than 18 digits (a time keeps its " \
 	"number of decimals)"
 
+/* A correction of `units` steps of a record's time, rounded to whole steps;
+ * half a step (give or take the arithmetic's dust) keeps the time as
+ * written. Rounded away from zero, a midpoint on half a step (two-way
+ * latencies of 1 and 2 steps put it there) moved every record of the
+ * processor by a step, and a second sync moved them back: which way a tie
+ * went was the dust's choice, and synced output did not stay put. */
+static int64_t round_to_written(long double units)
+{
+	long double a = fabsl(units), whole = floorl(a);
+	int64_t k = (int64_t)whole + (a - whole > 0.5L + 1e-6L);
+
+	return units < 0 ? -k : k;
+}
+
 /* The corrected time of a record of processor p (>= 0). */
 static int corrected(struct syncer *s, struct proc *p, const struct picl_record *rec,
 		     struct picl_time *out)
@@ -667,7 +681,7 @@ static int corrected(struct syncer *s, struct proc *p, const struct picl_record 
 
 		if (!(fabsl(units) < (long double)MANT_LIMIT))
 			return range_error(s, rec, TOO_LONG);
-		k = (int64_t)llroundl(units);
+		k = round_to_written(units);
 		if ((k > 0 && t.mant > INT64_MAX - k) || (k < 0 && t.mant < INT64_MIN - k) ||
 		    t.mant + k >= MANT_LIMIT || t.mant + k <= -MANT_LIMIT)
 			return range_error(s, rec, TOO_LONG);
