@@ -98,6 +98,7 @@ struct proc {
 static struct {
 	int nprocs, nslots, zstd, keep, timeout;
 	const char *host, *out, *partsdir;
+	int out_given;                  /* -o named the trace */
 	char tmpdir[PATH_MAX], shmpath[PATH_MAX];
 	char partsabs[PATH_MAX];        /* partsdir as the processes see it */
 	int own_dir;
@@ -1019,6 +1020,10 @@ static int merge(int partial)
 		else if (strcmp(R.out, "-") != 0 && access(R.out, F_OK) == 0)
 			fprintf(stderr, "piclrun: no process wrote a trace; %s is "
 				"left as it was\n", R.out);
+		else if (R.out_given)   /* asked for, so it is missed */
+			fprintf(stderr, "piclrun: no process wrote a trace (none called "
+				"tracenode): nothing written to %s\n",
+				strcmp(R.out, "-") == 0 ? "standard output" : R.out);
 		free(argv);
 		free(info);
 		return 0;
@@ -1228,7 +1233,7 @@ static int parse(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, out_given = 0;
+	int c;
 	long v;
 
 	argv[0] = (char *)"piclrun";   /* getopt's messages name it so */
@@ -1243,7 +1248,7 @@ static int parse(int argc, char **argv)
 			R.nprocs = (int)v;
 			break;
 		case 'H': R.host = optarg; break;
-		case 'o': R.out = optarg; out_given = 1; break;
+		case 'o': R.out = optarg; R.out_given = 1; break;
 		case 'z': R.zstd = 1; break;
 		case 'k': R.keep = 1; break;
 		case 't':
@@ -1268,7 +1273,7 @@ static int parse(int argc, char **argv)
 	}
 	/* -z without -o: a name that says what the file holds (picltrace
 	 * merge compresses a *.zst output in any case) */
-	if (R.zstd && !out_given)
+	if (R.zstd && !R.out_given)
 		R.out = "trace.picl.zst";
 	return optind;
 }
