@@ -77,6 +77,76 @@ static const struct cmd_struct *find_command(const char *name)
 	return NULL;
 }
 
+/* The edit distance (insert, delete, replace, swap two neighbours) from a
+ * to b, counted up to 9: enough to rank typos of short command names. */
+static int distance(const char *a, const char *b)
+{
+	int d[10][10];
+	size_t la = strlen(a), lb = strlen(b), i, j;
+
+	if (la > 8 || lb > 8)
+		return 9;
+	for (i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/*
+ * Say that name is not a command, naming the one it was most likely meant
+ * to be: within two edits (one for names of three letters or fewer), or a
+ * command it begins with ("stats"), when exactly one is that close. A name
+ * that begins with '-' is an option picltrace itself does not take.
+ */
+static int not_a_command(const char *name)
+{
+	const char *best = NULL;
+	int bestd = 3, ties = 0;
+	size_t i;
+
+	if (name[0] == '-') {
+		fprintf(stderr, "picltrace: unknown option '%s'; see 'picltrace --help'\n", name);
+		return 2;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const char *c = commands[i].name;
+		int d = distance(name, c);
+
+		if (strncmp(name, c, strlen(c)) == 0 && d > 1)
+			d = 1;    /* "stats", "validates" */
+		if (d > (strlen(name) <= 3 ? 1 : 2))
+			continue;
+		if (d < bestd) {
+			bestd = d;
+			best = c;
+			ties = 0;
+		} else if (d == bestd) {
+			ties++;
+		}
+	}
+	if (best && !ties)
+		fprintf(stderr, "picltrace: '%s' is not a picltrace command; did you mean "
+			"'%s'? (see 'picltrace --help')\n", name, best);
+	else
+		fprintf(stderr, "picltrace: '%s' is not a picltrace command; see "
+			"'picltrace --help'\n", name);
+	return 2;
+}
+
 /* Like git: a command that wrote to stdout must find out whether it failed. */
 static int finish_stdout(int status)
 {
@@ -133,23 +203,22 @@ int main(int argc, const char **argv)
 			print_usage(stdout);
 			return finish_stdout(0);
 		}
-		cmd = find_command(argv[2]);
-		if (!cmd) {
-			fprintf(stderr, "picltrace: '%s' is not a picltrace command; see "
-				"'picltrace --help'\n", argv[2]);
-			return 2;
+		if (!strcmp(argv[2], "help") || !strcmp(argv[2], "--help") ||
+		    !strcmp(argv[2], "-h")) {
+			print_usage(stdout);
+			return finish_stdout(0);
 		}
+		cmd = find_command(argv[2]);
+		if (!cmd)
+			return not_a_command(argv[2]);
 		hargv[0] = cmd->name;
 		hargv[1] = "--help";
 		hargv[2] = NULL;
 		return finish_stdout(cmd->fn(2, hargv));
 	}
 	cmd = find_command(argv[1]);
-	if (!cmd) {
-		fprintf(stderr, "picltrace: '%s' is not a picltrace command; see 'picltrace --help'\n",
-			argv[1]);
-		return 2;
-	}
+	if (!cmd)
+		return not_a_command(argv[1]);
 	/* getopt names argv[0] in its messages: "picltrace cat: invalid ..." */
 	snprintf(name, sizeof(name), "picltrace %s", cmd->name);
 	argv[1] = name;
