@@ -2524,29 +2524,6 @@ out:
 /* The command                                                               */
 /* ------------------------------------------------------------------------ */
 
-/* The long option arg ("--name" or "--name=value", the name whole or a
- * prefix of one only, as getopt_long takes it) names, or NULL. */
-static const struct option *long_option(const struct option *opts, const char *arg)
-{
-	const struct option *found = NULL;
-	size_t n;
-
-	if (strncmp(arg, "--", 2) != 0)
-		return NULL;
-	arg += 2;
-	n = strcspn(arg, "=");
-	for (; opts->name; opts++) {
-		if (strncmp(opts->name, arg, n) != 0)
-			continue;
-		if (strlen(opts->name) == n)
-			return opts;
-		if (found)
-			return NULL;
-		found = opts;
-	}
-	return found;
-}
-
 static int bad_usage(void)
 {
 	fputs(validate_usage, stderr);
@@ -2595,9 +2572,10 @@ int cmd_validate(int argc, const char **argv)
 		picltrace_error(CMD, "out of memory");
 		return 2;
 	}
-	opterr = 0;
+	/* getopt_long says what is wrong with an option, in the words every
+	 * command uses */
 	optind = 1;
-	while ((c = getopt_long(argc, (char *const *)argv, ":qhT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char *const *)argv, "qhT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SORTED:
 			opt.sorted = 1;
@@ -2644,25 +2622,9 @@ int cmd_validate(int argc, const char **argv)
 			fputs(validate_help, stdout);
 			status = 0;
 			goto cleanup;
-		case ':':
-			picltrace_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+		default:
 			status = bad_usage();
 			goto cleanup;
-		default: {
-			/* a long option given a value it does not take sets
-			 * optopt to its val, as a bad short option does */
-			const char *arg = argv[optind - 1];
-			const struct option *lo = long_option(longopts, arg);
-
-			if (lo && (optopt == 0 || optopt == lo->val))
-				picltrace_error(CMD, "option '--%s' takes no value", lo->name);
-			else if (optopt > 0 && optopt < 256)
-				picltrace_error(CMD, "unknown option '-%c'", optopt);
-			else
-				picltrace_error(CMD, "unknown option '%s'", arg);
-			status = bad_usage();
-			goto cleanup;
-		}
 		}
 	}
 	if (optind >= argc) {

@@ -27,18 +27,19 @@ sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$PICL_SRCDIR/man/picltrace-valid
   tr -s ' \n' '  ' | sed 's/ *$//' >"$TMP/m"
 cmp -s "$TMP/u" "$TMP/m" || fail "usage '$(cat "$TMP/u")' differs from SYNOPSIS '$(cat "$TMP/m")'"
 
-# Bad usage: a message and the usage on stderr, exit 2, nothing on stdout.
+# Bad usage: a message (getopt_long's, as every command's) and the usage on
+# stderr, exit 2, nothing on stdout.
 run "$PT" validate --bogus clean-2proc.picl
 expect_rc 2
 expect_out </dev/null
 expect_err <<T
-picltrace validate: unknown option '--bogus'
+picltrace validate: unrecognized option '--bogus'
 $usage
 T
 run "$PT" validate -x clean-2proc.picl
 expect_rc 2
 expect_err <<T
-picltrace validate: unknown option '-x'
+picltrace validate: invalid option -- 'x'
 $usage
 T
 # A value given to an option that takes none (whole or abbreviated)
@@ -48,7 +49,7 @@ for a in --sorted=1 --sort=1 --quiet=yes; do
   o=${a%%=*}; o=${o#--}
   case sorted in $o*) o=sorted ;; esac
   expect_err <<T
-picltrace validate: option '--$o' takes no value
+picltrace validate: option '--$o' doesn't allow an argument
 $usage
 T
 done
@@ -73,7 +74,7 @@ T
 run "$PT" validate clean-2proc.picl --schema
 expect_rc 2
 expect_err <<T
-picltrace validate: option '--schema' needs a value
+picltrace validate: option '--schema' requires an argument
 $usage
 T
 
