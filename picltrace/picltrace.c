@@ -119,7 +119,7 @@ static int not_a_command(const char *name)
 	size_t i;
 
 	if (name[0] == '-') {
-		fprintf(stderr, "picltrace: unknown option '%s'; see 'picltrace --help'\n", name);
+		fprintf(stderr, "picltrace: unrecognized option '%s'; see 'picltrace --help'\n", name);
 		return 2;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

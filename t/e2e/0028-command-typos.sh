@@ -2,7 +2,7 @@
 # 0028-command-typos.sh - a mistyped command name is refused (exit 2) with
 # the command it most resembles, named once, whether run or asked help on;
 # a name near none, or near several alike, gets no guess; an option before
-# the command is called an unknown option, not a command; `picltrace help
+# the command is called an unrecognized option, as getopt_long calls one, not a command; `picltrace help
 # help` lists the commands as `picltrace help` does.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
@@ -41,7 +41,7 @@ done
 for o in -x --nosuch --verbose; do
   run "$PT" "$o"
   expect_rc 2
-  grep -q "unknown option '$o'" "$TMP/err" || fail "$last: $(cat "$TMP/err")"
+  grep -q "unrecognized option '$o'" "$TMP/err" || fail "$last: $(cat "$TMP/err")"
   grep -q "not a picltrace command" "$TMP/err" && fail "$last: called a command"
 done
 
