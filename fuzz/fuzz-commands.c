@@ -31,7 +31,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 #define MAXARGS 12
 
 /* The command lines: "IN", "OUT" and "TMP" stand for the input, an
- * output and the temporary directory. */
+ * output and the temporary directory; "IN2" for a copy of the input (merge
+ * refuses one file given twice). */
 static const char *const lines[][MAXARGS] = {
 	{ "validate", "--max-errors=0", "--sorted", "IN" },
 	{ "validate", "--format=json", "--memory=1M", "--tmpdir=TMP", "--max-errors=0", "IN" },
@@ -52,12 +53,12 @@ static const char *const lines[][MAXARGS] = {
 	{ "plot", "-q", "--kind=messages", "--format=script", "--memory=1M", "--tmpdir=TMP", "IN" },
 	{ "sort", "-q", "--memory=1M", "--tmpdir=TMP", "--batch-size=2", "-o", "OUT", "IN" },
 	{ "sort", "-q", "--check", "IN" },
-	{ "merge", "-q", "--unsorted", "--tmpdir=TMP", "-o", "OUT", "IN", "IN" },
+	{ "merge", "-q", "--unsorted", "--tmpdir=TMP", "-o", "OUT", "IN", "IN2" },
 	{ "cat", "-o", "OUT", "IN" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
-static char dir[512], in[540], out[540], out2[540], tmpopt[540];
+static char dir[512], in[540], in2[540], out[540], out2[540], tmpopt[540];
 
 void picltrace_report(const char *cmd, const struct picl_error *err)
 {
@@ -83,6 +84,7 @@ void picltrace_error(const char *cmd, const char *fmt, ...)
 static void remove_dir(void)
 {
 	unlink(in);
+	unlink(in2);
 	unlink(out);
 	unlink(out2);
 	rmdir(dir);
@@ -99,6 +101,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	}
 	snprintf(in, sizeof(in), "%s/in.picl", dir);
+	snprintf(in2, sizeof(in2), "%s/in2.picl", dir);
 	snprintf(out, sizeof(out), "%s/out.picl", dir);
 	snprintf(out2, sizeof(out2), "%s/out2.picl", dir);
 	snprintf(tmpopt, sizeof(tmpopt), "--tmpdir=%s", dir);
@@ -129,7 +132,8 @@ static int run(const char *const *line, const char *output)
 	for (argc = 0; argc < MAXARGS && line[argc]; argc++) {
 		const char *w = line[argc];
 
-		argv[argc] = !strcmp(w, "IN") ? in : !strcmp(w, "OUT") ? output
+		argv[argc] = !strcmp(w, "IN") ? in : !strcmp(w, "IN2") ? in2
+			   : !strcmp(w, "OUT") ? output
 			   : !strcmp(w, "--tmpdir=TMP") ? tmpopt : w;
 	}
 	argv[argc] = NULL;
@@ -148,7 +152,8 @@ static void check_no_leftovers(void)
 		abort();
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		    strcmp(de->d_name, "in.picl") && strcmp(de->d_name, "out.picl") &&
+		    strcmp(de->d_name, "in.picl") && strcmp(de->d_name, "in2.picl") &&
+		    strcmp(de->d_name, "out.picl") &&
 		    strcmp(de->d_name, "out2.picl")) {
 			fprintf(stderr, "left behind: %s/%s\n", dir, de->d_name);
 			abort();
@@ -170,6 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		unsetenv("PICL_THREADS");
 	f = fopen(in, "wb");
+	if (!f || fwrite(data + 1, 1, size - 1, f) != size - 1 || fclose(f) != 0)
+		abort();
+	f = fopen(in2, "wb");
 	if (!f || fwrite(data + 1, 1, size - 1, f) != size - 1 || fclose(f) != 0)
 		abort();
 	unlink(out);

@@ -83,6 +83,13 @@ int picltrace_spool(const char *cmd, int from, const char *what, const char *tmp
  * which may be that file too). */
 int picltrace_same_file(const char *out, const char *const *inputs, int n);
 
+/* 0 if no regular file is two of the n inputs (under one name or two:
+ * "-" standing for the file standard input reads, a link, another path),
+ * else -1 after saying which two for cmd: inputs that are the pieces of
+ * one trace (merge's per-node files, stat's) would count every record of
+ * that file twice. */
+int picltrace_distinct_inputs(const char *cmd, const char *const *inputs, int n);
+
 /* 0 if path may be replaced by --in-place: a file, not standard input, nor
  * a FIFO or a device (read to their end, then written: a FIFO would wait
  * for a reader for ever). -1 after saying why for cmd. A path that cannot

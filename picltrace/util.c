@@ -266,6 +266,49 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n)
 	return 0;
 }
 
+/* The name messages give an input path: "<stdin>" for "-", as the reader
+ * names it. */
+static const char *input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+int picltrace_distinct_inputs(const char *cmd, const char *const *inputs, int n)
+{
+	struct stat *st;
+	int i, j, rc = 0;
+
+	if (n < 2)
+		return 0;
+	st = calloc((size_t)n, sizeof(*st));
+	if (!st)
+		return 0;   /* (opening them will find out) */
+	for (i = 0; i < n && rc == 0; i++) {
+		/* a file that cannot be looked at: opening it says why */
+		if ((strcmp(inputs[i], "-") ? stat(inputs[i], &st[i]) : fstat(0, &st[i])) < 0 ||
+		    !S_ISREG(st[i].st_mode)) {
+			st[i].st_ino = 0;
+			st[i].st_mode = 0;
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (S_ISREG(st[j].st_mode) && st[j].st_dev == st[i].st_dev &&
+			    st[j].st_ino == st[i].st_ino) {
+				if (strcmp(inputs[i], inputs[j]) == 0)
+					picltrace_error(cmd, "%s: given twice as an input",
+							input_name(inputs[i]));
+				else
+					picltrace_error(cmd, "%s and %s: the same file given twice "
+							"as an input", input_name(inputs[j]),
+							input_name(inputs[i]));
+				rc = -1;
+				break;
+			}
+	}
+	free(st);
+	return rc;
+}
+
 int picltrace_in_place_ok(const char *cmd, const char *path)
 {
 	struct stat st;

@@ -58,7 +58,8 @@ static const char merge_usage[] =
 	"command line. The inputs' leading definition records (-6, -201..-203)\n"
 	"come first; a record whose alias resolves otherwise in the output is\n"
 	"written with its control string (Definitions in picltrace-merge(1)).\n"
-	"FILE - is standard input (once).\n";
+	"FILE - is standard input (once). A file given twice (under any name) is\n"
+	"refused.\n";
 
 /*
  * The processors seen, for the -307 header record: a set of ids (open
@@ -786,6 +787,8 @@ int cmd_merge(int argc, const char **argv)
 		picltrace_error("merge", "standard input (-) can be only one of the inputs");
 		return 2;
 	}
+	if (picltrace_distinct_inputs("merge", names, (int)n) < 0)
+		return 2;
 	if (picltrace_same_file(output, names, (int)n)) {
 		picltrace_error("merge", "%s: the output is also an input; refusing to overwrite it",
 				picl_output_name(output));

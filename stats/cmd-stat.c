@@ -57,7 +57,8 @@ static const char stat_usage[] =
 	"  -h, --help         show this help\n"
 	"\n"
 	"With no FILE, or when FILE is -, read standard input. Several FILEs are\n"
-	"read as one trace, one after another. Inputs may be plain or zstd.\n";
+	"read as one trace, one after another (a file given twice, under any name,\n"
+	"is refused). Inputs may be plain or zstd.\n";
 
 enum stat_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
@@ -1252,6 +1253,8 @@ int cmd_stat(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
+	if (picltrace_distinct_inputs("stat", inputs, ninputs) < 0)
+		return 2;
 	if (picltrace_same_file(o.output, inputs, ninputs)) {
 		picltrace_error("stat", "%s: the output is also an input; refusing to overwrite it",
 				picl_output_name(o.output));
