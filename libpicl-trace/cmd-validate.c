@@ -2530,17 +2530,6 @@ static int bad_usage(void)
 	return 2;
 }
 
-/* Parse a decimal count 0..UINT64_MAX with no sign or junk. */
-static int parse_count(const char *s, uint64_t *out)
-{
-	int64_t n;
-
-	if (picltrace_parse_int(s, strlen(s), 0, INT64_MAX, &n) < 0)
-		return -1;
-	*out = (uint64_t)n;
-	return 0;
-}
-
 int cmd_validate(int argc, const char **argv)
 {
 	enum { OPT_SORTED = 256, OPT_PARTIAL, OPT_SCHEMA, OPT_MAX_ERRORS, OPT_FORMAT, OPT_MEMORY };
@@ -2562,6 +2551,7 @@ int cmd_validate(int argc, const char **argv)
 	const char **schemas = NULL;
 	int nschemas = 0, c, i, status = 0;
 	uint64_t memory;
+	int64_t n;
 
 	memset(&v, 0, sizeof(v));
 	v.spill_fd = -1;
@@ -2587,12 +2577,13 @@ int cmd_validate(int argc, const char **argv)
 			schemas[nschemas++] = optarg;
 			break;
 		case OPT_MAX_ERRORS:
-			if (parse_count(optarg, &opt.max_errors) < 0) {
-				picltrace_error(CMD, "--max-errors needs a number 0 or more, not '%s'",
-						optarg);
+			/* (in the words of every command's numeric options) */
+			if (picltrace_int_option(CMD, "--max-errors", optarg, 0, INT64_MAX,
+						 "a number 0 or more", &n) < 0) {
 				status = bad_usage();
 				goto cleanup;
 			}
+			opt.max_errors = (uint64_t)n;
 			break;
 		case OPT_MEMORY:
 			if (picltrace_parse_memory(CMD, optarg, &opt.memory) < 0) {
@@ -2612,7 +2603,7 @@ int cmd_validate(int argc, const char **argv)
 			} else if (strcmp(optarg, "json") == 0) {
 				opt.json = 1;
 			} else {
-				picltrace_error(CMD, "--format is text or json, not '%s'", optarg);
+				picltrace_error(CMD, "--format takes text or json, not '%s'", optarg);
 				status = bad_usage();
 				goto cleanup;
 			}

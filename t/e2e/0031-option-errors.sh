@@ -4,7 +4,8 @@
 # differs), once, on standard error, with exit status 2 and nothing on
 # standard output: an unknown long or short option, an option missing its
 # argument, a value given to an option that takes none, a file that does
-# not exist, a directory given as a trace, an output that cannot be made.
+# not exist, a directory given as a trace; and a bad value, in the same
+# form for every option.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 export PICL_SCHEMA="$PICL_SRCDIR/schemas/picl.yaml"
@@ -49,4 +50,18 @@ same "a directory as a trace" "$TMP/dir"
 # option that takes one: --tmpdir, or --output for the two without it)
 cmds="validate sort merge sync stat plot" same "--tmpdir without its value" "$t" --tmpdir
 cmds="cat filter" same "--output without its value" "$t" --output
+
+# a bad value, in every command that reads one: "OPT takes WHAT, not 'VALUE'"
+# (sync --format still says "is text or json": not held here)
+for cv in "validate --max-errors" "validate --format" "validate --memory" \
+	  "stat --format" "stat --memory" "plot --kind" "plot --format" "plot --bins" \
+	  "plot --size" "sort --batch-size" "sort --level" "cat --level" "merge --memory" \
+	  "filter --from" "filter --to" "sync --reference" "sync --min-latency" \
+	  "sync --max-drift" "sync --memory"; do
+  set -- $cv
+  run "$PT" "$1" "$2=x+" "$t"
+  expect_rc 2
+  head -n 1 "$TMP/err" | grep -q -e "^picltrace $1: $2 takes .*, not 'x+'\$" ||
+    fail "$last: $(head -n 1 "$TMP/err")"
+done
 echo "ok: $ntest runs"

@@ -62,13 +62,13 @@ T
 run "$PT" validate --format=xml clean-2proc.picl
 expect_rc 2
 expect_err <<T
-picltrace validate: --format is text or json, not 'xml'
+picltrace validate: --format takes text or json, not 'xml'
 $usage
 T
 run "$PT" validate --max-errors=-3 clean-2proc.picl
 expect_rc 2
 expect_err <<T
-picltrace validate: --max-errors needs a number 0 or more, not '-3'
+picltrace validate: --max-errors takes a number 0 or more, not '-3'
 $usage
 T
 run "$PT" validate clean-2proc.picl --schema
