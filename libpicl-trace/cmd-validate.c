@@ -2457,7 +2457,7 @@ static int validate_file(struct validator *v, const char *path)
 		goto out;
 	}
 	picl_record_init(&rec);
-	picltrace_progress_init(&prog, "picltrace validate",
+	picltrace_progress_init(&prog, "validate",
 				picltrace_progress_total(path, v->reader),
 				v->opt->quiet || v->opt->json);
 	v->prog = &prog;

@@ -120,7 +120,10 @@ void picltrace_forget_temp(const char *path);
 void picltrace_mapped_input(const char *cmd, const char *path);
 
 /* A progress line on stderr, shown only when stderr is a terminal and the
- * command was not asked to be quiet; updated at most 4 times a second. */
+ * command was not asked to be quiet; updated at most 4 times a second.
+ * `what` names the command and what it is doing ("sort: reading"): the
+ * line reads "picltrace sort: reading: 12.5% ...", as the command's
+ * messages begin "picltrace sort: ". */
 struct picltrace_progress {
 	const char *what;
 	uint64_t total;          /* bytes expected, 0 if unknown */

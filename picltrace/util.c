@@ -515,12 +515,12 @@ void picltrace_progress(struct picltrace_progress *p, uint64_t done)
 	p->last = t;
 	p->shown = p->onscreen = 1;
 	if (p->total)
-		fprintf(stderr, "\r%s: %5.1f%% (%llu of %llu MB, %.0f MB/s)   ", p->what,
+		fprintf(stderr, "\rpicltrace %s: %5.1f%% (%llu of %llu MB, %.0f MB/s)   ", p->what,
 			100.0 * (double)done / (double)p->total,
 			(unsigned long long)(done >> 20), (unsigned long long)(p->total >> 20),
 			(double)done / 1048576.0 / (t - p->start));
 	else
-		fprintf(stderr, "\r%s: %llu MB (%.0f MB/s)   ", p->what,
+		fprintf(stderr, "\rpicltrace %s: %llu MB (%.0f MB/s)   ", p->what,
 			(unsigned long long)(done >> 20),
 			(double)done / 1048576.0 / (t - p->start));
 }
@@ -546,7 +546,8 @@ uint64_t picltrace_progress_total(const char *path, const struct picl_reader *r)
 void picltrace_progress_done(struct picltrace_progress *p)
 {
 	if (p->enabled && p->shown)
-		fprintf(stderr, "\r%s: done in %.1f s%30s\n", p->what, now() - p->start, "");
+		fprintf(stderr, "\rpicltrace %s: done in %.1f s%30s\n", p->what, now() - p->start,
+			"");
 }
 
 /* ------------------------------------------------------------------------ */

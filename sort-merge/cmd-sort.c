@@ -211,7 +211,7 @@ int cmd_sort(int argc, const char **argv)
 		picltrace_error("sort", "out of memory");
 		return 2;
 	}
-	picltrace_progress_init(&prog, "picltrace sort: reading", input_size(inputs, ninputs),
+	picltrace_progress_init(&prog, "sort: reading", input_size(inputs, ninputs),
 				cfg.quiet);
 	if (ninputs == 1 && (m = msort_open(&cfg, inputs[0]))) {
 		/* One plain file that fits: sorted through a mapping of it. */
