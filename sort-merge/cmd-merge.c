@@ -51,7 +51,7 @@ static const char merge_usage[] =
 	"  -z, --zstd         compress the output with zstd (also\n"
 	"                     implied by --level, or an output FILE named *.zst)\n"
 	"      --level=N      zstd compression level (1-19, default 3)\n"
-	"  -q, --quiet        no progress line\n"
+	"  -q, --quiet        no progress line (one is shown on a terminal)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Records with equal timestamps come out in the order of the inputs on the\n"
@@ -299,12 +299,56 @@ static size_t group(const struct runs_config *cfg, const struct input *in, size_
 	return k >= 2 ? k : n < 2 ? n : 2;
 }
 
-/* Merge inputs[0..n) into w, their readers sharing the budget. */
+/* The size of input in to show progress against: a regular file's (a
+ * temporary run's included), else 0 (unknown). */
+static uint64_t input_size(const struct input *in)
+{
+	struct stat st;
+
+	if (in->fd >= 0 ? fstat(in->fd, &st) < 0
+			: strcmp(in->name, "-") == 0 || stat(in->name, &st) < 0)
+		return 0;
+	return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+/* What merge_readers is told of each record the final merge writes: its
+ * processor (for the header's -307, when ps is set), and, every 4096
+ * records, the progress line, at the sum of the readers' offsets. */
+struct watch {
+	struct procs *ps;
+	struct picl_reader **r;
+	size_t n;
+	struct picltrace_progress *prog;
+	unsigned tick;
+};
+
+static int watch(void *ctx, int32_t p)
+{
+	struct watch *wa = ctx;
+
+	if (wa->ps && saw(wa->ps, p) < 0)
+		return -1;
+	if (wa->prog && (++wa->tick & 0xfff) == 0) {
+		uint64_t done = 0;
+		size_t i;
+
+		for (i = 0; i < wa->n; i++)
+			done += picl_reader_offset(wa->r[i]);
+		picltrace_progress(wa->prog, done);
+	}
+	return 0;
+}
+
+/* Merge inputs[0..n) into w, their readers sharing the budget; with what
+ * (the final merge: "merge: merging"), a progress line so named unless
+ * --quiet. */
 static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t n,
-			struct picl_writer *w, struct procs *ps)
+			struct picl_writer *w, struct procs *ps, const char *what)
 {
 	struct picl_reader **r = calloc(n, sizeof(*r));
-	uint64_t decoders = 0;
+	struct picltrace_progress prog;
+	struct watch wa = { ps, r, n, what ? &prog : NULL, 0 };
+	uint64_t decoders = 0, total = 0;
 	size_t i, buffer;
 	int rc = -1;
 
@@ -320,8 +364,15 @@ static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t 
 				      runs_open_buffer("merge", in[i].name, RUNS_READ_DEFS, buffer);
 		if (!r[i])
 			goto out;
+		/* (a compressed input's offsets count what it decompresses to) */
+		total = total == UINT64_MAX || picl_reader_is_compressed(r[i]) || !input_size(&in[i])
+			? UINT64_MAX : total + input_size(&in[i]);
 	}
-	rc = merge_readers(cfg, r, n, 1, w, ps ? saw : NULL, ps);
+	if (what)
+		picltrace_progress_init(&prog, what, total == UINT64_MAX ? 0 : total, cfg->quiet);
+	rc = merge_readers(cfg, r, n, 1, w, ps || what ? watch : NULL, &wa);
+	if (what && rc == 0)
+		picltrace_progress_done(&prog);
 out:
 	for (i = 0; i < n; i++)
 		picl_reader_free(r[i]);
@@ -565,7 +616,7 @@ static int merge_group(const struct runs_config *cfg, struct input *in, size_t *
 	w = temp_writer(cfg, &fd, 1);
 	if (!w)
 		return -1;
-	if (merge_inputs(cfg, in + at, k, w, NULL) < 0) {
+	if (merge_inputs(cfg, in + at, k, w, NULL, NULL) < 0) {
 		picl_writer_abort(w);
 		close(fd);
 		return -1;
@@ -839,13 +890,13 @@ int cmd_merge(int argc, const char **argv)
 	if (header && scanned) {
 		w = picltrace_open_output("merge", output, compress, level);
 		if (!w || write_header(w, identity, sources, names, (size_t)(argc - optind), &ps, t) < 0 ||
-		    merge_inputs(&cfg, in, n, w, NULL) < 0)
+		    merge_inputs(&cfg, in, n, w, NULL, "merge: merging") < 0)
 			goto out;
 	} else if (header) {
 		body = temp_writer(&cfg, &body_fd, 0);
 		if (!body)
 			goto out;
-		if (merge_inputs(&cfg, in, n, body, &ps) < 0)
+		if (merge_inputs(&cfg, in, n, body, &ps, "merge: merging") < 0)
 			goto out;
 		{
 			struct picl_writer *tmp = body;
@@ -862,7 +913,7 @@ int cmd_merge(int argc, const char **argv)
 			goto out;
 	} else {
 		w = picltrace_open_output("merge", output, compress, level);
-		if (!w || merge_inputs(&cfg, in, n, w, NULL) < 0)
+		if (!w || merge_inputs(&cfg, in, n, w, NULL, "merge: merging") < 0)
 			goto out;
 	}
 	{
