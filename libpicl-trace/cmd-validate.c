@@ -2433,6 +2433,7 @@ static int validate_file(struct validator *v, const char *path)
 	int rc, status;
 
 	v->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	picltrace_stdin_hint(CMD, path);
 	v->reader = picl_reader_open(path, &ro, &rc, &err);
 	if (!v->reader) {
 		picltrace_error(CMD, "%s: %s", *v->name ? v->name : "''", err.problem);

@@ -79,6 +79,12 @@ void picltrace_release(int fd, uint64_t off, uint64_t len);
  * more than once: its descriptor, or -1 after saying why. */
 int picltrace_spool(const char *cmd, int from, const char *what, const char *tmpdir);
 
+/* Before cmd reads path: when that is standard input ("-") and both it and
+ * standard error are a terminal, say once that the command waits for a
+ * trace typed there (Ctrl-D ends it), so that `picltrace stat` given no
+ * FILE does not seem to hang. */
+void picltrace_stdin_hint(const char *cmd, const char *path);
+
 /* 1 if the regular file `out` is one of the n inputs ("-": standard input,
  * which may be that file too). */
 int picltrace_same_file(const char *out, const char *const *inputs, int n);

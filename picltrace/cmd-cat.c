@@ -37,6 +37,7 @@ static int cat_one(const char *path, struct picl_writer *w, struct picltrace_car
 	struct picl_record rec;
 	int rc, reported = 0;
 
+	picltrace_stdin_hint("cat", path);
 	r = picl_reader_open(path, &ro, &rc, &err);
 	if (!r) {
 		picltrace_report("cat", &err);

@@ -1364,6 +1364,7 @@ static int filter_one(struct filter *f, const char *path, uint64_t *ord)
 	struct stat st;
 	int rc;
 
+	picltrace_stdin_hint("filter", path);
 	r = picl_reader_open(path, &read_opts, &rc, &err);
 	if (!r) {
 		picltrace_report("filter", &err);

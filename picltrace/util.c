@@ -204,6 +204,17 @@ void picltrace_release(int fd, uint64_t off, uint64_t len)
 #endif
 }
 
+void picltrace_stdin_hint(const char *cmd, const char *path)
+{
+	static int said;
+
+	if (said || strcmp(path, "-") != 0 || !isatty(0) || !isatty(2))
+		return;
+	said = 1;
+	fprintf(stderr, "picltrace %s: reading a trace from the terminal (standard input); "
+		"Ctrl-D ends it, or name a FILE\n", cmd);
+}
+
 int picltrace_spool(const char *cmd, int from, const char *what, const char *tmpdir)
 {
 	enum { BUFSIZE = 1 << 20 };
@@ -212,6 +223,8 @@ int picltrace_spool(const char *cmd, int from, const char *what, const char *tmp
 
 	if (!buf)
 		picltrace_error(cmd, "out of memory");
+	if (from == 0)
+		picltrace_stdin_hint(cmd, "-");
 	while (fd >= 0) {
 		/* non-blocking (as a parent may leave standard input):
 		 * waits as a blocking read would */

@@ -630,6 +630,7 @@ struct picl_reader *runs_open_buffer(const char *cmd, const char *path, unsigned
 	o.flags = PICL_READ_RAW | (flags & RUNS_READ_DEFS ? 0 : PICL_READ_NO_DEFS) |
 		  (flags & ~RUNS_READ_DEFS);
 	o.buffer_size = buffer;
+	picltrace_stdin_hint(cmd, path);
 	r = picl_reader_open(path, &o, &rc, &err);
 	if (!r) {
 		picltrace_report(cmd, &err);

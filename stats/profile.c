@@ -1031,6 +1031,7 @@ int profile_read(struct profile *p, const char *path)
 	p->reader = NULL;
 	p->defs = p->no_defs;
 	ropts.flags = PICL_READ_RAW | PICL_READ_PARALLEL | PICL_READ_DECODE_AHEAD;
+	picltrace_stdin_hint(p->opt.cmd, path);
 	r = picl_reader_open(path, &ropts, &rc, &err);
 	if (!r) {
 		report(p, &err);
