@@ -108,9 +108,10 @@ static int distance(const char *a, const char *b)
 
 /*
  * Say that name is not a command, naming the one it was most likely meant
- * to be: within two edits (one for names of three letters or fewer), or a
- * command it begins with ("stats"), when exactly one is that close. A name
- * that begins with '-' is an option picltrace itself does not take.
+ * to be: within two edits (one for names of three letters or fewer), a
+ * command it begins with ("stats"), or one it begins ("val", two letters
+ * at least), when exactly one is that close. A name that begins with '-'
+ * is an option picltrace itself does not take.
  */
 static int not_a_command(const char *name)
 {
@@ -126,8 +127,9 @@ static int not_a_command(const char *name)
 		const char *c = commands[i].name;
 		int d = distance(name, c);
 
-		if (strncmp(name, c, strlen(c)) == 0 && d > 1)
-			d = 1;    /* "stats", "validates" */
+		if ((strncmp(name, c, strlen(c)) == 0 ||
+		     (strlen(name) >= 2 && strncmp(name, c, strlen(name)) == 0)) && d > 1)
+			d = 1;    /* "stats", "validates"; "val", "filt" */
 		if (d > (strlen(name) <= 3 ? 1 : 2))
 			continue;
 		if (d < bestd) {

@@ -27,9 +27,12 @@ suggests fliter filter
 suggests merg merge       # one letter short
 suggests plots plot
 suggests cta cat
+suggests val validate     # the beginning of one command
+suggests st stat
 
-# no guess for a name near no command, or as near to several ("st")
-for name in nosuch st s; do
+# no guess for a name near no command, or as near to several ("s"; "sat"
+# is one edit from stat and from cat)
+for name in nosuch s sat; do
   run "$PT" "$name"
   expect_rc 2
   grep -q "did you mean" "$TMP/err" && fail "$last: guessed: $(cat "$TMP/err")"
