@@ -79,6 +79,11 @@ void picltrace_release(int fd, uint64_t off, uint64_t len);
  * more than once: its descriptor, or -1 after saying why. */
 int picltrace_spool(const char *cmd, int from, const char *what, const char *tmpdir);
 
+/* After a bad option or argument has been reported: the synopsis of a
+ * command's usage text (up to its first blank line, the options left to
+ * --help) on standard error; 2, the exit status of bad usage. */
+int picltrace_bad_usage(const char *usage);
+
 /* Before cmd reads path: when that is standard input ("-") and both it and
  * standard error are a terminal, say once that the command waits for a
  * trace typed there (Ctrl-D ends it), so that `picltrace stat` given no

@@ -108,8 +108,7 @@ int cmd_cat(int argc, const char **argv)
 			fputs(cat_usage, stdout);
 			return 0;
 		default:
-			fputs(cat_usage, stderr);
-			return 2;
+			return picltrace_bad_usage(cat_usage);
 		}
 	}
 	wopts.compress = picltrace_wants_zstd(output, wopts.compress, wopts.level);

@@ -1674,7 +1674,7 @@ int cmd_filter(int argc, const char **argv)
 			status = 0;
 			goto out;
 		default:
-			fputs(filter_usage, stderr);
+			picltrace_bad_usage(filter_usage);
 			goto out;
 		}
 	}

@@ -204,6 +204,14 @@ void picltrace_release(int fd, uint64_t off, uint64_t len)
 #endif
 }
 
+int picltrace_bad_usage(const char *usage)
+{
+	const char *end = strstr(usage, "\n\n");
+
+	fwrite(usage, 1, end ? (size_t)(end - usage) + 1 : strlen(usage), stderr);
+	return 2;
+}
+
 void picltrace_stdin_hint(const char *cmd, const char *path)
 {
 	static int said;

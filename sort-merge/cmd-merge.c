@@ -820,15 +820,13 @@ int cmd_merge(int argc, const char **argv)
 			fputs(merge_usage, stdout);
 			return 0;
 		default:
-			fputs(merge_usage, stderr);
-			return 2;
+			return picltrace_bad_usage(merge_usage);
 		}
 	}
 	compress = picltrace_wants_zstd(output, compress, level);
 	if (optind >= argc) {
 		picltrace_error("merge", "no input given (\"-\" reads standard input)");
-		fputs(merge_usage, stderr);
-		return 2;
+		return picltrace_bad_usage(merge_usage);
 	}
 	names = argv + optind;
 	n = (size_t)(argc - optind);

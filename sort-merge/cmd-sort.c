@@ -176,8 +176,7 @@ int cmd_sort(int argc, const char **argv)
 			fputs(sort_usage, stdout);
 			return 0;
 		default:
-			fputs(sort_usage, stderr);
-			return 2;
+			return picltrace_bad_usage(sort_usage);
 		}
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;

@@ -1235,8 +1235,7 @@ int cmd_stat(int argc, const char **argv)
 			fputs(stat_usage, stdout);
 			return 0;
 		default:
-			fputs(stat_usage, stderr);
-			return 2;
+			return picltrace_bad_usage(stat_usage);
 		}
 	}
 	if (o.compare + o.emit > 1 || ((o.compare || o.emit) &&
