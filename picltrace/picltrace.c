@@ -149,14 +149,17 @@ static int not_a_command(const char *name)
 	return 2;
 }
 
-/* Like git: a command that wrote to stdout must find out whether it failed. */
-static int finish_stdout(int status)
+/* Like git: a command that wrote to stdout must find out whether it
+ * failed. cmd (NULL: picltrace itself) names it in the message, worded as
+ * the commands word a write error of theirs ("<stdout>: cannot write"). */
+static int finish_stdout(const char *cmd, int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		/* a command that failed has said why (its output included) */
 		if (errno == EPIPE || status != 0)
 			return status;
-		fprintf(stderr, "picltrace: cannot write standard output: %s\n", strerror(errno));
+		fprintf(stderr, "picltrace%s%s: <stdout>: cannot write: %s\n", cmd ? " " : "",
+			cmd ? cmd : "", strerror(errno));
 		return status ? status : 2;
 	}
 	return status;
@@ -192,23 +195,23 @@ int main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		print_usage(stdout);
-		return finish_stdout(0);
+		return finish_stdout(NULL, 0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("picltrace %s\n", PICL_TRACE_VERSION);
-		return finish_stdout(0);
+		return finish_stdout(NULL, 0);
 	}
 	if (!strcmp(argv[1], "help")) {
 		const char *hargv[3];
 
 		if (argc < 3) {
 			print_usage(stdout);
-			return finish_stdout(0);
+			return finish_stdout(NULL, 0);
 		}
 		if (!strcmp(argv[2], "help") || !strcmp(argv[2], "--help") ||
 		    !strcmp(argv[2], "-h")) {
 			print_usage(stdout);
-			return finish_stdout(0);
+			return finish_stdout(NULL, 0);
 		}
 		cmd = find_command(argv[2]);
 		if (!cmd)
@@ -216,7 +219,7 @@ int main(int argc, const char **argv)
 		hargv[0] = cmd->name;
 		hargv[1] = "--help";
 		hargv[2] = NULL;
-		return finish_stdout(cmd->fn(2, hargv));
+		return finish_stdout(cmd->name, cmd->fn(2, hargv));
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd)
@@ -224,5 +227,5 @@ int main(int argc, const char **argv)
 	/* getopt names argv[0] in its messages: "picltrace cat: invalid ..." */
 	snprintf(name, sizeof(name), "picltrace %s", cmd->name);
 	argv[1] = name;
-	return finish_stdout(cmd->fn(argc - 1, argv + 1));
+	return finish_stdout(cmd->name, cmd->fn(argc - 1, argv + 1));
 }
