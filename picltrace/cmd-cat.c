@@ -16,25 +16,29 @@
 #include <string.h>
 
 static const char cat_usage[] =
-	"usage: picltrace cat [-o FILE] [-z] [--level=N] [FILE...]\n"
+	"usage: picltrace cat [-o FILE] [-z] [--level=N] [-q] [FILE...]\n"
 	"\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
 	"  -z, --zstd         compress the output with zstd (also\n"
 	"                     implied by --level, or an output FILE named *.zst)\n"
 	"      --level=N      zstd compression level (1-19, default 3)\n"
+	"  -q, --quiet        no progress line (one is shown on a terminal)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"With no FILE, or when FILE is -, read standard input. Inputs may be\n"
 	"plain text or zstd-compressed.\n";
 
 /* One input; its definitions and those of the inputs before it in carry
- * (several FILEs are one trace). */
-static int cat_one(const char *path, struct picl_writer *w, struct picltrace_carry *carry)
+ * (several FILEs are one trace); a progress line unless quiet. */
+static int cat_one(const char *path, struct picl_writer *w, struct picltrace_carry *carry,
+		   int quiet)
 {
 	struct picl_reader_options ro = { PICL_READ_PARALLEL, 0, 0 };
 	struct picl_error err = { 0 };
+	struct picltrace_progress prog;
 	struct picl_reader *r;
 	struct picl_record rec;
+	unsigned tick = 0;
 	int rc, reported = 0;
 
 	picltrace_stdin_hint("cat", path);
@@ -47,8 +51,12 @@ static int cat_one(const char *path, struct picl_writer *w, struct picltrace_car
 		picl_reader_free(r);
 		return PICL_ERR_NOMEM;
 	}
+	picltrace_progress_init(&prog, "cat", picltrace_progress_total(path, r), quiet);
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
+		if ((++tick & 0xfff) == 0)
+			picltrace_progress(&prog, picl_reader_offset(r));
 		if (picltrace_carry_note(carry, &rec) < 0) {
+			picltrace_progress_clear(&prog);
 			picltrace_error("cat", "out of memory");
 			rc = PICL_ERR_NOMEM;
 			reported = 1;
@@ -61,14 +69,19 @@ static int cat_one(const char *path, struct picl_writer *w, struct picltrace_car
 				e.path = picl_reader_path(r);
 				e.mark = rec.mark;
 			}
+			picltrace_progress_clear(&prog);
 			picltrace_report("cat", &e);
 			reported = 1;
 			break;
 		}
 	}
 	/* (the reader's own errors, out of memory among them) */
-	if (rc < 0 && !reported)
+	if (rc < 0 && !reported) {
+		picltrace_progress_clear(&prog);
 		picltrace_report("cat", picl_reader_error(r));
+	}
+	if (rc >= 0)
+		picltrace_progress_done(&prog);
 	picl_reader_free(r);
 	return rc < 0 ? rc : PICL_OK;
 }
@@ -79,6 +92,7 @@ int cmd_cat(int argc, const char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "level", required_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -89,16 +103,19 @@ int cmd_cat(int argc, const char **argv)
 	const char *stdin_only[] = { "-" };
 	const char **inputs;
 	struct picltrace_carry carry = { 0 };
-	int ninputs, c, i, rc = PICL_OK;
+	int ninputs, c, i, quiet = 0, rc = PICL_OK;
 
 	optind = 1;
-	while ((c = getopt_long(argc, (char *const *)argv, "o:zh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, (char *const *)argv, "o:zqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
 			break;
 		case 'z':
 			wopts.compress = 1;
+			break;
+		case 'q':
+			quiet = 1;
 			break;
 		case 'l':
 			if (picltrace_parse_level("cat", optarg, &wopts.level) < 0)
@@ -124,7 +141,7 @@ int cmd_cat(int argc, const char **argv)
 		return 2;
 	for (i = 0; i < ninputs && rc == PICL_OK; i++) {
 		carry.more = i + 1 < ninputs;
-		rc = cat_one(inputs[i], w, &carry);
+		rc = cat_one(inputs[i], w, &carry, quiet);
 	}
 	picltrace_carry_free(&carry);
 	if (rc < 0) {

@@ -23,7 +23,8 @@ T
 
 # cmd ARGS: the command line, reading standard input
 for c in "validate -" "stat -o st.txt -" "plot --format=script -o p.gp -" \
-	 "filter -p 1 -o f.picl -" "sort -o s.picl -" "merge -o m.picl -"; do
+	 "filter -p 1 -o f.picl -" "sort -o s.picl -" "merge -o m.picl -" \
+	 "cat -o c.picl -"; do
   name=${c%% *}
   # a terminal: the line, named as the command's messages are
   run script -qec "sh slow.sh | \"$PT\" $c" "$TMP/typescript"
