@@ -1049,7 +1049,7 @@ static int parse_options(int argc, const char **argv, struct options *o, int *do
 			} else if (strcmp(optarg, "text") == 0) {
 				o->json = 0;
 			} else {
-				picltrace_error(CMD, "--format is text or json, not '%s'", optarg);
+				picltrace_error(CMD, "--format takes text or json, not '%s'", optarg);
 				return -1;
 			}
 			break;

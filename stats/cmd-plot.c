@@ -1003,8 +1003,7 @@ int cmd_plot(int argc, const char **argv)
 			fputs(plot_usage, stdout);
 			return 0;
 		default:
-			fputs(plot_usage, stderr);
-			return 2;
+			return picltrace_bad_usage(plot_usage);
 		}
 	}
 	if (!format_given)
@@ -1015,6 +1014,8 @@ int cmd_plot(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
+	if (picltrace_distinct_inputs("plot", inputs, ninputs) < 0)
+		return 2;
 	if (picltrace_same_file(o.output, inputs, ninputs)) {
 		picltrace_error("plot", "%s: the output is also an input; refusing to overwrite it",
 				picl_output_name(o.output));

@@ -43,9 +43,8 @@ same() {
 
 same "an unknown long option" --no-such-option "$t"
 # after the message, the usage's synopsis as --help begins with, not all of
-# --help (forty lines that pushed the message off the screen); plot still
-# prints its whole --help (stats/cmd-plot.c: not held here)
-for c in validate cat sort merge filter sync stat; do
+# --help (forty lines that pushed the message off the screen)
+for c in validate cat sort merge filter sync stat plot; do
   "$PT" $c --help | sed '/^$/q' | sed '/^$/d' > "$TMP/synopsis"
   for bad in --no-such-option -Y --help=1; do
     run "$PT" $c $bad "$t"
@@ -66,12 +65,11 @@ cmds="validate sort merge sync stat plot" same "--tmpdir without its value" "$t"
 cmds="cat filter" same "--output without its value" "$t" --output
 
 # a bad value, in every command that reads one: "OPT takes WHAT, not 'VALUE'"
-# (sync --format still says "is text or json": not held here)
 for cv in "validate --max-errors" "validate --format" "validate --memory" \
 	  "stat --format" "stat --memory" "plot --kind" "plot --format" "plot --bins" \
 	  "plot --size" "sort --batch-size" "sort --level" "cat --level" "merge --memory" \
 	  "filter --from" "filter --to" "sync --reference" "sync --min-latency" \
-	  "sync --max-drift" "sync --memory"; do
+	  "sync --max-drift" "sync --memory" "sync --format"; do
   set -- $cv
   run "$PT" "$1" "$2=x+" "$t"
   expect_rc 2

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0032-input-twice.sh - merge and stat, which read their inputs as the
+# 0032-input-twice.sh - merge, stat and plot, which read their inputs as the
 # pieces of one trace, refuse one file given twice (the same name, a
 # symbolic link to it, another path, or "-" reading it): exit 2, both
 # names in one message, no output file; every record would otherwise be
@@ -14,8 +14,10 @@ cd "$TMP"
 "$PT" filter -p 1 -o b.picl all.picl
 ln -s a.picl link.picl
 
-for cmd in merge stat; do
-  # both accept the distinct files
+for cmd in merge stat plot; do
+  # (plot: the script, not gnuplot's picture)
+  cmd_=$cmd; [ $cmd != plot ] || cmd="plot -f script"
+  # all accept the distinct files
   run "$PT" $cmd -o res a.picl b.picl
   expect_rc 0
   rm res
@@ -24,7 +26,7 @@ for cmd in merge stat; do
     expect_rc 2
     [ ! -e res ] || fail "$last: left an output"
     [ "$(wc -l < "$TMP/err")" -eq 1 ] || fail "$last: $(cat "$TMP/err")"
-    grep -q "^picltrace $cmd: a.picl.* given twice as an input" "$TMP/err" ||
+    grep -q "^picltrace $cmd_: a.picl.* given twice as an input" "$TMP/err" ||
       fail "$last: $(cat "$TMP/err")"
     [ "$second" = a.picl ] || grep -q -F -e "$second" "$TMP/err" ||
       fail "$last: does not name $second: $(cat "$TMP/err")"
