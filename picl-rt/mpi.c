@@ -379,9 +379,59 @@ static int mpi_id_hint(void)
 	return rank == size - 1 ? PICL_HOST : rank;
 }
 
+/*
+ * The PICL_MPI_* settings that sender and receiver must share, as this
+ * rank read them, must be every rank's: mpirun gives its own environment
+ * to the ranks on its machine only, and to the others what -x names (a
+ * host run where only some ranks know the host, or ranks that disagree on
+ * the tags of large messages, would wait for ever). PICL_MPI_SEND_NOW is
+ * the sender's alone. 0 if all agree; else rank 0 says which variable
+ * differs on which rank, and every rank gives -1.
+ */
+static int settings_agree(int host, int split_off, int tag_ub)
+{
+	static const char *const name[3] = {
+		"PICL_MPI_HOST", "PICL_MPI_SPLIT", "PICL_MPI_TAG_UB"
+	};
+	int mine[3] = { host, split_off, tag_ub }, *all;
+	int r, k, bad = 0;
+
+	all = malloc(sizeof mine * (size_t)mb.size);
+	if (!all) {
+		fprintf(stderr, "libpicl-mpi: out of memory\n");
+		return -1;
+	}
+	if (MPI_Allgather(mine, 3, MPI_INT, all, 3, MPI_INT, mb.ctl) !=
+	    MPI_SUCCESS) {
+		free(all);
+		fprintf(stderr, "libpicl-mpi: cannot compare the ranks' "
+			"PICL_MPI_* settings (MPI_Allgather failed)\n");
+		return -1;
+	}
+	for (r = 1; r < mb.size && !bad; r++)
+		for (k = 0; k < 3 && !bad; k++)
+			if (all[3 * r + k] != all[k]) {
+				bad = 1;
+				if (mb.rank == 0)
+					fprintf(stderr, "libpicl-mpi: %s is "
+						"not the same on rank %d as on "
+						"rank 0 (%s): mpirun gives its "
+						"environment to the ranks on "
+						"its own machine only; pass it "
+						"to every program (mpirun -x %s "
+						"before each)\n",
+						name[k], r,
+						getenv(name[k]) ?
+						getenv(name[k]) : "unset",
+						name[k]);
+			}
+	free(all);
+	return bad ? -1 : 0;
+}
+
 static int mpi_init(int *nprocs, int *me, int *host)
 {
-	int flag = 0, err, *ub = NULL;
+	int flag = 0, err, *ub = NULL, hosted, split_off;
 	const char *h;
 
 	MPI_Initialized(&flag);
@@ -423,7 +473,24 @@ static int mpi_init(int *nprocs, int *me, int *host)
 		mb.tag_ub = atoi(h);
 
 	h = getenv("PICL_MPI_HOST");
-	if (h && strcmp(h, "1") == 0) {
+	hosted = h && strcmp(h, "1") == 0;
+	h = getenv("PICL_MPI_SPLIT");
+	split_off = h && strcmp(h, "0") == 0;
+	if (settings_agree(hosted, split_off, mb.tag_ub) != 0) {
+		/* Every rank fails here: end MPI together, so that rank 0's
+		 * message is out before mpirun stops (an MPI_Abort from the
+		 * exit handler could kill rank 0 first). */
+		if (mb.we_initialized) {
+			MPI_Comm_free(&mb.comm);
+			MPI_Comm_free(&mb.ctl);
+			mpi_finalize();
+			mb.we_initialized = 0;
+		} else {
+			MPI_Barrier(mb.ctl);
+		}
+		return -1;
+	}
+	if (hosted) {
 		if (mb.size < 2) {
 			fprintf(stderr, "libpicl-mpi: PICL_MPI_HOST=1 needs at "
 				"least 2 ranks (the host and a node)\n");
@@ -432,8 +499,7 @@ static int mpi_init(int *nprocs, int *me, int *host)
 		mb.host_rank = mb.size - 1;
 	}
 	mb.spin = ranks_per_cpu_ok() ? SPIN_OWN : SPIN_SHARED;
-	h = getenv("PICL_MPI_SPLIT");
-	mb.split = mb.tag_ub == INT_MAX && !(h && strcmp(h, "0") == 0);
+	mb.split = mb.tag_ub == INT_MAX && !split_off;
 	h = getenv("PICL_MPI_SEND_NOW");
 	mb.send_now = h && atol(h) >= 0 ? (size_t)atol(h) : SEND_NOW;
 	mb.fast_nodes = (unsigned)(mb.host_rank < 0 ? mb.size : mb.host_rank);

@@ -17,8 +17,9 @@
 # records say the right processors, whose clocks clocksync0 aligned, that
 # validate accepts but for tachyons (clocksync0 is as precise as a round
 # trip: picl-mpi(7)) and, after picltrace sync, without any; the messages
-# between hosts are matched with their lengths and types; a PICL error on
-# one host still gives PICL's message and a failing status.
+# between hosts are matched with their lengths and types; a run whose
+# ranks do not all have PICL_MPI_HOST stops with a message saying so; a
+# PICL error on one host still gives PICL's message and a failing status.
 #
 # Open MPI's options (CLUSTER): needed, a hostfile (the hosts' addresses,
 # two slots each), plm_rsh_agent (our agent instead of ssh) and, as root,
@@ -299,6 +300,17 @@ placed host 6 node
 crossing host
 HOSTED=0
 
+# The same with -x before the first program only (as picl-mpi(7) once
+# said): mpirun gives its own environment to the ranks on its own host
+# only, and -x VAR to the ranks of that program; on one machine every rank
+# had the variable. The host (rank 5, on host 3) took the run for
+# hostless, the nodes not: the run waited for ever. It stops at once,
+# saying what is missing.
+cluster_run host-x 30 --map-by node -x PICL_MPI_HOST -np 5 "$TMP/bin/node" : \
+  -np 1 "$TMP/bin/host"
+[ "$rc" -ne 0 ] || fail "$last: exit status 0"
+grep -q '^libpicl-mpi: PICL_MPI_HOST is not the same on rank 5 as on rank 0 (1): .*mpirun -x PICL_MPI_HOST' "$TMP/err" ||
+  fail "$last: $(cat "$TMP/err")"
 unset PICL_MPI_HOST
 
 # ---- a PICL error on host 2 ----------------------------------------------
