@@ -286,6 +286,15 @@ expect_rc 0
 placed coll 5 node
 aligned coll
 
+# ---- records written before open0 carry the rank on every host ----------
+# (from OMPI_COMM_WORLD_RANK, which each host's daemon sets)
+mpicc_picl "$TMP/bin/before-open" "$PICL_SRCDIR/t/rt/before-open.c"
+cluster_run before 60 --map-by node -np 4 "$TMP/bin/before-open" flush
+expect_rc 0
+[ -z "$(ls "$TMP"/before/h*/picltrace.-1.picl 2>"$TMP/ls")" ] ||
+  fail "before-open: a part of processor -1"
+placed before 4 node
+
 # ---- a host program (the last rank) and nodes on every host --------------
 mpicc_picl "$TMP/bin/host" "$PICL_SRCDIR/examples/host.c"
 mpicc_picl "$TMP/bin/node" "$PICL_SRCDIR/examples/node.c"
