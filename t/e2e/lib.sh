@@ -102,15 +102,17 @@ mpi_setup() {
   [ -f "$MPILIB" ] || { echo "SKIP: no MPI build ($MPILIB absent)"; exit 77; }
   LD_LIBRARY_PATH="$RT/.libs:$PICL_BUILDDIR/libpicl-trace/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export LD_LIBRARY_PATH
-  MPIRUN="mpirun --oversubscribe -x LD_LIBRARY_PATH"
-  [ -n "${ASAN_OPTIONS:-}" ] && MPIRUN="$MPIRUN -x ASAN_OPTIONS"
-  [ "$(id -u)" -ne 0 ] || MPIRUN="$MPIRUN --allow-run-as-root"
   SANFLAGS=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | tr ' ' '\n' |
     grep '^-fsanitize' | tr '\n' ' ')
   if [ -n "$SANFLAGS" ]; then
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
     export ASAN_OPTIONS
   fi
+  # (-x after the line above: ranks on another machine get only what -x
+  # names, not mpirun's environment)
+  MPIRUN="mpirun --oversubscribe -x LD_LIBRARY_PATH"
+  [ -n "${ASAN_OPTIONS:-}" ] && MPIRUN="$MPIRUN -x ASAN_OPTIONS"
+  [ "$(id -u)" -ne 0 ] || MPIRUN="$MPIRUN --allow-run-as-root"
 }
 
 # mpicc_picl OUT SRC: a PICL program linked with the build's libpicl-mpi
