@@ -823,6 +823,10 @@ static int runnable(const char *prog, struct stat *found)
 
 	if (e > 0)
 		fprintf(stderr, "piclrun: %s: %s\n", prog, strerror(e));
+	else if (e < 0 && access(prog, F_OK) == 0)
+		/* as a shell, PATH only; but the user meant this one */
+		fprintf(stderr, "piclrun: %s: command not found (not on PATH; the "
+			"one in this directory is ./%s)\n", prog, prog);
 	else if (e < 0)
 		fprintf(stderr, "piclrun: %s: command not found\n", prog);
 	return e == 0;

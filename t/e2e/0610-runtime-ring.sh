@@ -208,4 +208,13 @@ expect_rc 2
 grep -q "no-such-command-on-path: command not found" "$TMP/err" || fail "$(cat "$TMP/err")"
 run timeout 20 "$RUN" -n 2 .
 expect_rc 2
+# a program named without ./ is looked for on PATH only, as a shell does;
+# when the current directory has it, the message says how to name it
+cp "$EX/ring" ring-here
+run timeout 20 "$RUN" -n 2 ring-here
+expect_rc 2
+expect_err <<EOF
+piclrun: ring-here: command not found (not on PATH; the one in this directory is ./ring-here)
+EOF
+rm -f ring-here
 echo "ok: $ntest runs"
