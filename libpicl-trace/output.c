@@ -483,6 +483,13 @@ int picl_output_commit(struct picl_output *o, struct picl_error *err)
 	const char *what = NULL;
 	int e = 0;
 
+	if (!o) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->path = "<output>";
+		}
+		return picl_set_error(err, PICL_ERR_USAGE, "no output to commit (NULL)");
+	}
 	if (o->temp && o->target && fsync(o->fd) < 0)
 		e = errno, what = "cannot sync";
 	if (o->own_fd && close(o->fd) < 0 && !what)

@@ -673,7 +673,8 @@ void picl_reader_locate(const struct picl_reader *r, const struct picl_record *r
  */
 int picl_reader_decode(struct picl_reader *r, struct picl_record *rec);
 
-/* Close the input (if the reader opened it) and free everything. */
+/* Close the input (if the reader opened it) and free everything (NULL is
+ * fine). */
 void picl_reader_free(struct picl_reader *r);
 
 /* ------------------------------------------------------------------------ */
@@ -737,7 +738,8 @@ const char *picl_output_temp_path(const struct picl_output *o);
 
 /* Finish: sync and rename the temporary file into place (or copy it into
  * the destination), close what was opened, free o. PICL_OK, or a negative
- * status with err set (nothing is left behind then). */
+ * status with err set (nothing is left behind then); PICL_ERR_USAGE for a
+ * NULL o, which a failed open returned. */
 int picl_output_commit(struct picl_output *o, struct picl_error *err);
 
 /* Give up: remove the temporary file (or take back what was written to a
@@ -809,7 +811,8 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec);
 int picl_writer_write_raw(struct picl_writer *w, const char *text, size_t len);
 
 /* Flush, finish the compressed stream, fsync and rename into place.
- * Frees the writer whatever the result. */
+ * Frees the writer whatever the result, so w must not be used (or closed)
+ * again. A NULL w (a failed open's) returns PICL_ERR_USAGE with err set. */
 int picl_writer_close(struct picl_writer *w, struct picl_error *err);
 
 /* Throw away what was written (removes the temporary file) and free. */

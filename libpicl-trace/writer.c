@@ -569,8 +569,17 @@ static void writer_free(struct picl_writer *w)
 
 int picl_writer_close(struct picl_writer *w, struct picl_error *err)
 {
-	int rc = flush_buf(w, ZSTD_e_end);
+	int rc;
 
+	if (!w) {
+		/* a failed open's NULL, closed on a common cleanup path */
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->path = "<output>";
+		}
+		return picl_set_error(err, PICL_ERR_USAGE, "no writer to close (NULL)");
+	}
+	rc = flush_buf(w, ZSTD_e_end);
 	if (w->own_fd && close(w->fd) < 0 && rc == PICL_OK)
 		rc = fail(w, PICL_ERR_IO, "cannot close: %s", strerror(errno));
 	if (w->out) {

@@ -680,6 +680,33 @@ START_TEST(writer_control_not_desc)
 }
 END_TEST
 
+/* A cleanup path that closes whatever the open returned: a failed open's
+ * NULL, given to picl_writer_close or picl_output_commit, was dereferenced
+ * (a crash, where picl_writer_abort and the *_free calls take NULL); it is
+ * a usage error now, with an error that formats whatever err held. */
+START_TEST(close_null_handles)
+{
+	struct picl_error err;
+	char buf[256];
+
+	memset(&err, 0x5a, sizeof(err));
+	ck_assert_int_eq(picl_writer_close(NULL, &err), PICL_ERR_USAGE);
+	ck_assert_int_eq(err.code, PICL_ERR_USAGE);
+	ck_assert_str_eq(picl_error_format(&err, buf, sizeof(buf)),
+			 "<output>: no writer to close (NULL)");
+	ck_assert_int_eq(picl_writer_close(NULL, NULL), PICL_ERR_USAGE);
+	memset(&err, 0x5a, sizeof(err));
+	ck_assert_int_eq(picl_output_commit(NULL, &err), PICL_ERR_USAGE);
+	ck_assert_int_eq(err.code, PICL_ERR_USAGE);
+	ck_assert_str_eq(picl_error_format(&err, buf, sizeof(buf)),
+			 "<output>: no output to commit (NULL)");
+	ck_assert_int_eq(picl_output_commit(NULL, NULL), PICL_ERR_USAGE);
+	picl_reader_free(NULL);
+	picl_writer_abort(NULL);
+	picl_output_abort(NULL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -704,6 +731,7 @@ int main(void)
 	tcase_add_test(tc, encode_text_only_when_it_holds);
 	tcase_add_test(tc, reader_decode_uses_desc);
 	tcase_add_test(tc, writer_control_not_desc);
+	tcase_add_test(tc, close_null_handles);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
