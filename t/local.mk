@@ -91,6 +91,9 @@ EXTRA_DIST += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 # a user's program built against the installed library through pkg-config
 TESTS += t/e2e/0006-installed-api.sh
 EXTRA_DIST += t/e2e/0006-installed-api.sh
+# the programs of libpicl-trace(3)'s EXAMPLES, built as the page says
+TESTS += t/e2e/0050-api-man-examples.sh
+EXTRA_DIST += t/e2e/0050-api-man-examples.sh
 # picltrace validate
 VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
 	t/e2e/0102-validate-cli.sh
