@@ -23,6 +23,12 @@
  *    offset, 1-based line and column);
  *  - strings handed out by a reader point into its buffer and stay valid only
  *    until the next call on that reader, unless said otherwise.
+ *  - a function that fails with a caller's struct picl_error but has no
+ *    input of its own (picl_descriptor_*, picl_defs_*, picl_stats_add*)
+ *    sets code and problem, and only the mark fields it documents; path
+ *    and the rest stay as the caller set them: set err.path (for instance
+ *    to picl_reader_path) or zero the struct before the call, so that
+ *    picl_error_format reads no garbage.
  *  - No text read from a trace is ever passed to scanf or printf.
  */
 #ifndef PICL_TRACE_H
@@ -276,7 +282,8 @@ const char *picl_descriptor_control(const struct picl_descriptor *d);
  * conversions only; suppressed ones are not counted). */
 size_t picl_descriptor_values_per_field(const struct picl_descriptor *d);
 
-/* Kind of the i-th value of one application (i < values_per_field). */
+/* Kind of the i-th value of one application (i < values_per_field; 0, no
+ * kind, for an i past them). */
 enum picl_value_kind picl_descriptor_value_kind(const struct picl_descriptor *d, size_t i);
 
 /* 1 if this is character data (the control string is exactly "%c"). */
@@ -629,7 +636,10 @@ struct picl_reader *picl_reader_open_memory(const void *buf, size_t len,
  */
 int picl_reader_next(struct picl_reader *r, struct picl_record *rec);
 
-/* The last error (valid until the next call). */
+/* The last error (valid until the next call). It stays until another
+ * replaces it: a later PICL_OK or PICL_END does not clear it, so tell
+ * success from failure by the return values, not by its code (which is 0
+ * only while the reader has had no error). */
 const struct picl_error *picl_reader_error(const struct picl_reader *r);
 /* 1 when that error ends the reading (I/O, corrupt compression, out of
  * memory): every later picl_reader_next fails the same; 0 when it was one
@@ -871,7 +881,11 @@ struct picl_stats;
 struct picl_stats *picl_stats_new(void);
 void picl_stats_free(struct picl_stats *s);
 
-/* Take in one record (other record types are ignored). Returns PICL_OK, or
+/* Take in one record (other record types are ignored). A record's volume
+ * is read from its decoded values: one read with PICL_READ_RAW and not
+ * decoded (values NULL) adds none, so decode it first (picl_reader_decode).
+ * On PICL_ERR_DATA err->mark is rec->mark; err->path is left to the caller.
+ * Returns PICL_OK, PICL_ERR_USAGE for a NULL s or rec, PICL_ERR_NOMEM, or
  * PICL_ERR_DATA (err says which, the record is not taken) for an exit
  * without a matching entry, or an entry that would make more than 256
  * distinct user event types open at once on one process (a bound on
@@ -1209,7 +1223,9 @@ int picl_schema_extend(struct picl_schema *s, const char *path,
 /* Free a schema (NULL is fine). */
 void picl_schema_free(struct picl_schema *s);
 
-/* Look-ups: NULL when the type is not described. Owned by the schema. */
+/* Look-ups: NULL when the type is not described. A type inside a range
+ * (picl.yaml's "user event", [0, max]) is described by the range, whose
+ * lowest type is then the result's `type`. Owned by the schema. */
 const struct picl_schema_event *picl_schema_event(const struct picl_schema *s,
 						  int32_t event_type);
 const struct picl_schema_record *picl_schema_record(const struct picl_schema *s,

@@ -707,6 +707,74 @@ START_TEST(close_null_handles)
 }
 END_TEST
 
+/* What the header says of calls whose comments once left it out: a kind
+ * past the values of an application is 0; the reader's error stays until
+ * another replaces it; the statistics take a volume from decoded values
+ * only, and leave err->path to the caller (mark: the record's). */
+START_TEST(documented_edges)
+{
+	static const char text[] = "-2 1 0 0 0 0\n-2 x 0 0 0 0\n"
+				   "-3 -21 1.0 0 0 3 2 8 5 1\n-4 -21 2.0 0 0 0\n"
+				   "-4 7 3.0 0 0 0\n";
+	struct picl_reader_options o;
+	struct picl_descriptor *d;
+	struct picl_error err;
+	struct picl_record rec;
+	struct picl_reader *r;
+	struct picl_stats *raw, *dec;
+	double t;
+	int64_t c, v;
+	int st, rc, pass;
+
+	ck_assert_int_eq(picl_descriptor_compile("%d%lf", 5, &d, NULL), PICL_OK);
+	ck_assert_int_eq(picl_descriptor_value_kind(d, 1), PICL_VAL_DOUBLE);
+	ck_assert_int_eq(picl_descriptor_value_kind(d, 2), 0);
+	picl_descriptor_free(d);
+
+	raw = picl_stats_new();
+	dec = picl_stats_new();
+	ck_assert_ptr_nonnull(raw);
+	ck_assert_ptr_nonnull(dec);
+	memset(&o, 0, sizeof(o));
+	o.flags = PICL_READ_RAW;
+	r = picl_reader_open_memory(text, sizeof(text) - 1, "m", &o, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(picl_reader_error(r)->code, 0);
+	for (pass = 0; (rc = picl_reader_next(r, &rec)) != PICL_END; pass++) {
+		if (pass == 1) {
+			ck_assert_int_eq(rc, PICL_ERR_SYNTAX);
+			continue;
+		}
+		ck_assert_int_eq(rc, PICL_OK);
+		if (pass > 1) /* kept after later records */
+			ck_assert_int_eq(picl_reader_error(r)->code, PICL_ERR_SYNTAX);
+		memset(&err, 0, sizeof(err));
+		err.path = "mine";
+		rc = picl_stats_add(raw, &rec, &err);
+		if (rec.type == PICL_REC_EXIT && rec.event == 7) {
+			ck_assert_int_eq(rc, PICL_ERR_DATA);
+			ck_assert_str_eq(err.path, "mine");
+			ck_assert_uint_eq(err.mark.line, rec.mark.line);
+			ck_assert_uint_eq(err.mark.column, rec.mark.column);
+			continue;
+		}
+		ck_assert_int_eq(rc, PICL_OK);
+		if (rec.nfields > 0)
+			ck_assert_int_eq(picl_reader_decode(r, &rec), PICL_OK);
+		ck_assert_int_eq(picl_stats_add(dec, &rec, NULL), PICL_OK);
+	}
+	ck_assert_int_eq(picl_reader_error(r)->code, PICL_ERR_SYNTAX);
+	ck_assert_int_eq(picl_stats_get(raw, 0, 0, -1, -21, &t, &c, &v), 1);
+	ck_assert_int_eq(c, 1);
+	ck_assert_int_eq(v, -1);
+	ck_assert_int_eq(picl_stats_get(dec, 0, 0, -1, -21, &t, &c, &v), 1);
+	ck_assert_int_eq(v, 8);
+	picl_stats_free(raw);
+	picl_stats_free(dec);
+	picl_reader_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -732,6 +800,7 @@ int main(void)
 	tcase_add_test(tc, reader_decode_uses_desc);
 	tcase_add_test(tc, writer_control_not_desc);
 	tcase_add_test(tc, close_null_handles);
+	tcase_add_test(tc, documented_edges);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
