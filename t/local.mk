@@ -94,6 +94,9 @@ EXTRA_DIST += t/e2e/0006-installed-api.sh
 # the programs of libpicl-trace(3)'s EXAMPLES, built as the page says
 TESTS += t/e2e/0050-api-man-examples.sh
 EXTRA_DIST += t/e2e/0050-api-man-examples.sh
+# every name of picl-trace.h on libpicl-trace(3)
+TESTS += t/e2e/0051-api-man-names.sh
+EXTRA_DIST += t/e2e/0051-api-man-names.sh
 # picltrace validate
 VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
 	t/e2e/0102-validate-cli.sh
