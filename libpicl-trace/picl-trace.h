@@ -799,7 +799,11 @@ struct picl_writer *picl_writer_open_fd(int fd, const char *name,
  * PICL_ERR_UNREPRESENTABLE, as a reader would refuse the line; so are
  * the values of a -201, -202 or -203 record that are not 32-bit integers,
  * or whose first, the subset id, is -1 or more); otherwise from rec->data/data_len as it is
- * (it must start with a blank, or be empty). A control string with suppressed conversions (%*)
+ * (it must start with a blank, or be empty, and hold no newline): such data
+ * are not checked against nfields or the descriptor (the writer keeps no
+ * definitions, so an alias cannot be resolved), which is what keeps moving
+ * records fast; a caller that changes nfields or the descriptor of a
+ * record read gives values, which are checked. A control string with suppressed conversions (%*)
  * cannot be encoded from values: such a record is written from rec->data,
  * and refused (PICL_ERR_UNREPRESENTABLE) when its values are no longer what
  * those data hold. Data that end in " \\" or a carriage return get a
@@ -854,8 +858,10 @@ struct picl_stat_pair {
 /*
  * Extract the pairs of a decoded statistics record (-101/-102/-103) into
  * pairs[0..cap). Returns the number of pairs in the record (which may exceed
- * cap: then only cap were stored), or PICL_ERR_DATA if the record's values
- * are not (integer, number) pairs.
+ * cap: then only cap were stored), PICL_ERR_DATA if the record is not a
+ * statistics record or its values are not (integer, number) pairs (values
+ * not decoded, in raw mode, included), or PICL_ERR_USAGE for a NULL rec,
+ * or a NULL pairs with cap > 0.
  */
 int picl_stats_record_pairs(const struct picl_record *rec,
 			    struct picl_stat_pair *pairs, size_t cap);

@@ -775,6 +775,49 @@ START_TEST(documented_edges)
 }
 END_TEST
 
+/* The writer checks values against the descriptor and nfields, and
+ * writes data text as it is (the header says so: it has no definitions
+ * to check an alias with); picl_stats_record_pairs refuses what is not a
+ * decoded statistics record. */
+START_TEST(writer_checks_values_not_text)
+{
+	struct picl_descriptor *d;
+	struct picl_record rec;
+	struct picl_value v[2];
+	struct picl_stat_pair pair;
+	struct picl_writer *w;
+	int fd;
+
+	ck_assert_int_eq(picl_descriptor_compile("%d", 2, &d, NULL), PICL_OK);
+	w = temp_writer(&fd);
+	picl_record_init(&rec);
+	rec.type = PICL_REC_MARK;
+	rec.event = 5;
+	rec.nfields = 3;
+	rec.has_descriptor = 1;
+	rec.alias = 2;
+	rec.desc = d;
+	memset(v, 0, sizeof(v));
+	v[0].kind = v[1].kind = PICL_VAL_INT;
+	rec.values = v;
+	rec.nvalues = 2;
+	ck_assert_int_lt(picl_writer_write(w, &rec), 0);
+	rec.values = NULL;
+	rec.nvalues = 0;
+	rec.data = " 1 2";
+	rec.data_len = 4;
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_OK);
+	ck_assert_str_eq(written(w, fd), "-2 5 0 0 0 3 2 1 2\n");
+	picl_descriptor_free(d);
+
+	ck_assert_int_eq(picl_stats_record_pairs(NULL, &pair, 1), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_stats_record_pairs(&rec, NULL, 1), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_stats_record_pairs(&rec, &pair, 1), PICL_ERR_DATA);
+	rec.type = PICL_REC_STAT_COUNT;
+	ck_assert_int_eq(picl_stats_record_pairs(&rec, &pair, 1), PICL_ERR_DATA);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -801,6 +844,7 @@ int main(void)
 	tcase_add_test(tc, writer_control_not_desc);
 	tcase_add_test(tc, close_null_handles);
 	tcase_add_test(tc, documented_edges);
+	tcase_add_test(tc, writer_checks_values_not_text);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
