@@ -1231,7 +1231,9 @@ void picl_schema_free(struct picl_schema *s);
 
 /* Look-ups: NULL when the type is not described. A type inside a range
  * (picl.yaml's "user event", [0, max]) is described by the range, whose
- * lowest type is then the result's `type`. Owned by the schema. */
+ * lowest type is then the result's `type`. Owned by the schema. (In C++
+ * these functions hide the structs of their names: write
+ * `const struct picl_schema_event *'.) */
 const struct picl_schema_event *picl_schema_event(const struct picl_schema *s,
 						  int32_t event_type);
 const struct picl_schema_record *picl_schema_record(const struct picl_schema *s,
