@@ -876,7 +876,9 @@ int picl_stats_record_pairs(const struct picl_record *rec,
  *    all; E != R): total time in E (sum of exit - entry, marks count no
  *    time), number of occurrences (entries and marks), and volume (the
  *    length field of the event types the spec's §2.3.7 lists, and processes
- *    spawned for -503);
+ *    spawned for -503; not the volume §2.3.7 gives -901 tracing, the bytes
+ *    of trace data a process collected, which no record carries: PICL's
+ *    -103 has it, picl_stats_emit's does not);
  *  - "inside" means between R's entry and matching exit on the same
  *    process, nested instances of R counted once.
  */

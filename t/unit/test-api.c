@@ -715,7 +715,7 @@ START_TEST(documented_edges)
 {
 	static const char text[] = "-2 1 0 0 0 0\n-2 x 0 0 0 0\n"
 				   "-3 -21 1.0 0 0 3 2 8 5 1\n-4 -21 2.0 0 0 0\n"
-				   "-4 7 3.0 0 0 0\n";
+				   "-4 7 3.0 0 0 0\n-3 -901 4 0 0 0\n-4 -901 5 0 0 0\n";
 	struct picl_reader_options o;
 	struct picl_descriptor *d;
 	struct picl_error err;
@@ -769,6 +769,10 @@ START_TEST(documented_edges)
 	ck_assert_int_eq(v, -1);
 	ck_assert_int_eq(picl_stats_get(dec, 0, 0, -1, -21, &t, &c, &v), 1);
 	ck_assert_int_eq(v, 8);
+	/* -901's volume (trace bytes) is in no record: undefined here */
+	ck_assert_int_eq(picl_stats_get(dec, 0, 0, -1, -901, &t, &c, &v), 1);
+	ck_assert_int_eq(c, 1);
+	ck_assert_int_eq(v, -1);
 	picl_stats_free(raw);
 	picl_stats_free(dec);
 	picl_reader_free(r);
