@@ -764,7 +764,7 @@ void picl_output_abort(struct picl_output *o);
 struct picl_writer;
 
 struct picl_writer_options {
-	int compress;          /* 1: write a zstd stream */
+	int compress;          /* non-zero: write a zstd stream; 0: plain text */
 	int level;             /* zstd level; 0: 3 */
 	size_t buffer_size;    /* 0: 1 MiB */
 };
