@@ -22,6 +22,9 @@
  *     a record that was not earlier than its processor's previous records
  *     is not made earlier than their corrected times either; records of
  *     processor -1 (or of a subset) and header records keep their times.
+ *     A time statistics record (-101) of a processor corrected for drift
+ *     has its times multiplied by 1 + drift (rescale_stats), each exactly
+ *     at its own decimals, as the intervals they sum are stretched.
  *     The matcher runs again on the corrected times and counts what is
  *     left.
  *  3. only if tachyons are left (rounding, or constraints no line can
@@ -152,6 +155,11 @@ struct syncer {
 	struct jump *found;             /* receives to raise, found by this pass */
 	int32_t *found_proc;
 	size_t nfound, found_cap;
+	/* a -101 record's values with rescaled times, and their texts */
+	struct picl_value *stat_values;
+	size_t stat_values_cap;
+	char *stat_text;
+	size_t stat_text_cap;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -716,6 +724,120 @@ static int corrected(struct syncer *s, struct proc *p, const struct picl_record 
 	return PICL_OK;
 }
 
+#define STAT_TOO_LONG "the rescaled time statistic would need more than 18 digits (a time " \
+	"keeps its number of decimals)"
+
+/* Room for n values and as many times' texts; -1 when out of memory. */
+static int stat_room(struct syncer *s, size_t n)
+{
+	if (n > s->stat_values_cap) {
+		struct picl_value *v = realloc(s->stat_values, n * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->stat_values = v;
+		s->stat_values_cap = n;
+	}
+	if (n > s->stat_text_cap / PICL_TIME_BUFSIZE) {
+		char *t;
+
+		if (n > SIZE_MAX / PICL_TIME_BUFSIZE || !(t = realloc(s->stat_text, n * PICL_TIME_BUFSIZE)))
+			return -1;
+		s->stat_text = t;
+		s->stat_text_cap = n * PICL_TIME_BUFSIZE;
+	}
+	return 0;
+}
+
+/* Whether the record's control string has suppressed conversions (%*):
+ * the writer then writes its data as they were read, not its values. */
+static int has_suppressed(const struct picl_record *rec)
+{
+	const char *c = rec->desc ? picl_descriptor_control(rec->desc) : NULL;
+
+	for (; c && (c = strchr(c, '%')) != NULL; c += 2) {
+		if (c[1] == '*')
+			return 1;
+		if (c[1] == '\0')
+			break;
+	}
+	return 0;
+}
+
+/*
+ * A time statistics record (-101) of processor p, whose clock runs at
+ * 1 + drift of the reference's: every time it gives was measured by p's
+ * clock, so it is multiplied by 1 + drift, as every interval between p's
+ * corrected timestamps is. Exactly, as a timestamp is corrected: the
+ * change is a whole number of units of the value's own last decimal
+ * (rounded to the nearest, half a unit keeps the value), the value keeps
+ * its number of decimals. Undefined times (-1) and zeros stay; a value
+ * that does not change keeps its text byte for byte, a record with no
+ * change is left alone. rec->values then points to s->stat_values.
+ */
+static int rescale_stats(struct syncer *s, const struct proc *p, struct picl_record *rec)
+{
+	long double drift = (long double)p->r->drift;
+	struct picl_value *vals;
+	size_t k, npairs;
+	int changed = 0;
+
+	if (rec->nvalues == 0 || rec->nvalues % 2 != 0 || has_suppressed(rec) ||
+	    picl_stats_record_pairs(rec, NULL, 0) <= 0)
+		return PICL_OK;  /* not (event, value) pairs: left as they are */
+	npairs = rec->nvalues / 2;
+	if (stat_room(s, rec->nvalues) < 0) {
+		picltrace_error(CMD, "out of memory");
+		return PICL_ERR_NOMEM;
+	}
+	vals = s->stat_values;
+	memcpy(vals, rec->values, rec->nvalues * sizeof(*vals));
+	for (k = 0; k < npairs; k++) {
+		struct picl_value *v = &vals[2 * k + 1];
+		struct picl_time t;
+		int64_t d;
+
+		if (v->kind == PICL_VAL_INT) {
+			t.mant = v->v.i;
+			t.scale = 0;
+		} else if (v->kind == PICL_VAL_UINT && v->v.u <= (uint64_t)INT64_MAX) {
+			t.mant = (int64_t)v->v.u;
+			t.scale = 0;
+		} else if ((v->kind == PICL_VAL_DOUBLE || v->kind == PICL_VAL_FLOAT) && v->text) {
+			if (picl_time_parse(v->text, v->text_len, &t, NULL) != PICL_OK)
+				return range_error(s, rec, "a time statistic with more than 18 digits "
+						   "or decimals cannot be rescaled by the drift exactly");
+		} else {
+			continue;
+		}
+		if (t.mant <= 0)
+			continue;
+		d = round_to_written((long double)t.mant * drift);
+		if (d == 0)
+			continue;
+		if (t.mant + d >= MANT_LIMIT || t.mant + d <= 0)
+			return range_error(s, rec, STAT_TOO_LONG);
+		t.mant += d;
+		if (v->kind == PICL_VAL_INT) {
+			v->v.i = t.mant;
+			v->text = NULL;
+		} else if (v->kind == PICL_VAL_UINT) {
+			v->v.u = (uint64_t)t.mant;
+			v->text = NULL;
+		} else {
+			char *buf = s->stat_text + (2 * k + 1) * PICL_TIME_BUFSIZE;
+
+			v->text_len = picl_time_format(t, buf);
+			v->text = buf;
+			v->v.d = picl_time_to_double(t);
+		}
+		changed = 1;
+	}
+	if (changed)
+		rec->values = vals;
+	return PICL_OK;
+}
+
 /* One rewrite of the whole input, to w (or only counted when w is NULL). */
 static int rewrite(struct syncer *s, struct picl_writer *w)
 {
@@ -751,6 +873,9 @@ static int rewrite(struct syncer *s, struct picl_writer *w)
 			struct proc *p = proc_find(s, rec.processor);
 
 			if (p && (rc = corrected(s, p, &rec, &rec.time)) < 0)
+				goto done;
+			if (p && p->r && p->r->drift != 0 && rec.type == PICL_REC_STAT_TIME &&
+			    (rc = rescale_stats(s, p, &rec)) < 0)
 				goto done;
 		}
 		if (w && (rc = picl_writer_write(w, &rec)) < 0) {
@@ -1104,6 +1229,8 @@ static void syncer_release(struct syncer *s)
 	free(s->procs);
 	free(s->found);
 	free(s->found_proc);
+	free(s->stat_values);
+	free(s->stat_text);
 	clock_estimator_free(s->ce);
 	if (s->in.fd >= 0)
 		close(s->in.fd);
