@@ -19,5 +19,7 @@ STATS_TESTS += t/e2e/0860-stat-time-tolerance.sh t/e2e/0861-stat-compare-sample.
 # statistics leftovers: validate and stat --compare alike (s24-stats)
 STATS_TESTS += t/e2e/0966-stat-tolerance-marks.sh t/e2e/0967-validate-stat-left-out.sh \
 	t/e2e/0968-runtime-traceevents-order.sh t/e2e/0969-stat-nested-same-type.sh
+# stat's numbers checked by hand, and its outputs against each other (s25-rst)
+STATS_TESTS += t/e2e/0870-stat-hand-numbers.sh
 TESTS += $(STATS_TESTS)
 EXTRA_DIST += $(STATS_TESTS)
