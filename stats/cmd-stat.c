@@ -176,8 +176,14 @@ static void tab_print(struct tab *t, FILE *out, const char *indent)
 	}
 }
 
+/* Set when a table or block could not be made for want of memory: the
+ * output would be cut short, so stat fails instead (exit 2). */
+static int print_nomem;
+
 static void tab_free(struct tab *t)
 {
+	if (t->failed)
+		print_nomem = 1;
 	size_t k;
 
 	for (k = 0; k < t->nrows * t->ncols; k++)
@@ -320,8 +326,10 @@ static void table_block(FILE *out, const struct profile *p, const char *title,
 			fmt_percent(b->cat[c], b->traced).s);
 	tab_print(&t, out, "  ");
 	tab_free(&t);
-	if (!rels)
+	if (!rels) {
+		print_nomem = 1;
 		return;
+	}
 	nrels = block_rels(b, rels);
 	for (r = 0; r < nrels; r++) {
 		char name[1100];
@@ -377,6 +385,8 @@ static void table_messages(FILE *out, const struct profile *p, int pairs)
 		struct tab t;
 
 		v = prof_pairs_sorted(p, &n);
+		if (!v)
+			print_nomem = 1;
 		if (v) {
 			fputc('\n', out);
 			tab_init(&t, "rrrrrrr");
@@ -464,8 +474,10 @@ static void csv_block(FILE *out, const struct profile *p, const char *who,
 	for (c = 0; c < PROF_NCAT; c++)
 		fprintf(out, "%s,,utilization,,%s,%s,,\n", who, prof_cat_name(c),
 			fmt_ticks(p, b->cat[c]).s);
-	if (!rels)
+	if (!rels) {
+		print_nomem = 1;
 		return;
+	}
 	nrels = block_rels(b, rels);
 	for (r = 0; r < nrels; r++) {
 		for (k = 0; k < b->ncells; k++)
@@ -527,6 +539,8 @@ static void json_block(FILE *out, const struct profile *p, const struct block *b
 	fputs("},\n      \"profile\": [", out);
 	if (rels)
 		nrels = block_rels(b, rels);
+	else
+		print_nomem = 1;
 	for (r = 0; r < nrels; r++) {
 		fprintf(out, "%s\n        {\"relative\": %d, \"name\": ", r ? "," : "", (int)rels[r]);
 		prof_json_string(out, prof_event_name(p, rels[r]));
@@ -600,6 +614,8 @@ static void print_json(FILE *out, const struct profile *p, const struct stat_opt
 		size_t n = 0;
 
 		v = prof_pairs_sorted(p, &n);
+		if (!v)
+			print_nomem = 1;
 		fputs(",\n    \"pairs\": [", out);
 		for (k = 0; v && k < n; k++) {
 			fprintf(out, "%s\n      {\"from\": %d, \"to\": %d, ", k ? "," : "",
@@ -1295,8 +1311,13 @@ int cmd_stat(int argc, const char **argv)
 		print_json(out.f, p, &o, (char *const *)inputs, ninputs, sums);
 	else
 		print_table(out.f, p, &o, (char *const *)inputs, ninputs, sums);
-	if (prof_output_commit(&out, "stat") < 0)
+	if (print_nomem) {
+		picltrace_error("stat", "out of memory");
+		prof_output_abort(&out);
 		status = 2;
+	} else if (prof_output_commit(&out, "stat") < 0) {
+		status = 2;
+	}
 done:
 	free(sums);
 	profile_free(p);

@@ -21,6 +21,6 @@ STATS_TESTS += t/e2e/0966-stat-tolerance-marks.sh t/e2e/0967-validate-stat-left-
 	t/e2e/0968-runtime-traceevents-order.sh t/e2e/0969-stat-nested-same-type.sh
 # stat's numbers checked by hand, and its outputs against each other (s25-rst)
 STATS_TESTS += t/e2e/0870-stat-hand-numbers.sh t/e2e/0871-stat-json-keys.sh \
-	t/e2e/0872-stat-emit-roundtrip.sh
+	t/e2e/0872-stat-emit-roundtrip.sh t/e2e/0873-stat-out-of-memory.sh
 TESTS += $(STATS_TESTS)
 EXTRA_DIST += $(STATS_TESTS)
