@@ -31,6 +31,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "runs.h"
 #include "builtin.h"
+#include "internal.h"   /* picl_data_needs_pad */
 #include "pow10.h"
 
 #include <errno.h>
@@ -316,21 +317,30 @@ static int write_stored_line(struct picl_writer *w, const char *line, size_t len
 	return picl_writer_write_raw(w, line, len + 1);
 }
 
-/* Write a record's line (the reader's line is not newline-terminated). */
-static int write_record_line(struct picl_writer *w, const struct picl_record *rec)
+/* Write a line that is not newline-terminated (a reader's record line, a
+ * rewritten one), and its newline: after a blank when it would not read
+ * back as itself (its data end with a '\r', which the newline would make a
+ * CRLF line's end, or with a continuation's '\'), as picl_writer_write
+ * pads data. */
+static int write_line(struct picl_writer *w, const char *line, size_t len)
 {
-	if (picl_writer_write_raw(w, rec->line, rec->line_len) < 0)
+	if (picl_writer_write_raw(w, line, len) < 0)
 		return -1;
-	return picl_writer_write_raw(w, "\n", 1);
+	return picl_data_needs_pad(line, len) ? picl_writer_write_raw(w, " \n", 2)
+					      : picl_writer_write_raw(w, "\n", 1);
 }
 
 int runs_append_line(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
-	if (*len + n + 1 > *cap && grow((void **)buf, cap, *len + n + 1, 1) < 0)
+	size_t pad = picl_data_needs_pad(s, n) ? 1 : 0;   /* as write_line */
+
+	if (*len + n + pad + 1 > *cap && grow((void **)buf, cap, *len + n + pad + 1, 1) < 0)
 		return -1;
 	memcpy(*buf + *len, s, n);
-	(*buf)[*len + n] = '\n';
-	*len += n + 1;
+	if (pad)
+		(*buf)[*len + n] = ' ';
+	(*buf)[*len + n + pad] = '\n';
+	*len += n + pad + 1;
 	return 0;
 }
 
@@ -355,7 +365,7 @@ static int write_sorted(struct sorter *s, struct picl_writer *w, struct deftrack
 			runs_big_free(order, order_bytes);
 			return -1;
 		}
-		if (nl ? picl_writer_write_raw(w, nl, nlen) < 0 || picl_writer_write_raw(w, "\n", 1) < 0
+		if (nl ? write_line(w, nl, nlen) < 0
 		       : write_stored_line(w, s->arena + e->off, e->len) < 0) {
 			picltrace_report(s->cfg.cmd, picl_writer_error(w));
 			runs_big_free(order, order_bytes);
@@ -557,7 +567,7 @@ int sorter_add(struct sorter *s, struct picl_reader *r, const struct picl_record
 {
 	struct ent *e;
 	const char *line = rec->line;
-	size_t len = rec->line_len;
+	size_t len = rec->line_len, pad;
 	int fail = 0;
 
 	if (picl_is_header_type(rec->type)) {
@@ -573,24 +583,27 @@ int sorter_add(struct sorter *s, struct picl_reader *r, const struct picl_record
 		line = rec->line;
 		len = rec->line_len;
 	}
-	if (len > UINT32_MAX)
+	pad = picl_data_needs_pad(line, len) ? 1 : 0;   /* as write_line */
+	if (len + pad > UINT32_MAX)
 		return nomem(s);
-	if ((uint64_t)s->alen + len + 1 + (uint64_t)(s->n + 1) * ENT_COST >
+	if ((uint64_t)s->alen + len + pad + 1 + (uint64_t)(s->n + 1) * ENT_COST >
 	    s->cfg.memory && s->n > 0 && spill(s) < 0)
 		return -1;
-	if (s->alen + len + 1 > s->acap &&
-	    grow_big((void **)&s->arena, &s->acap, s->alen + len + 1, 1) < 0)
+	if (s->alen + len + pad + 1 > s->acap &&
+	    grow_big((void **)&s->arena, &s->acap, s->alen + len + pad + 1, 1) < 0)
 		return nomem(s);
 	if (s->n == s->cap && grow_big((void **)&s->ents, &s->cap, s->n + 1, sizeof(*s->ents)) < 0)
 		return nomem(s);
 	e = &s->ents[s->n++];
 	e->mant = rec->time.mant;
 	e->scale = rec->time.scale;
-	e->len = (uint32_t)len;
+	e->len = (uint32_t)(len + pad);
 	e->off = s->alen;
 	memcpy(s->arena + s->alen, line, len);
-	s->arena[s->alen + len] = '\n';
-	s->alen += len + 1;
+	if (pad)
+		s->arena[s->alen + len] = ' ';
+	s->arena[s->alen + len + pad] = '\n';
+	s->alen += len + pad + 1;
 	return 0;
 }
 
@@ -901,9 +914,8 @@ static int merge_core(const struct runs_config *cfg, struct picl_reader **in, si
 			goto out;
 		if (repeat)
 			;   /* the same definition as the last one of its id */
-		else if (nl ? picl_writer_write_raw(w, nl, nlen) < 0 ||
-			      picl_writer_write_raw(w, "\n", 1) < 0
-			    : write_record_line(w, &s->rec) < 0) {
+		else if (nl ? write_line(w, nl, nlen) < 0
+			    : write_line(w, s->rec.line, s->rec.line_len) < 0) {
 			picltrace_report(cfg->cmd, picl_writer_error(w));
 			goto out;
 		}

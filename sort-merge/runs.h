@@ -122,7 +122,10 @@ void *runs_big_grow(void *p, size_t old, size_t bytes);
 size_t runs_fan_in(void);
 
 /* Append line s[0..n) and a newline to the growing buffer *buf (*len
- * bytes used of *cap). 0, or -1 when out of memory (*buf as it was). */
+ * bytes used of *cap), a blank before the newline when the line would not
+ * read back as itself (picl_data_needs_pad: its data end with a '\r' or a
+ * continuation's '\', as a record's line can once the reader dropped its
+ * CRLF). 0, or -1 when out of memory (*buf as it was). */
 int runs_append_line(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 
 /* A flag of runs_open: the reader applies definition records (drops
