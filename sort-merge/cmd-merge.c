@@ -177,27 +177,23 @@ static int close_temp(struct picl_writer *w)
 	return 0;
 }
 
-/* Sort one input into a temporary run (for --unsorted). Returns its fd. */
-static int sort_input(const struct runs_config *cfg, const char *path)
+/* Sort one input into a temporary run (for --unsorted), showing progress
+ * on prog as *done + the bytes read of it, which are then added to *done.
+ * Returns its fd. */
+static int sort_input(const struct runs_config *cfg, const char *path,
+		      struct picltrace_progress *prog, uint64_t *done)
 {
 	struct picl_reader *r = runs_open("merge", path, RUNS_READ_DEFS);
 	struct sorter *s = NULL;
 	struct picl_writer *w = NULL;
-	struct picl_record rec;
 	int fd = -1, rc;
 
 	if (!r)
 		return -1;
 	s = sorter_new(cfg);
-	if (!s)
+	if (!s || sorter_add_all(s, r, prog, *done) < 0)
 		goto fail;
-	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
-		if (sorter_add(s, r, &rec) < 0)
-			goto fail;
-	if (rc != PICL_END) {
-		picltrace_report("merge", picl_reader_error(r));
-		goto fail;
-	}
+	*done += picl_reader_offset(r);
 	w = temp_writer(cfg, &fd, 1);
 	if (!w || sorter_finish(s, w) < 0)
 		goto fail;
@@ -278,6 +274,24 @@ static uint64_t input_cost(const char *name)
 	if ((fhd >> 6) == 1)
 		window += 256;
 	return RUNS_ZSTD_COST(window);
+}
+
+/* The bytes of names[0..n) for a progress line over them all: the sum of
+ * their sizes, or 0 (unknown) when one is not a plain regular file (a pipe,
+ * standard input, or zstd, whose reader counts what it decompresses to). */
+static uint64_t inputs_size(const char *const *names, size_t n)
+{
+	uint64_t total = 0;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], "-") == 0 || stat(names[i], &st) < 0 ||
+		    !S_ISREG(st.st_mode) || input_cost(names[i]) != 0)
+			return 0;
+		total += (uint64_t)st.st_size;
+	}
+	return total;
 }
 
 /*
@@ -411,12 +425,16 @@ static struct picl_time just_before(struct picl_time t)
  * (the header records of the inputs, which a sorted input has in front,
  * and its first event record), one unit before.
  * 1 if done, 0 if some input cannot be read twice (standard input, a pipe),
- * -1 after reporting an error.
+ * -1 after reporting an error. A progress line ("merge: scanning") unless
+ * quiet: the pass reads every input once more before the merge does.
  */
-static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_time *t)
+static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_time *t,
+		   int quiet)
 {
+	struct picltrace_progress prog;
 	struct picl_record rec;
 	struct stat st;
+	uint64_t total = 0, base = 0, count = 0;
 	size_t i;
 	int have = 0, rc;
 
@@ -426,6 +444,18 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 			return 0;
 	t->mant = 0;
 	t->scale = 0;
+	/* against the inputs' size when they are plain files (temporary runs
+	 * are zstd: their size is not what is read) */
+	for (i = 0; i < n; i++) {
+		uint64_t size = in[i].fd >= 0 ? 0 : inputs_size(&in[i].name, 1);
+
+		if (size == 0) {
+			total = 0;
+			break;
+		}
+		total += size;
+	}
+	picltrace_progress_init(&prog, "merge: scanning", total, quiet);
 	for (i = 0; i < n; i++) {
 		struct picl_reader *r = in[i].fd >= 0 ?
 			runs_reopen("merge", in[i].fd, in[i].name, 0) :
@@ -439,6 +469,8 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 				picl_reader_free(r);
 				return -1;
 			}
+			if ((++count & 0xfff) == 0)
+				picltrace_progress(&prog, base + picl_reader_offset(r));
 			if (first) {
 				if (!picl_is_header_type(rec.type) &&
 				    !picl_is_definition_type(rec.type))
@@ -453,8 +485,10 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 			picl_reader_free(r);
 			return -1;
 		}
+		base += picl_reader_offset(r);
 		picl_reader_free(r);
 	}
+	picltrace_progress_done(&prog);
 	if (have)
 		*t = just_before(*t);
 	return 1;
@@ -788,7 +822,8 @@ int cmd_merge(int argc, const char **argv)
 	int scanned = 0;
 	struct picl_time t = { 0, 0 };
 	struct plan plan = { 0, { 0 } };
-	uint64_t most;
+	struct picltrace_progress sorting;
+	uint64_t most, sorted = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, (char *const *)argv, "o:um:T:zqh", longopts, NULL)) != -1) {
@@ -857,11 +892,14 @@ int cmd_merge(int argc, const char **argv)
 	 * in a round (stable: they are the earliest inputs, and stay in
 	 * front), which makes runs above the plan's levels. */
 	most = runs_budget(cfg.memory) / (RUNS_RUN_COST + RUNS_BUFFER_MIN);
-	if (unsorted)
+	if (unsorted) {
 		unsorted_plan(&plan, n, fan, most < 2 ? 2 : most < fan ? (size_t)most : fan);
+		picltrace_progress_init(&sorting, "merge: sorting", inputs_size(names, n),
+					cfg.quiet);
+	}
 	for (i = 0, m = 0; i < n; i++) {
 		in[m].name = names[i];
-		in[m].fd = unsorted ? sort_input(&cfg, names[i]) : -1;
+		in[m].fd = unsorted ? sort_input(&cfg, names[i], &sorting, &sorted) : -1;
 		if (unsorted && in[m].fd < 0)
 			goto out;
 		in[m].cost = unsorted ? RUNS_RUN_COST : input_cost(names[i]);
@@ -878,12 +916,14 @@ int cmd_merge(int argc, const char **argv)
 				in[j].level = (unsigned)plan.levels;
 		}
 	}
+	if (unsorted)
+		picltrace_progress_done(&sorting);
 	n = m;
 	/* Merge in parts while there are more inputs than descriptors or
 	 * --memory allow at once. */
 	if (merge_tree(&cfg, in, &n, fan) < 0)
 		goto out;
-	if (header && (scanned = prescan(in, n, &ps, &t)) < 0)
+	if (header && (scanned = prescan(in, n, &ps, &t, cfg.quiet)) < 0)
 		goto out;
 	if (header && scanned) {
 		w = picltrace_open_output("merge", output, compress, level);

@@ -41,4 +41,12 @@ for c in "validate -" "stat -o st.txt -" "plot --format=script -o p.gp -" \
   expect_rc 0
   grep -a -q "MB/s" "$TMP/err" && fail "picltrace $c, standard error a file: a progress line"
 done
+
+# merge --unsorted sorts each input first, which is most of its work: a
+# line of its own ("merge: sorting"; there was none until the merge)
+run script -qec "sh slow.sh | \"$PT\" merge -u -o mu.picl -" "$TMP/typescript"
+expect_rc 0
+tr '\r' '\n' < "$TMP/out" > tty.txt
+grep -a -q -E "^picltrace merge: sorting: [0-9]+ MB \\(" tty.txt ||
+  fail "picltrace merge -u on a terminal: no 'merge: sorting' line: $(grep -a MB tty.txt | head -n 3)"
 echo "ok: $ntest runs"
