@@ -19,6 +19,16 @@ block() {
        inside { print }' "$PICL_SRCDIR/README.md"
 }
 
+# a sanitizer build's libpicl needs the programs built with the same
+# sanitizers (the ASan runtime first): picl-cc runs the build's compiler
+# with them, as a user of such a build would set PICL_CC
+san=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | tr ' ' '\n' | grep '^-fsanitize' |
+  tr '\n' ' ')
+if [ -n "$san" ]; then
+  PICL_CC="$(sed -n 's/^CC = //p' "$PICL_BUILDDIR/Makefile") $san"
+  export PICL_CC
+fi
+
 n=0
 for heading in "## A short tour" "## Writing traced programs (the PICL runtime)"; do
   block "$heading" > "$TMP/tour.txt"
