@@ -7,12 +7,7 @@
 # command is still reading when its line is due (4 times a second at most).
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
-# (script's typescript goes to a file of ours, never to a device)
-if ! command -v script >"$TMP/which" 2>&1 ||
-   ! script -qec true "$TMP/typescript" >"$TMP/which" 2>&1; then
-  echo "SKIP: script(1) cannot give the commands a terminal here"
-  exit 77
-fi
+need_script
 export PICL_SCHEMA="$PICL_SRCDIR/schemas/picl.yaml"
 cd "$TMP"
 "$GEN" --seed 5 --procs 4 --records 600000 -o in.picl

@@ -5,12 +5,7 @@
 # a FILE, or standard input not a terminal, it says nothing of the kind.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
-# (script's typescript goes to a file of ours, never to a device)
-if ! command -v script >"$TMP/which" 2>&1 ||
-   ! script -qec true "$TMP/typescript" >"$TMP/which" 2>&1; then
-  echo "SKIP: script(1) cannot give the commands a terminal here"
-  exit 77
-fi
+need_script
 export PICL_SCHEMA="$PICL_SRCDIR/schemas/picl.yaml"
 cd "$TMP"
 printf -- '-3 -901 0 0 0 0\n-4 -901 1 0 0 0\n' > tiny.picl

@@ -8,46 +8,8 @@
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
-la="$PICL_BUILDDIR/libpicl-trace/libpicl-trace.la"
-pc="$PICL_BUILDDIR/libpicl-trace/picl-trace.pc"
-so=
-for f in "$PICL_BUILDDIR"/libpicl-trace/.libs/libpicl-trace.so.*.*.*; do
-  [ -f "$f" ] && so=$f
-done
-if [ ! -f "$la" ] || [ ! -f "$pc" ] || [ -z "$so" ]; then
-  echo "SKIP: no shared libpicl-trace or picl-trace.pc in this build"
-  exit 77
-fi
-if ! command -v pkg-config >/dev/null; then
-  echo "SKIP: pkg-config is missing"
-  exit 77
-fi
-cc=${CC:-cc}
-if ! command -v "${cc%% *}" >/dev/null; then
-  echo "SKIP: no C compiler ($cc)"
-  exit 77
-fi
+install_lib
 command -v zstd >/dev/null || { echo "SKIP: zstd (the program) is missing"; exit 77; }
-
-# installed as 0006-installed-api.sh does it, below a DESTDIR of our own
-libdir=$(pkg-config --variable=libdir "$pc")
-includedir=$(pkg-config --variable=includedir "$pc")
-dest="$TMP/inst"
-mkdir -p "$dest$libdir/pkgconfig" "$dest$includedir"
-"$PICL_BUILDDIR/libtool" --quiet --mode=install install -c "$la" "$dest$libdir" \
-  >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log" >&2; fail "libtool could not install $la"; }
-cp "$PICL_SRCDIR/libpicl-trace/picl-trace.h" "$dest$includedir/"
-cp "$pc" "$dest$libdir/pkgconfig/"
-PKG_CONFIG_PATH="$dest$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-PKG_CONFIG_SYSROOT_DIR="$dest"
-export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
-cflags=$(pkg-config --cflags picl-trace) || fail "pkg-config --cflags picl-trace failed"
-libs=$(pkg-config --libs picl-trace) || fail "pkg-config --libs picl-trace failed"
-san=
-if nm -D "$so" 2>/dev/null | grep -q ' U __asan_'; then
-  san="-fsanitize=address"
-  nm -D "$so" | grep -q ' U __ubsan_' && san="$san,undefined"
-fi
 
 # The Nth .nf/.fi block of the EXAMPLES section, as the page shows it.
 man="$PICL_SRCDIR/man/libpicl-trace.3"

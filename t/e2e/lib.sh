@@ -43,6 +43,63 @@ need_shared() {
   fi
 }
 
+# install_lib: the library, its header and picl-trace.pc installed below
+# $dest ($TMP/inst) where make install would put them (libtool installs
+# the library alone, so nothing is relinked in the build tree while other
+# tests run), and pkg-config pointed there. Skips (77) without a shared
+# libpicl-trace, pkg-config or a C compiler. Sets cc ($CC or cc), la, pc,
+# so, dest, libdir, includedir, cflags and libs (pkg-config's), and san
+# (the -fsanitize option a program of a sanitizer build's library needs).
+install_lib() {
+  la="$PICL_BUILDDIR/libpicl-trace/libpicl-trace.la"
+  pc="$PICL_BUILDDIR/libpicl-trace/picl-trace.pc"
+  so=
+  for f in "$PICL_BUILDDIR"/libpicl-trace/.libs/libpicl-trace.so.*.*.*; do
+    [ -f "$f" ] && so=$f
+  done
+  if [ ! -f "$la" ] || [ ! -f "$pc" ] || [ -z "$so" ]; then
+    echo "SKIP: no shared libpicl-trace or picl-trace.pc in this build"
+    exit 77
+  fi
+  if ! command -v pkg-config >/dev/null; then
+    echo "SKIP: pkg-config is missing"
+    exit 77
+  fi
+  cc=${CC:-cc}
+  if ! command -v "${cc%% *}" >/dev/null; then
+    echo "SKIP: no C compiler ($cc)"
+    exit 77
+  fi
+  libdir=$(pkg-config --variable=libdir "$pc")
+  includedir=$(pkg-config --variable=includedir "$pc")
+  dest="$TMP/inst"
+  mkdir -p "$dest$libdir/pkgconfig" "$dest$includedir"
+  "$PICL_BUILDDIR/libtool" --quiet --mode=install install -c "$la" "$dest$libdir" \
+    >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log" >&2; fail "libtool could not install $la"; }
+  cp "$PICL_SRCDIR/libpicl-trace/picl-trace.h" "$dest$includedir/"
+  cp "$pc" "$dest$libdir/pkgconfig/"
+  PKG_CONFIG_PATH="$dest$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  PKG_CONFIG_SYSROOT_DIR="$dest"
+  export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+  cflags=$(pkg-config --cflags picl-trace) || fail "pkg-config --cflags picl-trace failed"
+  libs=$(pkg-config --libs picl-trace) || fail "pkg-config --libs picl-trace failed"
+  san=
+  if nm -D "$so" 2>/dev/null | grep -q ' U __asan_'; then
+    san="-fsanitize=address"
+    nm -D "$so" | grep -q ' U __ubsan_' && san="$san,undefined"
+  fi
+}
+
+# need_script: skips (77) when script(1) cannot give the commands a
+# terminal here (its typescript goes to a file of ours, never to a device).
+need_script() {
+  if ! command -v script >"$TMP/which" 2>&1 ||
+     ! script -qec true "$TMP/typescript" >"$TMP/which" 2>&1; then
+    echo "SKIP: script(1) cannot give the commands a terminal here"
+    exit 77
+  fi
+}
+
 run() {
   ntest=$((ntest + 1))
   set +e
