@@ -91,6 +91,11 @@ EXTRA_DIST += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 # a user's program built against the installed library through pkg-config
 TESTS += t/e2e/0006-installed-api.sh
 EXTRA_DIST += t/e2e/0006-installed-api.sh
+# the commands, libraries, pkg-config modules and pages as `make install`
+# leaves them under a prefix, used from a clean environment; then
+# `make uninstall`
+TESTS += t/e2e/0007-installed-tools.sh
+EXTRA_DIST += t/e2e/0007-installed-tools.sh
 # the programs of libpicl-trace(3)'s EXAMPLES, built as the page says
 TESTS += t/e2e/0050-api-man-examples.sh
 EXTRA_DIST += t/e2e/0050-api-man-examples.sh
