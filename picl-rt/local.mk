@@ -13,14 +13,14 @@ include_HEADERS += picl-rt/picl.h
 picl_rt_libpicl_la_SOURCES = $(PICL_RT_COMMON) picl-rt/shm.h picl-rt/local.c
 picl_rt_libpicl_la_CFLAGS = $(AM_CFLAGS)
 picl_rt_libpicl_la_LIBADD = libpicl-trace/libpicl-trace.la
-picl_rt_libpicl_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+picl_rt_libpicl_la_LDFLAGS = -version-info 0:0:0 -no-undefined $(INSTALLED_RPATH)
 
 if HAVE_MPI
 lib_LTLIBRARIES += picl-rt/libpicl-mpi.la
 picl_rt_libpicl_mpi_la_SOURCES = $(PICL_RT_COMMON) picl-rt/mpi.c
 picl_rt_libpicl_mpi_la_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 picl_rt_libpicl_mpi_la_LIBADD = libpicl-trace/libpicl-trace.la $(MPI_LIBS)
-picl_rt_libpicl_mpi_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+picl_rt_libpicl_mpi_la_LDFLAGS = -version-info 0:0:0 -no-undefined $(INSTALLED_RPATH)
 pkgconfig_DATA += picl-rt/picl-mpi.pc
 endif
 

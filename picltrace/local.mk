@@ -2,6 +2,7 @@
 bin_PROGRAMS += picltrace/picltrace
 picltrace_picltrace_SOURCES = picltrace/picltrace.c picltrace/builtin.h picltrace/util.c picltrace/cmd-cat.c
 picltrace_picltrace_LDADD = libpicl-trace/libpicl-trace.la
+picltrace_picltrace_LDFLAGS = $(INSTALLED_RPATH)
 picltrace_picltrace_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picltrace
 dist_man_MANS += man/picltrace.1 man/picltrace-cat.1
 # validate (lives beside the schema code; see DESIGN.md)

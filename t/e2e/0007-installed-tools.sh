@@ -36,10 +36,15 @@ version=$(mkvar PACKAGE_VERSION)
 
 # ---- configure and install, as a user would (the build's compilers, no
 # -Werror), outside make check's jobserver --------------------------------
+# LT_SYS_LIBRARY_PATH makes P/lib one of the directories libtool takes the
+# loader to search by itself, as /usr/local/lib (the default prefix's) is
+# on Debian: libtool then gives nothing a run path to it, yet the loader
+# finds a library there only once ldconfig has put it in its cache, which
+# `make install` does not do (libtool runs ldconfig -n).
 start=$(date +%s)
 (cd "$B" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u PICL_SCHEMA \
    -u PICL_SRCDIR -u PICL_BUILDDIR -u PICL_SHARED -u DESTDIR \
-   "$PICL_SRCDIR/configure" -q --prefix="$P" CC="$cc_" \
+   "$PICL_SRCDIR/configure" -q --prefix="$P" CC="$cc_" LT_SYS_LIBRARY_PATH="$P/lib" \
    ${mpicc_:+MPICC="$mpicc_"} ${gnuplot_:+GNUPLOT="$gnuplot_"}) \
   >"$TMP/configure.log" 2>&1 || { tail -30 "$TMP/configure.log" >&2; fail "configure --prefix=$P"; }
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DESTDIR make -C "$B" -j2 install \
