@@ -212,6 +212,13 @@ else
   done
 fi
 
+# The pages name the schema where this prefix has it, not where the
+# default prefix would.
+grep -q "$P/share/picl-trace/picl.yaml" "$P/share/man/man5/picl-schema.5" ||
+  fail "picl-schema(5) does not name the installed schema $P/share/picl-trace/picl.yaml"
+! grep -l /usr/local/share/picl-trace "$P"/share/man/man*/* ||
+  fail "an installed page names the default prefix's schema"
+
 # ---- make uninstall leaves no file (as distcheck asks) -------------------
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DESTDIR make -C "$B" uninstall \
   >"$TMP/uninstall.log" 2>&1 || { tail -30 "$TMP/uninstall.log" >&2; fail "make uninstall"; }
