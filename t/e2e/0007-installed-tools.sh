@@ -103,6 +103,13 @@ expect_out <<EOF
 run.picl: $lines records, 0 errors, 0 warnings
 EOF
 [ ! -s "$TMP/err" ] || fail "validate: $(cat "$TMP/err")"
+# (the schema it read is the installed one: without it, validate says so)
+mv "$P/share/picl-trace/picl.yaml" "$TMP/picl.yaml"
+user picltrace validate run.picl
+mv "$TMP/picl.yaml" "$P/share/picl-trace/picl.yaml"
+expect_rc 2
+grep -q "^picltrace validate: $P/share/picl-trace/picl.yaml: cannot open the schema" "$TMP/err" ||
+  fail "validate without the installed schema: $(cat "$TMP/err")"
 user picltrace sort -o sorted.picl run.picl
 expect_rc 0
 [ "$(wc -l <sorted.picl)" -eq "$lines" ] || fail "sort lost or added records"
