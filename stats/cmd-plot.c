@@ -744,6 +744,30 @@ static void show_gnuplot_messages(FILE *errf)
 	}
 }
 
+/*
+ * gnuplot's environment: ours with LC_ALL=C.UTF-8, the script being UTF-8
+ * (set encoding utf8) whatever our locale is. In a locale that is not
+ * UTF-8 (none set: C) gnuplot warned "iconv failed to convert degree sign"
+ * on every picture. NULL when out of memory (free() the array only).
+ */
+static char **gnuplot_env(void)
+{
+	size_t n = 0, k = 0, i;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = malloc((n + 2) * sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7) != 0)
+			env[k++] = environ[i];
+	env[k++] = (char *)"LC_ALL=C.UTF-8";
+	env[k] = NULL;
+	return env;
+}
+
 /* Run gnuplot on preamble + script; it writes `file`. 0 or -1 (reported). */
 static int run_gnuplot(const char *preamble, const char *script, size_t len,
 		       const char *file, int quiet)
@@ -751,7 +775,7 @@ static int run_gnuplot(const char *preamble, const char *script, size_t len,
 	const char *prog = getenv("GNUPLOT");
 	posix_spawn_file_actions_t fa;
 	struct sigaction ign, old;
-	char *argv[2];
+	char *argv[2], **env;
 	int pfd[2], status = 0, rc, werr = 0;
 	FILE *errf;
 	pid_t pid;
@@ -760,10 +784,12 @@ static int run_gnuplot(const char *preamble, const char *script, size_t len,
 	if (!prog || !*prog)
 		prog = "gnuplot";
 	errf = tmpfile();
-	if (!errf || pipe(pfd) < 0) {
+	env = errf ? gnuplot_env() : NULL;
+	if (!errf || !env || pipe(pfd) < 0) {
 		picltrace_error("plot", "cannot run gnuplot: %s", strerror(errno));
 		if (errf)
 			fclose(errf);
+		free(env);
 		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -773,8 +799,9 @@ static int run_gnuplot(const char *preamble, const char *script, size_t len,
 	posix_spawn_file_actions_addclose(&fa, pfd[1]);
 	argv[0] = (char *)prog;
 	argv[1] = NULL;
-	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
+	free(env);
 	close(pfd[0]);
 	if (rc != 0) {
 		picltrace_error("plot", "cannot run gnuplot ('%s'): %s; install gnuplot, set "

@@ -21,6 +21,15 @@ for kind in utilization gantt events messages; do
   grep -q '<svg' $kind.svg || fail "$kind.svg is not SVG"
 done
 ls -a | grep -q '\.tmp' && fail "temporary files left behind"
+# in the C locale too (no LANG, or LC_ALL=C), as under cron or env -i: the
+# script is UTF-8, and gnuplot warned "iconv failed to convert degree
+# sign" on every picture
+for loc in LC_CTYPE= LC_ALL=C; do
+  run env -u LANG -u LC_CTYPE -u LC_ALL $loc "$PT" plot -o c.png three.picl
+  expect_rc 0
+  expect_err </dev/null
+  is_png c.png || fail "c.png ($loc) is not a PNG"
+done
 run "$PT" plot --kind=events --user-events --size=640,480 -o user.png three.picl
 expect_rc 0
 is_png user.png || fail "user.png is not a PNG"
