@@ -125,6 +125,7 @@ if [ -n "$gnuplot_" ] && command -v "$gnuplot_" >/dev/null &&
    "$gnuplot_" -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1; then
   user picltrace plot -o u.png sorted.picl
   expect_rc 0
+  [ ! -s "$TMP/err" ] || fail "plot: $(cat "$TMP/err")"
   is_png u.png || fail "plot -o u.png did not write a PNG"
 else
   echo "(no gnuplot with pngcairo: plot not checked)"
