@@ -491,22 +491,6 @@ static void check_peers(int probe)
 
 /* ---- receiving ------------------------------------------------------------ */
 
-static void do_release(void)
-{
-	if (L.pend_src >= 0) {
-		struct insrc *in = &L.in[L.pend_src];
-		in->tail = L.pend_tail;
-		atomic_store_explicit(&picl_shm_ring(L.base, (uint32_t)L.pend_src,
-						     L.me)->tail,
-				      in->tail, memory_order_release);
-		L.pend_src = -1;
-	}
-	if (L.pend_free) {
-		free(L.pend_free);
-		L.pend_free = NULL;
-	}
-}
-
 /* A sender sleeping until there is room in its ring to me: wake it. */
 static void wake_sender(uint32_t s)
 {
@@ -521,10 +505,34 @@ static void wake_sender(uint32_t s)
 	}
 }
 
+/*
+ * n bytes of ring r (from slot in - L.in) read: the room given back, and
+ * its sender woken if it sleeps for room (sleep_for_room). Every way a
+ * ring's tail moves goes through here (or do_release, which does the
+ * same): a one-frame message taken once did not wake the sender, which
+ * then slept its 2 ms out each time the ring was full.
+ */
 static void consume(struct picl_ring_ctl *r, struct insrc *in, uint64_t n)
 {
 	in->tail += n;
 	atomic_store_explicit(&r->tail, in->tail, memory_order_release);
+	wake_sender((uint32_t)(in - L.in));
+}
+
+static void do_release(void)
+{
+	if (L.pend_src >= 0) {
+		struct insrc *in = &L.in[L.pend_src];
+		struct picl_ring_ctl *r = picl_shm_ring(L.base,
+							(uint32_t)L.pend_src,
+							L.me);
+		L.pend_src = -1;
+		consume(r, in, L.pend_tail - in->tail);
+	}
+	if (L.pend_free) {
+		free(L.pend_free);
+		L.pend_free = NULL;
+	}
 }
 
 /* Room for a message of total bytes in s's reassembly buffer. */
@@ -657,7 +665,6 @@ static int read_ring(uint32_t s, int *type, size_t *len, const void **payload)
 		in->asm_len += f->chunk;
 		*type = f->type;
 		consume(r, in, sizeof *f + pad16(f->chunk));
-		wake_sender(s);
 		if (in->asm_len == in->asm_total) {
 			/* The buffer stays until the next chunked message from
 			 * s, which only a later poll can start: by then the
@@ -950,7 +957,6 @@ static int stream_into(uint32_t s, struct picl_ring_ctl *r, struct insrc *in,
 		memcpy(buf + got, f + 1, f->chunk);
 		got += f->chunk;
 		consume(r, in, sizeof *f + pad16(f->chunk));
-		wake_sender(s);
 		if (got >= total)
 			return 1;
 	}

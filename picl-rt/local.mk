@@ -173,6 +173,11 @@ t_rt_ring_stress_SOURCES = t/rt/ring-stress.c
 t_rt_ring_stress_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_ring_stress_LDADD = $(PICLEX_LDADD_)
 t_rt_ring_stress_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/room-wake
+t_rt_room_wake_SOURCES = t/rt/room-wake.c
+t_rt_room_wake_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_room_wake_LDADD = $(PICLEX_LDADD_)
+t_rt_room_wake_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0615-runtime-piclrun.sh t/e2e/0616-runtime-scale.sh \
@@ -189,7 +194,8 @@ LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
 	t/e2e/0902-runtime-trace-lost.sh t/e2e/0903-runtime-parts-dir-busy.sh \
 	t/e2e/0910-runtime-identity.sh
 # the rings under load: many processes on few cores, small rings
-LOCAL_ENGINE_TESTS += t/e2e/0990-runtime-ring-stress.sh
+LOCAL_ENGINE_TESTS += t/e2e/0990-runtime-ring-stress.sh \
+	t/e2e/0991-runtime-room-wake.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 # the records libpicl writes against the format report's tables (098x)
 RUNTIME_TESTS += t/e2e/0980-runtime-flush-length.sh \
