@@ -507,13 +507,21 @@ static void check_peers(int probe)
 
 /* ---- receiving ------------------------------------------------------------ */
 
-/* A sender sleeping until there is room in its ring to me: wake it. */
+/*
+ * A sender sleeping until there is room in its ring to me: wake it. The
+ * fence pairs with sleep_for_room's: of our tail store and its `sleeping`
+ * store, one side sees the other's. `sleeping` is loaded with acquire
+ * order so that, once we see it set, we also see the `blocked` the sender
+ * stored before it: two relaxed loads may be done in either order (not on
+ * x86, but on ARM or POWER), and an old `blocked` read after a new
+ * `sleeping` would skip the wake-up and leave the sender to its timeout.
+ */
 static void wake_sender(uint32_t s)
 {
 	struct picl_shm_slot *sl = slot(s);
 
 	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&sl->sleeping, memory_order_relaxed) &&
+	if (atomic_load_explicit(&sl->sleeping, memory_order_acquire) &&
 	    atomic_load_explicit(&sl->blocked, memory_order_relaxed) ==
 	    PICL_BL_SEND) {
 		atomic_fetch_add(&sl->futex, 1);
