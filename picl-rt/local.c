@@ -1177,6 +1177,7 @@ static int room(struct picl_ring_ctl *r, struct outdst *o, uint32_t d,
 {
 	uint64_t pos = o->head & L.mask, want = need;
 	unsigned long rounds = 0;
+	int spinning;
 
 	if (pos + need > L.rsize)
 		want += L.rsize - pos;
@@ -1186,10 +1187,15 @@ static int room(struct picl_ring_ctl *r, struct outdst *o, uint32_t d,
 		if (L.rsize - (o->head - o->tail_seen) >= want)
 			break;
 		drain_to_queue();
-		if (peer_gone(d) || atomic_load(&L.h->stop))
-			return -1;
 		rounds++;
-		if (L.spin && rounds < 2000) {
+		spinning = L.spin && rounds < 2000;
+		/* d's liveness (peer_gone: a kill(2)) once the spinning is
+		 * over: looked at in every round, a wait for room made 2000
+		 * system calls before its first yield, and 2 processes
+		 * exchanging 20000 messages made 0.8 to 18 million */
+		if (!spinning && (peer_gone(d) || atomic_load(&L.h->stop)))
+			return -1;
+		if (spinning) {
 			cpu_relax();
 		} else if (rounds < 4000) {
 			sched_yield();

@@ -195,7 +195,8 @@ LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
 	t/e2e/0910-runtime-identity.sh
 # the rings under load: many processes on few cores, small rings
 LOCAL_ENGINE_TESTS += t/e2e/0990-runtime-ring-stress.sh \
-	t/e2e/0991-runtime-room-wake.sh t/e2e/0992-runtime-one-cpu.sh
+	t/e2e/0991-runtime-room-wake.sh t/e2e/0992-runtime-one-cpu.sh \
+	t/e2e/0993-runtime-spin-syscalls.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 # the records libpicl writes against the format report's tables (098x)
 RUNTIME_TESTS += t/e2e/0980-runtime-flush-length.sh \
