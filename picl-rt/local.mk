@@ -173,11 +173,6 @@ t_rt_ring_stress_SOURCES = t/rt/ring-stress.c
 t_rt_ring_stress_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_ring_stress_LDADD = $(PICLEX_LDADD_)
 t_rt_ring_stress_LDFLAGS = $(PICLEX_LDFLAGS_)
-check_PROGRAMS += t/rt/room-wake
-t_rt_room_wake_SOURCES = t/rt/room-wake.c
-t_rt_room_wake_CPPFLAGS = $(PICLEX_CPPFLAGS_)
-t_rt_room_wake_LDADD = $(PICLEX_LDADD_)
-t_rt_room_wake_LDFLAGS = $(PICLEX_LDFLAGS_)
 check_PROGRAMS += t/rt/die-mid
 t_rt_die_mid_SOURCES = t/rt/die-mid.c
 t_rt_die_mid_CPPFLAGS = $(PICLEX_CPPFLAGS_)
@@ -200,7 +195,7 @@ LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
 	t/e2e/0910-runtime-identity.sh
 # the rings under load: many processes on few cores, small rings
 LOCAL_ENGINE_TESTS += t/e2e/0990-runtime-ring-stress.sh \
-	t/e2e/0991-runtime-room-wake.sh t/e2e/0992-runtime-one-cpu.sh \
+	t/e2e/0992-runtime-one-cpu.sh \
 	t/e2e/0993-runtime-spin-syscalls.sh t/e2e/0994-runtime-die-mid.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 # the records libpicl writes against the format report's tables (098x)

@@ -3,7 +3,7 @@
 # makes no system call until the spinning is over: 2 processes (on 2 CPUs
 # or more, so that they spin) exchanging 20000 messages through rings of
 # 4 KiB (t/rt/ring-stress) make about one kill(2) per sched_yield(2), the
-# liveness check of a peer after each yield. Counted by perf stat; SKIP
+# liveness check of a peer after each yield (at most 5, and 10000 more). Counted by perf stat; SKIP
 # without perf, its syscall tracepoints or 2 CPUs. The check was made in
 # every round of the spin: 0.8 to 18 million kill(2) for 20000 to 50000
 # yields, a spin that should take microseconds taking milliseconds.
@@ -37,6 +37,9 @@ yields=$(awk -F, '/sys_enter_sched_yield/ { print $1 }' "$TMP/stat")
 case "$kills$yields" in
   *[!0-9]*|'') fail "perf stat said: $(cat "$TMP/stat")" ;;
 esac
-[ "$kills" -le $((2 * yields + 1000)) ] ||
+# (a run sharing the CPUs with other work yields more and looks at its
+# peers in other waits too: 2.6 kill(2) a yield was seen; the spin made
+# 16 to 360)
+[ "$kills" -le $((5 * yields + 10000)) ] ||
   fail "$kills kill(2) for $yields sched_yield(2)"
 echo "ok: $kills kill(2), $yields sched_yield(2)"
