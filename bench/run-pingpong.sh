@@ -39,7 +39,7 @@ mpicc -O2 -I"$SRC/picl-rt" -o pingpong-mpi "$SRC/examples/pingpong.c" \
 mpicc -O2 -I"$SRC/picl-rt" -o mpi-interleaved "$SRC/bench/mpi-interleaved.c" \
   -L"$RT" -lpicl-mpi -Wl,-rpath,"$LIBS"
 set +x
-LOCAL="$BUILD/picl-rt/piclrun -n 2 -o $WORK/trace.picl $BUILD/examples/pingpong"
+LOCAL="$BUILD/picl-rt/piclrun -n 2 $BUILD/examples/pingpong"
 
 # iterations: about 0.1-0.6 s of ping-pong per run
 iters() {
