@@ -276,22 +276,17 @@ static uint64_t input_cost(const char *name)
 	return RUNS_ZSTD_COST(window);
 }
 
-/* The bytes of names[0..n) for a progress line over them all: the sum of
- * their sizes, or 0 (unknown) when one is not a plain regular file (a pipe,
- * standard input, or zstd, whose reader counts what it decompresses to). */
-static uint64_t inputs_size(const char *const *names, size_t n)
+/* The size of the file name to show progress against: a plain text
+ * file's, else 0 (unknown: standard input, a pipe, or zstd, whose reader
+ * counts what it decompresses to). */
+static uint64_t plain_size(const char *name)
 {
-	uint64_t total = 0;
 	struct stat st;
-	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i], "-") == 0 || stat(names[i], &st) < 0 ||
-		    !S_ISREG(st.st_mode) || input_cost(names[i]) != 0)
-			return 0;
-		total += (uint64_t)st.st_size;
-	}
-	return total;
+	if (strcmp(name, "-") == 0 || stat(name, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    input_cost(name) != 0)
+		return 0;
+	return (uint64_t)st.st_size;
 }
 
 /*
@@ -313,16 +308,19 @@ static size_t group(const struct runs_config *cfg, const struct input *in, size_
 	return k >= 2 ? k : n < 2 ? n : 2;
 }
 
-/* The size of input in to show progress against: a regular file's (a
- * temporary run's included), else 0 (unknown). */
-static uint64_t input_size(const struct input *in)
+/* The bytes of in[0..n) to show progress against: the sum of their
+ * plain_size, or 0 (unknown) when one has none (a temporary run is zstd). */
+static uint64_t inputs_size(const struct input *in, size_t n)
 {
-	struct stat st;
+	uint64_t total = 0, size;
+	size_t i;
 
-	if (in->fd >= 0 ? fstat(in->fd, &st) < 0
-			: strcmp(in->name, "-") == 0 || stat(in->name, &st) < 0)
-		return 0;
-	return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	for (i = 0; i < n; i++) {
+		if (in[i].fd >= 0 || (size = plain_size(in[i].name)) == 0)
+			return 0;
+		total += size;
+	}
+	return total;
 }
 
 /* What merge_readers is told of each record the final merge writes: its
@@ -362,7 +360,7 @@ static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t 
 	struct picl_reader **r = calloc(n, sizeof(*r));
 	struct picltrace_progress prog;
 	struct watch wa = { ps, r, n, what ? &prog : NULL, 0 };
-	uint64_t decoders = 0, total = 0;
+	uint64_t decoders = 0;
 	size_t i, buffer;
 	int rc = -1;
 
@@ -378,12 +376,9 @@ static int merge_inputs(const struct runs_config *cfg, struct input *in, size_t 
 				      runs_open_buffer("merge", in[i].name, RUNS_READ_DEFS, buffer);
 		if (!r[i])
 			goto out;
-		/* (a compressed input's offsets count what it decompresses to) */
-		total = total == UINT64_MAX || picl_reader_is_compressed(r[i]) || !input_size(&in[i])
-			? UINT64_MAX : total + input_size(&in[i]);
 	}
 	if (what)
-		picltrace_progress_init(&prog, what, total == UINT64_MAX ? 0 : total, cfg->quiet);
+		picltrace_progress_init(&prog, what, inputs_size(in, n), cfg->quiet);
 	rc = merge_readers(cfg, r, n, 1, w, ps || what ? watch : NULL, &wa);
 	if (what && rc == 0)
 		picltrace_progress_done(&prog);
@@ -434,7 +429,7 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 	struct picltrace_progress prog;
 	struct picl_record rec;
 	struct stat st;
-	uint64_t total = 0, base = 0, count = 0;
+	uint64_t base = 0, count = 0;
 	size_t i;
 	int have = 0, rc;
 
@@ -444,18 +439,7 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 			return 0;
 	t->mant = 0;
 	t->scale = 0;
-	/* against the inputs' size when they are plain files (temporary runs
-	 * are zstd: their size is not what is read) */
-	for (i = 0; i < n; i++) {
-		uint64_t size = in[i].fd >= 0 ? 0 : inputs_size(&in[i].name, 1);
-
-		if (size == 0) {
-			total = 0;
-			break;
-		}
-		total += size;
-	}
-	picltrace_progress_init(&prog, "merge: scanning", total, quiet);
+	picltrace_progress_init(&prog, "merge: scanning", inputs_size(in, n), quiet);
 	for (i = 0; i < n; i++) {
 		struct picl_reader *r = in[i].fd >= 0 ?
 			runs_reopen("merge", in[i].fd, in[i].name, 0) :
@@ -893,9 +877,12 @@ int cmd_merge(int argc, const char **argv)
 	 * front), which makes runs above the plan's levels. */
 	most = runs_budget(cfg.memory) / (RUNS_RUN_COST + RUNS_BUFFER_MIN);
 	if (unsorted) {
+		uint64_t total = 0, size = 0;
+
 		unsorted_plan(&plan, n, fan, most < 2 ? 2 : most < fan ? (size_t)most : fan);
-		picltrace_progress_init(&sorting, "merge: sorting", inputs_size(names, n),
-					cfg.quiet);
+		for (i = 0; i < n && (size = plain_size(names[i])) != 0; i++)
+			total += size;
+		picltrace_progress_init(&sorting, "merge: sorting", size ? total : 0, cfg.quiet);
 	}
 	for (i = 0, m = 0; i < n; i++) {
 		in[m].name = names[i];
