@@ -107,9 +107,6 @@ size_t picl_descriptor_int_ops(const struct picl_descriptor *d);
  * 0, or -1 with errno set. */
 int picl_write_all(int fd, const char *p, size_t n);
 
-/* 1 if d has suppressed conversions (%*d): values cannot encode its data. */
-int picl_descriptor_has_suppressed(const struct picl_descriptor *d);
-
 size_t picl_descriptor_decfloat_ops(const struct picl_descriptor *d, uint8_t *kinds,
 				    size_t max);
 

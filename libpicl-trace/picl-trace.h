@@ -289,6 +289,11 @@ enum picl_value_kind picl_descriptor_value_kind(const struct picl_descriptor *d,
 /* 1 if this is character data (the control string is exactly "%c"). */
 int picl_descriptor_is_chars(const struct picl_descriptor *d);
 
+/* 1 if the control string has suppressed conversions (%*d): values cannot
+ * say what they skip, so picl_writer_write writes such a record's data
+ * text as it was read, and refuses values that differ from it. */
+int picl_descriptor_has_suppressed(const struct picl_descriptor *d);
+
 /*
  * Decode `nfields` applications of the descriptor from text[0..len) (the data
  * part of a record, starting right after the descriptor field; for character

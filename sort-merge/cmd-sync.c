@@ -749,21 +749,6 @@ static int stat_room(struct syncer *s, size_t n)
 	return 0;
 }
 
-/* Whether the record's control string has suppressed conversions (%*):
- * the writer then writes its data as they were read, not its values. */
-static int has_suppressed(const struct picl_record *rec)
-{
-	const char *c = rec->desc ? picl_descriptor_control(rec->desc) : NULL;
-
-	for (; c && (c = strchr(c, '%')) != NULL; c += 2) {
-		if (c[1] == '*')
-			return 1;
-		if (c[1] == '\0')
-			break;
-	}
-	return 0;
-}
-
 /*
  * A time statistics record (-101) of processor p, whose clock runs at
  * 1 + drift of the reference's: every time it gives was measured by p's
@@ -782,7 +767,9 @@ static int rescale_stats(struct syncer *s, const struct proc *p, struct picl_rec
 	size_t k, npairs;
 	int changed = 0;
 
-	if (rec->nvalues == 0 || rec->nvalues % 2 != 0 || has_suppressed(rec) ||
+	/* (suppressed conversions: the writer writes the data as read) */
+	if (rec->nvalues == 0 || rec->nvalues % 2 != 0 ||
+	    (rec->desc && picl_descriptor_has_suppressed(rec->desc)) ||
 	    picl_stats_record_pairs(rec, NULL, 0) <= 0)
 		return PICL_OK;  /* not (event, value) pairs: left as they are */
 	npairs = rec->nvalues / 2;

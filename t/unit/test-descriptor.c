@@ -279,6 +279,9 @@ START_TEST(test_compile_kinds)
 		ck_assert_int_eq(picl_descriptor_value_kind(d, cases[i].n), 0);
 		ck_assert_str_eq(picl_descriptor_control(d), cases[i].control);
 		ck_assert_int_eq(picl_descriptor_is_chars(d), 0);
+		/* suppressed conversions: a '*' after a '%' (no "%%*") */
+		ck_assert_int_eq(picl_descriptor_has_suppressed(d),
+				 strstr(cases[i].control, "%*") != NULL);
 		picl_descriptor_free(d);
 	}
 }
