@@ -269,6 +269,12 @@ fail:
 	return -1;
 }
 
+/* stat(2) of an input path, "-" being what standard input reads. */
+static int stat_input(const char *path, struct stat *st)
+{
+	return strcmp(path, "-") ? stat(path, st) : fstat(0, st);
+}
+
 int picltrace_same_file(const char *out, const char *const *inputs, int n)
 {
 	struct stat so, si;
@@ -281,7 +287,7 @@ int picltrace_same_file(const char *out, const char *const *inputs, int n)
 	/* "-" is standard input, which may be the output file itself
 	 * (`picltrace sort -o f - <f`) */
 	for (i = 0; i < n; i++)
-		if ((strcmp(inputs[i], "-") ? stat(inputs[i], &si) : fstat(0, &si)) == 0 &&
+		if (stat_input(inputs[i], &si) == 0 &&
 		    si.st_dev == so.st_dev && si.st_ino == so.st_ino)
 			return 1;
 	return 0;
@@ -306,7 +312,7 @@ int picltrace_distinct_inputs(const char *cmd, const char *const *inputs, int n)
 		return 0;   /* (opening them will find out) */
 	for (i = 0; i < n && rc == 0; i++) {
 		/* a file that cannot be looked at: opening it says why */
-		if ((strcmp(inputs[i], "-") ? stat(inputs[i], &st[i]) : fstat(0, &st[i])) < 0 ||
+		if (stat_input(inputs[i], &st[i]) < 0 ||
 		    !S_ISREG(st[i].st_mode)) {
 			st[i].st_ino = 0;
 			st[i].st_mode = 0;
