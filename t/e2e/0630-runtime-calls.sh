@@ -67,11 +67,7 @@ for args in "" "--mpi --showme"; do
 done
 # picl-cc of the build tree compiles and links for real before `make
 # install` (the build's own CFLAGS/LDFLAGS: sanitizers, in that build)
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags \
-  "$PICL_SRCDIR/examples/ring.c" -o ring
-expect_rc 0
+picl_cc ring "$PICL_SRCDIR/examples/ring.c"
 run timeout 60 "$RUN" -n 3 -o ring.picl ./ring
 expect_rc 0
 validate_ok ring.picl

@@ -37,10 +37,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOS
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags ev.c -o ev
-expect_rc 0
+picl_cc ev ev.c
 
 for after in 1 0; do
   rm -f part.picl

@@ -27,10 +27,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOS
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags flush.c -o flush
-expect_rc 0
+picl_cc flush flush.c
 
 # bytes of the part since the last flush (or its start), up to and with
 # the -912 entry, against the length of the -912 exit that follows

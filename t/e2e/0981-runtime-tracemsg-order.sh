@@ -33,10 +33,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOS
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags msg.c -o msg
-expect_rc 0
+picl_cc msg msg.c
 
 # 10 marks fit the smallest buffer (64 records); 100 fill it
 for mode in -1 0 1; do

@@ -94,10 +94,7 @@ int main(void)
 	return 0;
 }
 EOS
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags wait.c -o wait
-expect_rc 0
+picl_cc wait wait.c
 
 run timeout 60 "$RUN" -n 3 -o all.picl "$EX/allcalls"
 expect_rc 0

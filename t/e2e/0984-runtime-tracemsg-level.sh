@@ -29,10 +29,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOS2
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags lv.c -o lv
-expect_rc 0
+picl_cc lv lv.c
 
 # count PATTERN FILE: records matching the extended regular expression
 count() { grep -Ec -- "$1" "$2" || true; }

@@ -59,10 +59,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOS2
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags coll.c -o coll
-expect_rc 0
+picl_cc coll coll.c
 
 # every collective, in a buffer large enough for all
 run timeout 60 "$RUN" -n 3 -o all.picl "$EX/collectives" -t
@@ -106,8 +103,7 @@ int main(void)
 	return 0;
 }
 EOS2
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags tf.c -o tf
-expect_rc 0
+picl_cc tf tf.c
 run timeout 60 "$RUN" -n 2 -o tf.picl ./tf
 expect_rc 0
 for f in a0.picl a1.picl b0.picl b1.picl; do

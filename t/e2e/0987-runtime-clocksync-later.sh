@@ -70,10 +70,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOS
-cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
-run "$PICL_BUILDDIR/picl-rt/picl-cc" $cflags $ldflags sync.c -o sync
-expect_rc 0
+picl_cc sync sync.c
 
 # nondecreasing FILE...: each processor's record times never decrease, in
 # the order each file holds them

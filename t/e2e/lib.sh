@@ -90,6 +90,16 @@ install_lib() {
   fi
 }
 
+# picl_cc OUT SRC: SRC built with picl-cc as OUT, with the build's CFLAGS
+# and LDFLAGS (a sanitizer build's libpicl needs its programs built with
+# the same -fsanitize options, so that the ASan runtime comes first).
+picl_cc() {
+  pc_cflags=$(sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile")
+  pc_ldflags=$(sed -n 's/^LDFLAGS = //p' "$PICL_BUILDDIR/Makefile")
+  run "$PICL_BUILDDIR/picl-rt/picl-cc" $pc_cflags $pc_ldflags "$2" -o "$1"
+  expect_rc 0
+}
+
 # need_script: skips (77) when script(1) cannot give the commands a
 # terminal here (its typescript goes to a file of ours, never to a device).
 need_script() {
