@@ -6,6 +6,8 @@
  * Every record is decoded, so cat also proves that a file reads; the first
  * malformed record stops it with file:line:column and exit status 2, and the
  * output file (written to a temporary file and renamed) is not left behind.
+ * --in-place writes the one input's canonical form over it the same way
+ * (the input is read through before the rename, compressed if it was).
  */
 #include "builtin.h"
 #include "fdio.h"
@@ -16,11 +18,14 @@
 #include <string.h>
 
 static const char cat_usage[] =
-	"usage: picltrace cat [-o FILE] [-z] [--level=N] [-q] [FILE...]\n"
+	"usage: picltrace cat [-o FILE | --in-place] [-z] [--level=N] [-q] [FILE...]\n"
 	"\n"
 	"  -o, --output=FILE  write to FILE instead of standard output\n"
+	"      --in-place     replace the (single) input file by its canonical form,\n"
+	"                     once all of it was read and written\n"
 	"  -z, --zstd         compress the output with zstd (also\n"
-	"                     implied by --level, or an output FILE named *.zst)\n"
+	"                     implied by --level, or an output FILE named *.zst;\n"
+	"                     --in-place keeps a compressed input compressed)\n"
 	"      --level=N      zstd compression level (1-19, default 3)\n"
 	"  -q, --quiet        no progress line (one is shown on a terminal)\n"
 	"  -h, --help         show this help\n"
@@ -28,25 +33,32 @@ static const char cat_usage[] =
 	"With no FILE, or when FILE is -, read standard input. Inputs may be\n"
 	"plain text or zstd-compressed.\n";
 
-/* One input; its definitions and those of the inputs before it in carry
- * (several FILEs are one trace); a progress line unless quiet. */
-static int cat_one(const char *path, struct picl_writer *w, struct picltrace_carry *carry,
-		   int quiet)
+/* Open one input; NULL (reported) if it cannot be. */
+static struct picl_reader *cat_open(const char *path)
 {
 	struct picl_reader_options ro = { PICL_READ_PARALLEL, 0, 0 };
 	struct picl_error err = { 0 };
-	struct picltrace_progress prog;
 	struct picl_reader *r;
+	int rc;
+
+	picltrace_stdin_hint("cat", path);
+	r = picl_reader_open(path, &ro, &rc, &err);
+	if (!r)
+		picltrace_report("cat", &err);
+	return r;
+}
+
+/* Copy input r (of path) to w, and free r; its definitions and those of
+ * the inputs before it in carry (several FILEs are one trace); a progress
+ * line unless quiet. */
+static int cat_one(struct picl_reader *r, const char *path, struct picl_writer *w,
+		   struct picltrace_carry *carry, int quiet)
+{
+	struct picltrace_progress prog;
 	struct picl_record rec;
 	unsigned tick = 0;
 	int rc, reported = 0;
 
-	picltrace_stdin_hint("cat", path);
-	r = picl_reader_open(path, &ro, &rc, &err);
-	if (!r) {
-		picltrace_report("cat", &err);
-		return rc;
-	}
 	if (picltrace_carry_apply(carry, "cat", r) < 0) {
 		picl_reader_free(r);
 		return PICL_ERR_NOMEM;
@@ -90,6 +102,7 @@ int cmd_cat(int argc, const char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "in-place", no_argument, NULL, 'I' },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -98,18 +111,23 @@ int cmd_cat(int argc, const char **argv)
 	};
 	struct picl_writer_options wopts = { 0 };
 	struct picl_error err = { 0 };
-	struct picl_writer *w;
+	struct picl_writer *w = NULL;
+	struct picl_reader *r;
 	const char *output = "-";
 	const char *stdin_only[] = { "-" };
 	const char **inputs;
 	struct picltrace_carry carry = { 0 };
-	int ninputs, c, i, quiet = 0, rc = PICL_OK;
+	int ninputs, c, i, quiet = 0, in_place = 0, output_given = 0, rc = PICL_OK;
 
 	optind = 1;
 	while ((c = getopt_long(argc, (char *const *)argv, "o:zqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
+			output_given = 1;
+			break;
+		case 'I':
+			in_place = 1;
 			break;
 		case 'z':
 			wopts.compress = 1;
@@ -128,24 +146,45 @@ int cmd_cat(int argc, const char **argv)
 			return picltrace_bad_usage(cat_usage);
 		}
 	}
-	wopts.compress = picltrace_wants_zstd(output, wopts.compress, wopts.level);
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
-	if (picltrace_same_file(output, inputs, ninputs)) {
-		picltrace_error("cat", "%s: the output is also an input; refusing to overwrite it",
+	if (in_place) {
+		if (ninputs != 1 || output_given) {
+			picltrace_error("cat", "--in-place takes exactly one input file and no --output");
+			return 2;
+		}
+		if (picltrace_in_place_ok("cat", inputs[0]) < 0)
+			return 2;
+		output = inputs[0];
+	} else if (picltrace_same_file(output, inputs, ninputs)) {
+		picltrace_error("cat", "%s: the output is also an input; use --in-place to replace it",
 				picl_output_name(output));
 		return 2;
 	}
-	w = picltrace_open_output("cat", output, wopts.compress, wopts.level);
-	if (!w)
+	wopts.compress = picltrace_wants_zstd(output, wopts.compress, wopts.level);
+	/* With --in-place the output is opened once the input is, to keep its
+	 * compression; else first, so that an output that cannot be made is
+	 * said before any input is read. */
+	if (!in_place && !(w = picltrace_open_output("cat", output, wopts.compress, wopts.level)))
 		return 2;
 	for (i = 0; i < ninputs && rc == PICL_OK; i++) {
 		carry.more = i + 1 < ninputs;
-		rc = cat_one(inputs[i], w, &carry, quiet);
+		if (!(r = cat_open(inputs[i]))) {
+			rc = PICL_ERR_IO;
+			break;
+		}
+		if (!w && !(w = picltrace_open_output("cat", output, wopts.compress ||
+						      picl_reader_is_compressed(r), wopts.level))) {
+			picl_reader_free(r);
+			rc = PICL_ERR_IO;
+			break;
+		}
+		rc = cat_one(r, inputs[i], w, &carry, quiet);
 	}
 	picltrace_carry_free(&carry);
 	if (rc < 0) {
-		picl_writer_abort(w);
+		if (w)
+			picl_writer_abort(w);
 		return 2;
 	}
 	if (picl_writer_close(w, &err) < 0) {

@@ -15,7 +15,7 @@ for c in cat filter sort merge plot stat sync; do
   *) opt= ;;
   esac
   case $c in
-  sort | sync) why="use --in-place to replace it" ;;
+  sort | sync | cat) why="use --in-place to replace it" ;;
   *) why="refusing to overwrite it" ;;
   esac
   case $c in
