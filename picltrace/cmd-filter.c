@@ -14,7 +14,7 @@
  *   --from/--to  from <= time < to, compared exactly (struct picl_time);
  *   -g           a label (-5) or message (-7) whose character data match one
  *                of the PCRE2 patterns; with --grep-data, any record whose
- *                data text matches.
+ *                data text matches, spaced as the output has it (data_text).
  * -v inverts that. Definition and header records (-6, -201..-203,
  * -399..-301) are always kept unless --no-defs: keeping them all is the
  * simple way to be sure every kept record still has the aliases and subsets
@@ -93,6 +93,7 @@ static const char filter_usage[] =
 	"                        matches the PCRE2 pattern (repeat: any of them)\n"
 	"  -i, --ignore-case     patterns ignore case\n"
 	"      --grep-data       patterns look at the data text of every record\n"
+	"                        (as written out: values single-spaced)\n"
 	"  -v, --invert          keep the records that do not match\n"
 	"      --pairs           keep entry/exit pairs whole (reads the input twice)\n"
 	"      --keep-defs       keep every definition and header record: -6,\n"
@@ -315,6 +316,8 @@ struct filter {
 	size_t npats;
 	pcre2_match_data *md;
 	int grep_data, invert, keep_defs, quiet;
+	char *text;                 /* data text made canonical for a pattern */
+	size_t text_len, text_cap;
 
 	/* while reading */
 	struct picl_defs *defs;     /* the current reader's */
@@ -379,18 +382,66 @@ static int sel_match(struct filter *f, enum sel_kind kind, int32_t processor, in
 	return 0;
 }
 
+static int single_spaced(const char *p, const char *e);
+
+/*
+ * The data text of rec (after the blank that follows the descriptor) as
+ * the output has it, for a pattern: single-spaced data as they stand (as
+ * emit copies them), others decoded and encoded canonically (as emit
+ * rewrites them), so that a pattern matches a record the same way in a
+ * trace and in its canonical copy. Data that values cannot encode (%*)
+ * are written as they stand, and matched so. PICL_OK, or
+ * PICL_ERR_NOMEM (reported).
+ */
+static int data_text(struct filter *f, struct picl_reader *r, struct picl_record *rec,
+		     int *decoded, const char **text, size_t *len)
+{
+	int rc;
+
+	*text = rec->data_len ? rec->data + 1 : rec->data;
+	*len = rec->data_len ? rec->data_len - 1 : 0;
+	if (*len == 0 || single_spaced(*text, *text + *len))
+		return PICL_OK;
+	if (!*decoded) {
+		/* Data that do not decode are matched as they stand: a record
+		 * not kept is not checked (validate's job), one kept is
+		 * refused by emit as before. */
+		rc = picl_reader_decode(r, rec);
+		if (rc == PICL_ERR_NOMEM) {
+			picltrace_error("filter", "out of memory");
+			return rc;
+		}
+		if (rc < 0)
+			return PICL_OK;
+		*decoded = 1;
+	}
+	if (!rec->desc || rec->nvalues == 0)
+		return PICL_OK;
+	f->text_len = 0;
+	rc = picl_descriptor_encode(rec->desc, rec->values, rec->nvalues, &f->text,
+				    &f->text_len, &f->text_cap, NULL);
+	if (rc == PICL_ERR_NOMEM) {
+		picltrace_error("filter", "out of memory");
+		return rc;
+	}
+	if (rc == PICL_OK && f->text_len > 0) {
+		*text = f->text + 1;
+		*len = f->text_len - 1;
+	}
+	return PICL_OK;
+}
+
 /* Does the record's text match a pattern? 1, 0, or < 0 (reported). */
 static int grep_record(struct filter *f, struct picl_reader *r, struct picl_record *rec,
 		       int *decoded)
 {
 	const char *text;
 	size_t len, i;
+	int rc;
 
 	if (rec->type == PICL_REC_LABEL || rec->type == PICL_REC_MESSAGE) {
 		if (!*decoded) {
-			int rc = picl_reader_decode(r, rec);
-
-			if (rc < 0) {
+			if ((rc = picl_reader_decode(r, rec)) < 0) {
 				picltrace_report("filter", picl_reader_error(r));
 				return rc;
 			}
@@ -399,26 +450,25 @@ static int grep_record(struct filter *f, struct picl_reader *r, struct picl_reco
 		if (rec->nvalues == 1 && rec->values[0].kind == PICL_VAL_CHARS) {
 			text = rec->values[0].v.s.ptr;
 			len = rec->values[0].v.s.len;
-		} else {
-			text = rec->data_len ? rec->data + 1 : rec->data;
-			len = rec->data_len ? rec->data_len - 1 : 0;
+		} else if ((rc = data_text(f, r, rec, decoded, &text, &len)) < 0) {
+			return rc;
 		}
 	} else if (f->grep_data) {
-		text = rec->data_len ? rec->data + 1 : rec->data;
-		len = rec->data_len ? rec->data_len - 1 : 0;
+		if ((rc = data_text(f, r, rec, decoded, &text, &len)) < 0)
+			return rc;
 	} else {
 		return 0;
 	}
 	for (i = 0; i < f->npats; i++) {
-		int rc = pcre2_match(f->pats[i], (PCRE2_SPTR)text, len, 0, 0, f->md, NULL);
+		int m = pcre2_match(f->pats[i], (PCRE2_SPTR)text, len, 0, 0, f->md, NULL);
 
-		if (rc >= 0)
+		if (m >= 0)
 			return 1;
-		if (rc != PCRE2_ERROR_NOMATCH) {
+		if (m != PCRE2_ERROR_NOMATCH) {
 			PCRE2_UCHAR msg[160];
 			struct picl_error e = { 0 };
 
-			pcre2_get_error_message(rc, msg, sizeof(msg));
+			pcre2_get_error_message(m, msg, sizeof(msg));
 			e.code = PICL_ERR_DATA;
 			e.path = picl_reader_path(r);
 			e.mark = rec->mark;
@@ -1558,6 +1608,7 @@ static void filter_release(struct filter *f)
 	held_free(f);
 	free(f->held);
 	pcre2_match_data_free(f->md);
+	free(f->text);
 	picltrace_carry_free(&f->carry);
 }
 
