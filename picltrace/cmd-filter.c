@@ -1578,8 +1578,8 @@ static int add_pattern(struct filter *f, const char *re, int caseless)
 		PCRE2_UCHAR msg[256];
 
 		pcre2_get_error_message(err, msg, sizeof(msg));
-		picltrace_error("filter", "bad pattern at offset %zu: %s", (size_t)off,
-				(const char *)msg);
+		picltrace_error("filter", "--grep: bad pattern '%s' at offset %zu: %s", re,
+				(size_t)off, (const char *)msg);
 		return -1;
 	}
 	pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* used if it works */

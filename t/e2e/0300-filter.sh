@@ -586,13 +586,14 @@ T
 run "$PT" filter -g 'a(' "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: bad pattern at offset 2: missing closing parenthesis
+picltrace filter: --grep: bad pattern 'a(' at offset 2: missing closing parenthesis
 T
-# PCRE2 puts the offset of a bad range at its upper end ("a", offset 3).
+# PCRE2 puts the offset of a bad range at its upper end ("a", offset 3);
+# of several patterns, the message names the bad one.
 run "$PT" filter -g ok -g '[z-a]' "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: bad pattern at offset 3: range out of order in character class
+picltrace filter: --grep: bad pattern '[z-a]' at offset 3: range out of order in character class
 T
 run "$PT" filter -e 5..x "$S"
 expect_rc 2
