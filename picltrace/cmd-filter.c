@@ -50,7 +50,8 @@
  * Errors: a malformed record, a failing read or write, or a pattern match
  * that fails stops the command with file:line:column and exit status 2; the
  * output (a temporary file renamed into place only at the end) is then not
- * created, and an input is never the output.
+ * created, and an input is never the output but with --in-place, which
+ * renames the output over its one input only when all went well.
  */
 #include "builtin.h"
 #include "fdio.h"
@@ -74,8 +75,8 @@
 static const char filter_usage[] =
 	"usage: picltrace filter [-p LIST] [-P LIST] [-e LIST] [-t LIST] [--from=TIME]\n"
 	"                        [--to=TIME] [-g REGEX]... [-i] [--grep-data] [-v]\n"
-	"                        [--pairs] [--keep-defs|--no-defs] [-o FILE] [-z]\n"
-	"                        [--level=N] [-q] [FILE...]\n"
+	"                        [--pairs] [--keep-defs|--no-defs]\n"
+	"                        [-o FILE | --in-place] [-z] [--level=N] [-q] [FILE...]\n"
 	"\n"
 	"  -p, --processor=LIST  keep records of these processors (host = 32767)\n"
 	"  -P, --process=LIST    keep records of these processes (a process subset:\n"
@@ -104,8 +105,11 @@ static const char filter_usage[] =
 	"      --no-defs         filter definition and header records like the rest\n"
 	"                        (of --keep-defs and --no-defs, the last counts)\n"
 	"  -o, --output=FILE     write to FILE instead of standard output\n"
+	"      --in-place        replace the (single) input file by what is kept,\n"
+	"                        once all of it was read and written\n"
 	"  -z, --zstd            compress the output with zstd (also\n"
-	"                        implied by --level, or an output FILE named *.zst)\n"
+	"                        implied by --level, or an output FILE named *.zst;\n"
+	"                        --in-place keeps a compressed input compressed)\n"
 	"      --level=N         zstd compression level (1-19, default 3)\n"
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -1614,8 +1618,27 @@ static void filter_release(struct filter *f)
 
 enum {
 	OPT_FROM = 256, OPT_TO, OPT_GREP_DATA, OPT_PAIRS, OPT_KEEP_DEFS, OPT_NO_DEFS,
-	OPT_LEVEL
+	OPT_LEVEL, OPT_IN_PLACE
 };
+
+/* --in-place: 1 if the file is zstd-compressed (it stays so), 0 if not,
+ * -1 (reported) if it cannot be opened. */
+static int input_compressed(const char *path)
+{
+	static const struct picl_reader_options ro = { PICL_READ_RAW, 0, 0 };
+	struct picl_error err = { 0 };
+	struct picl_reader *r;
+	int rc;
+
+	r = picl_reader_open(path, &ro, &rc, &err);
+	if (!r) {
+		picltrace_report("filter", &err);
+		return -1;
+	}
+	rc = picl_reader_is_compressed(r);
+	picl_reader_free(r);
+	return rc;
+}
 
 int cmd_filter(int argc, const char **argv)
 {
@@ -1634,6 +1657,7 @@ int cmd_filter(int argc, const char **argv)
 		{ "keep-defs", no_argument, NULL, OPT_KEEP_DEFS },
 		{ "no-defs", no_argument, NULL, OPT_NO_DEFS },
 		{ "output", required_argument, NULL, 'o' },
+		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "level", required_argument, NULL, OPT_LEVEL },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1650,6 +1674,7 @@ int cmd_filter(int argc, const char **argv)
 	const char *from_arg = "", *to_arg = "";
 	size_t nregexes = 0;
 	int ninputs, c, i, caseless = 0, pairs = 0, compress = 0, level = 0;
+	int in_place = 0, output_given = 0;
 	int status = 2, rc = PICL_OK;
 	uint64_t ord = 0;
 
@@ -1709,6 +1734,10 @@ int cmd_filter(int argc, const char **argv)
 			break;
 		case 'o':
 			output = optarg;
+			output_given = 1;
+			break;
+		case OPT_IN_PLACE:
+			in_place = 1;
 			break;
 		case 'z':
 			compress = 1;
@@ -1749,14 +1778,25 @@ int cmd_filter(int argc, const char **argv)
 			goto out;
 		}
 	}
-	compress = picltrace_wants_zstd(output, compress, level);
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
-	if (picltrace_same_file(output, inputs, ninputs)) {
-		picltrace_error("filter", "%s: the output is also an input; refusing to overwrite it",
-				picl_output_name(output));
+	if (in_place) {
+		if (ninputs != 1 || output_given) {
+			picltrace_error("filter", "--in-place takes exactly one input file and no "
+					"--output");
+			goto out;
+		}
+		if (picltrace_in_place_ok("filter", inputs[0]) < 0)
+			goto out;
+		output = inputs[0];
+		if (!compress && (compress = input_compressed(output)) < 0)
+			goto out;
+	} else if (picltrace_same_file(output, inputs, ninputs)) {
+		picltrace_error("filter", "%s: the output is also an input; use --in-place to "
+				"replace it", picl_output_name(output));
 		goto out;
 	}
+	compress = picltrace_wants_zstd(output, compress, level);
 	f.w = picltrace_open_output("filter", output, compress, level);
 	if (!f.w)
 		goto out;

@@ -82,14 +82,16 @@ TESTS += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 	t/e2e/0025-output-files.sh t/e2e/0030-multi-file.sh t/e2e/0031-option-errors.sh \
 	t/e2e/0032-input-twice.sh t/e2e/0033-progress.sh t/e2e/0034-stdin-terminal.sh \
 	t/e2e/0036-stdout-write-error.sh t/e2e/0037-cat-in-place.sh \
-	t/e2e/0038-filter-grep-spacing.sh t/e2e/0039-filter-validate.sh
+	t/e2e/0038-filter-grep-spacing.sh t/e2e/0039-filter-validate.sh \
+	t/e2e/0040-filter-in-place.sh
 EXTRA_DIST += t/unit/tmp.h
 EXTRA_DIST += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
 	t/e2e/0028-command-typos.sh t/e2e/0029-readme-tour.sh \
 	t/e2e/0025-output-files.sh t/e2e/0030-multi-file.sh t/e2e/0031-option-errors.sh \
 	t/e2e/0032-input-twice.sh t/e2e/0033-progress.sh t/e2e/0034-stdin-terminal.sh \
 	t/e2e/0036-stdout-write-error.sh t/e2e/0037-cat-in-place.sh \
-	t/e2e/0038-filter-grep-spacing.sh t/e2e/0039-filter-validate.sh
+	t/e2e/0038-filter-grep-spacing.sh t/e2e/0039-filter-validate.sh \
+	t/e2e/0040-filter-in-place.sh
 # a user's program built against the installed library through pkg-config
 TESTS += t/e2e/0006-installed-api.sh
 EXTRA_DIST += t/e2e/0006-installed-api.sh

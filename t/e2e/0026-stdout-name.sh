@@ -15,7 +15,7 @@ for c in cat filter sort merge plot stat sync; do
   *) opt= ;;
   esac
   case $c in
-  sort | sync | cat) why="use --in-place to replace it" ;;
+  sort | sync | cat | filter) why="use --in-place to replace it" ;;
   *) why="refusing to overwrite it" ;;
   esac
   case $c in

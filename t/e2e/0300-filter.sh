@@ -551,12 +551,12 @@ echo keep >"$TMP/old.picl"
 run "$PT" filter -o "$TMP/old.picl" "$TMP/bad.picl"
 expect_rc 2
 [ "$(cat "$TMP/old.picl")" = keep ] || fail "failed run clobbered the old output"
-# The input is never the output.
+# The input is never the output (but with --in-place).
 cp "$S" "$TMP/same.picl"
 run "$PT" filter -p 1 -o "$TMP/same.picl" "$TMP/same.picl"
 expect_rc 2
 expect_err <<T
-picltrace filter: $TMP/same.picl: the output is also an input; refusing to overwrite it
+picltrace filter: $TMP/same.picl: the output is also an input; use --in-place to replace it
 T
 cmp "$TMP/same.picl" "$S" || fail "input was touched"
 # ... nor standard output appended to it: filter would read what it
@@ -568,7 +568,7 @@ rc=$?
 set -e
 expect_rc 2
 expect_err <<T
-picltrace filter: <stdout>: the output is also an input; refusing to overwrite it
+picltrace filter: <stdout>: the output is also an input; use --in-place to replace it
 T
 cmp "$TMP/same.picl" "$S" || fail "input was appended to"
 run "$PT" filter "$TMP/nope.picl"
