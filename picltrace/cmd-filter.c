@@ -203,13 +203,13 @@ static int parse_bound(const char *opt, const char *item, size_t item_len,
 	if (rc == 0)
 		return 0;
 	if (where && rc == -1)
-		picltrace_error("filter", "%s: bad range \"%.*s\": expected a number %s \"..\"",
+		picltrace_error("filter", "%s: bad range '%.*s': expected a number %s \"..\"",
 				opt, (int)item_len, item, where);
 	else if (rc == -1)
-		picltrace_error("filter", "%s: \"%.*s\" is not a number, a range (A..B) or a name",
+		picltrace_error("filter", "%s: '%.*s' is not a number, a range (A..B) or a name",
 				opt, (int)item_len, item);
 	else
-		picltrace_error("filter", "%s: \"%.*s\": number out of range (32 bits)",
+		picltrace_error("filter", "%s: '%.*s' is out of range (32 bits)",
 				opt, (int)item_len, item);
 	return -1;
 }
@@ -231,10 +231,10 @@ static int parse_name(enum sel_kind kind, const char *opt, const char *s, size_t
 				      k ? ", " : "", n->name);
 	}
 	if (k)
-		picltrace_error("filter", "%s: unknown name \"%.*s\" (known: %s)",
+		picltrace_error("filter", "%s: unknown name '%.*s' (known: %s)",
 				opt, (int)len, s, known);
 	else
-		picltrace_error("filter", "%s: \"%.*s\" is not a number or a range (A..B)",
+		picltrace_error("filter", "%s: '%.*s' is not a number or a range (A..B)",
 				opt, (int)len, s);
 	return -1;
 }
@@ -261,7 +261,7 @@ static int parse_item(enum sel_kind kind, const char *s, size_t len, struct item
 				&it->hi) < 0)
 			return -1;
 		if (it->lo > it->hi) {
-			picltrace_error("filter", "%s: bad range \"%.*s\": %d is greater than %d",
+			picltrace_error("filter", "%s: bad range '%.*s': %d is greater than %d",
 					opt, (int)len, s, (int)it->lo, (int)it->hi);
 			return -1;
 		}

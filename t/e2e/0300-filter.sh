@@ -598,17 +598,17 @@ T
 run "$PT" filter -e 5..x "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --event: bad range "5..x": expected a number after ".."
+picltrace filter: --event: bad range '5..x': expected a number after ".."
 T
 run "$PT" filter -p ..3 "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --processor: bad range "..3": expected a number before ".."
+picltrace filter: --processor: bad range '..3': expected a number before ".."
 T
 run "$PT" filter -P 3..1 "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --process: bad range "3..1": 3 is greater than 1
+picltrace filter: --process: bad range '3..1': 3 is greater than 1
 T
 run "$PT" filter -e 1,,2 "$S"
 expect_rc 2
@@ -618,17 +618,17 @@ T
 run "$PT" filter -e 99999999999 "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --event: "99999999999": number out of range (32 bits)
+picltrace filter: --event: '99999999999' is out of range (32 bits)
 T
 run "$PT" filter -t entries "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --type: unknown name "entries" (known: mark, entry, exit, label, descriptor, message, statistics, subsets, headers, user)
+picltrace filter: --type: unknown name 'entries' (known: mark, entry, exit, label, descriptor, message, statistics, subsets, headers, user)
 T
 run "$PT" filter -P x "$S"
 expect_rc 2
 expect_err <<'T'
-picltrace filter: --process: "x" is not a number or a range (A..B)
+picltrace filter: --process: 'x' is not a number or a range (A..B)
 T
 run "$PT" filter --from 0.1x "$S"
 expect_rc 2
