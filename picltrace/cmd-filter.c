@@ -65,6 +65,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,9 +420,31 @@ static int data_text(struct filter *f, struct picl_reader *r, struct picl_record
 			return PICL_OK;
 		*decoded = 1;
 	}
+	f->text_len = 0;
+	if (rec->type == PICL_REC_DESCRIPTOR && rec->nvalues == 2 &&
+	    rec->values[0].kind == PICL_VAL_INT && rec->values[1].v.s.ptr) {
+		/* -6: the alias, a blank, the control string as the writer
+		 * puts it (its own text when that holds it, else quoted) */
+		const struct picl_value *v = &rec->values[1];
+		int own = v->text && (v->text_len == v->v.s.len ||
+				      (v->text_len == v->v.s.len + 2 && v->text[0] == '"'));
+		const char *c = own ? v->text : v->v.s.ptr;
+		size_t n = own ? v->text_len : v->v.s.len;
+		const char *q = own ? "" : "\"";
+
+		if (n > INT_MAX - 32 ||
+		    grow((void **)&f->text, &f->text_cap, n + 32, 1) < 0) {
+			picltrace_error("filter", "out of memory");
+			return PICL_ERR_NOMEM;
+		}
+		f->text_len = (size_t)snprintf(f->text, f->text_cap, "%lld %s%.*s%s",
+					       (long long)rec->values[0].v.i, q, (int)n, c, q);
+		*text = f->text;
+		*len = f->text_len;
+		return PICL_OK;
+	}
 	if (!rec->desc || rec->nvalues == 0)
 		return PICL_OK;
-	f->text_len = 0;
 	rc = picl_descriptor_encode(rec->desc, rec->values, rec->nvalues, &f->text,
 				    &f->text_len, &f->text_cap, NULL);
 	if (rc == PICL_ERR_NOMEM) {

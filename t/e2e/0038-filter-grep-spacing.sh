@@ -2,7 +2,8 @@
 # picltrace filter -g / --grep-data: a pattern looks at the data text as
 # the output has it (single blanks between values), so that it keeps the
 # same records of a trace and of its canonical copy (picltrace cat):
-# extra blanks, a tab or a continuation line in the input change nothing.
+# extra blanks, a tab or a continuation line in the input change nothing
+# (but inside a control string, and in character data).
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 cd "$TMP"
@@ -11,6 +12,7 @@ tab=$(printf '\t')
 {
   echo '-6 -1 0 -1 -1 1 "%d%s" 7 "%d %lf"'
   echo '-6 -1 0 -1 -1 1 "%d%s" 9 "%s"'
+  echo '-6 -1 0 -1 -1 1 "%d%s"   8    "%d  %d"'
   echo '0 5 0.1 1 0 1 7 3    2.5'
   echo "0 5 0.2 1 0 1 7 3${tab}2.5"
   echo '0 5 0.3 1 0 2 7 3 \'
@@ -23,7 +25,8 @@ tab=$(printf '\t')
 "$PT" cat raw.picl >canon.picl
 cmp -s raw.picl canon.picl && fail "the test trace should not be canonical"
 
-for pat in '^3 2\.5$' '3 2\.5 4' '^abc d$' 'abc {3}d' '^[0-9.]+ [0-9.]+$'; do
+for pat in '^3 2\.5$' '3 2\.5 4' '^abc d$' 'abc {3}d' '^[0-9.]+ [0-9.]+$' \
+           '^8 "%d  %d"$'; do
   run "$PT" filter -q --no-defs --grep-data -g "$pat" canon.picl
   expect_rc 0
   cp "$TMP/out" want
