@@ -28,7 +28,8 @@
  *   alias-undefined     a descriptor alias with no -6 definition in scope
  *   subset-undefined    a process subset, or an event subset (<= -1001), not
  *                       defined at its use; a processor or event subset used
- *                       before the record that defines it
+ *                       before the record that defines it; a send's
+ *                       destination subset (a multicast) not defined
  *   unknown-record-type a record type < 0 the schema does not describe (W)
  *   unknown-event-type  an event type -1000..-2 the schema does not
  *                       describe and no subset defines (W)
@@ -53,7 +54,8 @@
  * Messages are matched by the library's matcher (picl_matcher, match.c):
  * FIFO per (source, destination, type) channel, in whatever order the file
  * has them (a receive may come before its send); every record is handed to
- * it once its own checks are done.
+ * it once its own checks are done; a send to a processor subset (a
+ * multicast) is handed to it once per member (add_multicast).
  *
  * Memory: per process, the open entries and a few counters; the matcher
  * holds the messages in flight, and broadcasts until the end of the trace
@@ -2340,6 +2342,70 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 	}
 }
 
+/* 1 if member p of a multicast's destination list came before index k
+ * (a processor listed twice receives the message once). */
+static int listed_before(const int32_t *members, size_t k, int32_t p)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (members[j] == p)
+			return 1;
+	return 0;
+}
+
+/*
+ * A send (entry or mark of -21 or -27) whose destination processor is a
+ * processor subset (< -1) is a multicast (Table 2: a value below -1 refers
+ * to a subset of processors): the matcher, which matches one destination
+ * (or -1, a broadcast), is handed one copy of the send per member of the
+ * subset that is a processor (0 or more) other than the sender, each
+ * expecting its own receive. A destination subset that no -201 record
+ * before the send defines is reported. Returns -1 when the matcher failed.
+ */
+static int add_multicast(struct validator *v, const struct picl_record *rec)
+{
+	const int32_t *members;
+	struct picl_value *values;
+	struct picl_record copy;
+	uint64_t line, column;
+	size_t n, k;
+	int32_t dst;
+	int rc = 0;
+
+	if ((rec->event != -21 && rec->event != -27) ||
+	    (rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_MARK) ||
+	    rec->processor < 0 || !rec->values || rec->nvalues < 3 ||
+	    rec->values[2].kind != PICL_VAL_INT || rec->values[2].v.i >= -1 ||
+	    rec->values[2].v.i < INT32_MIN)
+		return 0;
+	dst = (int32_t)rec->values[2].v.i;
+	members = picl_defs_subset_members(v->defs, PICL_SUBSET_PROCESSORS, dst, &n);
+	if (!members) {
+		locate(v, rec, rec->values[2].text, &line, &column);
+		report(v, SEV_ERROR, R_SUBSET, line, column, 0,
+		       "processor subset %d, the destination of this send, is not defined (no -201 record before this one defines it)",
+		       (int)dst);
+		return 0;
+	}
+	if (!(values = malloc(rec->nvalues * sizeof(*values)))) {
+		v->nomem = 1;
+		return 0;
+	}
+	memcpy(values, rec->values, rec->nvalues * sizeof(*values));
+	copy = *rec;
+	copy.values = values;
+	for (k = 0; k < n && rc >= 0; k++) {
+		if (members[k] < 0 || members[k] == rec->processor ||
+		    listed_before(members, k, members[k]))
+			continue;
+		values[2].v.i = members[k];
+		rc = picl_matcher_add(v->matcher, &copy);
+	}
+	free(values);
+	return rc < 0 ? -1 : 0;
+}
+
 /* One record: its own rules, then the messages (a match is reported after
  * the record's other findings). */
 static void check_record(struct validator *v, struct picl_record *rec)
@@ -2348,7 +2414,7 @@ static void check_record(struct validator *v, struct picl_record *rec)
 	size_t k;
 
 	check_rules(v, rec);
-	if (!v->nomem && picl_matcher_add(v->matcher, rec) < 0) {
+	if (!v->nomem && (picl_matcher_add(v->matcher, rec) < 0 || add_multicast(v, rec) < 0)) {
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
 	}

@@ -120,6 +120,10 @@ EXTRA_DIST += $(VALIDATE_E2E) \
 	testdata/validate/subset.picl testdata/validate/syntax.picl \
 	testdata/validate/tachyon.picl testdata/validate/time-order.picl \
 	testdata/validate/tracing.picl testdata/validate/unknown.picl
+# picltrace validate's rules checked against the spec, one by one
+VALIDATE_RULES_E2E = t/e2e/0212-validate-multicast.sh
+TESTS += $(VALIDATE_RULES_E2E)
+EXTRA_DIST += $(VALIDATE_RULES_E2E)
 # the picltrace commands together: how they name standard output
 TOOLS_E2E = t/e2e/0021-short-m.sh t/e2e/0026-stdout-name.sh t/e2e/0027-stdout-take-back.sh t/e2e/0511-merge-unsorted-many.sh \
 	t/e2e/0703-filter-pairs-stdin.sh t/e2e/0704-zstd-terminal.sh
