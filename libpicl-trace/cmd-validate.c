@@ -47,6 +47,8 @@
  *   tachyon             a message received before it was sent
  *   statistics          a -101/-102/-103 pair that disagrees with the
  *                       statistics recomputed from the event records
+ *   header-records      a header record (-399..-301) after the first record
+ *                       that is neither one nor a definition (W)
  *   header-processors   a processor the trace's -307 header records do not
  *                       list, when it has some (they say which processors
  *                       a broadcast must reach)
@@ -119,6 +121,7 @@ static const char validate_help[] =
 #define R_TACHYON "tachyon"
 #define R_STATISTICS "statistics"
 #define R_HEADER_PROCESSORS "header-processors"
+#define R_HEADER_RECORDS "header-records"
 
 #define EV_TRACING (-901)
 #define MAX_SUBSET_USES 65536   /* remembered "used before defined" ids */
@@ -271,6 +274,9 @@ struct validator {
 	int have_last;          /* --sorted */
 	struct picl_time last_time;
 	uint64_t last_line;
+
+	int in_body;            /* a record past the header was read: */
+	uint64_t body_line;     /* the body's first record */
 
 	int deferring;
 	struct finding *deferred; /* a heap, the last in line order on top: */
@@ -2279,6 +2285,33 @@ static void check_time(struct validator *v, struct proc *p, const struct picl_re
 	}
 }
 
+/*
+ * Header records (DESIGN.md point 8, spec section 2.4) are prepended to
+ * the trace: one after a record of the body (one that is neither a header
+ * record nor a definition) is reported. The spec's word is "should" (as
+ * for their timestamps, which should precede the earliest record's; not
+ * checked: picltrace sync leaves them as they were while moving the body's
+ * earlier): a warning.
+ */
+static void check_header(struct validator *v, const struct picl_record *rec)
+{
+	uint64_t line, column;
+
+	if (!picl_is_header_type(rec->type)) {
+		if (!v->in_body && !picl_is_definition_type(rec->type)) {
+			v->in_body = 1;
+			v->body_line = rec->mark.line;
+		}
+		return;
+	}
+	if (!v->in_body)
+		return;
+	AT_FIELD(rec, F_TYPE, line, column);
+	report(v, SEV_WARNING, R_HEADER_RECORDS, line, column, v->body_line,
+	       "header record %d after the record at line %llu, which is not a header record: header records are prepended to the trace (spec section 2.4)",
+	       (int)rec->type, (unsigned long long)v->body_line);
+}
+
 /* The rules of one record, its data decoded when it has some. */
 static void check_rules(struct validator *v, struct picl_record *rec)
 {
@@ -2297,6 +2330,7 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 		}
 	}
 	check_time(v, p, rec);
+	check_header(v, rec);
 	if (rec->type < 0 && !picl_schema_record(v->schema, rec->type)) {
 		uint64_t line, column;
 
@@ -2479,6 +2513,7 @@ static void reset(struct validator *v)
 	v->defs = NULL;
 	v->records = v->errors = v->warnings = v->listed = v->unmatched = 0;
 	v->have_last = 0;
+	v->in_body = 0;
 	v->deferring = 0;
 	v->nomem = 0;
 	v->failure = NULL;
