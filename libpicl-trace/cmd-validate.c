@@ -2030,8 +2030,11 @@ static void finish_left_out(struct validator *v)
 				const struct stat_listed *at = e < 0 ? sys_at : user_at;
 				char given[64];
 
+				/* an event record of a subset type (legal, section
+				 * 2.3.3) is no event type of its own to list: its
+				 * pair would be the members' sum (note_listed) */
 				if (e == rel || e == PICL_WILDCARD || !(e < 0 ? system : user) ||
-				    at->events_before < p->event_records)
+				    at->events_before < p->event_records || is_event_subset(v, e))
 					continue;
 				if (listed_has(p->listed + g, end - g, e))
 					continue;

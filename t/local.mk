@@ -122,7 +122,7 @@ EXTRA_DIST += $(VALIDATE_E2E) \
 	testdata/validate/tracing.picl testdata/validate/unknown.picl
 # picltrace validate's rules checked against the spec, one by one
 VALIDATE_RULES_E2E = t/e2e/0212-validate-multicast.sh \
-	t/e2e/0213-validate-header-records.sh
+	t/e2e/0213-validate-header-records.sh t/e2e/0214-validate-subset-events.sh
 TESTS += $(VALIDATE_RULES_E2E)
 EXTRA_DIST += $(VALIDATE_RULES_E2E)
 # the picltrace commands together: how they name standard output
