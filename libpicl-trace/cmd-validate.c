@@ -2379,16 +2379,11 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 	}
 }
 
-/* 1 if member p of a multicast's destination list came before index k
- * (a processor listed twice receives the message once). */
-static int listed_before(const int32_t *members, size_t k, int32_t p)
+static int cmp_int32(const void *a, const void *b)
 {
-	size_t j;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
 
-	for (j = 0; j < k; j++)
-		if (members[j] == p)
-			return 1;
-	return 0;
+	return (x > y) - (x < y);
 }
 
 /*
@@ -2403,6 +2398,7 @@ static int listed_before(const int32_t *members, size_t k, int32_t p)
 static int add_multicast(struct validator *v, const struct picl_record *rec)
 {
 	const int32_t *members;
+	int32_t *sorted;
 	struct picl_value *values;
 	struct picl_record copy;
 	uint64_t line, column;
@@ -2425,21 +2421,32 @@ static int add_multicast(struct validator *v, const struct picl_record *rec)
 		       (int)dst);
 		return 0;
 	}
-	if (!(values = malloc(rec->nvalues * sizeof(*values)))) {
+	/* each member once however often listed: a sorted copy (a list
+	 * searched again for every member was quadratic in the subset) */
+	values = malloc(rec->nvalues * sizeof(*values));
+	sorted = n ? malloc(n * sizeof(*sorted)) : NULL;
+	if (!values || (n && !sorted)) {
+		free(values);
+		free(sorted);
 		v->nomem = 1;
 		return 0;
 	}
 	memcpy(values, rec->values, rec->nvalues * sizeof(*values));
+	if (n) {
+		memcpy(sorted, members, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_int32);
+	}
 	copy = *rec;
 	copy.values = values;
 	for (k = 0; k < n && rc >= 0; k++) {
-		if (members[k] < 0 || members[k] == rec->processor ||
-		    listed_before(members, k, members[k]))
+		if (sorted[k] < 0 || sorted[k] == rec->processor ||
+		    (k > 0 && sorted[k] == sorted[k - 1]))
 			continue;
-		values[2].v.i = members[k];
+		values[2].v.i = sorted[k];
 		rc = picl_matcher_add(v->matcher, &copy);
 	}
 	free(values);
+	free(sorted);
 	return rc < 0 ? -1 : 0;
 }
 
