@@ -390,31 +390,6 @@ out:
 }
 
 /*
- * A time just before t, readable back: one unit of t's scale less, with
- * fewer decimals when that would need more than 18 digits
- * (-0.999999999999999999 gives -1.00000000000000000, not -1.000...0 with
- * 19 digits).
- */
-static struct picl_time just_before(struct picl_time t)
-{
-	struct picl_time at = t;
-
-	if (t.mant > INT64_MIN)
-		t.mant--;
-	while (t.scale > 0 && (t.mant > 999999999999999999LL || t.mant < -999999999999999999LL)) {
-		/* floor to one decimal less: still before */
-		t.mant = t.mant / 10 - (t.mant % 10 < 0);
-		t.scale--;
-	}
-	/* -999999999999999999 has nothing before it that the format can
-	 * write (18 digits): the header takes that time itself, and stays
-	 * first as header records do */
-	if (t.mant > 999999999999999999LL || t.mant < -999999999999999999LL)
-		return at;
-	return t;
-}
-
-/*
  * The header's processors and time read ahead from the inputs themselves:
  * every processor id, and the earliest of the records that can come first
  * (the header records of the inputs, which a sorted input has in front,
@@ -474,7 +449,7 @@ static int prescan(struct input *in, size_t n, struct procs *ps, struct picl_tim
 	}
 	picltrace_progress_done(&prog);
 	if (have)
-		*t = just_before(*t);
+		*t = runs_time_before(*t);
 	return 1;
 }
 
@@ -597,7 +572,7 @@ static int header_time(int fd, struct picl_time *t)
 			break;
 	}
 	if (have)
-		*t = just_before(*t);
+		*t = runs_time_before(*t);
 	picl_reader_free(r);
 	return rc < 0 && rc != PICL_END ? -1 : 0;
 }

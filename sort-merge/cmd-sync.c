@@ -21,7 +21,10 @@
  *     that scale, so the digits of the original time are kept exactly);
  *     a record that was not earlier than its processor's previous records
  *     is not made earlier than their corrected times either; records of
- *     processor -1 (or of a subset) and header records keep their times.
+ *     processor -1 (or of a subset) and header records keep their times
+ *     (but header records that preceded every other record and would no
+ *     longer do take the time just before the earliest in one more pass:
+ *     cap_headers).
  *     A time statistics record (-101) of a processor corrected for drift
  *     has its times multiplied by 1 + drift (rescale_stats), each exactly
  *     at its own decimals, as the intervals they sum are stretched.
@@ -152,6 +155,13 @@ struct syncer {
 	struct proc *procs;             /* by increasing processor */
 	size_t nprocs;
 	uint64_t tachyons_after, unfixable, raised;
+	struct picl_time body_min;      /* the earliest time written but of header */
+	struct picl_time body_min_in;   /* records, the same read, and the latest */
+	int have_body_min;              /* time of the header records */
+	struct picl_time header_max;
+	int have_header;
+	struct picl_time header_cap;    /* header records later than this get it */
+	int cap_headers;
 	struct jump *found;             /* receives to raise, found by this pass */
 	int32_t *found_proc;
 	size_t nfound, found_cap;
@@ -851,11 +861,15 @@ static int rewrite(struct syncer *s, struct picl_writer *w)
 	}
 	s->tachyons_after = s->unfixable = s->raised = 0;
 	s->nfound = 0;
+	s->have_body_min = s->have_header = 0;
 	picltrace_progress_init(&pg, w ? "sync: writing" : "sync: checking",
 				s->in.compressed ? 0 : s->in.size, s->opt->quiet);
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		if ((++n & 0xffff) == 0)
 			picltrace_progress(&pg, picl_reader_offset(r));
+		if (!picl_is_header_type(rec.type) &&
+		    (!s->have_body_min || picl_time_cmp(rec.time, s->body_min_in) < 0))
+			s->body_min_in = rec.time;
 		if (!picl_is_header_type(rec.type) && rec.processor >= 0) {
 			struct proc *p = proc_find(s, rec.processor);
 
@@ -864,6 +878,16 @@ static int rewrite(struct syncer *s, struct picl_writer *w)
 			if (p && p->r && p->r->drift != 0 && rec.type == PICL_REC_STAT_TIME &&
 			    (rc = rescale_stats(s, p, &rec)) < 0)
 				goto done;
+		}
+		if (picl_is_header_type(rec.type)) {
+			if (!s->have_header || picl_time_cmp(rec.time, s->header_max) > 0)
+				s->header_max = rec.time;
+			s->have_header = 1;
+			if (s->cap_headers && picl_time_cmp(rec.time, s->header_cap) > 0)
+				rec.time = s->header_cap;
+		} else if (!s->have_body_min || picl_time_cmp(rec.time, s->body_min) < 0) {
+			s->body_min = rec.time;
+			s->have_body_min = 1;
 		}
 		if (w && (rc = picl_writer_write(w, &rec)) < 0) {
 			struct picl_error e = *picl_writer_error(w);
@@ -887,6 +911,26 @@ done:
 	picl_matcher_free(m);
 	picl_reader_free(r);
 	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * Header records (-399..-301) keep their times, but precede the earliest
+ * record (spec section 2.4, DESIGN.md point 8; merge writes them so): when
+ * they did in the input and the last pass wrote one no earlier than a
+ * record the correction moved, the header records later than one unit
+ * before that record take that time in the next. 1 if the output must be
+ * written again so, 0 if not (also once done: raised receives only make
+ * records later).
+ */
+static int cap_headers(struct syncer *s)
+{
+	if (s->cap_headers || !s->have_header || !s->have_body_min ||
+	    picl_time_cmp(s->header_max, s->body_min_in) >= 0 ||
+	    picl_time_cmp(s->header_max, s->body_min) < 0)
+		return 0;
+	s->header_cap = runs_time_before(s->body_min);
+	s->cap_headers = 1;
+	return 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1331,6 +1375,10 @@ int cmd_sync(int argc, const char **argv)
 		}
 		if (rewrite(&s, NULL) < 0)
 			goto out;
+	}
+	if (!o.dry_run && cap_headers(&s) && w) {
+		picl_writer_abort(w);
+		w = NULL;
 	}
 	if (!o.dry_run && !w) {
 		if (merge_jumps(&s) < 0) {

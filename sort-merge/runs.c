@@ -933,3 +933,28 @@ out:
 	free(heap);
 	return rc;
 }
+
+/*
+ * A time just before t, readable back: one unit of t's scale less, with
+ * fewer decimals when that would need more than 18 digits
+ * (-0.999999999999999999 gives -1.00000000000000000, not -1.000...0 with
+ * 19 digits).
+ */
+struct picl_time runs_time_before(struct picl_time t)
+{
+	struct picl_time at = t;
+
+	if (t.mant > INT64_MIN)
+		t.mant--;
+	while (t.scale > 0 && (t.mant > 999999999999999999LL || t.mant < -999999999999999999LL)) {
+		/* floor to one decimal less: still before */
+		t.mant = t.mant / 10 - (t.mant % 10 < 0);
+		t.scale--;
+	}
+	/* -999999999999999999 has nothing before it that the format can
+	 * write (18 digits): the header takes that time itself, and stays
+	 * first as header records do */
+	if (t.mant > 999999999999999999LL || t.mant < -999999999999999999LL)
+		return at;
+	return t;
+}

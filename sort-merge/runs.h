@@ -128,6 +128,12 @@ size_t runs_fan_in(void);
  * CRLF). 0, or -1 when out of memory (*buf as it was). */
 int runs_append_line(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 
+/* A time just before t that the format can write back: one unit of t's
+ * scale less (fewer decimals past 18 digits), or t itself when nothing
+ * writable is before it. For header records, which precede the earliest
+ * record (merge's header, sync's moved one). */
+struct picl_time runs_time_before(struct picl_time t);
+
 /* A flag of runs_open: the reader applies definition records (drops
  * PICL_READ_NO_DEFS), as sorter_add and merge_readers need. */
 #define RUNS_READ_DEFS (1u << 30)
