@@ -48,7 +48,8 @@
  *   statistics          a -101/-102/-103 pair that disagrees with the
  *                       statistics recomputed from the event records
  *   header-records      a header record (-399..-301) after the first record
- *                       that is neither one nor a definition (W)
+ *                       that is neither one nor a definition, or later in
+ *                       time than the earliest other record (W)
  *   header-processors   a processor the trace's -307 header records do not
  *                       list, when it has some (they say which processors
  *                       a broadcast must reach)
@@ -277,6 +278,12 @@ struct validator {
 
 	int in_body;            /* a record past the header was read: */
 	uint64_t body_line;     /* the body's first record */
+	int have_header_time;   /* the latest header record's time, where */
+	struct picl_time header_time;
+	uint64_t header_time_line, header_time_column;
+	int have_earliest;      /* the earliest other record's time, where */
+	struct picl_time earliest;
+	uint64_t earliest_line;
 
 	int deferring;
 	struct finding *deferred; /* a heap, the last in line order on top: */
@@ -2292,9 +2299,8 @@ static void check_time(struct validator *v, struct proc *p, const struct picl_re
  * Header records (DESIGN.md point 8, spec section 2.4) are prepended to
  * the trace: one after a record of the body (one that is neither a header
  * record nor a definition) is reported. The spec's word is "should" (as
- * for their timestamps, which should precede the earliest record's; not
- * checked: picltrace sync leaves them as they were while moving the body's
- * earlier): a warning.
+ * for their timestamps, which should precede the earliest record's:
+ * noted here, said by finish_header_time): a warning.
  */
 static void check_header(struct validator *v, const struct picl_record *rec)
 {
@@ -2305,7 +2311,17 @@ static void check_header(struct validator *v, const struct picl_record *rec)
 			v->in_body = 1;
 			v->body_line = rec->mark.line;
 		}
+		if (!v->have_earliest || picl_time_cmp(rec->time, v->earliest) < 0) {
+			v->earliest = rec->time;
+			v->earliest_line = rec->mark.line;
+			v->have_earliest = 1;
+		}
 		return;
+	}
+	if (!v->have_header_time || picl_time_cmp(rec->time, v->header_time) > 0) {
+		v->header_time = rec->time;
+		AT_FIELD(rec, F_TIME, v->header_time_line, v->header_time_column);
+		v->have_header_time = 1;
 	}
 	if (!v->in_body)
 		return;
@@ -2313,6 +2329,26 @@ static void check_header(struct validator *v, const struct picl_record *rec)
 	report(v, SEV_WARNING, R_HEADER_RECORDS, line, column, v->body_line,
 	       "header record %d after the record at line %llu, which is not a header record: header records are prepended to the trace (spec section 2.4)",
 	       (int)rec->type, (unsigned long long)v->body_line);
+}
+
+/*
+ * At the end: header records' timestamps precede the earliest record's
+ * (spec section 2.4, "should": a warning), so that they stay first when
+ * the trace is sorted by time; the same time is let be (a stable sort
+ * keeps them first).
+ */
+static void finish_header_time(struct validator *v)
+{
+	char a[PICL_TIME_BUFSIZE], b[PICL_TIME_BUFSIZE];
+
+	if (!v->have_header_time || !v->have_earliest ||
+	    picl_time_cmp(v->header_time, v->earliest) <= 0)
+		return;
+	report(v, SEV_WARNING, R_HEADER_RECORDS, v->header_time_line, v->header_time_column,
+	       v->earliest_line,
+	       "header record time %s is later than the earliest record's, %s at line %llu: header records' times precede the earliest recorded time (spec section 2.4)",
+	       format_time(v->header_time, a), format_time(v->earliest, b),
+	       (unsigned long long)v->earliest_line);
 }
 
 /* The rules of one record, its data decoded when it has some. */
@@ -2523,7 +2559,7 @@ static void reset(struct validator *v)
 	v->defs = NULL;
 	v->records = v->errors = v->warnings = v->listed = v->unmatched = 0;
 	v->have_last = 0;
-	v->in_body = 0;
+	v->in_body = v->have_header_time = v->have_earliest = 0;
 	v->deferring = 0;
 	v->nomem = 0;
 	v->failure = NULL;
@@ -2612,6 +2648,7 @@ static int validate_file(struct validator *v, const char *path)
 	if (!failed) {
 		v->deferring = 1;
 		finish_processes(v);
+		finish_header_time(v);
 		finish_left_out(v);
 		finish_messages(v);
 		flush_deferred(v);
