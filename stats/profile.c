@@ -1234,7 +1234,8 @@ static void cell_merge(struct prof_cell *into, const struct prof_cell *c)
  * predefined subset of Table 5 that no -203 redefined holds a range of
  * types, so it is kept by id and asked about (one comparison, no scan).
  * The types are sorted as cells are (event_rank), once each, without
- * subset ids (a cell of a subset id is never summed); when a subset's own
+ * subset ids (a cell of a subset id is summed into that subset's own sum
+ * only, by prof_cells_add); when a subset's own
  * members already are so and nest nothing, they are used where the defs
  * hold them instead of copied (the defs change no more once the trace is
  * read).
@@ -1699,14 +1700,15 @@ void prof_cells_add(const struct profile *p, const struct prof_cell *cells, size
 	const struct prof_evset *es;
 	size_t lo, hi, k;
 
-	if (!(event < -1 && picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event))) {
-		/* Its own cell; a process may hold several of one (rel, E),
-		 * all summed. */
-		for (k = cell_lower(cells, 0, n, rel, event);
-		     k < n && cells[k].rel == rel && cells[k].event == event; k++)
-			cell_merge(sum, &cells[k]);
+	/* Its own cells: a process may hold several of one (rel, E), all
+	 * summed. Of a subset too: event records of a subset's type are
+	 * legal (spec section 2.3.3), and count in its sum, as validate
+	 * counts them (the subset table leaves them to their own row). */
+	for (k = cell_lower(cells, 0, n, rel, event);
+	     k < n && cells[k].rel == rel && cells[k].event == event; k++)
+		cell_merge(sum, &cells[k]);
+	if (!(event < -1 && picl_defs_subset_exists(p->defs, PICL_SUBSET_EVENTS, event)))
 		return;
-	}
 	lo = cell_lower(cells, 0, n, rel, -1);
 	hi = cell_rel_end(cells, lo, n, rel);
 	es = evset_of(p, event);

@@ -3,7 +3,8 @@
 # -203 subset) are legal (spec section 2.3.3). A statistics record that
 # listed the subset's pair got "count of event -1012 relative to -1 is
 # left out" all the same: the pair of a subset is a sum, not the event
-# type's own, and validate expected one of its own.
+# type's own, and validate expected one of its own. Such records count in
+# their subset's sum, in validate and in stat --compare alike.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 cd "$TMP"
@@ -22,6 +23,13 @@ EOF
 validate_ok t.picl
 run "$PT" validate t.picl
 grep -q 'left out' "$TMP/out" && fail "a subset's pair is listed: $(cat "$TMP/out")"
+
+# stat --compare counts them as validate does (it said "count of -1012:
+# recorded 1, the events give 0", its own table giving -1012 a count of 1).
+run "$PT" stat --compare t.picl
+expect_rc 0
+grep -q '^the statistics records agree with the events' "$TMP/out" ||
+  fail "stat --compare: $(cat "$TMP/out")"
 
 # A plain event type (a mark of -602) left out is still reported.
 sed 's/-2 -2000 0.4 0 0 0/-2 -602 0.4 0 0 0/; s/4 "%d%d" -901 1 -1012 1 -1001 1 -2000 1$/3 "%d%d" -901 1 -1012 1 -1001 1/' t.picl > u.picl
