@@ -245,6 +245,26 @@ static int local_init(int *nprocs, int *me, int *host)
 	int fd, rank, n, v, hostid = -1;
 
 	if (!path || !*path) {
+		/* Started by mpirun as one of several processes, each would run
+		 * alone, as node 0 of a run of its own, and write the same trace
+		 * file: a wrong result that looks right, so refuse. (Open MPI
+		 * sets OMPI_COMM_WORLD_SIZE, MPICH and others PMI_SIZE.) */
+		static const char *const launcher[] = {
+			"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof launcher / sizeof *launcher; k++)
+			if (picl_env_int(launcher[k], &n) == 0 && n > 1) {
+				fprintf(stderr, "picl: this program is linked "
+					"with libpicl, the local runtime that "
+					"piclrun starts, but was started as one "
+					"of %d processes (%s=%d): build it with "
+					"picl-cc --mpi to run it under mpirun, "
+					"or run it with piclrun -n %d\n", n,
+					launcher[k], n, n);
+				return -1;
+			}
 		L.single = 1;
 		L.nprocs = 1;
 		L.host = -1;

@@ -227,9 +227,9 @@ TESTS += t/unit/test-trace
 # standard error under mpirun.
 # picl-mpi(7): building, running and merging under MPI.
 TESTS += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
-	t/e2e/0986-runtime-mpi-abort-stderr.sh
+	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh
 EXTRA_DIST += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
-	t/e2e/0986-runtime-mpi-abort-stderr.sh
+	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh
 dist_man_MANS += man/picl-mpi.7
 
 # collectives tests

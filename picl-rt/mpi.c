@@ -431,7 +431,7 @@ static int settings_agree(int host, int split_off, int tag_ub)
 
 static int mpi_init(int *nprocs, int *me, int *host)
 {
-	int flag = 0, err, *ub = NULL, hosted, split_off;
+	int flag = 0, err, *ub = NULL, hosted, split_off, launched;
 	const char *h;
 
 	MPI_Initialized(&flag);
@@ -460,6 +460,21 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	MPI_Comm_set_errhandler(mb.ctl, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(mb.comm, &mb.rank);
 	MPI_Comm_size(mb.comm, &mb.size);
+	/* Started by piclrun (PICL_SHM is its segment) as one of several
+	 * processes, each is an MPI job of one: it would run alone, as node 0,
+	 * and say nothing. */
+	h = getenv("PICL_SHM");
+	if (h && *h && picl_env_int("PICL_NPROCS", &launched) == 0 &&
+	    launched > mb.size) {
+		fprintf(stderr, "libpicl-mpi: this program is linked with "
+			"libpicl-mpi (picl-cc --mpi), but piclrun started it as "
+			"one of %d processes, which MPI sees as %d: start it "
+			"with mpirun -n %d, or build it with picl-cc (no --mpi) "
+			"for piclrun\n", launched, mb.size, launched);
+		MPI_Comm_free(&mb.ctl);
+		MPI_Comm_free(&mb.comm);
+		return -1;
+	}
 	mb.heard = calloc((size_t)mb.size, 1);
 	if (!mb.heard) {
 		fprintf(stderr, "libpicl-mpi: out of memory\n");
