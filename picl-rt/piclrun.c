@@ -81,7 +81,10 @@ static const char usage[] =
 	"  -t, --timeout=SECS   stop the run after SECS seconds\n"
 	"      --parts-dir=DIR  where the parts go (default a temporary directory)\n"
 	"  -V, --version        show the version\n"
-	"  -h, --help           show this help\n";
+	"  -h, --help           show this help\n"
+	"\n"
+	"PROG is built with picl-cc. A program built with picl-cc --mpi is run\n"
+	"with mpirun instead (mpirun -n N PROG; see picl-mpi(7)).\n";
 
 struct proc {
 	int id;                 /* rank, or PICL_HOST */
@@ -820,9 +823,17 @@ static int locate(const char *prog, struct stat *found)
 static int runnable(const char *prog, struct stat *found)
 {
 	int e = locate(prog, found);
+	struct stat here;
 
 	if (e > 0)
 		fprintf(stderr, "piclrun: %s: %s\n", prog, strerror(e));
+	else if (e < 0 && stat(prog, &here) == 0 && S_ISDIR(here.st_mode))
+		/* (not "the one here is ./d": ./d would be refused in turn) */
+		fprintf(stderr, "piclrun: %s: command not found (not on PATH; "
+			"./%s is a directory)\n", prog, prog);
+	else if (e < 0 && stat(prog, &here) == 0 && !executable(prog))
+		fprintf(stderr, "piclrun: %s: command not found (not on PATH; "
+			"./%s is not executable)\n", prog, prog);
 	else if (e < 0 && access(prog, F_OK) == 0)
 		/* as a shell, PATH only; but the user meant this one */
 		fprintf(stderr, "piclrun: %s: command not found (not on PATH; the "
