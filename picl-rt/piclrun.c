@@ -1264,6 +1264,7 @@ static int parse(int argc, char **argv)
 			break;
 		case 'H': R.host = optarg; break;
 		case 'o': R.out = optarg; R.out_given = 1; break;
+		case 'p': R.partsdir = optarg; break;
 		case 'z': R.zstd = 1; break;
 		case 'k': R.keep = 1; break;
 		case 't':
@@ -1274,15 +1275,26 @@ static int parse(int argc, char **argv)
 			}
 			R.timeout = (int)v;
 			break;
-		case 'p': R.partsdir = optarg; break;
 		case 'h': fputs(usage, stdout); exit(0);
 		case 'V': printf("piclrun %s\n", PACKAGE_VERSION); exit(0);
 		default: fputs(usage, stderr); return -1;
 		}
+		/* An empty name, as a shell gives for an unset variable
+		 * (-o "$OUT"): -o '' was found out only at the merge, after
+		 * the whole run, and --host '' or --parts-dir '' said
+		 * "piclrun: : No such file or directory". */
+		if ((c == 'H' || c == 'o' || c == 'p') && !*optarg) {
+			fprintf(stderr, "piclrun: %s name is empty\n",
+				c == 'H' ? "--host: the host program's" :
+				c == 'o' ? "-o: the output's" :
+				"--parts-dir: the directory's");
+			return -1;
+		}
 	}
-	if (!R.nprocs || optind >= argc) {
+	if (!R.nprocs || optind >= argc || !*argv[optind]) {
 		fprintf(stderr, "piclrun: %s\n", !R.nprocs ? "-n N is required" :
-			"no program given");
+			optind >= argc ? "no program given" :
+			"the program's name is empty");
 		fputs(usage, stderr);
 		return -1;
 	}
