@@ -1135,6 +1135,45 @@ static int is_program(const char *out, const struct stat *prog, const char *what
 }
 
 /*
+ * Whether out is a file of this run's in --parts-dir (part.N.picl,
+ * part.N.picl.files, partial.picl): removed before the start as an
+ * earlier run's, then an input of the merge that was to write it, which
+ * refused it only after the whole run. Says so.
+ */
+static int is_part_file(const char *out)
+{
+	char dir[PATH_MAX];
+	const char *base = strrchr(out, '/'), *p;
+	struct stat a, b;
+	int ours;
+
+	if (!R.partsdir || strcmp(out, "-") == 0)
+		return 0;
+	base = base ? base + 1 : out;
+	if (strncmp(base, "part.", 5) == 0) {
+		for (p = base + 5; *p >= '0' && *p <= '9'; p++)
+			;
+		ours = p > base + 5 && (strcmp(p, ".picl") == 0 ||
+					strcmp(p, ".picl.files") == 0);
+	} else {
+		ours = strcmp(base, "partial.picl") == 0;
+	}
+	if (!ours)
+		return 0;
+	if (base == out)
+		snprintf(dir, sizeof dir, ".");
+	else if (snprintf(dir, sizeof dir, "%.*s", (int)(base - out), out) >=
+		 (int)sizeof dir)
+		return 0;
+	if (stat(dir, &a) < 0 || stat(R.partsdir, &b) < 0 ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return 0;
+	fprintf(stderr, "piclrun: %s: the output would be one of the trace parts "
+		"in --parts-dir %s; refusing it\n", out, R.partsdir);
+	return 1;
+}
+
+/*
  * Whether the merge will be able to write the trace to out, as picltrace
  * writes its outputs: "-" and devices directly, anything else through a
  * temporary file in the directory of the file (of its target, for a
@@ -1598,7 +1637,7 @@ int main(int argc, char **argv)
 	if (!runnable(argv[first], &prog) || (R.host && !runnable(R.host, &host)) ||
 	    is_program(R.out, &prog, "the program to run") ||
 	    (R.host && is_program(R.out, &host, "the host program")) ||
-	    !writable_out(R.out) || !picltrace_ok())
+	    !writable_out(R.out) || is_part_file(R.out) || !picltrace_ok())
 		return 2;
 	R.launcher = getpid();
 	say_identity(argv + first);
