@@ -1399,7 +1399,11 @@ static int create_partsdir(void)
 	snprintf(R.tmpdir, sizeof R.tmpdir, "%s/piclrun.XXXXXX",
 		 t && *t ? t : "/tmp");
 	if (!mkdtemp(R.tmpdir)) {
-		fprintf(stderr, "piclrun: %s: %s\n", R.tmpdir, strerror(errno));
+		/* (the name alone, piclrun.aQZLNc, did not say where it came
+		 * from) */
+		fprintf(stderr, "piclrun: cannot make a temporary directory for "
+			"the trace parts in %s%s: %s\n", t && *t ? "TMPDIR=" : "",
+			t && *t ? t : "/tmp", strerror(errno));
 		R.tmpdir[0] = 0;
 		return -1;
 	}
