@@ -754,6 +754,62 @@ static int expect_list(struct loader *L, const char *key)
 	return PICL_OK;
 }
 
+/* The edit distance (insert, delete, replace, swap two neighbours) between
+ * the n bytes at a and the key b, counted up to KEY_FAR: enough to rank the
+ * misspellings of a schema's keys (the longest has 15 letters). */
+#define KEY_FAR 16
+
+static int key_distance(const char *a, size_t la, const char *b)
+{
+	int d[KEY_FAR + 1][KEY_FAR + 1];
+	size_t lb = strlen(b), i, j;
+
+	if (la >= KEY_FAR || lb >= KEY_FAR)
+		return KEY_FAR;
+	for (i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/* The key of keys[] the current scalar was most likely meant to be: the
+ * only one within two edits of it (one for keys of three letters or
+ * fewer), or NULL. */
+static const char *key_meant(const struct loader *L, const char *const *keys)
+{
+	const char *best = NULL;
+	int bestd = KEY_FAR, ties = 0, i;
+
+	for (i = 0; keys[i]; i++) {
+		int d = key_distance(sval(L), slen(L), keys[i]);
+
+		if (d > (strlen(keys[i]) <= 3 ? 1 : 2))
+			continue;
+		if (d < bestd) {
+			bestd = d;
+			best = keys[i];
+			ties = 0;
+		} else if (d == bestd) {
+			ties++;
+		}
+	}
+	return ties ? NULL : best;
+}
+
 /*
  * Move to the next key of the mapping being read. Returns 1 with *idx (its
  * index in keys[]) and *kmark set and the value's first event current, 0 at
@@ -777,9 +833,16 @@ static int next_key(struct loader *L, const char *const *keys, const char *what,
 	for (i = 0; keys[i]; i++)
 		if (sis(L, keys[i]))
 			break;
-	if (!keys[i])
+	if (!keys[i]) {
+		const char *meant = key_meant(L, keys);
+
+		if (meant)
+			return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
+				    "unknown key \"%s\" in %s (did you mean \"%s\"?)",
+				    squote(L, q, sizeof(q)), what, meant);
 		return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
 			    "unknown key \"%s\" in %s", squote(L, q, sizeof(q)), what);
+	}
 	if (*seen & (1u << i))
 		return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
 			    "key \"%s\" appears twice in %s", keys[i], what);

@@ -115,7 +115,7 @@ fi
 printf 'records:\n  - nmae: x\n' >"$TMP/bad.yaml"
 run env PICL_SCHEMA="$TMP/bad.yaml" "$PT" stat clean-2proc.picl
 expect_rc 0
-grep -q "^picltrace stat: warning: $TMP/bad.yaml:2:5: unknown key \"nmae\" in a record; event names are left out\$" "$TMP/err" ||
+grep -q "^picltrace stat: warning: $TMP/bad.yaml:2:5: unknown key \"nmae\" in a record (did you mean \"name\"?); event names are left out\$" "$TMP/err" ||
   fail "$last: $(cat "$TMP/err")"
 
 # zstd, named and on standard input; "-" is shown as <stdin>.

@@ -772,11 +772,23 @@ START_TEST(test_unknown_key)
 	ck_assert_uint_eq(err.mark.line, 4);
 	ck_assert_uint_eq(err.mark.column, 5);
 	ck_assert_ptr_nonnull(strstr(err.problem, "unknown key \"colour\""));
+	ck_assert_ptr_null(strstr(err.problem, "did you mean"));
 
 	err = load_bad("version: 1\nevent: []\n");
 	ck_assert_uint_eq(err.mark.line, 2);
 	ck_assert_uint_eq(err.mark.column, 1);
 	ck_assert_ptr_nonnull(strstr(err.problem, "unknown key \"event\""));
+	/* a misspelling names the key it was most likely meant to be */
+	ck_assert_ptr_nonnull(strstr(err.problem, "(did you mean \"events\"?)"));
+	err = load_bad("events:\n  - {type: 7, nmae: a, category: user, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "(did you mean \"name\"?)"));
+	err = load_bad("events:\n  - {type: 7, name: a, category: user, produces: mark,\n"
+		       "     mark: {count: 1, descripter: \"%d\"}}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "(did you mean \"descriptor\"?)"));
+	/* keys equally close ("name", "mark", "range"): no guess */
+	err = load_bad("events:\n  - {type: 7, mane: a, category: user, produces: mark}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem, "unknown key \"mane\" in an event"));
+	ck_assert_ptr_null(strstr(err.problem, "did you mean"));
 }
 END_TEST
 
