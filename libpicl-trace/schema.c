@@ -443,6 +443,12 @@ static int fail_yaml(struct loader *L)
 		return fail(L, &p->problem_mark, PICL_ERR_SCHEMA,
 			    "%s (a control string must be quoted: \"%%d\", not %%d)",
 			    problem);
+	/* libyaml says "character", not which: name a tab, a likely slip. */
+	if (p->error == YAML_SCANNER_ERROR && p->problem &&
+	    strstr(p->problem, "cannot start any token") &&
+	    byte_at(L, &p->problem_mark) == '\t')
+		return fail(L, &p->problem_mark, PICL_ERR_SCHEMA,
+			    "a tab cannot indent or start a YAML token; use spaces");
 
 	switch (p->error) {
 	case YAML_MEMORY_ERROR:
