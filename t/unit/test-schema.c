@@ -118,8 +118,12 @@ START_TEST(test_every_event_type)
 		ck_assert_ptr_nonnull(e->category);
 		ck_assert_int_ne(e->kinds, 0);
 	}
-	/* user events (>= 0) are described by a range */
+	/* user events (>= 0) are described by a range; Table 4 gives them no
+	 * command, and PICL writes both marks (tracemark) and entry/exit
+	 * (traceblockbegin/end) for them */
 	ck_assert_str_eq(event(0)->category, "user");
+	ck_assert_ptr_null(event(0)->command);
+	ck_assert_int_eq(event(7)->kinds, MARK | ENTRY_EXIT);
 	ck_assert_str_eq(event(12345)->category, "user");
 	ck_assert_ptr_null(picl_schema_event(schema, -2));
 	ck_assert_ptr_null(picl_schema_event(schema, -20));
