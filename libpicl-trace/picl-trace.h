@@ -1212,7 +1212,7 @@ struct picl_schema_record {
 /*
  * Load the schema from a YAML file (libyaml). Returns a schema or NULL with
  * *err set (file:line:column from libyaml or from our checks; among them,
- * an event whose category is not the one the format's numbering gives its
+ * an event or record whose category is not the one the format's numbering gives its
  * type, picl-schema(5)).
  */
 struct picl_schema *picl_schema_load(const char *path, struct picl_error *err);

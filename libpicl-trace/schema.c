@@ -51,7 +51,8 @@
  * Integers, booleans and null are plain (unquoted) scalars; integers are
  * decimal and must fit 32 bits (types) or the documented range. An event's
  * ECAT must be the one the format's numbering gives its type or range
- * (check_category), and a later file may only add types (check_only_adds).
+ * (check_category), a record's RCAT likewise (check_record_category), and
+ * a later file may only add types (check_only_adds).
  */
 #include "internal.h"
 
@@ -1526,6 +1527,54 @@ static const char *const record_categories[] = {
 #define RECORD_CATEGORY_LIST "event, label, descriptor, message, " \
 	"statistics, subset, header or user"
 
+/* The record types by category: Table 3, and the header records of
+ * picl-schema(5). A record type in one of these must have its category
+ * (the types between them may have any: the format says nothing of them). */
+static const struct {
+	int32_t lo, hi;
+	const char *category;
+	const char *where;
+} record_groups[] = {
+	{ 0, INT32_MAX, "user", "Table 3" },
+	{ -4, -2, "event", "Table 3" },
+	{ -5, -5, "label", "Table 3" },
+	{ -6, -6, "descriptor", "Table 3" },
+	{ -7, -7, "message", "Table 3" },
+	{ -103, -101, "statistics", "Table 3" },
+	{ -203, -201, "subset", "Table 3" },
+	{ -399, -301, "header", "header records, section 2.4" },
+};
+
+static int check_record_category(struct loader *L, const yaml_mark_t *at,
+				 const struct slot *slot, const char *category)
+{
+	size_t g, ng = sizeof(record_groups) / sizeof(record_groups[0]);
+	size_t want = ng;
+
+	for (g = 0; g < ng; g++) {
+		if (record_groups[g].hi < slot->lo || record_groups[g].lo > slot->hi)
+			continue;
+		if (want < ng || record_groups[g].lo > slot->lo ||
+		    record_groups[g].hi < slot->hi)
+			return fail(L, at, PICL_ERR_SCHEMA,
+				    "the range [%ld, %ld] holds record types of category %s and others (%s); split it",
+				    (long)slot->lo, (long)slot->hi,
+				    record_groups[g].category, record_groups[g].where);
+		want = g;
+	}
+	if (want == ng || strcmp(record_groups[want].category, category) == 0)
+		return PICL_OK;
+	if (slot->lo == slot->hi)
+		return fail(L, at, PICL_ERR_SCHEMA,
+			    "record type %ld is of category %s in the format (%s), not %s",
+			    (long)slot->lo, record_groups[want].category,
+			    record_groups[want].where, category);
+	return fail(L, at, PICL_ERR_SCHEMA,
+		    "record types [%ld, %ld] are of category %s in the format (%s), not %s",
+		    (long)slot->lo, (long)slot->hi, record_groups[want].category,
+		    record_groups[want].where, category);
+}
+
 static const char *const record_keys[] = {
 	"type", "range", "name", "category", "descriptor", "count", "fields",
 	"description", "spec", NULL
@@ -1597,6 +1646,8 @@ static int parse_record(struct loader *L)
 		return fail(L, &start, PICL_ERR_SCHEMA, "missing key \"name\" in a record");
 	if (!(seen & (1u << RK_CATEGORY)))
 		return fail(L, &start, PICL_ERR_SCHEMA, "missing key \"category\" in a record");
+	if ((rc = check_record_category(L, &marks[RK_CATEGORY], &slot, r->category)))
+		return rc;
 	if ((seen & (1u << RK_COUNT)) && (r->variable || count > 0) && !r->descriptor)
 		return fail(L, &start, PICL_ERR_SCHEMA,
 			    "missing key \"descriptor\" in a record (count is not 0)");
