@@ -14,7 +14,7 @@ FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trac
 CLANG ?= clang
 # (PICL_MATCH_SELFCHECK: the matcher checks its own memory accounting)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$(srcdir)/libpicl-trace -I$(builddir) \
-	-DPICL_MATCH_SELFCHECK
+	-DPICL_MATCH_SELFCHECK -DFUZZ_SCHEMA_FILE='"$(abs_top_srcdir)/schemas/picl.yaml"'
 
 check_PROGRAMS += fuzz/replay-reader fuzz/replay-descriptor
 fuzz_replay_reader_SOURCES = fuzz/replay.c fuzz/fuzz-reader.c
@@ -29,7 +29,8 @@ fuzz_replay_descriptor_CFLAGS = $(libpicl_trace_libpicl_trace_la_CFLAGS)
 fuzz_replay_descriptor_LDADD = $(libpicl_trace_libpicl_trace_la_LIBADD)
 check_PROGRAMS += fuzz/replay-schema
 fuzz_replay_schema_SOURCES = fuzz/replay.c fuzz/fuzz-schema.c
-fuzz_replay_schema_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/schema"'
+fuzz_replay_schema_CPPFLAGS = $(AM_CPPFLAGS) -DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/schema"' \
+	-DFUZZ_SCHEMA_FILE='"$(abs_top_srcdir)/schemas/picl.yaml"'
 fuzz_replay_schema_LDADD = libpicl-trace/libpicl-trace.la
 check_PROGRAMS += fuzz/replay-match
 # (with the library's sources, built to check the matcher's accounting)
