@@ -514,6 +514,8 @@ static const char *node_what(const yaml_event_t *e)
 {
 	switch (e->type) {
 	case YAML_SCALAR_EVENT:
+		if (e->data.scalar.plain_implicit && e->data.scalar.length == 0)
+			return "nothing (an empty value)";
 		return "a scalar";
 	case YAML_SEQUENCE_START_EVENT:
 		return "a list";
@@ -715,8 +717,8 @@ static int read_bool(struct loader *L, const char *key, int *out)
 		}
 	}
 	return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
-		    "expected true or false for \"%s\", found \"%s\"", key,
-		    squote(L, q, sizeof(q)));
+		    "expected true or false for \"%s\", found %s\"%s\"", key,
+		    splain(L) ? "" : "the quoted text ", squote(L, q, sizeof(q)));
 }
 
 /* Read a plain word that must be one of names[] (NULL-terminated); *idx is

@@ -796,6 +796,29 @@ START_TEST(test_unknown_key)
 }
 END_TEST
 
+/* A value of the wrong kind is told as what was written: nothing after
+ * the colon, or a quoted "true" where a boolean goes. */
+START_TEST(test_wrong_kind_named)
+{
+	struct picl_error err = load_bad("version: 1\nevents:\n");
+
+	ck_assert_uint_eq(err.mark.line, 2);
+	ck_assert_ptr_nonnull(strstr(err.problem,
+				     "expected a list for \"events\", found nothing (an empty value)"));
+	err = load_bad("events:\n  - {type: 7, name: a, category: user, produces: mark,\n"
+		       "     mark: {count: 1, descriptor: \"%d\",\n"
+		       "            fields: [{name: n, kind: int, volume: \"true\"}]}}\n");
+	ck_assert_uint_eq(err.mark.line, 4);
+	ck_assert_ptr_nonnull(strstr(err.problem,
+				     "expected true or false for \"volume\", found the quoted text \"true\""));
+	err = load_bad("events:\n  - {type: 7, name: a, category: user, produces: mark,\n"
+		       "     mark: {count: 1, descriptor: \"%d\",\n"
+		       "            fields: [{name: n, kind: int, volume: maybe}]}}\n");
+	ck_assert_ptr_nonnull(strstr(err.problem,
+				     "expected true or false for \"volume\", found \"maybe\""));
+}
+END_TEST
+
 START_TEST(test_duplicate_type)
 {
 	struct picl_error err = load_bad(
@@ -1122,6 +1145,7 @@ static Suite *schema_suite(void)
 	tcase_add_test(tl, test_malformed_yaml);
 	tcase_add_test(tl, test_marks_count_bytes);
 	tcase_add_test(tl, test_unknown_key);
+	tcase_add_test(tl, test_wrong_kind_named);
 	tcase_add_test(tl, test_duplicate_type);
 	tcase_add_test(tl, test_semantic_errors);
 	tcase_add_test(tl, test_no_format_injection);
