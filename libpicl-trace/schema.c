@@ -14,10 +14,12 @@
  * The definitions of one file are collected in a vector, checked for
  * duplicates (a type defined twice in one file is an error), then merged
  * into the schema: exact types live in an array sorted by type (look-up by
- * binary search), ranges (`range: [LOW, HIGH]`) in a short list searched from
- * the newest; an exact type wins over a range, and a later file's definition
- * of a type replaces the earlier one (a look-up that lands in a range hands
- * out the range's description, whose `type` is the range's LOW). Definitions are allocated in the
+ * binary search; types -1024 to 1023 through a direct table filled after
+ * each load, DIRECT_LO), ranges (`range: [LOW, HIGH]`) in a short list
+ * searched from the newest; an exact type wins over a range, and a later user
+ * schema's definition of a type replaces an earlier user schema's (a
+ * look-up that lands in a range hands out the range's description, whose
+ * `type` is the range's LOW). Definitions are allocated in the
  * schema's arena and never move, so pointers handed out by look-ups stay
  * valid until picl_schema_free (also across picl_schema_extend).
  *
@@ -52,7 +54,9 @@
  * decimal and must fit 32 bits (types) or the documented range. An event's
  * ECAT must be the one the format's numbering gives its type or range
  * (check_category), a record's RCAT likewise (check_record_category), and
- * a later file may only add types (check_only_adds).
+ * a later file may not redescribe a type the first file (the default
+ * schema: the format's types, our header records) describes
+ * (check_only_adds).
  */
 #include "internal.h"
 
