@@ -48,7 +48,9 @@
  * Environment (set by piclrun): PICL_SHM (the segment's path) and
  * PICL_SHM_FD (the segment, open, inherited: used first), PICL_RANK
  * (0..N-1, or 32767 for the host), PICL_NPROCS, PICL_HOSTID (32767 or -1).
- * Without PICL_SHM the program runs alone: one node, no host.
+ * Without PICL_SHM the program runs alone: one node, no host; but one
+ * that mpirun started as one of several processes (OMPI_COMM_WORLD_SIZE or
+ * PMI_SIZE above 1) is refused at open0, as each would run alone.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE             /* process_vm_readv */

@@ -9,7 +9,11 @@
  * - A private communicator. init() calls MPI_Init (unless the program did)
  *   and duplicates MPI_COMM_WORLD, so a program that also speaks MPI itself
  *   never sees our messages. Errors on it return instead of aborting, so a
- *   failed send becomes send()'s -1.
+ *   failed send becomes send()'s -1. init() then refuses a run that would
+ *   go wrong quietly: one piclrun started (PICL_SHM) as more processes
+ *   than MPI sees, each an MPI job of one, and one whose ranks read the
+ *   shared PICL_MPI_* settings differently (settings_agree: mpirun -x
+ *   missing on another machine).
  *
  * - The PICL message type travels as the MPI tag, so the fast path copies
  *   nothing on the way out and sends from the caller's buffer. Types that do
