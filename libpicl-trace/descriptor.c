@@ -70,7 +70,10 @@
  * Control strings of numeric conversions only ("%d", "%d%lf": nearly every
  * PICL record) are decoded by a loop of their own, decode_simple, which
  * keeps its state in registers; the fuzz target checks that it agrees with
- * the general loop.
+ * the general loop. Those of signed decimal and float conversions only
+ * (%d %ld %f %lf %e %g ...) also have the reader's shortcut,
+ * picl_descriptor_decode_quick (short decimals without an exponent), which
+ * gives what decode_simple gives or declines the record.
  *
  * Encoding writes canonical text: a blank before every conversion and
  * before every data field (so fields that begin with literal text are
