@@ -8,7 +8,8 @@
  *       that descriptor of this process (duplicated, except "-"): a
  *       redirected standard output is written where the shell opened it,
  *       in its mode (append included), and nothing under /dev is replaced;
- *   a device, a FIFO or a socket, and anything else under /dev or /proc
+ *   a device, a FIFO or a socket, and anything else under /dev (but
+ *   /dev/shm, a file system for files), /proc or /sys
  *       opened and written directly (regular files there are truncated);
  *   anything else
  *       a temporary file ".NAME.tmpXXXXXX" (of a NAME too long for that,
