@@ -106,6 +106,9 @@ EXTRA_DIST += t/e2e/0050-api-man-examples.sh
 # every name of picl-trace.h on libpicl-trace(3)
 TESTS += t/e2e/0051-api-man-names.sh
 EXTRA_DIST += t/e2e/0051-api-man-names.sh
+# doc/DESIGN.md's layout against the source tree
+TESTS += t/e2e/0052-design-layout.sh
+EXTRA_DIST += t/e2e/0052-design-layout.sh
 # picltrace validate
 VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
 	t/e2e/0102-validate-cli.sh
