@@ -28,7 +28,8 @@
  *
  * How it is fast. Inputs are read in raw mode (PICL_READ_RAW): only the six
  * fixed fields are parsed, data are decoded only for the records a pattern
- * must look at (labels and messages). A kept record whose text is already
+ * must look at (labels and messages; with --grep-data, records whose data
+ * are not single-spaced, see data_text). A kept record whose text is already
  * canonical (a cheap byte check, line_is_canonical) is copied as it stood
  * with picl_writer_write_raw; only others (extra blanks, continuation
  * lines, "1e-3" times) are decoded and rewritten by picl_writer_write.
