@@ -1,7 +1,12 @@
 /*
- * util.c - what the picltrace commands share beyond the library: size
- * arguments ("512M"), refusing to overwrite an input, opening an output
- * trace, and a progress line on a terminal.
+ * util.c - what the picltrace commands share beyond the library: option
+ * values (sizes such as "512M", numbers, times, --memory), refusing to
+ * overwrite an input (and --in-place's checks), opening an output trace,
+ * temporary files removed on a signal, standard input spooled to a file
+ * that can be read twice, a progress line on a terminal, the definitions
+ * carried from one FILE to the next when several are read as one trace,
+ * and what validate and stat --compare share about statistics records
+ * (the event types PICL only counts, which pairs must be listed).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* fallocate, FALLOC_FL_PUNCH_HOLE */
