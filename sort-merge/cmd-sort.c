@@ -3,10 +3,13 @@
  *
  * Stable (equal timestamps keep input order), header records first, then
  * definition records (defs.c says how records keep their meaning), in
- * bounded memory: past --memory the records are spilled as sorted,
- * zstd-compressed runs in --tmpdir and merged (runs.c). Records are moved,
- * not re-formatted. --check only reports whether the input is sorted and
- * where the first disorder is.
+ * bounded memory: one plain regular file that fits --memory is sorted
+ * through a read-only mapping (msort.c); anything else, or what msort
+ * gives up on, is copied into runs.c's sorter, and past --memory the
+ * records are spilled as sorted, zstd-compressed runs in --tmpdir and
+ * merged. Records are moved, not re-formatted. --check only reports
+ * whether the input is sorted and where the first disorder is; --in-place
+ * replaces the one input by its sorted form.
  */
 #include "builtin.h"
 #include "fdio.h"
