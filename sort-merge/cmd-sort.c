@@ -68,7 +68,7 @@ static int check_sorted(const char *const *inputs, int n)
 	int i, last_input = -1, rc;
 
 	for (i = 0; i < n; i++) {
-		struct picl_reader *r = runs_open("sort", inputs[i], PICL_READ_PARALLEL);
+		struct picl_reader *r = runs_open("sort", inputs[i], PICL_READ_PARALLEL | RUNS_READ_DEFS);
 		struct picl_record rec;
 
 		if (!r)
