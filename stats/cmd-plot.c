@@ -768,9 +768,10 @@ static char **gnuplot_env(void)
 	return env;
 }
 
-/* Run gnuplot on preamble + script; it writes `file`. 0 or -1 (reported). */
+/* Run gnuplot on preamble + script; it writes `file`, the temporary file
+ * of the output `path` (named in messages). 0 or -1 (reported). */
 static int run_gnuplot(const char *preamble, const char *script, size_t len,
-		       const char *file, int quiet)
+		       const char *file, const char *path, int quiet)
 {
 	const char *prog = getenv("GNUPLOT");
 	posix_spawn_file_actions_t fa;
@@ -847,7 +848,8 @@ static int run_gnuplot(const char *preamble, const char *script, size_t len,
 		show_gnuplot_messages(errf);
 	fclose(errf);
 	if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
-		picltrace_error("plot", "gnuplot ('%s') wrote no image", prog);
+		picltrace_error("plot", "%s: gnuplot ('%s') wrote no image (is the disk full, "
+				"or the file size limited?)", path, prog);
 		return -1;
 	}
 	return 0;
@@ -1114,7 +1116,7 @@ int cmd_plot(int argc, const char **argv)
 		status = 2;
 		goto done;
 	}
-	if (run_gnuplot(preamble, script, len, out.file, o.quiet) < 0) {
+	if (run_gnuplot(preamble, script, len, out.file, out.path, o.quiet) < 0) {
 		prof_output_abort(&out);
 		status = 2;
 		goto done;
