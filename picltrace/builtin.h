@@ -61,8 +61,12 @@ uint64_t picltrace_default_memory(void);
  * /tmp): picl_matcher_set_memory. PICL_OK or PICL_ERR_NOMEM. */
 int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char *tmpdir);
 
-/* A new unlinked temporary file in tmpdir (NULL or "": $TMPDIR, else
- * /tmp), named after cmd: its descriptor, or -1 after saying why. */
+/* The directory temporary files go to: tmpdir, unless NULL or "", else
+ * $TMPDIR, unless unset or "", else /tmp (for messages that name it). */
+const char *picltrace_tempdir(const char *tmpdir);
+
+/* A new unlinked temporary file in picltrace_tempdir(tmpdir), named after
+ * cmd: its descriptor, or -1 after saying why. */
 int picltrace_tempfile(const char *cmd, const char *tmpdir);
 
 /* Write len bytes at p to byte off of temporary file fd (writing), or

@@ -153,14 +153,19 @@ int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char
 	return picl_matcher_set_memory(m, memory > SIZE_MAX ? SIZE_MAX : (size_t)memory, tmpdir);
 }
 
-int picltrace_tempfile(const char *cmd, const char *tmpdir)
+const char *picltrace_tempdir(const char *tmpdir)
 {
 	const char *dir = tmpdir && *tmpdir ? tmpdir : getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
+int picltrace_tempfile(const char *cmd, const char *tmpdir)
+{
+	const char *dir = picltrace_tempdir(tmpdir);
 	char path[4096];
 	int fd;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
 	snprintf(path, sizeof(path), "%s/picltrace-%s.XXXXXX", dir, cmd);
 	fd = mkstemp(path);
 	if (fd < 0) {
@@ -259,8 +264,9 @@ int picltrace_spool(const char *cmd, int from, const char *what, const char *tmp
 			if (k < 0 && errno == EINTR)
 				continue;
 			if (k < 0) {
-				picltrace_error(cmd, "%s: cannot copy it to a temporary file: %s",
-						what, strerror(errno));
+				picltrace_error(cmd, "%s: cannot copy it to a temporary file "
+						"in %s: %s", what, picltrace_tempdir(tmpdir),
+						strerror(errno));
 				goto fail;
 			}
 			w += k;

@@ -378,14 +378,19 @@ static int write_sorted(struct sorter *s, struct picl_writer *w, struct deftrack
 
 /*
  * A new temporary run, compressed at level 1 (written once, read once): its
- * writer, and its file in *fd. NULL after saying why.
+ * writer, and its file in *fd. NULL after saying why. The writer is named
+ * "a temporary run in DIR", so that a full disk is told as that ("sort:
+ * a temporary run in /tmp: cannot write: No space left on device"), not as
+ * the directory's name alone, which read as a file one cannot write.
  */
-static struct picl_writer *run_create(struct sorter *s, const char *name, int *fd)
+static struct picl_writer *run_create(struct sorter *s, int *fd)
 {
 	struct picl_writer_options o = { 0 };
 	struct picl_writer *w;
+	char name[4200];
 	int rc;
 
+	snprintf(name, sizeof(name), "a temporary run in %s", picltrace_tempdir(s->cfg.tmpdir));
 	*fd = runs_tempfile(&s->cfg);
 	if (*fd < 0)
 		return NULL;
@@ -488,7 +493,7 @@ static int spill(struct sorter *s)
 	if (s->nruns == s->runs_cap &&
 	    grow((void **)&s->runs, &s->runs_cap, s->nruns + 1, sizeof(*s->runs)) < 0)
 		return nomem(s);
-	w = run_create(s, s->cfg.tmpdir ? s->cfg.tmpdir : "temporary run", &fd);
+	w = run_create(s, &fd);
 	if (!w || run_close(s, w, fd, write_sorted(s, w, NULL)) < 0)
 		return -1;
 	s->runs[s->nruns++] = fd;
@@ -723,7 +728,7 @@ static int merge_round(struct sorter *s, size_t first, size_t k)
 	size_t i;
 	int fd;
 
-	w = run_create(s, "temporary run", &fd);
+	w = run_create(s, &fd);
 	if (!w || run_close(s, w, fd, merge_runs(s, first, k, w, NULL)) < 0)
 		return -1;
 	for (i = 0; i < k; i++)

@@ -122,3 +122,53 @@ echo "$CMDS" | while read -r name args; do
   rm -rf ref
 done
 
+# --tmpdir: where sort and merge --unsorted spill runs past --memory and
+# sync copies a pipe, a missing directory, a file, a full disk. The input
+# comes through a pipe and is bigger than --memory, so that each of them
+# uses --tmpdir.
+#  name            arguments (@O the output in o/, @T the --tmpdir)
+TCMDS='sort            sort -q --memory=1M --tmpdir=@T -o @O -
+merge-unsorted     merge -q --unsorted --memory=1M --tmpdir=@T -o @O -
+sync               sync -q --tmpdir=@T -o @O -
+sync-dry-run       sync --dry-run --tmpdir=@T -'
+#  name            --tmpdir   free  message (after "picltrace CMD: ")
+TPLACES='missing-dir nodir    -     cannot create a temporary file in nodir: 
+a-file             afile      -     cannot create a temporary file in afile: 
+full               full       0     (a temporary run in full: cannot write|standard input: cannot copy it to a temporary file in full): '
+
+"$GEN" --procs 4 --size 3M --unsorted -o big.picl
+printf 'not a directory\n' >afile
+cp afile afile.saved
+mkdir o
+echo "$TCMDS" | while read -r name args; do
+  echo "$TPLACES" | while read -r place dir free msg; do
+    [ "$free" = - ] || [ $havefull -eq 1 ] || continue
+    if [ "$free" != - ]; then
+      rm -f "$full"/*
+      dd if=/dev/zero of="$full/fill" bs=4k 2>/dev/null || :
+    fi
+    what="$name --tmpdir=$dir ($place)"
+    argv=$(printf '%s\n' "$args" | sed "s|@O|o/out|g; s|@T|$dir|g")
+    set +e
+    (set -f; cat big.picl | "$PT" $argv >"$TMP/out" 2>"$TMP/err")
+    rc=$?
+    set -e
+    if grep -E -q "$sanitizer" "$TMP/err"; then
+      cat "$TMP/err" >&2
+      fail "$what: a sanitizer report"
+    fi
+    [ "$rc" -eq 2 ] || { cat "$TMP/err" >&2; fail "$what: exit status $rc, expected 2"; }
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat "$TMP/err" >&2; fail "$what: not one line of message"; }
+    grep -E -q "^picltrace [a-z]+: ($msg)" "$TMP/err" || {
+      cat "$TMP/err" >&2
+      fail "$what: the message is not '$msg'"
+    }
+    [ -z "$(ls -A o)" ] || fail "$what: left in o/: $(ls -A o)"
+    [ ! -e nodir ] || fail "$what: made the missing directory"
+    cmp -s afile afile.saved || fail "$what: wrote into the file named as --tmpdir"
+    if [ "$free" != - ]; then
+      left=$(ls -A "$full" | grep -v -x fill || true)
+      [ -z "$left" ] || fail "$what: left on the full disk: $left"
+    fi
+  done
+done
