@@ -49,22 +49,55 @@ static void print_usage(FILE *out)
 	      "'man picltrace-<command>' its manual.\n", out);
 }
 
+/*
+ * Write s to standard error with its control characters (C0 and DEL) as
+ * \xNN, so that a message is one line and a file name with an escape
+ * sequence or a newline in it cannot drive the terminal or split the
+ * message (the library quotes the trace's own bytes in its problems; a path
+ * comes as given).
+ */
+static void put_escaped(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
+}
+
 void picltrace_report(const char *cmd, const struct picl_error *err)
 {
 	char buf[PICL_PROBLEM_MAX + 4200];
 
-	fprintf(stderr, "picltrace %s: %s\n", cmd, picl_error_format(err, buf, sizeof(buf)));
+	fprintf(stderr, "picltrace %s: ", cmd);
+	put_escaped(picl_error_format(err, buf, sizeof(buf)));
+	fputc('\n', stderr);
 }
 
 void picltrace_error(const char *cmd, const char *fmt, ...)
 {
+	char buf[8192], *msg = buf;
 	va_list ap;
+	int n;
 
-	fprintf(stderr, "picltrace %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(buf) && (msg = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	} else if (n >= (int)sizeof(buf)) {
+		msg = buf;   /* out of memory: the message cut short */
+	}
+	fprintf(stderr, "picltrace %s: ", cmd);
+	put_escaped(n < 0 ? fmt : msg);
 	fputc('\n', stderr);
+	if (msg != buf)
+		free(msg);
 }
 
 static const struct cmd_struct *find_command(const char *name)

@@ -167,3 +167,33 @@ done
 # nothing but our own files in the directory
 left=$(ls -A | grep -v -x -e o -e tmpd -e out -e err -e good.picl -e fifo-feed.picl || true)
 [ -z "$left" ] || fail "left behind in the working directory: $left"
+
+# A file name with control characters (an escape sequence, a tab, a
+# newline): every command's message on standard error is still one line,
+# with them escaped, and names the file.
+weird=$(printf 'in-\033[31m\t\nname')
+cp fifo-feed.picl "$weird.picl"
+echo "$CMDS" | while read -r name r_read r_syntax r_data r_label r_empty r_ok args; do
+  [ "$name" != validate ] || continue   # (its findings go to standard output)
+  argv=$(printf '%s\n' "$args" | sed "s|@I|@W|g; s|@O|o/out|g; s|@T|tmpd|g; s|@G|$G|g")
+  set +e
+  (
+    set -f
+    set --
+    for a in $argv; do
+      [ "$a" = @W ] && a="$weird.picl"
+      set -- "$@" "$a"
+    done
+    "$PT" "$@" >"$TMP/out" 2>"$TMP/err"
+  )
+  rc=$?
+  set -e
+  what="$name on a name with control characters"
+  [ "$rc" -eq "$r_syntax" ] || { cat -A "$TMP/err" >&2; fail "$what: exit status $rc, expected $r_syntax"; }
+  [ "$(wc -l <"$TMP/err")" -eq 1 ] || { cat -A "$TMP/err" >&2; fail "$what: not one line of message"; }
+  LC_ALL=C grep -q '[^ -~]' "$TMP/err" && { cat -A "$TMP/err" >&2; fail "$what: raw control characters"; }
+  grep -q '^picltrace [a-z]*: in-\\x1b\[31m\\x09\\x0aname\.picl:[0-9]*:[0-9]*: ' "$TMP/err" ||
+    { cat -A "$TMP/err" >&2; fail "$what: the message does not name the file, escaped"; }
+  [ ! -e o/out ] || fail "$what: left its output"
+done
+rm -f "$weird.picl"
