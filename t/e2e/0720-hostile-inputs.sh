@@ -34,8 +34,9 @@ sync             2    2     2    2     0     0   sync -q --tmpdir=@T -o @O @I
 sync-dry-run     2    2     2    2     0     0   sync --dry-run --tmpdir=@T @I'
 # (data: an error in an event record's data, which sort, merge and filter
 # move without decoding and stat and plot decode only where they need
-# them; label: the same in a label (-5), which stat and plot read to name
-# things; their man pages say so. empty: no records, which validate finds wrong and
+# them; label: the same in a label (-5) or a system event's data, which
+# stat and plot read to name things and count messages; their man pages
+# say so. empty: no records, which validate finds wrong and
 # plot has nothing to draw of.)
 
 # A good trace: an alias, tracing entries and exits, messages, a user
@@ -79,6 +80,10 @@ directory           read    file   mkdir $f
 missing             read    file   :
 unreadable          skip-root file { cat $G >$f; chmod 000 $f; }
 fifo                syntax  line   mkfifo $f
+too-many-declared   label   line   { head -3 $G; printf -- "-3 -21 0.000020 0 0 3 2 8\n"; tail -2 $G; } >$f
+huge-count          data    line   { head -7 $G; printf -- "0 0 0.000055 0 0 999999999999 0 x\n"; tail -3 $G; } >$f
+negative-count      syntax  line   { head -7 $G; printf -- "0 0 0.000055 0 0 -5 0 x\n"; tail -3 $G; } >$f
+unterminated        syntax  line   { printf -- "-6 -1 -0.000001 -1 -1 1 \"%%d%%s\" 7 \"%%d%%lf\n"; sed 1d $G; } >$f
 percent-n           syntax  line   { printf -- "-6 -1 -0.000001 -1 -1 1 \"%%d%%s\" 7 \"%%n\"\n"; sed 1d $G; } >$f
 percent-s           data    line   { printf -- "-6 -1 -0.000001 -1 -1 1 \"%%d%%s\" 7 \"%%s%%s%%s%%s\"\n"; sed 1d $G; } >$f
 inline-percent-s    data    line   { head -7 $G; printf -- "0 0 0.000055 0 0 1 \"%%s%%s%%s%%s%%n\" 3\n"; tail -3 $G; } >$f
@@ -89,7 +94,6 @@ good                ok      -      cp $G $f'
 sanitizer='AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:'
 root=0
 [ "$(id -u)" -ne 0 ] || root=1
-nrun=0
 
 echo "$CASES" | while read -r cname kind where how; do
   f=in-$cname.picl
