@@ -242,6 +242,8 @@ struct validator {
 
 	/* the input being validated */
 	const char *name;
+	const char *shown;      /* name in text output: control characters \xNN */
+	char *shown_copy;       /* (when it has some) */
 	struct picl_reader *reader;
 	struct picltrace_progress *prog;  /* while reading: cleared before listing */
 	struct picl_defs *defs;
@@ -386,7 +388,7 @@ static void print_finding(struct validator *v, const struct finding *f)
 		fputc('}', v->out);
 	} else {
 		picltrace_progress_clear(v->prog);
-		fprintf(v->out, "%s:%llu:%llu: %s: %s%s\n", v->name,
+		fprintf(v->out, "%s:%llu:%llu: %s: %s%s\n", v->shown,
 			(unsigned long long)f->line, (unsigned long long)f->column, f->rule,
 			f->sev == SEV_WARNING ? "warning: " : "", f->message);
 	}
@@ -832,7 +834,7 @@ static void end_output(struct validator *v, const char *hint, const char *proble
 	}
 	if (problem)
 		return;
-	fprintf(v->out, "%s: %llu record%s, %llu error%s, %llu warning%s", v->name,
+	fprintf(v->out, "%s: %llu record%s, %llu error%s, %llu warning%s", v->shown,
 		(unsigned long long)v->records, plural(v->records),
 		(unsigned long long)v->errors, plural(v->errors),
 		(unsigned long long)v->warnings, plural(v->warnings));
@@ -2512,9 +2514,43 @@ static void check_record(struct validator *v, struct picl_record *rec)
 /* One file                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * The input's name as text output shows it: control characters (C0, DEL)
+ * as \xNN, as picltrace's messages write them, so that a file name with an
+ * escape sequence or a newline neither drives the terminal nor splits a
+ * finding's line (JSON escapes its own).
+ */
+static void set_shown(struct validator *v)
+{
+	const unsigned char *p;
+	size_t n = 0;
+	char *q;
+
+	free(v->shown_copy);
+	v->shown_copy = NULL;
+	v->shown = v->name;
+	for (p = (const unsigned char *)v->name; *p; p++)
+		n += *p < 0x20 || *p == 0x7f ? 4 : 1;
+	if (n == (size_t)(p - (const unsigned char *)v->name) || !(q = malloc(n + 1)))
+		return;   /* (out of memory: the name as it is) */
+	v->shown = v->shown_copy = q;
+	for (p = (const unsigned char *)v->name; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			snprintf(q, 5, "\\x%02x", *p);
+			q += 4;
+		} else {
+			*q++ = (char)*p;
+		}
+	}
+	*q = '\0';
+}
+
 static void reset(struct validator *v)
 {
 	size_t k;
+
+	free(v->shown_copy);
+	v->shown_copy = NULL;
 
 	for (k = 0; k < v->nprocs; k++)
 		proc_free(v->procs[k]);
@@ -2580,6 +2616,7 @@ static int validate_file(struct validator *v, const char *path)
 	int rc, status;
 
 	v->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	set_shown(v);
 	picltrace_stdin_hint(CMD, path);
 	v->reader = picl_reader_open(path, &ro, &rc, &err);
 	if (!v->reader) {

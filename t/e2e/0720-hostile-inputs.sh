@@ -200,4 +200,15 @@ echo "$CMDS" | while read -r name r_read r_syntax r_data r_label r_empty r_ok ar
     { cat -A "$TMP/err" >&2; fail "$what: the message does not name the file, escaped"; }
   [ ! -e o/out ] || fail "$what: left its output"
 done
+# validate's findings and summary on standard output name it so too
+set +e
+"$PT" validate "$weird.picl" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "validate on a name with control characters: exit status $rc"
+LC_ALL=C grep -q '[^ -~]' "$TMP/out" && { cat -A "$TMP/out" >&2; fail "validate's findings: raw control characters"; }
+grep -q '^in-\\x1b\[31m\\x09\\x0aname\.picl:[0-9]*:[0-9]*: [a-z-]*: ' "$TMP/out" ||
+  { cat -A "$TMP/out" >&2; fail "validate's findings do not name the file, escaped"; }
+grep -q '^in-\\x1b\[31m\\x09\\x0aname\.picl: [0-9]* records' "$TMP/out" ||
+  { cat -A "$TMP/out" >&2; fail "validate's summary does not name the file, escaped"; }
 rm -f "$weird.picl"
