@@ -58,7 +58,7 @@
  * FIFO per (source, destination, type) channel, in whatever order the file
  * has them (a receive may come before its send); every record is handed to
  * it once its own checks are done; a send to a processor subset (a
- * multicast) is handed to it once per member (add_multicast).
+ * multicast) is matched once per member (picl_matcher_set_defs).
  *
  * Memory: per process, the open entries and a few counters; the matcher
  * holds the messages in flight, and broadcasts until the end of the trace
@@ -2417,75 +2417,30 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 	}
 }
 
-static int cmp_int32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * A send (entry or mark of -21 or -27) whose destination processor is a
  * processor subset (< -1) is a multicast (Table 2: a value below -1 refers
- * to a subset of processors): the matcher, which matches one destination
- * (or -1, a broadcast), is handed one copy of the send per member of the
- * subset that is a processor (0 or more) other than the sender, each
- * expecting its own receive. A destination subset that no -201 record
- * before the send defines is reported. Returns -1 when the matcher failed.
+ * to a subset of processors): the matcher, given the defs
+ * (picl_matcher_set_defs), expects a receive on each member but the
+ * sender. A destination subset that no -201 record before the send
+ * defines is reported here.
  */
-static int add_multicast(struct validator *v, const struct picl_record *rec)
+static void check_multicast(struct validator *v, const struct picl_record *rec)
 {
-	const int32_t *members;
-	int32_t *sorted;
-	struct picl_value *values;
-	struct picl_record copy;
 	uint64_t line, column;
-	size_t n, k;
-	int32_t dst;
-	int rc = 0;
 
 	if ((rec->event != -21 && rec->event != -27) ||
 	    (rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_MARK) ||
 	    rec->processor < 0 || !rec->values || rec->nvalues < 3 ||
 	    rec->values[2].kind != PICL_VAL_INT || rec->values[2].v.i >= -1 ||
-	    rec->values[2].v.i < INT32_MIN)
-		return 0;
-	dst = (int32_t)rec->values[2].v.i;
-	members = picl_defs_subset_members(v->defs, PICL_SUBSET_PROCESSORS, dst, &n);
-	if (!members) {
-		locate(v, rec, rec->values[2].text, &line, &column);
-		report(v, SEV_ERROR, R_SUBSET, line, column, 0,
-		       "processor subset %d, the destination of this send, is not defined (no -201 record before this one defines it)",
-		       (int)dst);
-		return 0;
-	}
-	/* each member once however often listed: a sorted copy (a list
-	 * searched again for every member was quadratic in the subset) */
-	values = malloc(rec->nvalues * sizeof(*values));
-	sorted = n ? malloc(n * sizeof(*sorted)) : NULL;
-	if (!values || (n && !sorted)) {
-		free(values);
-		free(sorted);
-		v->nomem = 1;
-		return 0;
-	}
-	memcpy(values, rec->values, rec->nvalues * sizeof(*values));
-	if (n) {
-		memcpy(sorted, members, n * sizeof(*sorted));
-		qsort(sorted, n, sizeof(*sorted), cmp_int32);
-	}
-	copy = *rec;
-	copy.values = values;
-	for (k = 0; k < n && rc >= 0; k++) {
-		if (sorted[k] < 0 || sorted[k] == rec->processor ||
-		    (k > 0 && sorted[k] == sorted[k - 1]))
-			continue;
-		values[2].v.i = sorted[k];
-		rc = picl_matcher_add(v->matcher, &copy);
-	}
-	free(values);
-	free(sorted);
-	return rc < 0 ? -1 : 0;
+	    rec->values[2].v.i < INT32_MIN ||
+	    picl_defs_subset_members(v->defs, PICL_SUBSET_PROCESSORS,
+				     (int32_t)rec->values[2].v.i, NULL))
+		return;
+	locate(v, rec, rec->values[2].text, &line, &column);
+	report(v, SEV_ERROR, R_SUBSET, line, column, 0,
+	       "processor subset %d, the destination of this send, is not defined (no -201 record before this one defines it)",
+	       (int)rec->values[2].v.i);
 }
 
 /* One record: its own rules, then the messages (a match is reported after
@@ -2496,7 +2451,8 @@ static void check_record(struct validator *v, struct picl_record *rec)
 	size_t k;
 
 	check_rules(v, rec);
-	if (!v->nomem && (picl_matcher_add(v->matcher, rec) < 0 || add_multicast(v, rec) < 0)) {
+	check_multicast(v, rec);
+	if (!v->nomem && picl_matcher_add(v->matcher, rec) < 0) {
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
 	}
@@ -2634,8 +2590,10 @@ static int validate_file(struct validator *v, const char *path)
 	begin_output(v);
 	v->stats = picl_stats_new();
 	v->matcher = picl_matcher_new(on_message, v);
-	if (v->matcher)
+	if (v->matcher) {
 		picl_matcher_set_broadcast_detail(v->matcher, LOST_LISTED);
+		picl_matcher_set_defs(v->matcher, v->defs);
+	}
 	if (!v->stats || !v->matcher ||
 	    picltrace_matcher_memory(v->matcher, v->opt->memory, v->opt->tmpdir) < 0) {
 		failed = "out of memory";

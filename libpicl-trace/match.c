@@ -268,6 +268,9 @@ struct picl_matcher {
 	size_t rbufcap;               /* [rbuf_off, + rbuf_len) of the file, */
 	uint64_t rbuf_off, rbuf_len;  /* which never change once in a run */
 	char err[320];                /* what went wrong last */
+	const struct picl_defs *defs; /* processor subsets, for multicasts */
+	int32_t *mc;                  /* a multicast's members, sorted */
+	size_t mccap;
 	union {                       /* picl_matcher_send_data in a callback */
 		max_align_t align;
 		unsigned char b[PICL_MATCHER_DATA_MAX];
@@ -2430,6 +2433,54 @@ static int repeated_receive(struct picl_matcher *m, const struct picl_record *re
 	return 1;
 }
 
+static int cmp_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A send from `src` to processor subset `subset` (< -1): one send `it` to
+ * each member that is a processor (0 or more) other than src, each member
+ * once however often the -201 record lists it (a sorted copy: searching
+ * the list again for every member was quadratic in the subset). A subset
+ * the defs do not define leaves nothing to match.
+ */
+static int add_multicast(struct picl_matcher *m, int32_t src, int32_t subset, int32_t type,
+			 struct item *it)
+{
+	const int32_t *members;
+	size_t n, k;
+	int rc = PICL_OK;
+
+	members = picl_defs_subset_members(m->defs, PICL_SUBSET_PROCESSORS, subset, &n);
+	if (!members || !n)
+		return PICL_OK;
+	if (n > m->mccap) {
+		int32_t *v = realloc(m->mc, n * sizeof(*v));
+
+		if (!v)
+			return fail(m, PICL_ERR_NOMEM, NULL);
+		m->mc = v;
+		m->mccap = n;
+	}
+	memcpy(m->mc, members, n * sizeof(*m->mc));
+	qsort(m->mc, n, sizeof(*m->mc), cmp_int32);
+	for (k = 0; k < n && rc == PICL_OK; k++) {
+		if (m->mc[k] < 0 || m->mc[k] == src || (k > 0 && m->mc[k] == m->mc[k - 1]))
+			continue;
+		it->seq = ++m->seq;
+		rc = add_send(m, src, m->mc[k], type, it);
+	}
+	return rc;
+}
+
+void picl_matcher_set_defs(struct picl_matcher *m, const struct picl_defs *defs)
+{
+	m->defs = defs;
+}
+
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
 {
 	return picl_matcher_add_data(m, rec, NULL, 0);
@@ -2467,22 +2518,27 @@ int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
 	else
 		return PICL_OK;
 	memset(&it, 0, sizeof(it)); /* padding too: items may go to disk */
-	/* A receive's source of -1 (unknown) leaves nothing to match. */
-	if (!message_fields(rec, base, is_send(rec->event) ? PICL_WILDCARD : 0, &it.length, &type,
-			    &peer))
+	/* A receive's source of -1 (unknown) leaves nothing to match; a
+	 * send's destination below -1, only with the subsets. */
+	if (!message_fields(rec, base,
+			    !is_send(rec->event) ? 0 : m->defs ? INT32_MIN : PICL_WILDCARD,
+			    &it.length, &type, &peer))
 		return PICL_OK;
-	it.seq = ++m->seq;
 	it.time = rec->time;
 	it.mark = rec->mark;
 	it.process = rec->process;
 	it.peer_process = process_field(rec, base + 3);
 	it.event = rec->event;
-	if (is_send(rec->event)) {
-		if (size)
-			memcpy(it.data, data, size);
-		return add_send(m, rec->processor, peer, type, &it);
+	if (!is_send(rec->event)) {
+		it.seq = ++m->seq;
+		return add_recv(m, peer, rec->processor, type, &it);
 	}
-	return add_recv(m, peer, rec->processor, type, &it);
+	if (size)
+		memcpy(it.data, data, size);
+	if (peer < PICL_WILDCARD)
+		return add_multicast(m, rec->processor, peer, type, &it);
+	it.seq = ++m->seq;
+	return add_send(m, rec->processor, peer, type, &it);
 }
 
 /* The queue of channel c that the pass reports: sends, then receives. */
@@ -3031,6 +3087,7 @@ void picl_matcher_free(struct picl_matcher *m)
 		run_free(m, &m->runs[i]);
 	free(m->runs);
 	free(m->rbuf);
+	free(m->mc);
 	free(m->ch);
 	free(m->slot);
 	free(m->procs);

@@ -1028,7 +1028,8 @@ enum picl_match_kind {
  * in flight until the end, since a processor met later may still receive
  * it, unless picl_matcher_expect_processors said which processors there are.
  * Not matched: a record of a processor below 0; data that are not integers;
- * a message type below 0 (-1: typeless); a send to a processor below -1;
+ * a message type below 0 (-1: typeless); a send to a processor below -1
+ * (a processor subset) unless picl_matcher_set_defs gave the subsets;
  * a receive whose source is unknown (-1). When recvstatus0 (-58) has
  * completed a request, the recvend0 (-60/-61) of the same request id on
  * that process is not counted as a second receive (an exit takes the
@@ -1117,6 +1118,19 @@ void picl_matcher_set_broadcast_detail(struct picl_matcher *m, size_t max_receiv
  * line of text (e.g. "cannot keep the messages waiting for a partner in
  * /tmp: No space left on device"); owned by m. */
 const char *picl_matcher_strerror(const struct picl_matcher *m);
+
+/*
+ * Match a send whose destination is a processor subset (below -1, Table 2)
+ * as a multicast: one send to each member of the subset as `defs` define
+ * it when the send is added (each member once, the sender and members
+ * below 0 left out), each expecting its own receive and reported as a
+ * send to that member. Pass the defs the records are read with
+ * (picl_reader_defs), again for each reader; NULL, the default, leaves
+ * such sends unmatched, as a subset the defs do not define does (the
+ * caller may report that: picl_defs_subset_members). Nested subsets are
+ * not expanded.
+ */
+void picl_matcher_set_defs(struct picl_matcher *m, const struct picl_defs *defs);
 
 /* Declare the processors of the trace (e.g. from a -307 header record), so
  * that a broadcast can be forgotten once all of them have received it; call

@@ -348,6 +348,7 @@ static int estimate(struct syncer *s)
 		rc = -1;
 		goto out;
 	}
+	picl_matcher_set_defs(m, picl_reader_defs(r)); /* multicasts */
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK) {
 		if ((++n & 0xffff) == 0)
 			picltrace_progress(&pg, picl_reader_offset(r));
@@ -855,6 +856,7 @@ static int rewrite(struct syncer *s, struct picl_writer *w)
 		picltrace_error(CMD, "out of memory");
 		return -1;
 	}
+	picl_matcher_set_defs(m, picl_reader_defs(r)); /* multicasts */
 	for (i = 0; i < s->nprocs; i++) {
 		s->procs[i].have = 0;
 		s->procs[i].next = 0;

@@ -1030,6 +1030,7 @@ int profile_read(struct profile *p, const char *path)
 	picl_reader_free(p->reader);
 	p->reader = NULL;
 	p->defs = p->no_defs;
+	picl_matcher_set_defs(p->matcher, p->defs);
 	ropts.flags = PICL_READ_RAW | PICL_READ_PARALLEL | PICL_READ_DECODE_AHEAD;
 	picltrace_stdin_hint(p->opt.cmd, path);
 	r = picl_reader_open(path, &ropts, &rc, &err);
@@ -1050,6 +1051,7 @@ int profile_read(struct profile *p, const char *path)
 	}
 	p->reader = r;
 	p->defs = picl_reader_defs(r);
+	picl_matcher_set_defs(p->matcher, p->defs); /* multicasts */
 	picltrace_progress_init(&prog, p->opt.cmd, picltrace_progress_total(path, r),
 				p->opt.quiet);
 

@@ -42,6 +42,10 @@ static int record(void *ctx, enum picl_match_kind kind, const struct picl_messag
  * missing receiver one by one, the default). */
 static size_t run_detail = SIZE_MAX;
 
+/* Whether run_declared gives the matcher the reader's subsets
+ * (picl_matcher_set_defs). */
+static int run_defs;
+
 /* Match the trace (with the processors declared when procs is given);
  * returns what was still pending before picl_matcher_finish. */
 static uint64_t run_declared(const char *trace, const int32_t *procs, size_t nprocs,
@@ -59,6 +63,8 @@ static uint64_t run_declared(const char *trace, const int32_t *procs, size_t npr
 	m = picl_matcher_new(record, s);
 	if (run_detail != SIZE_MAX)
 		picl_matcher_set_broadcast_detail(m, run_detail);
+	if (run_defs)
+		picl_matcher_set_defs(m, picl_reader_defs(r));
 	if (procs)
 		ck_assert_int_eq(picl_matcher_expect_processors(m, procs, nprocs), PICL_OK);
 	while ((rc = picl_reader_next(r, &rec)) == PICL_OK)
@@ -101,6 +107,37 @@ START_TEST(recv_before_send_and_tachyon)
 	run("-4 -52 0.5 1 0 3 2 8 5 0\n"
 	    "-3 -21 0.7 0 0 3 2 8 5 1\n", &s);
 	ck_assert_str_eq(s.log, "match 0->1 t5 len8/8 s0.7@2 r0.5@1\n");
+}
+END_TEST
+
+/* A send to a processor subset: with the subsets, one send to each member
+ * but the sender, each once, as the subset stands at the send; without
+ * them, and to a subset never defined, nothing is matched. */
+START_TEST(multicast)
+{
+	static const char trace[] =
+		"-201 -1 0 -1 -1 6 \"%d\" -5 2 0 1 2 -3\n"
+		"-3 -21 1 0 0 3 2 8 4 -5\n"
+		"-3 -21 2 0 0 3 2 8 4 -9\n"   /* subset -9 undefined */
+		"-201 -1 3 -1 -1 2 \"%d\" -5 3\n"
+		"-3 -21 3 0 0 3 2 16 4 -5\n"  /* now only processor 3 */
+		"-4 -52 4 2 0 3 2 8 4 0\n"
+		"-4 -52 5 1 0 3 2 8 4 0\n"
+		"-4 -52 6 3 0 3 2 16 4 0\n";
+	struct seen s;
+
+	run_defs = 1;
+	run(trace, &s);
+	run_defs = 0;
+	ck_assert_str_eq(s.log,
+		"match 0->2 t4 len8/8 s1@2 r4@6\n"
+		"match 0->1 t4 len8/8 s1@2 r5@7\n"
+		"match 0->3 t4 len16/16 s3@5 r6@8\n");
+	run(trace, &s);
+	ck_assert_str_eq(s.log,
+		"lost-recv 0->2 t4 len-1/8 s0@0 r4@6\n"
+		"lost-recv 0->1 t4 len-1/8 s0@0 r5@7\n"
+		"lost-recv 0->3 t4 len-1/16 s0@0 r6@8\n");
 }
 END_TEST
 
@@ -1076,6 +1113,7 @@ int main(void)
 	tcase_add_test(tc, request_of_innermost_entry);
 	tcase_add_test(tc, fields_not_a_message);
 	tcase_add_test(tc, own_broadcast);
+	tcase_add_test(tc, multicast);
 	tcase_add_test(tc, broadcast_declared_processors);
 	tcase_add_test(tc, broadcast_header_processors);
 	tcase_add_test(tc, broadcast_detail);
