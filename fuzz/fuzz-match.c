@@ -11,7 +11,9 @@
  * must come back with its match or its unmatched report. When the first
  * byte's second bit is set, a third run reports at most one missing
  * receiver of a broadcast by itself and counts the others (spilled): the
- * broadcasts' missing receivers must add up to the same.
+ * broadcasts' missing receivers must add up to the same. When its third
+ * bit is set, every run matches sends to processor subsets as multicasts
+ * (picl_matcher_set_defs with the reader's subsets).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,7 +61,7 @@ static int count(void *ctx, enum picl_match_kind kind, const struct picl_message
  * *t. Returns the receive records met, or UINT64_MAX when the spill file
  * failed (no room in $TMPDIR: not the matcher's fault). */
 static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, size_t detail,
-		    struct tally *t)
+		    int multicast, struct tally *t)
 {
 	static const int32_t procs[] = { 0, 1, 2, 3, 32767 };
 	struct picl_reader *r;
@@ -82,6 +84,8 @@ static uint64_t run(const uint8_t *data, size_t size, int declare, int spill, si
 	if (spill && picl_matcher_set_memory(m, 1, NULL) != PICL_OK)
 		abort();
 	picl_matcher_set_broadcast_detail(m, detail);
+	if (multicast)
+		picl_matcher_set_defs(m, picl_reader_defs(r));
 	while ((rc = picl_reader_next(r, &rec)) != PICL_END) {
 		if (rc < 0) {
 			if (picl_reader_error_is_fatal(r))
@@ -113,16 +117,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tally mem, disk;
 	int declare = size > 0 && (data[0] & 1);
-	uint64_t recvs = run(data, size, declare, 0, SIZE_MAX, &mem);
+	int multicast = size > 0 && (data[0] & 4);
+	uint64_t recvs = run(data, size, declare, 0, SIZE_MAX, multicast, &mem);
 
 	if (mem.matched > recvs)
 		abort();
 	/* Spilled, the callbacks must be the same, in the same order. */
-	if (run(data, size, declare, 1, SIZE_MAX, &disk) != UINT64_MAX &&
+	if (run(data, size, declare, 1, SIZE_MAX, multicast, &disk) != UINT64_MAX &&
 	    (disk.calls != mem.calls || disk.hash != mem.hash))
 		abort();
 	/* Counted, the missing receivers are as many. */
-	if (size > 0 && (data[0] & 2) && run(data, size, declare, 1, 1, &disk) != UINT64_MAX &&
+	if (size > 0 && (data[0] & 2) && run(data, size, declare, 1, 1, multicast, &disk) != UINT64_MAX &&
 	    recvs != UINT64_MAX && (disk.missing != mem.missing || disk.matched != mem.matched))
 		abort();
 	return 0;
