@@ -553,6 +553,19 @@ static int splain(const struct loader *L)
 	       !L->ev.data.scalar.tag;
 }
 
+/* How a scalar that is not plain was written, for a message: "found
+ * <what>"<text>"<why>". A tag (!!int 7) is not read: values are typed by
+ * their key. */
+static const char *snot_plain(const struct loader *L)
+{
+	return L->ev.data.scalar.tag ? "the tagged value " : "the quoted text ";
+}
+
+static const char *snot_plain_why(const struct loader *L)
+{
+	return L->ev.data.scalar.tag ? " (a schema takes no YAML tags: write the value alone)" : "";
+}
+
 /* 1 if the current scalar's text is exactly s. */
 static int sis(const struct loader *L, const char *s)
 {
@@ -684,8 +697,8 @@ static int read_int(struct loader *L, const char *key, int64_t lo, int64_t hi,
 	}
 	if (!splain(L))
 		return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
-			    "expected an integer for \"%s\", found the quoted text \"%s\"",
-			    key, squote(L, q, sizeof(q)));
+			    "expected an integer for \"%s\", found %s\"%s\"%s",
+			    key, snot_plain(L), squote(L, q, sizeof(q)), snot_plain_why(L));
 	rc = picl_parse_i64(sval(L), slen(L), out);
 	if (rc == PICL_ERR_SYNTAX)
 		return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
@@ -721,8 +734,9 @@ static int read_bool(struct loader *L, const char *key, int *out)
 		}
 	}
 	return fail(L, &L->ev.start_mark, PICL_ERR_SCHEMA,
-		    "expected true or false for \"%s\", found %s\"%s\"", key,
-		    splain(L) ? "" : "the quoted text ", squote(L, q, sizeof(q)));
+		    "expected true or false for \"%s\", found %s\"%s\"%s", key,
+		    splain(L) ? "" : snot_plain(L), squote(L, q, sizeof(q)),
+		    splain(L) ? "" : snot_plain_why(L));
 }
 
 /* Read a plain word that must be one of names[] (NULL-terminated); *idx is

@@ -37,6 +37,13 @@ printf 'events: {type: 7}\n' >evmap.yaml
 bad evmap.yaml 1:9 'expected a list for "events", found a mapping'
 printf 'events:\n  - [7]\n' >evlist.yaml
 bad evlist.yaml 2:5 'expected a mapping for an event, found a list'
+printf 'events:\n  - {type: "7", %s}\n' "$ev" >quoted.yaml
+bad quoted.yaml 2:12 'expected an integer for "type", found the quoted text "7"'
+# a YAML tag is not read (the key types a value): named as a tag
+printf 'events:\n  - {type: !!int 7, %s}\n' "$ev" >tagged.yaml
+bad tagged.yaml 2:12 'found the tagged value "7" (a schema takes no YAML tags'
+printf 'events:\n  - {type: 7, name: a, category: user, produces: mark,\n     mark: {descriptor: "%%d", count: 1, fields: [{name: n, kind: int, volume: !!bool true}]}}\n' >tagbool.yaml
+bad tagbool.yaml 3:79 'expected true or false for "volume", found the tagged value "true" (a schema takes no YAML tags'
 printf 'events:\n  - {type: 7, %s}\n  - {type: 7, %s}\n' "$ev" "$ev" >dup.yaml
 bad dup.yaml 3:12 'event type 7 is defined twice (first at line 2, column 12)'
 printf 'events:\n  - {type: 7, type: 8, %s}\n' "$ev" >dupkey.yaml
