@@ -13,6 +13,6 @@ install-data-hook:
 # its tests: the man page's example, hostile user schemas
 SCHEMA_E2E = t/e2e/0950-schema-man-example.sh t/e2e/0951-schema-hostile.sh \
 	t/e2e/0972-schema-only-adds.sh t/e2e/0975-schema-categories.sh \
-	t/e2e/0407-schema-tabs.sh t/e2e/0408-schema-record-categories.sh
+	t/e2e/0407-schema-tabs.sh
 TESTS += $(SCHEMA_E2E)
 EXTRA_DIST += $(SCHEMA_E2E)

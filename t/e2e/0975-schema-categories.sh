@@ -5,7 +5,11 @@
 # "user", a type the format leaves out of every group of "tracing", a
 # range across groups) is refused at its "category" key (file:line:column),
 # exit 2, nothing on standard output, so the two can never disagree. The
-# default schema passes, and agreeing categories are taken.
+# default schema passes, and agreeing categories are taken. The same for
+# a record's category (Table 3 and the header records: user for 0 and up):
+# a user record 5 of "header", a range of user records of "label", a range
+# across user and other types are refused; types the format leaves out
+# (-8 ... -100) may have any category.
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 cd "$TMP"
@@ -51,3 +55,16 @@ run "$PT" validate --schema=good.yaml t.picl
 expect_rc 0
 run "$PT" stat --schema=good.yaml t.picl
 expect_rc 0
+
+# records (Table 3)
+one() { printf 'records:\n  - {%s, name: x, category: %s}\n' "$1" "$2" >"$3"; }
+one 'type: 5' header hdr5.yaml
+refused hdr5.yaml 2:24 'record type 5 is of category user in the format (Table 3), not header'
+one 'range: [5, 8]' label label58.yaml
+refused label58.yaml 2:30 'record types [5, 8] are of category user in the format (Table 3), not label'
+one 'range: [-100, 8]' user across.yaml
+refused across.yaml 2:33 'the range [-100, 8] holds record types of category user and others (Table 3); split it'
+one 'type: 5' user user5.yaml
+validate_ok t.picl --schema=user5.yaml
+one 'range: [-100, -8]' message gap.yaml
+validate_ok t.picl --schema=gap.yaml
