@@ -429,7 +429,7 @@ static void print_table(FILE *out, const struct profile *p, const struct stat_op
 
 		fprintf(out, " %s", strcmp(inputs[i], "-") ? prof_clean_text(inputs[i], NULL, buf,
 									  sizeof(buf))
-							  : "(standard input)");
+							  : "<stdin>");
 	}
 	fprintf(out, "\n%zu process%s on %zu processor%s; %llu records, %llu event records; "
 		"timestamps with %d decimals\n",

@@ -20,7 +20,7 @@ expect_err </dev/null
 sed 1d "$want" >body.want
 run sh -c "\"$PT\" stat -m - <three.picl"
 expect_rc 0
-[ "$(head -n 1 "$TMP/out")" = "trace: (standard input)" ] || fail "stdin not named"
+[ "$(head -n 1 "$TMP/out")" = "trace: <stdin>" ] || fail "stdin not named as in the messages"
 sed 1d "$TMP/out" | cmp - body.want || fail "standard input gives another profile"
 zstd -q -c three.picl >three.picl.zst
 run "$PT" stat -m three.picl.zst
