@@ -142,12 +142,31 @@ static void fatal(const char *call, const char *what, long a)
 	exit(1);
 }
 
+/* Why the backend's calls fail when the run was stopped or this process
+ * caught a stop signal (backend.h), else `what`. */
+static const char *or_stopped(const char *what)
+{
+	const char *why = BE.stopped ? BE.stopped() : NULL;
+
+	return why ? why : what;
+}
+
 /* fatal() for a failure another process caused: it ended, or the run was
  * stopped (piclrun then blames that one first). */
 static void peer_fatal(const char *call, const char *what, long a)
 {
 	S.after_peer = 1;
 	fatal(call, what, a);
+}
+
+/* BE.send to dst failed. */
+static void send_failed(int dst)
+{
+	const char *why = BE.stopped ? BE.stopped() : NULL;
+
+	if (why)
+		peer_fatal("send", why, LONG_MIN);
+	peer_fatal("send", "the destination process has ended or died", dst);
 }
 
 void picl_api_fatal(const char *call, const char *what, long value)
@@ -378,9 +397,10 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 		if (r == 0)
 			return 0;
 		if (r < 0)
-			peer_fatal(call ? call : "receive", "no message can arrive any "
-			      "more (a process ended or died, or piclrun stopped "
-			      "the run)", LONG_MIN);
+			peer_fatal(call ? call : "receive",
+				   or_stopped("no message can arrive any more (a process "
+					      "ended or died, or piclrun stopped the run)"),
+				   LONG_MIN);
 		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
 		    to_posted(src, type, p, len)) {
 			BE.release();
@@ -466,7 +486,7 @@ static void isend(const void *buf, size_t len, int type, int dst)
 		return;
 	}
 	if (BE.send(buf, len, type, dst) != 0)
-		peer_fatal("send", "the destination process has ended or died", dst);
+		send_failed(dst);
 }
 
 /* To node, or to every other node when node is -1 (send0, sendbegin0). */
@@ -730,8 +750,7 @@ void send0(char *buf, int bytes, int type, int node)
 			     type >= 0 && type < T_RESERVED_LO && node >= 0 &&
 			     node < S.nprocs && node != S.me, 1)) {
 		if (BE.send(buf, (size_t)bytes, type, node) != 0)
-			peer_fatal("send", "the destination process has ended or "
-			      "died", node);
+			send_failed(node);
 		return;
 	}
 	send_general(buf, bytes, type, node);
@@ -763,8 +782,9 @@ static int posted_pending(void)
 static int recv_into_result(int r, int event, int type, size_t len)
 {
 	if (r == -1)
-		peer_fatal("recv0", "no message can arrive any more (a process "
-		      "ended or died, or piclrun stopped the run)", LONG_MIN);
+		peer_fatal("recv0", or_stopped("no message can arrive any more (a "
+						 "process ended or died, or piclrun "
+						 "stopped the run)"), LONG_MIN);
 	if (r == 2) {
 		if (event)      /* as if the message had been taken: -51 */
 			tr1(1, event, type);

@@ -107,6 +107,14 @@ struct picl_backend {
 	 * after finalize(). May be NULL.
 	 */
 	void (*trace_lost)(void);
+
+	/*
+	 * Why send, poll and recv_into fail although the peers may still be
+	 * there: the launcher stopped the run, or this process caught a stop
+	 * signal (the backend notes it and fails its next call), as a line's
+	 * end ("interrupted by SIGINT"); NULL when neither. May be NULL.
+	 */
+	const char *(*stopped)(void);
 };
 
 #define PICL_ABORT_PEER 0x100

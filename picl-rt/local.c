@@ -207,6 +207,7 @@ static int futex_wait(_Atomic uint32_t *f, uint32_t val, long ns)
 /* ---- init / finalize ------------------------------------------------------ */
 
 static void catch_sigbus(void);
+static void catch_stop_signals(void);
 
 static int trace_lost_early;    /* local_trace_lost before init */
 
@@ -340,6 +341,7 @@ static int local_init(int *nprocs, int *me, int *host)
 		L.chunk = (size_t)v & ~(size_t)15;
 	atomic_store(&slot(L.me)->pid, (int32_t)getpid());
 	catch_sigbus();
+	catch_stop_signals();
 	if (trace_lost_early)
 		atomic_store(&slot(L.me)->trace_lost, 1);
 	atomic_store(&slot(L.me)->state, PICL_ST_RUNNING);
@@ -480,6 +482,69 @@ static void catch_sigbus(void)
 	sigaction(SIGBUS, &sa, &old_sigbus);
 }
 
+/*
+ * Ctrl-C in a terminal sends SIGINT to piclrun and to every process of
+ * the run at once (one process group); SIGTERM or SIGHUP to the group
+ * (a batch system ending the job, a closed terminal) does the same. With
+ * the default action each process died at once, its trace still in its
+ * buffer, and piclrun had no part to merge. So a process of a run
+ * catches these signals, unless its program set their disposition
+ * before open0 (a handler, or ignored as by nohup), and only notes
+ * them: its next communication call (or the wait it is in) fails,
+ * "interrupted by SIGINT", and the way out of a PICL error writes its
+ * part. The slot tells piclrun, which stops the whole run as for its own
+ * signal (when only this process got it); one that computes without
+ * calling PICL is killed when piclrun's 2 s grace ends, as before.
+ */
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop_signal(int sig)
+{
+	stop_sig = sig;
+	atomic_store_explicit(&slot(L.me)->stop_sig, sig, memory_order_relaxed);
+}
+
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t k;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
+		if (sigaction(sigs[k], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(sigs[k], &sa, NULL);
+}
+
+/* A stop signal caught, or piclrun stopping the run (--timeout, its own
+ * signal): nothing is sent or received any more. */
+static int stopping(void)
+{
+	return stop_sig || atomic_load_explicit(&L.h->stop, memory_order_relaxed);
+}
+
+/* Why the calls fail once stopping(): for api.c's messages. */
+static const char *local_stopped(void)
+{
+	static char why[48];
+
+	if (L.single || !L.h)
+		return NULL;
+	if (stop_sig) {
+		const char *sn = sigabbrev_np(stop_sig);
+
+		snprintf(why, sizeof why, "interrupted by SIG%s", sn ? sn : "?");
+		return why;
+	}
+	if (atomic_load(&L.h->stop))
+		return "piclrun stopped the run";
+	return NULL;
+}
+
 /* ---- liveness --------------------------------------------------------------- */
 
 static int peer_gone(uint32_t s)
@@ -523,7 +588,7 @@ static void check_peers(int probe)
 		if (s != L.me && peer_gone(s) == PICL_ST_DIED)
 			died = 1;
 	}
-	if (died || gone == (int)L.nslots - 1 || atomic_load(&L.h->stop))
+	if (died || gone == (int)L.nslots - 1 || stopping())
 		L.broken = 1;
 }
 
@@ -815,6 +880,10 @@ static int local_poll(int *src, int *type, size_t *len, const void **payload)
 	if (L.single)
 		return 0;
 	do_release();
+	if (stopping()) {
+		L.broken = 1;
+		return -1;
+	}
 	if (L.qhead) {
 		struct lq *q = L.qhead;
 		L.qhead = q->next;
@@ -1085,6 +1154,10 @@ static int local_recv_into(void *buf, size_t cap, int want, int block,
 	if (L.single)
 		return -2;
 	do_release();
+	if (stopping()) {
+		L.broken = 1;
+		return -1;
+	}
 	while (L.qhead) {               /* drained while we were sending */
 		struct lq *q = L.qhead;
 		L.qhead = q->next;
@@ -1215,7 +1288,7 @@ static int room(struct picl_ring_ctl *r, struct outdst *o, uint32_t d,
 		 * over: looked at in every round, a wait for room made 2000
 		 * system calls before its first yield, and 2 processes
 		 * exchanging 20000 messages made 0.8 to 18 million */
-		if (!spinning && (peer_gone(d) || atomic_load(&L.h->stop)))
+		if (!spinning && (peer_gone(d) || stopping()))
 			return -1;
 		if (spinning) {
 			cpu_relax();
@@ -1291,7 +1364,7 @@ static int send_cma(struct picl_ring_ctl *r, struct outdst *o, uint32_t d,
 			sleep_for_ack(r, desc.seq, d);
 		}
 		drain_to_queue();
-		if ((peer_gone(d) || atomic_load(&L.h->stop)) &&
+		if ((peer_gone(d) || stopping()) &&
 		    atomic_load(&r->cma_ack) != desc.seq)
 			return -1;      /* (it may have read it, then gone) */
 	}
@@ -1319,7 +1392,7 @@ static int local_send(const void *buf, size_t len, int type, int dst)
 	struct outdst *o;
 	size_t off = 0, maxchunk = chunk_for(len);
 
-	if (L.single || d >= L.nslots || d == L.me)
+	if (L.single || d >= L.nslots || d == L.me || stopping())
 		return -1;
 	r = picl_shm_ring(L.base, L.me, d);
 	o = &L.out[d];
@@ -1378,4 +1451,5 @@ const struct picl_backend picl_backend_impl = {
 	.clock = local_clock,
 	.abort = local_abort,
 	.trace_lost = local_trace_lost,
+	.stopped = local_stopped,
 };

@@ -391,6 +391,21 @@ static void reaped(struct proc *p, int status)
 	if (p->failed)          /* already reported (timeout, interrupt) */
 		return;
 	name(who, sizeof who, p->id);
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && atomic_load(&s->stop_sig)) {
+		/* It caught a stop signal, failed its next call and wrote
+		 * its trace (local.c): said as what happened to it. */
+		const char *sn = sigabbrev_np(atomic_load(&s->stop_sig));
+
+		snprintf(p->why, sizeof p->why, "%s was interrupted by SIG%s", who,
+			 sn ? sn : "?");
+		p->failed = 1;
+		if (!R.first_failure[0])
+			snprintf(R.first_failure, sizeof R.first_failure, "%s", who);
+		fprintf(stderr, "piclrun: %s\n", p->why);
+		atomic_store(&s->state, PICL_ST_DIED);
+		wake_all();
+		return;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !R.first_failure[0] &&
 	    atomic_load(&s->after_peer)) {
 		/* It failed because another did, which may not have been
@@ -586,10 +601,23 @@ static void stop_run(const char *reason)
 	}
 }
 
+/* The first process that caught a stop signal (SIGINT, SIGTERM, SIGHUP:
+ * libpicl notes it in its slot and fails its next call, local.c), or -1. */
+static int caught_stop(void)
+{
+	int i;
+
+	for (i = 0; i < R.nslots; i++)
+		if (atomic_load(&slot_of(i)->stop_sig))
+			return i;
+	return -1;
+}
+
 static void watch(void)
 {
 	double deadline = R.timeout > 0 ? now() + R.timeout : 0;
-	char reason[64];
+	char reason[96], who[64];
+	int i;
 
 	while (nrunning()) {
 		reap();
@@ -601,6 +629,16 @@ static void watch(void)
 
 			snprintf(reason, sizeof reason, "interrupted by SIG%s",
 				 sn ? sn : "?");
+			stop_run(reason);
+			break;
+		}
+		/* a signal sent to one process (kill PID): the others would
+		 * wait for it for ever, or fail one by one */
+		if ((i = caught_stop()) >= 0) {
+			const char *sn = sigabbrev_np(atomic_load(&slot_of(i)->stop_sig));
+
+			name(who, sizeof who, R.p[i].id);
+			snprintf(reason, sizeof reason, "%s caught SIG%s", who, sn ? sn : "?");
 			stop_run(reason);
 			break;
 		}

@@ -76,7 +76,8 @@ struct picl_shm_slot {
 	_Atomic int32_t blocked_on;     /* the peer it waits for room to, or -1 */
 	_Atomic int32_t after_peer;     /* it failed because another had */
 	_Atomic int32_t trace_lost;     /* its trace could not all be written */
-	char pad[32];
+	_Atomic int32_t stop_sig;       /* a stop signal it caught (0: none) */
+	char pad[28];
 };
 
 struct picl_ring_ctl {
