@@ -111,6 +111,13 @@ int picltrace_distinct_inputs(const char *cmd, const char *const *inputs, int n)
  * be looked at passes: opening it says why. */
 int picltrace_in_place_ok(const char *cmd, const char *path);
 
+/* The output of a command that rewrites a trace (cat, filter, sort): with
+ * --in-place (in_place), the one input, which picltrace_in_place_ok
+ * accepts, and no --output given; else *output, which must not be one of
+ * the inputs. 0 with *output set, or -1 after saying why for cmd. */
+int picltrace_rewrite_output(const char *cmd, int in_place, int output_given,
+			     const char *const *inputs, int ninputs, const char **output);
+
 /* Whether an output trace named path is to be zstd-compressed: -z was
  * given (z), or --level (level > 0: a level means nothing else), or the
  * name ends in ".zst" (plain text under that name would be a lie). */

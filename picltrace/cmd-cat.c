@@ -148,19 +148,8 @@ int cmd_cat(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
-	if (in_place) {
-		if (ninputs != 1 || output_given) {
-			picltrace_error("cat", "--in-place takes exactly one input file and no --output");
-			return 2;
-		}
-		if (picltrace_in_place_ok("cat", inputs[0]) < 0)
-			return 2;
-		output = inputs[0];
-	} else if (picltrace_same_file(output, inputs, ninputs)) {
-		picltrace_error("cat", "%s: the output is also an input; use --in-place to replace it",
-				picl_output_name(output));
+	if (picltrace_rewrite_output("cat", in_place, output_given, inputs, ninputs, &output) < 0)
 		return 2;
-	}
 	wopts.compress = picltrace_wants_zstd(output, wopts.compress, wopts.level);
 	/* With --in-place the output is opened once the input is, to keep its
 	 * compression; else first, so that an output that cannot be made is

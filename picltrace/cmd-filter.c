@@ -1804,22 +1804,11 @@ int cmd_filter(int argc, const char **argv)
 	}
 	inputs = optind < argc ? argv + optind : stdin_only;
 	ninputs = optind < argc ? argc - optind : 1;
-	if (in_place) {
-		if (ninputs != 1 || output_given) {
-			picltrace_error("filter", "--in-place takes exactly one input file and no "
-					"--output");
-			goto out;
-		}
-		if (picltrace_in_place_ok("filter", inputs[0]) < 0)
-			goto out;
-		output = inputs[0];
-		if (!compress && (compress = input_compressed(output)) < 0)
-			goto out;
-	} else if (picltrace_same_file(output, inputs, ninputs)) {
-		picltrace_error("filter", "%s: the output is also an input; use --in-place to "
-				"replace it", picl_output_name(output));
+	if (picltrace_rewrite_output("filter", in_place, output_given, inputs, ninputs,
+				     &output) < 0)
 		goto out;
-	}
+	if (in_place && !compress && (compress = input_compressed(output)) < 0)
+		goto out;
 	compress = picltrace_wants_zstd(output, compress, level);
 	f.w = picltrace_open_output("filter", output, compress, level);
 	if (!f.w)

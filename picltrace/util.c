@@ -364,6 +364,26 @@ int picltrace_in_place_ok(const char *cmd, const char *path)
 	return 0;
 }
 
+int picltrace_rewrite_output(const char *cmd, int in_place, int output_given,
+			     const char *const *inputs, int ninputs, const char **output)
+{
+	if (in_place) {
+		if (ninputs != 1 || output_given) {
+			picltrace_error(cmd, "--in-place takes exactly one input file and no "
+					"--output");
+			return -1;
+		}
+		if (picltrace_in_place_ok(cmd, inputs[0]) < 0)
+			return -1;
+		*output = inputs[0];
+	} else if (picltrace_same_file(*output, inputs, ninputs)) {
+		picltrace_error(cmd, "%s: the output is also an input; use --in-place to "
+				"replace it", picl_output_name(*output));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Temporary outputs to remove if the command is interrupted: the paths are
  * copied into static storage so the signal handler touches no heap memory

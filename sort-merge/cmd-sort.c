@@ -192,19 +192,8 @@ int cmd_sort(int argc, const char **argv)
 	}
 	if (check)
 		return check_sorted(inputs, ninputs);
-	if (in_place) {
-		if (ninputs != 1 || output_given) {
-			picltrace_error("sort", "--in-place takes exactly one input file and no --output");
-			return 2;
-		}
-		if (picltrace_in_place_ok("sort", inputs[0]) < 0)
-			return 2;
-		output = inputs[0];
-	} else if (picltrace_same_file(output, inputs, ninputs)) {
-		picltrace_error("sort", "%s: the output is also an input; use --in-place to replace it",
-				picl_output_name(output));
+	if (picltrace_rewrite_output("sort", in_place, output_given, inputs, ninputs, &output) < 0)
 		return 2;
-	}
 	if (!cfg.memory)
 		cfg.memory = picltrace_default_memory();
 	runs_fresh_buffers();

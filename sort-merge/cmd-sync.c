@@ -1295,7 +1295,7 @@ int cmd_sync(int argc, const char **argv)
 	if (optind < argc)
 		input = argv[optind];
 	if (!o.tmpdir)
-		o.tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+		o.tmpdir = picltrace_tempdir(NULL);
 	if (o.in_place) {
 		if (o.output) {
 			picltrace_error(CMD, "--in-place and --output exclude each other");
