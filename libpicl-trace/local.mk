@@ -6,6 +6,7 @@ dist_man_MANS += man/libpicl-trace.3
 
 libpicl_trace_libpicl_trace_la_SOURCES = \
 	libpicl-trace/internal.h \
+	libpicl-trace/editdist.h \
 	libpicl-trace/fdio.h \
 	libpicl-trace/grow.h \
 	libpicl-trace/input.h \

@@ -59,6 +59,7 @@
  * (check_only_adds).
  */
 #include "internal.h"
+#include "editdist.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -781,37 +782,9 @@ static int expect_list(struct loader *L, const char *key)
 	return PICL_OK;
 }
 
-/* The edit distance (insert, delete, replace, swap two neighbours) between
- * the n bytes at a and the key b, counted up to KEY_FAR: enough to rank the
- * misspellings of a schema's keys (the longest has 15 letters). */
+/* Misspellings of a schema's keys are ranked up to this distance (the
+ * longest key has 15 letters). */
 #define KEY_FAR 16
-
-static int key_distance(const char *a, size_t la, const char *b)
-{
-	int d[KEY_FAR + 1][KEY_FAR + 1];
-	size_t lb = strlen(b), i, j;
-
-	if (la >= KEY_FAR || lb >= KEY_FAR)
-		return KEY_FAR;
-	for (i = 0; i <= la; i++)
-		d[i][0] = (int)i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = (int)j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	return d[la][lb];
-}
 
 /* The key of keys[] the current scalar was most likely meant to be: the
  * only one within two edits of it (one for keys of three letters or
@@ -822,7 +795,7 @@ static const char *key_meant(const struct loader *L, const char *const *keys)
 	int bestd = KEY_FAR, ties = 0, i;
 
 	for (i = 0; keys[i]; i++) {
-		int d = key_distance(sval(L), slen(L), keys[i]);
+		int d = edit_distance(sval(L), slen(L), keys[i], strlen(keys[i]), KEY_FAR);
 
 		if (d > (strlen(keys[i]) <= 3 ? 1 : 2))
 			continue;

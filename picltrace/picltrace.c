@@ -5,6 +5,7 @@
  * through cmd_NAME(argc, argv), as git's builtins are.
  */
 #include "builtin.h"
+#include "editdist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -110,35 +111,6 @@ static const struct cmd_struct *find_command(const char *name)
 	return NULL;
 }
 
-/* The edit distance (insert, delete, replace, swap two neighbours) from a
- * to b, counted up to 9: enough to rank typos of short command names. */
-static int distance(const char *a, const char *b)
-{
-	int d[10][10];
-	size_t la = strlen(a), lb = strlen(b), i, j;
-
-	if (la > 8 || lb > 8)
-		return 9;
-	for (i = 0; i <= la; i++)
-		d[i][0] = (int)i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = (int)j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	return d[la][lb];
-}
-
 /*
  * Say that name is not a command, naming the one it was most likely meant
  * to be: within two edits (one for names of three letters or fewer), a
@@ -158,7 +130,7 @@ static int not_a_command(const char *name)
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		const char *c = commands[i].name;
-		int d = distance(name, c);
+		int d = edit_distance(name, strlen(name), c, strlen(c), 9); /* up to 9: short names */
 
 		if ((strncmp(name, c, strlen(c)) == 0 ||
 		     (strlen(name) >= 2 && strncmp(name, c, strlen(name)) == 0)) && d > 1)
