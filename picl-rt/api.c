@@ -162,11 +162,10 @@ static void peer_fatal(const char *call, const char *what, long a)
 /* BE.send to dst failed. */
 static void send_failed(int dst)
 {
-	const char *why = BE.stopped ? BE.stopped() : NULL;
+	const char *why = or_stopped(NULL);
 
-	if (why)
-		peer_fatal("send", why, LONG_MIN);
-	peer_fatal("send", "the destination process has ended or died", dst);
+	peer_fatal("send", why ? why : "the destination process has ended or died",
+		   why ? LONG_MIN : dst);
 }
 
 void picl_api_fatal(const char *call, const char *what, long value)

@@ -384,36 +384,30 @@ static void reaped(struct proc *p, int status)
 {
 	struct picl_shm_slot *s = slot_of(p->id == PICL_HOST ? R.nprocs : p->id);
 	char who[64];
-	int st = PICL_ST_DIED;
+	int st = PICL_ST_DIED, stop_sig;
 
 	p->running = 0;
 	p->status = status;
 	if (p->failed)          /* already reported (timeout, interrupt) */
 		return;
 	name(who, sizeof who, p->id);
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && atomic_load(&s->stop_sig)) {
-		/* It caught a stop signal, failed its next call and wrote
-		 * its trace (local.c): said as what happened to it. */
-		const char *sn = sigabbrev_np(atomic_load(&s->stop_sig));
-
-		snprintf(p->why, sizeof p->why, "%s was interrupted by SIG%s", who,
-			 sn ? sn : "?");
-		p->failed = 1;
-		if (!R.first_failure[0])
-			snprintf(R.first_failure, sizeof R.first_failure, "%s", who);
-		fprintf(stderr, "piclrun: %s\n", p->why);
-		atomic_store(&s->state, PICL_ST_DIED);
-		wake_all();
-		return;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !R.first_failure[0] &&
+	stop_sig = WIFEXITED(status) && WEXITSTATUS(status) != 0 ? atomic_load(&s->stop_sig) : 0;
+	if (!stop_sig && WIFEXITED(status) && WEXITSTATUS(status) != 0 && !R.first_failure[0] &&
 	    atomic_load(&s->after_peer)) {
 		/* It failed because another did, which may not have been
 		 * reaped yet: that one is named first. */
 		p->failed = p->deferred = 1;
 		return;
 	}
-	if (WIFSIGNALED(status)) {
+	if (stop_sig) {
+		/* It caught a stop signal, failed its next call and wrote
+		 * its trace (local.c): said as what happened to it. */
+		const char *sn = sigabbrev_np(stop_sig);
+
+		snprintf(p->why, sizeof p->why, "%s was interrupted by SIG%s", who,
+			 sn ? sn : "?");
+		p->failed = 1;
+	} else if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 		const char *sn = sigabbrev_np(sig);
 		snprintf(p->why, sizeof p->why, "%s was killed by signal SIG%s (%d)",
