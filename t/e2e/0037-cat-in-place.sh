@@ -43,34 +43,5 @@ T
 cmp -s bad.picl bad.orig || fail "$last changed its input"
 [ -z "$(ls -A | grep tmp)" ] || fail "$last left $(ls -A | grep tmp)"
 
-# Refusals, in sort's words.
-for args in "--in-place" "--in-place -" "--in-place ip.picl canon.picl" \
-            "--in-place -o x.picl ip.picl"; do
-  run "$PT" cat $args
-  expect_rc 2
-  case $args in
-  "--in-place" | "--in-place -") msg="--in-place needs a FILE, not standard input" ;;
-  *) msg="--in-place takes exactly one input file and no --output" ;;
-  esac
-  expect_err <<T
-picltrace cat: $msg
-T
-  run "$PT" sort $args
-  expect_rc 2
-  expect_err <<T
-picltrace sort: $msg
-T
-done
-mkfifo fifo
-run "$PT" cat --in-place fifo
-expect_rc 2
-expect_err <<'T'
-picltrace cat: fifo: --in-place needs a regular file, not a FIFO
-T
-cp canon.picl same.picl
-run "$PT" cat -o same.picl same.picl
-expect_rc 2
-expect_err <<'T'
-picltrace cat: same.picl: the output is also an input; use --in-place to replace it
-T
-cmp -s same.picl canon.picl || fail "$last changed its input"
+# Refusals, in sort's words (lib.sh).
+in_place_refusals cat canon.picl ip.picl

@@ -46,34 +46,5 @@ T
   [ -z "$(ls -A | grep tmp)" ] || fail "$last left $(ls -A | grep tmp)"
 done
 
-# Refusals, in sort's words.
-for args in "--in-place" "--in-place -" "--in-place gen.picl bad.picl" \
-            "--in-place -o x.picl gen.picl"; do
-  run "$PT" filter $args
-  expect_rc 2
-  case $args in
-  "--in-place" | "--in-place -") msg="--in-place needs a FILE, not standard input" ;;
-  *) msg="--in-place takes exactly one input file and no --output" ;;
-  esac
-  expect_err <<T
-picltrace filter: $msg
-T
-  run "$PT" sort $args
-  expect_rc 2
-  expect_err <<T
-picltrace sort: $msg
-T
-done
-mkfifo fifo
-run "$PT" filter --in-place fifo
-expect_rc 2
-expect_err <<'T'
-picltrace filter: fifo: --in-place needs a regular file, not a FIFO
-T
-cp gen.picl same.picl
-run "$PT" filter -p 1 -o same.picl same.picl
-expect_rc 2
-expect_err <<'T'
-picltrace filter: same.picl: the output is also an input; use --in-place to replace it
-T
-cmp -s same.picl gen.picl || fail "$last changed its input"
+# Refusals, in sort's words (lib.sh).
+in_place_refusals filter gen.picl bad.picl -p 1

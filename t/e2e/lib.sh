@@ -100,6 +100,44 @@ picl_cc() {
   expect_rc 0
 }
 
+# in_place_refusals CMD FILE OTHER [ARGS...]: CMD --in-place is refused
+# as sort refuses it (exit 2, sort's words): with no input, with standard
+# input, with two inputs (FILE and OTHER), with --output; a FIFO; and
+# CMD ARGS -o FILE FILE (the output also an input) leaves FILE as it was.
+in_place_refusals() {
+  ipr_cmd=$1 ipr_file=$2 ipr_other=$3
+  shift 3
+  for ipr_args in "--in-place" "--in-place -" "--in-place $ipr_file $ipr_other" \
+                  "--in-place -o x.picl $ipr_file"; do
+    case $ipr_args in
+    "--in-place" | "--in-place -") ipr_msg="--in-place needs a FILE, not standard input" ;;
+    *) ipr_msg="--in-place takes exactly one input file and no --output" ;;
+    esac
+    for ipr_c in "$ipr_cmd" sort; do
+      run "$PT" $ipr_c $ipr_args
+      expect_rc 2
+      expect_err <<T
+picltrace $ipr_c: $ipr_msg
+T
+    done
+  done
+  mkfifo fifo
+  run "$PT" "$ipr_cmd" --in-place fifo
+  expect_rc 2
+  expect_err <<T
+picltrace $ipr_cmd: fifo: --in-place needs a regular file, not a FIFO
+T
+  rm -f fifo
+  cp "$ipr_file" same.picl
+  run "$PT" "$ipr_cmd" "$@" -o same.picl same.picl
+  expect_rc 2
+  expect_err <<T
+picltrace $ipr_cmd: same.picl: the output is also an input; use --in-place to replace it
+T
+  cmp -s same.picl "$ipr_file" || fail "$last changed its input"
+  rm -f same.picl
+}
+
 # need_script: skips (77) when script(1) cannot give the commands a
 # terminal here (its typescript goes to a file of ours, never to a device).
 need_script() {
