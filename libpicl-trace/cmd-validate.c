@@ -35,7 +35,8 @@
  *                       describe and no subset defines (W)
  *   processor-range     a processor id < -1 that is no defined subset (W)
  *   entry-exit          an exit without entry, an exit closing an entry that
- *                       is not the innermost, an entry never exited
+ *                       is not the innermost, an entry never exited (an
+ *                       entry left open is named once)
  *   tracing-first-last  a process's first event record is not -3 -901, or
  *                       its last is not -4 -901 (ParaGraph needs both), or
  *                       a -3 -901 while its tracing is already on
@@ -147,6 +148,7 @@ struct options {
 /* An open entry of a process. */
 struct frame {
 	int32_t event;
+	int named;              /* an improper nesting named it still open */
 	uint64_t line, column;
 };
 
@@ -1680,6 +1682,7 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		}
 		f = &p->stack[p->depth++];
 		f->event = rec->event;
+		f->named = 0;
 		f->line = rec->mark.line;
 		f->column = rec->mark.column;
 	} else if (rec->type == PICL_REC_EXIT) {
@@ -1699,9 +1702,13 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 		} else {
 			const struct frame *entry = &p->stack[i - 1];
 
-			if (i < p->depth) {
-				const struct frame *inner = &p->stack[p->depth - 1];
+			/* One finding per entry left open: the exits of the
+			 * entries around it (every enclosing one up to -901)
+			 * and the end do not name it again. */
+			if (i < p->depth && !p->stack[p->depth - 1].named) {
+				struct frame *inner = &p->stack[p->depth - 1];
 
+				inner->named = 1;
 				report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
 				       rec->mark.column, inner->line,
 				       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (improper nesting)",
@@ -1726,7 +1733,7 @@ static void finish_processes(struct validator *v)
 		struct proc *p = v->procs[k];
 
 		for (i = 0; i < p->depth; i++)
-			if (!openindex_hole(&p->by_event, i))
+			if (!openindex_hole(&p->by_event, i) && !p->stack[i].named)
 				report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
 				       p->stack[i].column, 0, "entry of event %d is never exited",
 				       (int)p->stack[i].event);

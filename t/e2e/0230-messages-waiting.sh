@@ -141,8 +141,8 @@ lost 300000 >lost.picl
 run "$PT" validate --max-errors=0 --memory=1M lost.picl
 expect_rc 1
 grep -v '^lost.picl: ' out >all-findings
-[ "$(wc -l <all-findings)" -eq 300004 ] || fail "validate --max-errors=0: $(wc -l <all-findings) findings listed"
-tail -n 1 out | grep -qx 'lost.picl: 600005 records, 300004 errors, 0 warnings' ||
+[ "$(wc -l <all-findings)" -eq 300003 ] || fail "validate --max-errors=0: $(wc -l <all-findings) findings listed"
+tail -n 1 out | grep -qx 'lost.picl: 600005 records, 300003 errors, 0 warnings' ||
 	fail "validate --max-errors=0: $(tail -n 1 out)"
 # (150,000 findings are more than a quarter of 1M: they go to the file in
 # runs, each the first 150,000 of what came so far)
@@ -152,7 +152,7 @@ for k in 7 1000 150000; do
 	grep -v '^lost.picl: ' out >some-findings
 	head -n $k all-findings | cmp -s - some-findings ||
 		fail "validate --max-errors=$k does not list the first $k findings"
-	tail -n 1 out | grep -qx "lost.picl: 600005 records, 300004 errors, 0 warnings ($k listed)" ||
+	tail -n 1 out | grep -qx "lost.picl: 600005 records, 300003 errors, 0 warnings ($k listed)" ||
 		fail "validate --max-errors=$k: $(tail -n 1 out)"
 done
 # (the improper nesting at the last line is found as it is read, the rest at the end)
@@ -165,17 +165,20 @@ cmp -s two want || fail "validate: findings at the end not in line order: $(cat 
 
 # Entries never exited, 200,000 of them, found at the end with no message
 # waiting: listed in line order from the file just the same, or a clear
-# error when the file cannot be made (and then none of them listed).
+# error when the file cannot be made (and then none of them listed). The
+# innermost is named once, by the -901 exit that crosses it (improper
+# nesting), not again at the end: 199,999 are left for the end.
 awk 'BEGIN { print "-3 -901 0.000000 0 0 0"
 	for (i = 0; i < 200000; i++) printf "-3 %d 0.%06d 0 0 0\n", 1 + i % 7, i
 	print "-4 -901 1.000000 0 0 0" }' >open.picl
 same validate-open "$PT" validate --max-errors=0 open.picl
-[ "$(grep -c 'is never exited$' validate-open.mem)" -eq 200000 ] ||
-	fail "validate: not 200,000 entries never exited"
-sed -n '2p;200001p' validate-open.mem >two
+[ "$(grep -c 'is never exited$' validate-open.mem)" -eq 199999 ] ||
+	fail "validate: not 199,999 entries never exited"
+sed -n '1p;2p;200000p' validate-open.mem >two
 cat >want <<T
+open.picl:200002:1: entry-exit: exit of event -901 closes its entry at line 1 while the entry of event 3 at line 200001 is still open (improper nesting)
 open.picl:2:1: entry-exit: entry of event 1 is never exited
-open.picl:200001:1: entry-exit: entry of event 3 is never exited
+open.picl:200000:1: entry-exit: entry of event 2 is never exited
 T
 cmp -s two want || fail "validate: entries never exited not in line order: $(cat two)"
 run "$PT" validate --max-errors=0 --memory=1M --tmpdir=nowhere open.picl
