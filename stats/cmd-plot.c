@@ -727,20 +727,29 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* Show what gnuplot said (each line prefixed), from the start of errf. */
+/* Show what gnuplot said (each line prefixed), from the start of errf.
+ * gnuplot indents its lines with blanks and tabs, to stand under its echo
+ * of the script's line, which it does not show here: the indent goes, and
+ * a tab inside is a blank (else the escaping of messages shows \x09). */
 static void show_gnuplot_messages(FILE *errf)
 {
 	char line[1024];
 
 	rewind(errf);
 	while (fgets(line, sizeof(line), errf)) {
-		size_t n = strlen(line);
+		size_t n = strlen(line), i;
+		char *text = line;
 
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
-		if (n == 0)
+		for (i = 0; i < n; i++)
+			if (line[i] == '\t')
+				line[i] = ' ';
+		while (*text == ' ')
+			text++;
+		if (*text == '\0')
 			continue;
-		picltrace_error("plot", "gnuplot: %s", line);
+		picltrace_error("plot", "gnuplot: %s", text);
 	}
 }
 

@@ -73,6 +73,13 @@ head -n 1 "$TMP/err" | grep -qx "picltrace plot: gnuplot ('$TMP/failing-gnuplot'
 grep -q '^picltrace plot: gnuplot: .*undefined function: no_such_function' "$TMP/err" ||
   fail "gnuplot's own message not shown: $(cat "$TMP/err")"
 [ "$(cat old.png)" = keep ] || fail "a failed plot clobbered the old output"
+# gnuplot's warnings (a picture too small for its axes) are shown without
+# the blanks and tabs it indents them with (a tab was shown as \x09).
+run "$PT" plot --size=100,80 -o tiny.png three.picl
+expect_rc 0
+grep -qx 'picltrace plot: gnuplot: line [0-9]*: warning: Terminal canvas area too small to hold plot\.' "$TMP/err" &&
+  grep -qx 'picltrace plot: gnuplot: Check plot boundary and font sizes\.' "$TMP/err" ||
+  fail "gnuplot's warnings not shown plainly: $(cat "$TMP/err")"
 run env GNUPLOT=false "$PT" plot -o old.png three.picl
 expect_rc 2
 expect_err <<'T'
