@@ -100,6 +100,31 @@ if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
 fi
 ls -a | grep -q 'tmp[A-Za-z0-9]\{6\}$' && fail "temporary files left: $(ls -a)"
 
+# A directory one may not write: the output cannot be made there, nor
+# sort's spilled runs (2 MB of records past --memory=1M), each said with
+# the directory and the reason, exit 2, nothing made anywhere. As nobody,
+# for the same reason as above.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  mkdir rodir
+  chmod 555 rodir
+  awk 'BEGIN { for (i = 0; i < 60000; i++) printf "-3 -21 %d.%06d 0 0 3 2 8 1 1\n", (i * 7919) % 60000, i }' >spill.picl
+  run setpriv --reuid=nobody --regid=nogroup --clear-groups "$PT" cat -o rodir/x.picl t.picl
+  expect_rc 2
+  expect_err <<'T'
+picltrace cat: rodir/x.picl: cannot create: Permission denied
+T
+  run setpriv --reuid=nobody --regid=nogroup --clear-groups "$PT" sort -q --memory=1M \
+    --tmpdir=rodir -o spilled.picl spill.picl
+  expect_rc 2
+  expect_err <<'T'
+picltrace sort: cannot create a temporary file in rodir: Permission denied
+T
+  [ -z "$(ls -A rodir)" ] && [ ! -e spilled.picl ] || fail "made files: $(ls -A . rodir)"
+  run "$PT" sort -q --memory=1M --tmpdir=rodir -o spilled.picl spill.picl
+  expect_rc 0
+  rm -f spilled.picl spill.picl
+fi
+
 # -o /dev/fd/1 (as /dev/stdout): standard output as the shell set it up, a
 # file here. (Not /dev/stdout itself: a regression would replace it, as
 # root, by a regular file for the whole machine; /dev/fd/1 is in /proc.)
