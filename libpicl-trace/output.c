@@ -286,15 +286,24 @@ static int direct(struct picl_output *o, int fd, int own, unsigned flags)
 struct picl_output *picl_output_open(const char *path, unsigned flags, int *status,
 				     struct picl_error *err)
 {
-	struct picl_output *o = calloc(1, sizeof(*o));
+	struct picl_output *o;
 	struct stat st, lst;
 	const char *what = "cannot create";
 	char *real = NULL, *canon = NULL;
 	mode_t mode, mask;
 	int fd, e, existed = 0, oflags = -1, sys;
 
-	if (!path)
-		path = "";
+	if (!path) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->path = "<output>";
+		}
+		picl_set_error(err, PICL_ERR_USAGE, "no path to open (NULL)");
+		if (status)
+			*status = PICL_ERR_USAGE;
+		return NULL;
+	}
+	o = calloc(1, sizeof(*o));
 	if (!o || !(o->name = strdup(picl_output_name(path)))) {
 		e = ENOMEM;
 		goto fail;
@@ -415,12 +424,12 @@ fail:
 
 int picl_output_fd(const struct picl_output *o)
 {
-	return o->fd;
+	return o ? o->fd : -1;
 }
 
 const char *picl_output_temp_path(const struct picl_output *o)
 {
-	return o->temp;
+	return o ? o->temp : NULL;
 }
 
 int picl_write_all(int fd, const char *p, size_t n)

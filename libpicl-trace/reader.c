@@ -949,12 +949,32 @@ int reader_decode(struct picl_reader *r, struct picl_record *rec)
 	return decode(r, rec);
 }
 
+/* What picl_reader_error gives for a NULL reader (a failed open's). */
+static const struct picl_error null_reader_error = {
+	PICL_ERR_USAGE, "<input>", { 0, 0, 0 }, "no reader (NULL)", 0
+};
+
+/* A NULL record given to a reader: PICL_ERR_USAGE, kept as the reader's
+ * error unless a fatal one is there (every later call fails with that). */
+static int no_record(struct picl_reader *r, const char *what)
+{
+	if (r && !r->fatal) {
+		r->err.code = PICL_ERR_USAGE;
+		r->err.sys_errno = 0;
+		memset(&r->err.mark, 0, sizeof(r->err.mark));
+		snprintf(r->err.problem, sizeof(r->err.problem), "no record to %s (NULL)", what);
+	}
+	return PICL_ERR_USAGE;
+}
+
 int picl_reader_next(struct picl_reader *r, struct picl_record *rec)
 {
 	const char *text = NULL;   /* (set when next_text gives 1) */
 	size_t len = 0;
 	int rc;
 
+	if (PICL_UNLIKELY(!r || !rec))   /* a failed open's NULL, read on */
+		return no_record(r, "read into");
 	if (r->fatal)
 		return r->err.code;
 	if (r->pipe_state == PIPE_WANTED && pipe_start(r) < 0)
@@ -993,6 +1013,8 @@ int reader_resume_serial(struct picl_reader *r, const char *bytes, size_t n,
 
 int picl_reader_decode(struct picl_reader *r, struct picl_record *rec)
 {
+	if (!r || !rec)
+		return no_record(r, "decode");
 	if (rec->line != r->text || !rec->line) {
 		/* Not the record just read: its continuation map is gone. A
 		 * record a program built (no line, or data elsewhere) gets
@@ -1121,6 +1143,11 @@ struct picl_reader *picl_reader_open(const char *path,
 	struct picl_input *in;
 	int fd, rc;
 
+	if (!path) {
+		picl_set_error(err, PICL_ERR_USAGE, "no path to open (NULL)");
+		open_failed("<input>", PICL_ERR_USAGE, err, status);
+		return NULL;
+	}
 	if (strcmp(path, "-") == 0)
 		return picl_reader_open_fd(0, "<stdin>", opts, status, err);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -1144,27 +1171,27 @@ struct picl_reader *picl_reader_open(const char *path,
 
 const struct picl_error *picl_reader_error(const struct picl_reader *r)
 {
-	return &r->err;
+	return r ? &r->err : &null_reader_error;
 }
 
 int picl_reader_error_is_fatal(const struct picl_reader *r)
 {
-	return r->fatal;
+	return r ? r->fatal : 1;   /* every call on NULL fails the same */
 }
 
 struct picl_defs *picl_reader_defs(struct picl_reader *r)
 {
-	return r->defs;
+	return r ? r->defs : NULL;
 }
 
 const char *picl_reader_path(const struct picl_reader *r)
 {
-	return r->path;
+	return r ? r->path : NULL;
 }
 
 int picl_reader_is_compressed(const struct picl_reader *r)
 {
-	return picl_input_is_compressed(r->in);
+	return r ? picl_input_is_compressed(r->in) : 0;
 }
 
 void picl_reader_locate(const struct picl_reader *r, const struct picl_record *rec,
@@ -1172,6 +1199,12 @@ void picl_reader_locate(const struct picl_reader *r, const struct picl_record *r
 {
 	size_t off;
 
+	if (!at)
+		return;
+	if (!r || !rec) {
+		memset(at, 0, sizeof(*at));   /* unknown */
+		return;
+	}
 	*at = rec->mark;
 	if (!rec->line || !p || p < rec->line || p > rec->line + rec->line_len)
 		return;
@@ -1186,6 +1219,8 @@ void picl_reader_locate(const struct picl_reader *r, const struct picl_record *r
 
 uint64_t picl_reader_offset(const struct picl_reader *r)
 {
+	if (!r)
+		return 0;
 	if (r->pipe_state == PIPE_RUNNING)
 		return r->pipe_offset;
 	return r->base + (uint64_t)(r->start - r->buf);

@@ -443,6 +443,8 @@ int picl_writer_write(struct picl_writer *w, const struct picl_record *rec)
 	char *p;
 	int rc, pad;
 
+	if (PICL_UNLIKELY(!w))   /* a failed open's NULL, written on */
+		return PICL_ERR_USAGE;
 	if (w->failed)
 		return w->err.code;
 	if (!rec)
@@ -538,8 +540,12 @@ int picl_writer_write_raw(struct picl_writer *w, const char *text, size_t len)
 {
 	int rc;
 
+	if (!w)
+		return PICL_ERR_USAGE;
 	if (w->failed)
 		return w->err.code;
+	if (!text && len > 0)
+		return fail(w, PICL_ERR_USAGE, "no text to write (NULL)");
 	if (len >= w->cap) {
 		if ((rc = flush_buf(w, ZSTD_e_continue)) < 0)
 			return rc;
@@ -612,15 +618,19 @@ void picl_writer_abort(struct picl_writer *w)
 
 const struct picl_error *picl_writer_error(const struct picl_writer *w)
 {
-	return &w->err;
+	static const struct picl_error null_writer_error = {
+		PICL_ERR_USAGE, "<output>", { 0, 0, 0 }, "no writer (NULL)", 0
+	};
+
+	return w ? &w->err : &null_writer_error;
 }
 
 uint64_t picl_writer_offset(const struct picl_writer *w)
 {
-	return w->offset;
+	return w ? w->offset : 0;
 }
 
 const char *picl_writer_temp_path(const struct picl_writer *w)
 {
-	return w->out ? picl_output_temp_path(w->out) : NULL;
+	return w && w->out ? picl_output_temp_path(w->out) : NULL;
 }
