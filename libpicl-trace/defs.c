@@ -375,12 +375,30 @@ nomem:
 	return picl_set_error(err, PICL_ERR_NOMEM, "out of memory");
 }
 
+/* PICL_ERR_USAGE, with err saying which argument is NULL, when defs is
+ * NULL or control is NULL with len bytes; else 0. */
+static int null_args(const struct picl_defs *defs, const char *control, size_t len,
+		     struct picl_error *err)
+{
+	if (!defs)
+		return picl_set_error(err, PICL_ERR_USAGE, "no definitions (NULL)");
+	if (!control && len > 0)
+		return picl_set_error(err, PICL_ERR_USAGE,
+				      "no control string (NULL) for %zu bytes", len);
+	return 0;
+}
+
 int picl_defs_control(struct picl_defs *defs, const char *control, size_t len,
 		      const struct picl_descriptor **out, struct picl_error *err)
 {
 	struct ctrl_entry *e;
+	int rc;
 
+	if (!out)
+		return picl_set_error(err, PICL_ERR_USAGE, "no place for the descriptor (NULL)");
 	*out = NULL;    /* not a stale one on failure */
+	if ((rc = null_args(defs, control, len, err)) < 0)
+		return rc;
 	return control_entry(defs, control, len, 0, out, &e, err);
 }
 
@@ -395,6 +413,8 @@ int picl_defs_define_alias(struct picl_defs *defs, int64_t alias,
 	uint32_t idx;
 	int rc;
 
+	if ((rc = null_args(defs, control, len, err)) < 0)
+		return rc;
 	if (alias < 0)
 		return picl_set_error(err, PICL_ERR_DATA,
 				      "a descriptor alias must not be negative (found %lld)",
@@ -560,6 +580,8 @@ const struct picl_descriptor *picl_defs_lookup_alias(const struct picl_defs *cde
 	uint64_t best_seq = 0;
 	uint32_t idx;
 
+	if (!defs)
+		return NULL;
 	if (defs->cache_valid && defs->cache_alias == alias && defs->cache_event == event &&
 	    defs->cache_processor == processor && defs->cache_process == process)
 		return defs->cache_desc;
@@ -673,6 +695,8 @@ int picl_defs_define_subset_on(struct picl_defs *defs, enum picl_subset_kind kin
 	struct imap *map;
 	int64_t key;
 
+	if (!defs || (!members && n > 0))
+		return PICL_ERR_USAGE;
 	if (id >= -1)   /* -1 is the wildcard, >= 0 real ids (as picl_defs_apply) */
 		return PICL_ERR_USAGE;
 	if (kind != PICL_SUBSET_PROCESSES)
@@ -762,6 +786,8 @@ static int predefined_event_subset(int32_t id, int32_t e)
 int picl_defs_subset_exists(const struct picl_defs *defs,
 			    enum picl_subset_kind kind, int32_t id)
 {
+	if (!defs)
+		return 0;
 	if (kind == PICL_SUBSET_PROCESSES)
 		return imap_get(&defs->process_ids, id) != 0;
 	return picl_defs_subset_exists_on(defs, kind, PICL_WILDCARD, id);
@@ -770,6 +796,8 @@ int picl_defs_subset_exists(const struct picl_defs *defs,
 int picl_defs_subset_exists_on(const struct picl_defs *defs, enum picl_subset_kind kind,
 			       int32_t processor, int32_t id)
 {
+	if (!defs)
+		return 0;
 	if (find_subset(defs, kind, processor, id))
 		return 1;
 	return kind == PICL_SUBSET_EVENTS && predefined_event_subset(id, 0) >= 0;
@@ -800,6 +828,8 @@ int picl_defs_matches_on(const struct picl_defs *cdefs, enum picl_subset_kind ki
 	size_t head = 0, tail = 0, level_end;
 	int depth;
 
+	if (!defs)
+		return 0;
 	if (pattern == value || pattern == PICL_WILDCARD)
 		return 1;
 	if (pattern >= -1)
@@ -852,7 +882,7 @@ const int32_t *picl_defs_subset_members(const struct picl_defs *defs,
 const int32_t *picl_defs_subset_members_on(const struct picl_defs *defs,
 		enum picl_subset_kind kind, int32_t processor, int32_t id, size_t *n)
 {
-	const struct subset *s = find_subset(defs, kind, processor, id);
+	const struct subset *s = defs ? find_subset(defs, kind, processor, id) : NULL;
 
 	if (n)
 		*n = s ? s->n : 0;
@@ -1045,6 +1075,10 @@ int picl_defs_apply(struct picl_defs *defs, const struct picl_record *rec,
 {
 	if (err)   /* (set again below where a byte is at fault) */
 		err->mark.column = 0;
+	if (!defs)
+		return picl_set_error(err, PICL_ERR_USAGE, "no definitions (NULL)");
+	if (!rec)
+		return picl_set_error(err, PICL_ERR_USAGE, "no record to apply (NULL)");
 	switch (rec->type) {
 	case PICL_REC_DESCRIPTOR:
 		return apply_alias(defs, rec, err);

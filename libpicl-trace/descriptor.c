@@ -511,10 +511,11 @@ int picl_descriptor_compile(const char *control, size_t len,
 	int rc;
 
 	if (!out)
-		return picl_set_error(err, PICL_ERR_USAGE, "picl_descriptor_compile: out is NULL");
+		return picl_set_error(err, PICL_ERR_USAGE, "no place for the descriptor (NULL)");
 	*out = NULL;
 	if (!control && len > 0)
-		return picl_set_error(err, PICL_ERR_USAGE, "picl_descriptor_compile: control is NULL");
+		return picl_set_error(err, PICL_ERR_USAGE,
+				      "no control string (NULL) for %zu bytes", len);
 	memset(&c, 0, sizeof(c));
 	c.s = control;
 	c.len = len;
@@ -585,24 +586,24 @@ void picl_descriptor_free(struct picl_descriptor *d)
 
 const char *picl_descriptor_control(const struct picl_descriptor *d)
 {
-	return d->control;
+	return d ? d->control : NULL;
 }
 
 size_t picl_descriptor_values_per_field(const struct picl_descriptor *d)
 {
-	return d->values_per_field;
+	return d ? d->values_per_field : 0;
 }
 
 enum picl_value_kind picl_descriptor_value_kind(const struct picl_descriptor *d, size_t i)
 {
-	if (i >= d->values_per_field)
+	if (!d || i >= d->values_per_field)
 		return (enum picl_value_kind)0;
 	return d->kinds[i];
 }
 
 int picl_descriptor_is_chars(const struct picl_descriptor *d)
 {
-	return d->is_chars;
+	return d ? d->is_chars : 0;
 }
 
 const char *picl_predefined_alias(int64_t alias)
@@ -1279,7 +1280,10 @@ int picl_descriptor_decode(const struct picl_descriptor *d, uint64_t nfields,
 	uint64_t f;
 	int rc = PICL_OK;
 
-	if (!d || !nvalues || !nvalues_cap || !used || (!text && len > 0))
+	if (!d)
+		return picl_set_error(err, PICL_ERR_USAGE, "no descriptor (NULL)");
+	if (!nvalues || !nvalues_cap || !used || (!text && len > 0) ||
+	    (!values && *nvalues_cap > 0))
 		return picl_set_error(err, PICL_ERR_USAGE, "picl_descriptor_decode: a required argument is NULL");
 	dc.d = d;
 	dc.text = (const unsigned char *)text;
@@ -1725,7 +1729,9 @@ int picl_descriptor_encode(const struct picl_descriptor *d,
 	size_t start;
 	int rc;
 
-	if (!d || !buf || !len || !cap || (!values && nvalues > 0))
+	if (!d)
+		return picl_set_error(err, PICL_ERR_USAGE, "no descriptor (NULL)");
+	if (!buf || !len || !cap || (!values && nvalues > 0))
 		return picl_set_error(err, PICL_ERR_USAGE, "picl_descriptor_encode: a required argument is NULL");
 	if (nvalues == 0)
 		return PICL_OK;
@@ -1750,5 +1756,5 @@ int picl_descriptor_encode(const struct picl_descriptor *d,
 
 int picl_descriptor_has_suppressed(const struct picl_descriptor *d)
 {
-	return d->has_suppressed;
+	return d ? d->has_suppressed : 0;
 }
