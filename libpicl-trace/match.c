@@ -1852,7 +1852,8 @@ struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind 
 
 void picl_matcher_set_broadcast_detail(struct picl_matcher *m, size_t max_receivers)
 {
-	m->detail = max_receivers;
+	if (m)
+		m->detail = max_receivers;
 }
 
 /* Every record comes here; a processor is usually known already, and if
@@ -1937,9 +1938,12 @@ static size_t sort_unique(int32_t *v, size_t n)
 
 int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs, size_t n)
 {
-	int32_t *v = malloc((n ? n : 1) * sizeof(*v));
+	int32_t *v;
 	size_t k;
 
+	if (!m || (!procs && n > 0))
+		return PICL_ERR_USAGE;
+	v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return PICL_ERR_NOMEM;
 	if (n)
@@ -1953,12 +1957,12 @@ int picl_matcher_expect_processors(struct picl_matcher *m, const int32_t *procs,
 
 int picl_matcher_in_header(const struct picl_matcher *m)
 {
-	return m->in_header;
+	return m ? m->in_header : 0;
 }
 
 int picl_matcher_declared(const struct picl_matcher *m, int32_t processor)
 {
-	return m->expected ? is_expected(m, processor) : -1;
+	return m && m->expected ? is_expected(m, processor) : -1;
 }
 
 /* Part of a trace's header: header records, and the definitions (aliases,
@@ -2478,7 +2482,8 @@ static int add_multicast(struct picl_matcher *m, int32_t src, int32_t subset, in
 
 void picl_matcher_set_defs(struct picl_matcher *m, const struct picl_defs *defs)
 {
-	m->defs = defs;
+	if (m)
+		m->defs = defs;
 }
 
 int picl_matcher_add(struct picl_matcher *m, const struct picl_record *rec)
@@ -2494,8 +2499,8 @@ int picl_matcher_add_data(struct picl_matcher *m, const struct picl_record *rec,
 	size_t base;
 	int rc;
 
-	if (size > sizeof(it.data))
-		return PICL_ERR_USAGE;
+	if (PICL_UNLIKELY(!m || !rec || size > sizeof(it.data) || (!data && size > 0)))
+		return PICL_ERR_USAGE;   /* (a failed new's NULL: nothing taken) */
 	if (m->code == PICL_ERR_IO)
 		return PICL_ERR_IO; /* what is on disk can no longer be trusted */
 	/* Past the limit, between records, where no pointer into m->ch is
@@ -2963,6 +2968,8 @@ int picl_matcher_finish(struct picl_matcher *m)
 	size_t n, cap = 0, ncur, i;
 	int pass, rc = PICL_OK;
 
+	if (!m)
+		return PICL_ERR_USAGE;
 	if (m->code == PICL_ERR_IO)
 		return PICL_ERR_IO;
 	extra_check(m);
@@ -3055,12 +3062,12 @@ int picl_matcher_finish(struct picl_matcher *m)
 
 uint64_t picl_matcher_matched(const struct picl_matcher *m)
 {
-	return m->matched;
+	return m ? m->matched : 0;
 }
 
 uint64_t picl_matcher_pending(const struct picl_matcher *m)
 {
-	return m->pending;
+	return m ? m->pending : 0;
 }
 
 void picl_matcher_free(struct picl_matcher *m)
@@ -3104,6 +3111,8 @@ int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char
 {
 	char *dir = NULL;
 
+	if (!m)
+		return PICL_ERR_USAGE;
 	if (tmpdir && !(dir = strdup(tmpdir)))
 		return fail(m, PICL_ERR_NOMEM, NULL);
 	free(m->tmpdir);
@@ -3117,10 +3126,12 @@ int picl_matcher_set_memory(struct picl_matcher *m, size_t max_bytes, const char
 
 const void *picl_matcher_send_data(const struct picl_matcher *m)
 {
-	return m->data.b;
+	return m ? m->data.b : NULL;
 }
 
 const char *picl_matcher_strerror(const struct picl_matcher *m)
 {
+	if (!m)
+		return "no matcher (NULL)";
 	return m->err[0] ? m->err : "out of memory";
 }

@@ -2123,11 +2123,12 @@ int picl_schema_extend(struct picl_schema *s, const char *path,
 	int rc;
 
 	memset(&L, 0, sizeof(L));
-	L.path = path ? path : "(null)";
+	L.path = path ? path : "<schema>";
 	L.err = err;
-	if (!s || !path)
-		return fail(&L, NULL, PICL_ERR_USAGE,
-			    "picl_schema_extend needs a schema and a path");
+	if (!path)
+		return fail(&L, NULL, PICL_ERR_USAGE, "no path to open (NULL)");
+	if (!s)
+		return fail(&L, NULL, PICL_ERR_USAGE, "no schema (NULL)");
 	fp = fopen(path, "rb");
 	if (!fp) {
 		int e = errno;
@@ -2175,7 +2176,7 @@ struct picl_schema *picl_schema_load(const char *path, struct picl_error *err)
 
 	if (!s) {
 		if (err) {
-			snprintf(err_path, sizeof(err_path), "%s", path ? path : "(null)");
+			snprintf(err_path, sizeof(err_path), "%s", path ? path : "<schema>");
 			err->path = err_path;
 			memset(&err->mark, 0, sizeof(err->mark));
 			picl_set_error(err, PICL_ERR_NOMEM,

@@ -769,9 +769,10 @@ static inline int add_event(struct picl_stats *s, const struct picl_stats_event 
 	struct proc *p;
 	int rc;
 
-	if (!s || !ev)
-		return picl_set_error(err, PICL_ERR_USAGE,
-				      "picl_stats_add_event needs a stats object and an event");
+	if (!s)
+		return picl_set_error(err, PICL_ERR_USAGE, "no statistics (NULL)");
+	if (!ev)
+		return picl_set_error(err, PICL_ERR_USAGE, "no event to add (NULL)");
 	if (ev->type != PICL_REC_MARK && ev->type != PICL_REC_ENTRY &&
 	    ev->type != PICL_REC_EXIT)
 		return PICL_OK;
@@ -809,9 +810,9 @@ int picl_stats_add(struct picl_stats *s, const struct picl_record *rec,
 {
 	struct picl_stats_event ev;
 
-	if (!s || !rec)
-		return picl_set_error(err, PICL_ERR_USAGE,
-				      "picl_stats_add needs a stats object and a record");
+	if (PICL_UNLIKELY(!s || !rec))
+		return picl_set_error(err, PICL_ERR_USAGE, !s ? "no statistics (NULL)" :
+				      "no record to add (NULL)");
 	if (!event_of(rec, &ev))
 		return PICL_OK;
 	return add_event(s, &ev, err);
