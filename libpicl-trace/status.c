@@ -38,10 +38,15 @@ const char *picl_status_text(int status)
 
 char *picl_error_format(const struct picl_error *err, char *buf, size_t size)
 {
-	const char *path = err->path ? err->path : "<input>";
+	const char *path;
 
-	if (size == 0)
+	if (!buf || size == 0)
 		return buf;
+	if (!err) {
+		snprintf(buf, size, "no error (NULL)");
+		return buf;
+	}
+	path = err->path ? err->path : "<input>";
 	if (err->mark.line > 0)
 		snprintf(buf, size, "%s:%llu:%llu: %s", path,
 			 (unsigned long long)err->mark.line,
@@ -242,6 +247,8 @@ int picl_is_definition_type(int32_t record_type)
 
 void picl_record_init(struct picl_record *rec)
 {
+	if (!rec)
+		return;
 	memset(rec, 0, sizeof(*rec));
 	rec->alias = -1;
 }

@@ -42,6 +42,8 @@ int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 	int64_t mant = 0;
 	int64_t scale = 0;
 
+	if (!t || (!s && len > 0))
+		return PICL_ERR_USAGE;
 	if (i < len && (s[i] == '-' || s[i] == '+'))
 		neg = s[i++] == '-';
 	for (; i < len && picl_is_digit((unsigned char)s[i]); i++, ndigits++) {
@@ -175,6 +177,8 @@ size_t picl_time_format(struct picl_time t, char *buf)
 	uint64_t u;
 	size_t n, o = 0, i;
 
+	if (!buf)
+		return 0;
 	t = clamp(t);   /* not a valid time: keep within the buffer, whatever it says */
 	if (t.mant < 0) {
 		buf[o++] = '-';
@@ -240,6 +244,8 @@ double picl_time_to_double(struct picl_time t)
 
 int picl_time_rescale(struct picl_time t, int32_t scale, struct picl_time *out)
 {
+	if (!out)
+		return PICL_ERR_USAGE;
 	if (!scale_ok(scale) || !scale_ok(t.scale))
 		return PICL_ERR_RANGE;
 	if (scale >= t.scale) {
@@ -264,6 +270,8 @@ int picl_time_sub(struct picl_time a, struct picl_time b, struct picl_time *out)
 	int32_t s = a.scale > b.scale ? a.scale : b.scale;
 	__int128 d;
 
+	if (!out)
+		return PICL_ERR_USAGE;
 	if (!scale_ok(a.scale) || !scale_ok(b.scale))
 		return PICL_ERR_RANGE;
 	d = widen(a, s) - widen(b, s);
