@@ -822,6 +822,524 @@ START_TEST(writer_checks_values_not_text)
 }
 END_TEST
 
+/*
+ * The NULL rule of picl-trace.h's conventions, function by function: a
+ * NULL handle or required pointer is PICL_ERR_USAGE for a call that
+ * returns a status (with the error set where the call has one), NULL or
+ * 0 for a getter, nothing for a void call; never a crash, and never
+ * success. The usual way to get one: the NULL of a failed open, used on.
+ *
+ * null_handles runs one probe per call, each in its own process (a loop
+ * test), so that every call that crashes is reported, by its index in
+ * probes[] and the line of its probe; the tests after it give NULL
+ * arguments to real objects and check the errors' texts.
+ */
+static const char *formatted(const struct picl_error *err)
+{
+	static char buf[PICL_PROBLEM_MAX + 64];
+
+	return picl_error_format(err, buf, sizeof(buf));
+}
+
+/* A caller's err as the defs, descriptor and stats calls take it: the
+ * path is the caller's, set before the call. */
+static void mine(struct picl_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	err->path = "mine";
+}
+
+static int count_emit(void *ctx, const struct picl_record *rec)
+{
+	(void)rec;
+	++*(int *)ctx;
+	return 0;
+}
+
+static int count_match(void *ctx, enum picl_match_kind kind, const struct picl_message *msg)
+{
+	(void)kind, (void)msg;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* What the probes share: a record, an error, a place for a mark... */
+static struct picl_record p_rec;
+static struct picl_error p_err;
+static struct picl_stats_event p_ev;
+static struct picl_mark p_at;
+static const int32_t p_members[] = { 1, 2 };
+
+#define PROBE(name, ...) \
+	static void probe_##name(void) \
+	{ \
+		mark_point(); \
+		picl_record_init(&p_rec); \
+		mine(&p_err); \
+		__VA_ARGS__; \
+	}
+
+/* the status calls: PICL_ERR_USAGE, and the caller's err where there is one */
+#define USAGE(call) ck_assert_int_eq((call), PICL_ERR_USAGE)
+#define USAGE_ERR(call, text) \
+	do { \
+		ck_assert_int_eq((call), PICL_ERR_USAGE); \
+		ck_assert_int_eq(p_err.code, PICL_ERR_USAGE); \
+		ck_assert_str_eq(formatted(&p_err), text); \
+	} while (0)
+
+PROBE(reader_next, USAGE(picl_reader_next(NULL, &p_rec)); USAGE(picl_reader_next(NULL, NULL)))
+PROBE(reader_decode, USAGE(picl_reader_decode(NULL, &p_rec)))
+PROBE(reader_error,
+      const struct picl_error *e = picl_reader_error(NULL);
+      ck_assert_ptr_nonnull(e);
+      ck_assert_int_eq(e->code, PICL_ERR_USAGE);
+      ck_assert_str_eq(formatted(e), "<input>: no reader (NULL)"))
+/* 1: every later call fails the same, so a loop that stops on a fatal
+ * error stops */
+PROBE(reader_error_is_fatal, ck_assert_int_eq(picl_reader_error_is_fatal(NULL), 1))
+PROBE(reader_defs, ck_assert_ptr_null(picl_reader_defs(NULL)))
+PROBE(reader_path, ck_assert_ptr_null(picl_reader_path(NULL)))
+PROBE(reader_is_compressed, ck_assert_int_eq(picl_reader_is_compressed(NULL), 0))
+PROBE(reader_offset, ck_assert_uint_eq(picl_reader_offset(NULL), 0))
+PROBE(reader_locate,
+      p_rec.line = "-2 1 0 0 0 0";
+      p_rec.line_len = 12;
+      p_rec.mark.line = 3;
+      memset(&p_at, 0x5a, sizeof(p_at));
+      picl_reader_locate(NULL, &p_rec, p_rec.line + 1, &p_at);
+      ck_assert_uint_eq(p_at.line, 0);
+      ck_assert_uint_eq(p_at.column, 0);
+      ck_assert_uint_eq(p_at.offset, 0);
+      picl_reader_locate(NULL, NULL, NULL, NULL))
+PROBE(reader_free, picl_reader_free(NULL))
+PROBE(reader_open,
+      int st = 0;
+      memset(&p_err, 0x5a, sizeof(p_err));
+      ck_assert_ptr_null(picl_reader_open(NULL, NULL, &st, &p_err));
+      ck_assert_int_eq(st, PICL_ERR_USAGE);
+      USAGE_ERR(st, "<input>: no path to open (NULL)");
+      ck_assert_ptr_null(picl_reader_open(NULL, NULL, NULL, NULL)))
+/* (the other open calls' pointers are optional: NULL is a default) */
+PROBE(reader_open_memory,
+      int st = 0;
+      ck_assert_ptr_null(picl_reader_open_memory(NULL, 5, NULL, NULL, &st, NULL));
+      ck_assert_int_eq(st, PICL_ERR_USAGE))
+PROBE(writer_write, USAGE(picl_writer_write(NULL, &p_rec)); USAGE(picl_writer_write(NULL, NULL)))
+PROBE(writer_write_raw, USAGE(picl_writer_write_raw(NULL, "x\n", 2)))
+PROBE(writer_error,
+      const struct picl_error *e = picl_writer_error(NULL);
+      ck_assert_ptr_nonnull(e);
+      ck_assert_int_eq(e->code, PICL_ERR_USAGE);
+      ck_assert_str_eq(formatted(e), "<output>: no writer (NULL)"))
+PROBE(writer_temp_path, ck_assert_ptr_null(picl_writer_temp_path(NULL)))
+PROBE(writer_offset, ck_assert_uint_eq(picl_writer_offset(NULL), 0))
+PROBE(writer_close,
+      USAGE_ERR(picl_writer_close(NULL, &p_err), "<output>: no writer to close (NULL)");
+      USAGE(picl_writer_close(NULL, NULL)))
+PROBE(writer_abort, picl_writer_abort(NULL))
+PROBE(writer_open,
+      int st = 0;
+      memset(&p_err, 0x5a, sizeof(p_err));
+      ck_assert_ptr_null(picl_writer_open(NULL, NULL, &st, &p_err));
+      ck_assert_int_eq(st, PICL_ERR_USAGE);
+      USAGE_ERR(st, "<output>: no path to open (NULL)"))
+PROBE(output_open,
+      int st = 0;
+      memset(&p_err, 0x5a, sizeof(p_err));
+      ck_assert_ptr_null(picl_output_open(NULL, 0, &st, &p_err));
+      ck_assert_int_eq(st, PICL_ERR_USAGE);
+      USAGE_ERR(st, "<output>: no path to open (NULL)"))
+/* -1: 0 would be standard input */
+PROBE(output_fd, ck_assert_int_eq(picl_output_fd(NULL), -1))
+PROBE(output_temp_path, ck_assert_ptr_null(picl_output_temp_path(NULL)))
+PROBE(output_commit,
+      USAGE_ERR(picl_output_commit(NULL, &p_err), "<output>: no output to commit (NULL)");
+      USAGE(picl_output_commit(NULL, NULL)))
+PROBE(output_abort, picl_output_abort(NULL))
+PROBE(defs_apply,
+      p_rec.type = PICL_REC_MARK;   /* not a definition: was success */
+      USAGE_ERR(picl_defs_apply(NULL, &p_rec, &p_err), "mine: no definitions (NULL)");
+      p_rec.type = PICL_REC_DESCRIPTOR;
+      USAGE(picl_defs_apply(NULL, &p_rec, NULL));
+      USAGE(picl_defs_apply(NULL, NULL, NULL)))
+PROBE(defs_define_alias,
+      USAGE_ERR(picl_defs_define_alias(NULL, 7, -1, -1, -1, "%d", 2, &p_err),
+		"mine: no definitions (NULL)"))
+PROBE(defs_lookup_alias, ck_assert_ptr_null(picl_defs_lookup_alias(NULL, 2, -1, 0, 0)))
+PROBE(defs_control,
+      const struct picl_descriptor *out = (const struct picl_descriptor *)&p_err;
+      USAGE_ERR(picl_defs_control(NULL, "%d", 2, &out, &p_err), "mine: no definitions (NULL)");
+      ck_assert_ptr_null(out))
+PROBE(defs_define_subset,
+      USAGE(picl_defs_define_subset(NULL, PICL_SUBSET_PROCESSORS, -5, p_members, 2)))
+PROBE(defs_define_subset_on,
+      USAGE(picl_defs_define_subset_on(NULL, PICL_SUBSET_PROCESSES, 0, -5, p_members, 2)))
+PROBE(defs_subset_exists,
+      ck_assert_int_eq(picl_defs_subset_exists(NULL, PICL_SUBSET_EVENTS, -1001), 0);
+      ck_assert_int_eq(picl_defs_subset_exists(NULL, PICL_SUBSET_PROCESSES, -5), 0))
+PROBE(defs_subset_exists_on,
+      ck_assert_int_eq(picl_defs_subset_exists_on(NULL, PICL_SUBSET_EVENTS, 0, -1001), 0))
+/* no definitions match nothing, not even a value itself */
+PROBE(defs_matches,
+      ck_assert_int_eq(picl_defs_matches(NULL, PICL_SUBSET_EVENTS, -1001, 5), 0);
+      ck_assert_int_eq(picl_defs_matches(NULL, PICL_SUBSET_EVENTS, 5, 5), 0))
+PROBE(defs_matches_on,
+      ck_assert_int_eq(picl_defs_matches_on(NULL, PICL_SUBSET_PROCESSES, 0, -1, 5), 0))
+PROBE(defs_subset_members,
+      size_t n = 99;
+      ck_assert_ptr_null(picl_defs_subset_members(NULL, PICL_SUBSET_PROCESSORS, -5, &n));
+      ck_assert_uint_eq(n, 0);
+      ck_assert_ptr_null(picl_defs_subset_members(NULL, PICL_SUBSET_PROCESSORS, -5, NULL)))
+PROBE(defs_subset_members_on,
+      size_t n = 99;
+      ck_assert_ptr_null(picl_defs_subset_members_on(NULL, PICL_SUBSET_PROCESSES, 0, -5, &n));
+      ck_assert_uint_eq(n, 0))
+PROBE(defs_free, picl_defs_free(NULL))
+PROBE(descriptor_control, ck_assert_ptr_null(picl_descriptor_control(NULL)))
+PROBE(descriptor_values_per_field, ck_assert_uint_eq(picl_descriptor_values_per_field(NULL), 0))
+PROBE(descriptor_value_kind, ck_assert_int_eq(picl_descriptor_value_kind(NULL, 0), 0))
+PROBE(descriptor_is_chars, ck_assert_int_eq(picl_descriptor_is_chars(NULL), 0))
+PROBE(descriptor_has_suppressed, ck_assert_int_eq(picl_descriptor_has_suppressed(NULL), 0))
+PROBE(descriptor_decode,
+      struct picl_value v[2];
+      size_t nv = 0, cap = 2, used = 0;
+      USAGE_ERR(picl_descriptor_decode(NULL, 1, " 1", 2, v, &nv, &cap, &used, &p_err),
+		"mine: no descriptor (NULL)"))
+PROBE(descriptor_encode,
+      struct picl_value v[1];
+      size_t len = 0, cap = 0;
+      char *buf = NULL;
+      memset(v, 0, sizeof(v));
+      v[0].kind = PICL_VAL_INT;
+      USAGE_ERR(picl_descriptor_encode(NULL, v, 1, &buf, &len, &cap, &p_err),
+		"mine: no descriptor (NULL)");
+      ck_assert_ptr_null(buf))
+PROBE(descriptor_compile,
+      struct picl_descriptor *d = (struct picl_descriptor *)&p_err;
+      USAGE_ERR(picl_descriptor_compile("%d", 2, NULL, &p_err),
+		"mine: no place for the descriptor (NULL)");
+      mine(&p_err);
+      USAGE_ERR(picl_descriptor_compile(NULL, 2, &d, &p_err),
+		"mine: no control string (NULL) for 2 bytes");
+      ck_assert_ptr_null(d))
+PROBE(descriptor_free, picl_descriptor_free(NULL))
+PROBE(stats_add,
+      p_rec.type = PICL_REC_MARK;
+      USAGE_ERR(picl_stats_add(NULL, &p_rec, &p_err), "mine: no statistics (NULL)");
+      USAGE(picl_stats_add(NULL, NULL, NULL)))
+PROBE(stats_event_of,
+      memset(&p_ev, 0x5a, sizeof(p_ev));
+      ck_assert_int_eq(picl_stats_event_of(NULL, &p_ev), 0);
+      ck_assert_int_eq(p_ev.type, 0x5a5a5a5a);
+      p_rec.type = PICL_REC_MARK;
+      ck_assert_int_eq(picl_stats_event_of(&p_rec, NULL), 0))
+PROBE(stats_add_event,
+      p_rec.type = PICL_REC_MARK;
+      ck_assert_int_eq(picl_stats_event_of(&p_rec, &p_ev), 1);
+      USAGE_ERR(picl_stats_add_event(NULL, &p_ev, &p_err), "mine: no statistics (NULL)"))
+PROBE(stats_get,
+      double t;
+      int64_t c, v;
+      ck_assert_int_eq(picl_stats_get(NULL, 0, 0, -1, 0, &t, &c, &v), 0))
+PROBE(stats_get_time,
+      struct picl_time t;
+      ck_assert_int_eq(picl_stats_get_time(NULL, 0, 0, -1, 0, &t), 0))
+PROBE(stats_get_intervals,
+      int64_t n;
+      ck_assert_int_eq(picl_stats_get_intervals(NULL, 0, 0, -1, 0, &n), 0))
+PROBE(stats_emit,
+      int calls = 0;
+      USAGE(picl_stats_emit(NULL, count_emit, &calls));
+      ck_assert_int_eq(calls, 0))
+PROBE(stats_record_pairs,
+      struct picl_stat_pair pair;
+      USAGE(picl_stats_record_pairs(NULL, &pair, 1)))
+PROBE(stats_free, picl_stats_free(NULL))
+/* no callback: a matcher that counts */
+PROBE(matcher_new,
+      struct picl_matcher *m = picl_matcher_new(NULL, NULL);
+      ck_assert_ptr_nonnull(m);
+      picl_matcher_free(m))
+PROBE(matcher_add, USAGE(picl_matcher_add(NULL, &p_rec)))
+PROBE(matcher_add_data, USAGE(picl_matcher_add_data(NULL, &p_rec, "x", 1)))
+PROBE(matcher_finish, USAGE(picl_matcher_finish(NULL)))
+PROBE(matcher_set_memory, USAGE(picl_matcher_set_memory(NULL, 1 << 20, NULL)))
+PROBE(matcher_expect_processors, USAGE(picl_matcher_expect_processors(NULL, p_members, 2)))
+PROBE(matcher_set_broadcast_detail, picl_matcher_set_broadcast_detail(NULL, 0))
+PROBE(matcher_set_defs, picl_matcher_set_defs(NULL, NULL))
+PROBE(matcher_in_header, ck_assert_int_eq(picl_matcher_in_header(NULL), 0))
+/* -1: none declared */
+PROBE(matcher_declared, ck_assert_int_eq(picl_matcher_declared(NULL, 0), -1))
+PROBE(matcher_matched, ck_assert_uint_eq(picl_matcher_matched(NULL), 0))
+PROBE(matcher_pending, ck_assert_uint_eq(picl_matcher_pending(NULL), 0))
+PROBE(matcher_send_data, ck_assert_ptr_null(picl_matcher_send_data(NULL)))
+PROBE(matcher_strerror, ck_assert_str_eq(picl_matcher_strerror(NULL), "no matcher (NULL)"))
+PROBE(matcher_free, picl_matcher_free(NULL))
+PROBE(schema_load,
+      memset(&p_err, 0x5a, sizeof(p_err));
+      ck_assert_ptr_null(picl_schema_load(NULL, &p_err));
+      USAGE_ERR(PICL_ERR_USAGE, "<schema>: no path to open (NULL)"))
+PROBE(schema_extend,
+      memset(&p_err, 0x5a, sizeof(p_err));
+      USAGE_ERR(picl_schema_extend(NULL, "x.yaml", &p_err), "x.yaml: no schema (NULL)");
+      USAGE(picl_schema_extend(NULL, NULL, NULL)))
+PROBE(schema_load_default, picl_schema_free(picl_schema_load_default(NULL)))
+PROBE(schema_event, ck_assert_ptr_null(picl_schema_event(NULL, -21)))
+PROBE(schema_record, ck_assert_ptr_null(picl_schema_record(NULL, -3)))
+PROBE(schema_free, picl_schema_free(NULL))
+PROBE(error_format,
+      char buf[64];
+      memset(buf, 'x', sizeof(buf));
+      ck_assert_ptr_eq(picl_error_format(NULL, buf, sizeof(buf)), buf);
+      ck_assert_str_eq(buf, "no error (NULL)");
+      ck_assert_ptr_eq(picl_error_format(NULL, buf, 3), buf);
+      ck_assert_str_eq(buf, "no");
+      ck_assert_ptr_null(picl_error_format(NULL, NULL, 10));
+      ck_assert_ptr_null(picl_error_format(&p_err, NULL, 10)))
+PROBE(record_init, picl_record_init(NULL))
+PROBE(time_parse,
+      struct picl_time t;
+      size_t bad = 99;
+      USAGE(picl_time_parse(NULL, 3, &t, &bad));
+      ck_assert_uint_eq(bad, 99);
+      USAGE(picl_time_parse("1.5", 3, NULL, &bad)))
+PROBE(time_format,
+      struct picl_time t = { 15, 1 };
+      ck_assert_uint_eq(picl_time_format(t, NULL), 0))
+PROBE(time_sub,
+      struct picl_time t = { 15, 1 };
+      USAGE(picl_time_sub(t, t, NULL)))
+PROBE(time_rescale,
+      struct picl_time t = { 15, 1 };
+      USAGE(picl_time_rescale(t, 2, NULL)))
+
+static const struct {
+	const char *name;
+	void (*run)(void);
+} probes[] = {
+#define P(name) { "picl_" #name, probe_##name }
+	P(reader_next), P(reader_decode), P(reader_error), P(reader_error_is_fatal),
+	P(reader_defs), P(reader_path), P(reader_is_compressed), P(reader_offset),
+	P(reader_locate), P(reader_free), P(reader_open), P(reader_open_memory),
+	P(writer_write), P(writer_write_raw), P(writer_error), P(writer_temp_path),
+	P(writer_offset), P(writer_close), P(writer_abort), P(writer_open),
+	P(output_open), P(output_fd), P(output_temp_path), P(output_commit), P(output_abort),
+	P(defs_apply), P(defs_define_alias), P(defs_lookup_alias), P(defs_control),
+	P(defs_define_subset), P(defs_define_subset_on), P(defs_subset_exists),
+	P(defs_subset_exists_on), P(defs_matches), P(defs_matches_on),
+	P(defs_subset_members), P(defs_subset_members_on), P(defs_free),
+	P(descriptor_control), P(descriptor_values_per_field), P(descriptor_value_kind),
+	P(descriptor_is_chars), P(descriptor_has_suppressed), P(descriptor_decode),
+	P(descriptor_encode), P(descriptor_compile), P(descriptor_free),
+	P(stats_add), P(stats_event_of), P(stats_add_event), P(stats_get), P(stats_get_time),
+	P(stats_get_intervals), P(stats_emit), P(stats_record_pairs), P(stats_free),
+	P(matcher_new), P(matcher_add), P(matcher_add_data), P(matcher_finish), P(matcher_set_memory),
+	P(matcher_expect_processors), P(matcher_set_broadcast_detail), P(matcher_set_defs),
+	P(matcher_in_header), P(matcher_declared), P(matcher_matched), P(matcher_pending),
+	P(matcher_send_data), P(matcher_strerror), P(matcher_free),
+	P(schema_load), P(schema_extend), P(schema_load_default), P(schema_event), P(schema_record), P(schema_free),
+	P(error_format), P(record_init), P(time_parse), P(time_format), P(time_sub),
+	P(time_rescale),
+#undef P
+};
+#define NPROBES ((int)(sizeof(probes) / sizeof(probes[0])))
+
+START_TEST(null_handles)
+{
+	probes[_i].run();
+}
+END_TEST
+
+/* The mistake this is all for: a failed open's NULL, read on, written
+ * on. */
+START_TEST(null_after_failed_open)
+{
+	struct picl_record rec;
+	struct picl_reader *r;
+	struct picl_writer *w;
+	int st, n, rc;
+
+	r = picl_reader_open("/nonexistent/picl-test-api.picl", NULL, &st, NULL);
+	ck_assert_ptr_null(r);
+	ck_assert_int_eq(st, PICL_ERR_IO);
+	for (n = 0; (rc = picl_reader_next(r, &rec)) != PICL_END && n < 10; n++) {
+		ck_assert_int_lt(rc, 0);
+		if (picl_reader_error_is_fatal(r))
+			break;
+	}
+	ck_assert_int_eq(n, 0);
+	w = picl_writer_open("/nonexistent/dir/out.picl", NULL, &st, NULL);
+	ck_assert_ptr_null(w);
+	picl_record_init(&rec);
+	ck_assert_int_eq(picl_writer_write(w, &rec), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_writer_close(w, NULL), PICL_ERR_USAGE);
+}
+END_TEST
+
+/* A reader given no record to read into: an error that is not fatal. */
+START_TEST(null_reader_record)
+{
+	static const char text[] = "-2 1 0 0 0 0\n";
+	struct picl_record rec;
+	struct picl_reader *r;
+	struct picl_mark at;
+	int st;
+
+	r = picl_reader_open_memory(text, sizeof(text) - 1, "m", NULL, &st, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(picl_reader_next(r, NULL), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_reader_error(r)->code, PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(picl_reader_error(r)), "m: no record to read into (NULL)");
+	ck_assert_int_eq(picl_reader_error_is_fatal(r), 0);
+	ck_assert_int_eq(picl_reader_decode(r, NULL), PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(picl_reader_error(r)), "m: no record to decode (NULL)");
+	memset(&at, 0x5a, sizeof(at));
+	picl_reader_locate(r, NULL, text, &at);
+	ck_assert_uint_eq(at.line, 0);
+	ck_assert_uint_eq(at.column, 0);
+	ck_assert_uint_eq(at.offset, 0);
+	picl_record_init(&rec);
+	picl_reader_locate(r, &rec, text, NULL);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_OK);
+	ck_assert_int_eq(rec.event, 1);
+	ck_assert_int_eq(picl_reader_next(r, &rec), PICL_END);
+	picl_reader_free(r);
+}
+END_TEST
+
+START_TEST(null_writer_args)
+{
+	struct picl_writer *w;
+	int fd;
+
+	w = temp_writer(&fd);
+	ck_assert_int_eq(picl_writer_write(w, NULL), PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(picl_writer_error(w)), "out: no record to write (NULL)");
+	ck_assert_int_eq(picl_writer_write_raw(w, NULL, 2), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_writer_error(w)->code, PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(picl_writer_error(w)), "out: no text to write (NULL)");
+	ck_assert_int_eq(picl_writer_write_raw(w, NULL, 0), PICL_OK);
+	ck_assert_int_eq(picl_writer_write_raw(w, "-2 1 0 0 0 0\n", 13), PICL_OK);
+	ck_assert_str_eq(written(w, fd), "-2 1 0 0 0 0\n");
+}
+END_TEST
+
+START_TEST(null_defs_args)
+{
+	const struct picl_descriptor *out;
+	struct picl_defs *defs = picl_defs_new();
+	struct picl_error err;
+
+	ck_assert_ptr_nonnull(defs);
+	mine(&err);
+	ck_assert_int_eq(picl_defs_apply(defs, NULL, &err), PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(&err), "mine: no record to apply (NULL)");
+	mine(&err);
+	ck_assert_int_eq(picl_defs_define_alias(defs, 7, -1, -1, -1, NULL, 2, &err),
+			 PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(&err), "mine: no control string (NULL) for 2 bytes");
+	ck_assert_ptr_null(picl_defs_lookup_alias(defs, 7, -1, 0, 0));
+	out = (const struct picl_descriptor *)&err;
+	mine(&err);
+	ck_assert_int_eq(picl_defs_control(defs, NULL, 2, &out, &err), PICL_ERR_USAGE);
+	ck_assert_ptr_null(out);
+	ck_assert_str_eq(formatted(&err), "mine: no control string (NULL) for 2 bytes");
+	mine(&err);
+	ck_assert_int_eq(picl_defs_control(defs, "%d", 2, NULL, &err), PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(&err), "mine: no place for the descriptor (NULL)");
+	ck_assert_int_eq(picl_defs_define_subset(defs, PICL_SUBSET_PROCESSORS, -5, NULL, 2),
+			 PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_defs_subset_exists(defs, PICL_SUBSET_PROCESSORS, -5), 0);
+	ck_assert_int_eq(picl_defs_define_subset(defs, PICL_SUBSET_PROCESSORS, -5, NULL, 0),
+			 PICL_OK);   /* an empty subset */
+	ck_assert_int_eq(picl_defs_subset_exists(defs, PICL_SUBSET_PROCESSORS, -5), 1);
+	picl_defs_free(defs);
+}
+END_TEST
+
+START_TEST(null_descriptor_args)
+{
+	struct picl_descriptor *d;
+	struct picl_error err;
+	size_t nv = 0, cap = 2, used = 0;
+
+	ck_assert_int_eq(picl_descriptor_compile("%d", 2, &d, NULL), PICL_OK);
+	mine(&err);
+	ck_assert_int_eq(picl_descriptor_decode(d, 1, " 1", 2, NULL, &nv, &cap, &used, &err),
+			 PICL_ERR_USAGE);
+	ck_assert_int_eq(err.code, PICL_ERR_USAGE);
+	cap = 0;   /* NULL values with no capacity: how many are needed */
+	ck_assert_int_eq(picl_descriptor_decode(d, 1, " 1", 2, NULL, &nv, &cap, &used, NULL),
+			 PICL_ERR_NOMEM);
+	ck_assert_uint_eq(cap, 1);
+	picl_descriptor_free(d);
+}
+END_TEST
+
+START_TEST(null_stats_args)
+{
+	struct picl_stats *s = picl_stats_new();
+	struct picl_stats_event ev;
+	struct picl_error err;
+	struct picl_record rec;
+	int calls = 0;
+
+	ck_assert_ptr_nonnull(s);
+	picl_record_init(&rec);
+	rec.type = PICL_REC_MARK;
+	mine(&err);
+	ck_assert_int_eq(picl_stats_add(s, NULL, &err), PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(&err), "mine: no record to add (NULL)");
+	mine(&err);
+	ck_assert_int_eq(picl_stats_add_event(s, NULL, &err), PICL_ERR_USAGE);
+	ck_assert_str_eq(formatted(&err), "mine: no event to add (NULL)");
+	ck_assert_int_eq(picl_stats_event_of(&rec, &ev), 1);
+	ck_assert_int_eq(picl_stats_add_event(s, &ev, NULL), PICL_OK);
+	ck_assert_int_eq(picl_stats_get(s, 0, 0, -1, 0, NULL, NULL, NULL), 1);
+	ck_assert_int_eq(picl_stats_get_time(s, 0, 0, -1, 0, NULL), 0);
+	ck_assert_int_eq(picl_stats_get_intervals(s, 0, 0, -1, 0, NULL), 0);
+	ck_assert_int_eq(picl_stats_emit(s, NULL, &calls), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_stats_emit(s, count_emit, &calls), PICL_OK);
+	ck_assert_int_gt(calls, 0);
+	picl_stats_free(s);
+}
+END_TEST
+
+START_TEST(null_matcher_args)
+{
+	struct picl_matcher *m;
+	struct picl_record rec;
+	int calls = 0;
+
+	m = picl_matcher_new(count_match, &calls);
+	ck_assert_ptr_nonnull(m);
+	picl_record_init(&rec);
+	ck_assert_int_eq(picl_matcher_add(m, NULL), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_matcher_add_data(m, NULL, NULL, 0), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_matcher_add_data(m, &rec, NULL, 4), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_matcher_expect_processors(m, NULL, 2), PICL_ERR_USAGE);
+	ck_assert_int_eq(picl_matcher_declared(m, 0), -1);
+	ck_assert_int_eq(picl_matcher_expect_processors(m, NULL, 0), PICL_OK);
+	ck_assert_int_eq(picl_matcher_declared(m, 0), 0);
+	ck_assert_int_eq(picl_matcher_in_header(m), 1);
+	ck_assert_int_eq(picl_matcher_add(m, &rec), PICL_OK);
+	ck_assert_int_eq(picl_matcher_finish(m), PICL_OK);
+	ck_assert_int_eq(calls, 0);
+	picl_matcher_free(m);
+}
+END_TEST
+
+START_TEST(null_time_args)
+{
+	struct picl_time t = { 15, 1 }, u;
+
+	ck_assert_int_eq(picl_time_rescale(t, 2, &u), PICL_OK);
+	ck_assert_int_eq(u.mant, 150);
+	ck_assert_int_eq(picl_time_parse(NULL, 0, &u, NULL), PICL_ERR_SYNTAX);  /* empty */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("api");
@@ -849,6 +1367,15 @@ int main(void)
 	tcase_add_test(tc, close_null_handles);
 	tcase_add_test(tc, documented_edges);
 	tcase_add_test(tc, writer_checks_values_not_text);
+	tcase_add_loop_test(tc, null_handles, 0, NPROBES);
+	tcase_add_test(tc, null_after_failed_open);
+	tcase_add_test(tc, null_reader_record);
+	tcase_add_test(tc, null_writer_args);
+	tcase_add_test(tc, null_defs_args);
+	tcase_add_test(tc, null_descriptor_args);
+	tcase_add_test(tc, null_stats_args);
+	tcase_add_test(tc, null_matcher_args);
+	tcase_add_test(tc, null_time_args);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
