@@ -544,7 +544,9 @@ int picl_writer_write_raw(struct picl_writer *w, const char *text, size_t len)
 		return PICL_ERR_USAGE;
 	if (w->failed)
 		return w->err.code;
-	if (!text && len > 0)
+	if (len == 0)
+		return PICL_OK;   /* (nothing to copy: text may be NULL) */
+	if (!text)
 		return fail(w, PICL_ERR_USAGE, "no text to write (NULL)");
 	if (len >= w->cap) {
 		if ((rc = flush_buf(w, ZSTD_e_continue)) < 0)
