@@ -29,6 +29,20 @@
  *    and the rest stay as the caller set them: set err.path (for instance
  *    to picl_reader_path) or zero the struct before the call, so that
  *    picl_error_format reads no garbage.
+ *  - a NULL handle (reader, writer, output, defs, stats, matcher, schema,
+ *    descriptor: a failed open's or *_new's NULL, used on) or a NULL
+ *    required pointer (a record, an out parameter, text with a length;
+ *    not one documented as optional) is never a crash, and never success:
+ *    a call that returns a status returns PICL_ERR_USAGE and sets its
+ *    struct picl_error, if it has one and that is not NULL (the object's
+ *    own error, for a NULL record given to a reader or writer), to a
+ *    problem such as "no reader (NULL)"; a getter returns NULL, 0, or the
+ *    value it documents for none (picl_output_fd -1,
+ *    picl_matcher_declared -1, picl_reader_error_is_fatal 1, and
+ *    picl_reader_error and picl_writer_error a static error,
+ *    picl_matcher_strerror a text, saying the handle is NULL); a void
+ *    call does nothing. *_free and *_abort take NULL; *_close and
+ *    *_commit return PICL_ERR_USAGE for it.
  *  - No text read from a trace is ever passed to scanf or printf.
  */
 #ifndef PICL_TRACE_H
@@ -106,7 +120,8 @@ struct picl_error {
 /*
  * Format an error as "path:line:column: problem" (or "path: problem" when the
  * line is unknown) into buf (always NUL-terminated, truncated to size).
- * Returns buf.
+ * Returns buf. A NULL err is formatted as "no error (NULL)"; a NULL buf, or
+ * a size of 0, is returned with nothing written.
  */
 char *picl_error_format(const struct picl_error *err, char *buf, size_t size);
 
@@ -155,7 +170,8 @@ int picl_time_parse(const char *s, size_t len, struct picl_time *t, size_t *bad)
 int picl_time_cmp(struct picl_time a, struct picl_time b);
 
 /* Write t as canonical text (no exponent, `scale` decimals) into buf, which
- * must hold PICL_TIME_BUFSIZE bytes; NUL-terminated. Returns the length. A
+ * must hold PICL_TIME_BUFSIZE bytes; NUL-terminated. Returns the length (0
+ * for a NULL buf, nothing written). A
  * scale outside 0..PICL_TIME_MAX_SCALE (not a valid time) is taken as the
  * nearest bound, so the text never overruns buf. */
 #define PICL_TIME_BUFSIZE 48
@@ -519,7 +535,8 @@ int picl_defs_subset_exists_on(const struct picl_defs *defs, enum picl_subset_ki
  * 1 if `value` is matched by the field value `pattern` of `kind`: pattern ==
  * value, pattern == -1, or pattern is a subset containing value (predefined
  * event subsets included; a subset member may itself be a subset, followed
- * up to 8 levels). 0 otherwise (also for an undefined subset). It costs at
+ * up to 8 levels). 0 otherwise (also for an undefined subset, and for a
+ * NULL defs, whatever the pattern). It costs at
  * most the subsets and members reachable from pattern, each seen once.
  */
 int picl_defs_matches(const struct picl_defs *defs, enum picl_subset_kind kind,
@@ -602,7 +619,8 @@ struct picl_reader_options {
  * canonical lines with vector instructions, the same records either way
  * (the environment variable PICL_SIMD=0 turns that off: libpicl-trace(3)).
  * Returns a reader, or NULL with *status set (if status is not NULL) and,
- * if err is not NULL, *err describing why. err->path then points to a copy
+ * if err is not NULL, *err describing why (PICL_ERR_USAGE for a NULL path,
+ * err->path "<input>"). err->path then points to a copy
  * of the name in the library's storage for the calling thread, which a
  * later failing call of the same kind in that thread overwrites (and the
  * thread's end frees): copy it to keep it. The same holds for the other
@@ -644,11 +662,14 @@ int picl_reader_next(struct picl_reader *r, struct picl_record *rec);
 /* The last error (valid until the next call). It stays until another
  * replaces it: a later PICL_OK or PICL_END does not clear it, so tell
  * success from failure by the return values, not by its code (which is 0
- * only while the reader has had no error). */
+ * only while the reader has had no error). For a NULL r, a static error:
+ * PICL_ERR_USAGE, path "<input>", problem "no reader (NULL)". */
 const struct picl_error *picl_reader_error(const struct picl_reader *r);
 /* 1 when that error ends the reading (I/O, corrupt compression, out of
  * memory): every later picl_reader_next fails the same; 0 when it was one
- * malformed record, skipped. */
+ * malformed record, skipped (or a usage error, a NULL rec). 1 for a NULL
+ * r, on which every call fails the same, so that a loop that stops at a
+ * fatal error stops. */
 int picl_reader_error_is_fatal(const struct picl_reader *r);
 
 /* The definitions in force after the records read so far. Owned by r. */
@@ -671,7 +692,7 @@ uint64_t picl_reader_offset(const struct picl_reader *r);
  * record picl_reader_next gave last, continued over several lines, that is
  * the physical line p came from; otherwise p's distance from the record's
  * start (rec->mark) on its first line. A p outside the text gives
- * rec->mark.
+ * rec->mark; a NULL r or rec the unknown mark (all 0).
  */
 void picl_reader_locate(const struct picl_reader *r, const struct picl_record *rec,
 			const char *p, struct picl_mark *at);
@@ -739,11 +760,13 @@ enum picl_output_flags {
 
 /* Open an output as described above. NULL on failure, with *status and
  * err set (err->path is a per-thread copy of `path`, "<stdout>" for "-":
- * see picl_reader_open). */
+ * see picl_reader_open; a NULL path is PICL_ERR_USAGE, err->path
+ * "<output>"). */
 struct picl_output *picl_output_open(const char *path, unsigned flags, int *status,
 				     struct picl_error *err);
 
-/* The descriptor to write to (owned by the output: do not close it). */
+/* The descriptor to write to (owned by the output: do not close it); -1
+ * for a NULL o. */
 int picl_output_fd(const struct picl_output *o);
 
 /* The temporary file being written, or NULL when writing directly: the
@@ -837,7 +860,9 @@ int picl_writer_close(struct picl_writer *w, struct picl_error *err);
 /* Throw away what was written (removes the temporary file) and free. */
 void picl_writer_abort(struct picl_writer *w);
 
-/* The last error of a writer call (valid until the next call). */
+/* The last error of a writer call (valid until the next call). For a NULL
+ * w, a static error: PICL_ERR_USAGE, path "<output>", problem "no writer
+ * (NULL)". */
 const struct picl_error *picl_writer_error(const struct picl_writer *w);
 
 /* The temporary file a named output is being written to (until a successful
@@ -1043,8 +1068,8 @@ enum picl_match_kind {
  */
 struct picl_matcher;
 
-/* A matcher calling cb(ctx, ...) for every match, or NULL when out of
- * memory. */
+/* A matcher calling cb(ctx, ...) for every match (cb may be NULL: a
+ * matcher that only counts), or NULL when out of memory. */
 struct picl_matcher *picl_matcher_new(int (*cb)(void *ctx, enum picl_match_kind kind,
 						const struct picl_message *msg),
 				      void *ctx);
@@ -1116,7 +1141,8 @@ void picl_matcher_set_broadcast_detail(struct picl_matcher *m, size_t max_receiv
 
 /* What the last PICL_ERR_NOMEM or PICL_ERR_IO of the matcher was, as a
  * line of text (e.g. "cannot keep the messages waiting for a partner in
- * /tmp: No space left on device"); owned by m. */
+ * /tmp: No space left on device"); owned by m. "no matcher (NULL)" for a
+ * NULL m. */
 const char *picl_matcher_strerror(const struct picl_matcher *m);
 
 /*
@@ -1147,7 +1173,7 @@ int picl_matcher_in_header(const struct picl_matcher *m);
 
 /* Whether `processor` is among those declared (1) or not (0); -1 when
  * none were declared, by the caller or by -307 header records (those take
- * effect at the header's end). */
+ * effect at the header's end), and for a NULL m. */
 int picl_matcher_declared(const struct picl_matcher *m, int32_t processor);
 
 /* Report what is still unmatched (sends, then receives, each in input
