@@ -35,6 +35,13 @@
  *             with the parts on a small file system, their writes fail
  *   bigmsg    node 1 calls tracemsg with 2 MiB of text, then as nofile
  *   bigdata   node 1 traces 200000 doubles (tracedata, 16 MiB buffer)
+ *   segv      node 1 opens user block 1 after its first message, then
+ *             writes through a null pointer inside it (SIGSEGV)
+ *   abort     the same, calling abort() (SIGABRT, as a failed assert)
+ *   overflow  the same, recursing until the stack overflows (SIGSEGV)
+ *   fpe       the same, raising SIGFPE with kill(2) (a signal sent)
+ *   ownsegv   as segv, but the program handles SIGSEGV itself (set before
+ *             open0: libpicl leaves it alone): says so, exits with 9
  */
 #include <picl.h>
 
@@ -44,6 +51,49 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static int crash_mode(const char *how)
+{
+	return strcmp(how, "segv") == 0 || strcmp(how, "abort") == 0 ||
+	       strcmp(how, "overflow") == 0 || strcmp(how, "fpe") == 0 ||
+	       strcmp(how, "ownsegv") == 0;
+}
+
+/* volatile: the compiler must neither drop the write nor see the
+ * recursion's end */
+static int * volatile nowhere;
+
+static int recurse(int depth)
+{
+	volatile char pad[1024];
+
+	pad[0] = (char)depth;
+	if (nowhere != &depth)          /* always: unknown to the compiler */
+		return recurse(depth + 1) + pad[0];
+	return pad[0];
+}
+
+static void crash(const char *how)
+{
+	if (strcmp(how, "abort") == 0)
+		abort();
+	else if (strcmp(how, "overflow") == 0)
+		recurse(0);
+	else if (strcmp(how, "fpe") == 0)
+		kill(getpid(), SIGFPE);
+	else
+		*nowhere = 1;
+}
+
+static void own_segv(int sig)
+{
+	static const char m[] = "noclose: the program's own SIGSEGV handler\n";
+
+	(void)sig;
+	if (write(2, m, sizeof m - 1) < 0)
+		_exit(8);
+	_exit(9);
+}
 
 int main(int argc, char **argv)
 {
@@ -61,6 +111,8 @@ int main(int argc, char **argv)
 		size = 4096;
 		flush = strcmp(how, "ring") == 0 ? -1 : 0;
 	}
+	if (strcmp(how, "ownsegv") == 0)
+		signal(SIGSEGV, own_segv);
 	tracenode(size, flush, 0);
 	open0(&nprocs, &me, &host);
 	if (flush != 1) {
@@ -172,6 +224,10 @@ int main(int argc, char **argv)
 		send0((char *)&v, sizeof v, 1, 0);
 		if (me == 1 && strcmp(how, "crash") == 0)
 			kill(getpid(), SIGKILL);
+		if (me == 1 && crash_mode(how)) {
+			traceblockbegin(1, 0, 0);
+			crash(how);
+		}
 		if (me == 1 && strcmp(how, "block") == 0)
 			recv0((char *)&v, sizeof v, 77);
 		recv0((char *)&v, sizeof v, 2);

@@ -64,11 +64,17 @@
 #include "backend.h"
 #include "trace.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define BE picl_backend_impl
 
@@ -603,6 +609,191 @@ static double clock_offset(void)
 	return lo > 0 ? lo : hi < 0 ? hi : 0;
 }
 
+/* ---- a death by signal: the emergency write ------------------------------ */
+
+/*
+ * A process that dies of a signal (a crash: SIGSEGV, abort(); or a stop
+ * signal that must end it now) loses the records still in its buffer: the
+ * runs users most need to see. Writing them from the handler itself is
+ * unsafe (the writer converts through malloc and stdio, which the signal
+ * may have interrupted), so the handler makes a child with _Fork (glibc
+ * 2.34: async-signal-safe, runs no atfork handler) and the child, a copy
+ * of the process as the signal found it, writes the part as a PICL
+ * error's way out does, then _exit()s; the parent only waits for it. If
+ * the signal interrupted malloc or the writer, the child may deadlock or
+ * fail: alarm() ends it after EMERGENCY_SECONDS, and nothing is lost that
+ * was not lost before. The parent then lets the signal kill it, so its
+ * exit status, core dump and piclrun's report stay those of the signal.
+ *
+ * The child ignores the stop signals (Ctrl-C again reaches the whole
+ * process group, Open MPI signals a rank's group: the writer must not die
+ * of the signal that made it) and dies with its parent (PR_SET_PDEATHSIG),
+ * so that a launcher's SIGKILL of the process ends the writer too and
+ * nobody writes a part that is being merged.
+ */
+#define EMERGENCY_SECONDS 5
+
+static volatile sig_atomic_t emergency_busy;
+
+#ifdef HAVE__FORK
+static void emergency_child(pid_t parent, int sig, enum picl_death how, int first)
+{
+	static const int dfl[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM };
+	static const int ign[] = { SIGINT, SIGTERM, SIGHUP };
+	const char *sn = sigabbrev_np(sig), *fn = sigabbrev_np(first);
+	char text[96];
+	sigset_t set;
+	size_t k;
+
+	sigemptyset(&set);
+	for (k = 0; k < sizeof dfl / sizeof *dfl; k++) {
+		signal(dfl[k], SIG_DFL);
+		sigaddset(&set, dfl[k]);
+	}
+	for (k = 0; k < sizeof ign / sizeof *ign; k++)
+		signal(ign[k], SIG_IGN);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	alarm(EMERGENCY_SECONDS);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(1);
+	if (how == PICL_DEATH_KILLED)
+		snprintf(text, sizeof text, "picl: killed by SIG%s", sn ? sn : "?");
+	else if (!first)
+		snprintf(text, sizeof text, "picl: stopped by SIG%s", sn ? sn : "?");
+	else if (first == sig)
+		snprintf(text, sizeof text, "picl: stopped by a second SIG%s", sn ? sn : "?");
+	else
+		snprintf(text, sizeof text, "picl: stopped by SIG%s after SIG%s",
+			 sn ? sn : "?", fn ? fn : "?");
+	/* fatal()'s way out, without the backend's abort: the parent dies */
+	if (S.cur_event)
+		pt_exit(PT_PICL, S.cur_event, 0, NULL);
+	tracemsg(text);
+	pt_exit_abnormal();
+	_exit(0);
+}
+#endif
+
+int picl_api_emergency(int sig, enum picl_death how, int first)
+{
+#ifdef HAVE__FORK
+	int saved = errno, st, state = pt_emergency_state();
+	pid_t parent = getpid(), pid;
+
+	if (emergency_busy)
+		return 0;
+	if (S.failing || state == 2)
+		return 0;       /* fatal() or traceexit is writing it */
+	if (state == 0)
+		return -1;
+	emergency_busy = 1;
+	pid = _Fork();
+	if (pid == 0)
+		emergency_child(parent, sig, how, first);
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	errno = saved;
+	return 1;
+#else
+	(void)sig;
+	(void)how;
+	(void)first;
+	return -1;
+#endif
+}
+
+/*
+ * The fatal signals are caught at open0 where their disposition was the
+ * default before the backend joined: a program's own handler is left
+ * alone, and so is a sanitizer's (AddressSanitizer owns SIGSEGV, SIGBUS
+ * and SIGFPE). What the backend installs when it joins comes after the
+ * write: local.c's SIGBUS check of the shared segment, and Open MPI's
+ * stack trace (MPI_Init installs one for SIGSEGV, SIGBUS, SIGFPE and
+ * SIGABRT, but leaves a handler it finds alone, so ours goes in after
+ * it, and passes the signal on). Open0 rather than tracing's start:
+ * only then is the process's id known (and under MPI, Open MPI's
+ * handlers are in place), and tracing before open0 is brief. The
+ * handler runs on an alternate stack, allocated once, since a stack
+ * overflow is a SIGSEGV with no stack left.
+ */
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define NFATAL (sizeof fatal_sigs / sizeof *fatal_sigs)
+static struct sigaction fatal_prev[NFATAL];
+#define ALT_STACK_SIZE (1 << 20)     /* the child writes the part on it */
+
+static void on_fatal(int sig, siginfo_t *si, void *uc)
+{
+	size_t k;
+
+	(void)uc;
+	for (k = 0; k < NFATAL && fatal_sigs[k] != sig; k++)
+		;
+	if (k == NFATAL)
+		return;
+	picl_api_emergency(sig, PICL_DEATH_KILLED, 0);
+	/* Now as if we had never been here: the default action, or what the
+	 * backend had installed. A fault happens again on return; a signal
+	 * sent (abort's raise, kill) is sent again, delivered on return. */
+	sigaction(sig, &fatal_prev[k], NULL);
+	if (si->si_code <= 0 || fatal_prev[k].sa_handler == SIG_DFL)
+		raise(sig);
+}
+
+/* Which fatal signals still have their default action (before the
+ * backend joins), as a bit mask by index in fatal_sigs. */
+static unsigned fatal_defaults(void)
+{
+	struct sigaction old;
+	unsigned mask = 0;
+	size_t k;
+
+	for (k = 0; k < NFATAL; k++)
+		if (sigaction(fatal_sigs[k], NULL, &old) == 0 &&
+		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			mask |= 1u << k;
+	return mask;
+}
+
+static void catch_fatal(unsigned mask)
+{
+	static void *alt;
+	struct sigaction sa;
+	size_t k;
+
+#ifndef HAVE__FORK
+	return;
+#endif
+	if (!mask)
+		return;
+	if (!alt) {
+		stack_t ss;
+
+		alt = mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+		if (alt == MAP_FAILED) {
+			alt = NULL;
+		} else {
+			ss.ss_sp = alt;
+			ss.ss_size = ALT_STACK_SIZE;
+			ss.ss_flags = 0;
+			sigaltstack(&ss, NULL);
+		}
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	/* one death at a time: no other caught signal nests in the write */
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < NFATAL; k++)
+		sigaddset(&sa.sa_mask, fatal_sigs[k]);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	for (k = 0; k < NFATAL; k++)
+		if (mask & (1u << k))
+			sigaction(fatal_sigs[k], &sa, &fatal_prev[k]);
+}
+
 /* ---- communication calls ------------------------------------------------- */
 
 void open0(int *numproc, int *me, int *host)
@@ -611,6 +802,8 @@ void open0(int *numproc, int *me, int *host)
 		fatal("open0", "called after close0 (a process joins the run "
 		      "once)", LONG_MIN);
 	if (!S.open) {
+		unsigned fatal = fatal_defaults();
+
 		if (BE.init(&S.nprocs, &S.me, &S.host) != 0) {
 			fprintf(stderr, "picl: open0: cannot join the run "
 				"(backend %s)\n", BE.name);
@@ -618,6 +811,7 @@ void open0(int *numproc, int *me, int *host)
 		}
 		S.open = S.joined = 1;
 		pt_attach(S.me, S.nprocs, S.host);
+		catch_fatal(fatal);
 	}
 	if (S.me == PICL_HOST) {
 		tr1(1, -501, S.nprocs);

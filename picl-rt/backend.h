@@ -134,6 +134,22 @@ static inline int picl_backend_wants(int want, int type)
 	return want == type;
 }
 
+/*
+ * The emergency write (api.c), for a signal handler that is about to let
+ * its process die: writes this process's trace part as a PICL error's way
+ * out does (buffer, open entries closed, a -7 record saying why, the -901
+ * exit, statistics) from a child made with _Fork, and waits for it (a few
+ * seconds at most). The -7 record says "killed by SIG<sig>" (how
+ * PICL_DEATH_KILLED), "stopped by SIG<sig>" (PICL_DEATH_STOPPED, first 0),
+ * "stopped by a second SIG<sig>" (first == sig) or "stopped by SIG<sig>
+ * after SIG<first>". Async-signal-safe in the caller. Returns 1 when it
+ * wrote (or tried), 0 when a way out is writing the part already (a PICL
+ * error, traceexit, close0: the caller had better let it finish), -1
+ * when there is nothing to write (not tracing, or built without _Fork).
+ */
+enum picl_death { PICL_DEATH_KILLED, PICL_DEATH_STOPPED };
+int picl_api_emergency(int sig, enum picl_death how, int first);
+
 /* The backend linked into this library (libpicl: local; libpicl-mpi: mpi). */
 extern const struct picl_backend picl_backend_impl;
 

@@ -135,8 +135,10 @@
  * the end time before the -901 exit, so the trace nests. The entries
  * written and not yet exited are tracked (pt.open) at any depth: the array
  * grows as entries are written (at a flush, where the writer allocates
- * anyway); the way out (an atexit handler or a PICL error, never a signal
- * handler) only shrinks it. Should it fail to grow, that is said.
+ * anyway); the way out (an atexit handler, a PICL error, or the child a
+ * signal handler forks to write the part, api.c's emergency write; never
+ * a signal handler itself) only shrinks it. Should it fail to grow, that
+ * is said.
  *
  * Test hook: PICL_FAKE_CLOCK=STEP (nanoseconds, > 0) replaces the clock by
  * a counter that starts at 0 and advances STEP ns at every reading, so that
@@ -1843,6 +1845,13 @@ void traceexit(void)
 void pt_exit_abnormal(void)
 {
 	trace_exit(1);
+}
+
+int pt_emergency_state(void)
+{
+	if (!pt.tracing)
+		return 0;
+	return pt.exiting ? 2 : 1;
 }
 
 /* ------------------------------------------------------------------------ */

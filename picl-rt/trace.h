@@ -33,6 +33,11 @@ void pt_detach(void);
  * close0): the entries still open are closed first. */
 void pt_exit_abnormal(void);
 
+/* For the emergency write (api.c): 0 when there is nothing to write (not
+ * tracing), 2 when a way out (traceexit, pt_exit_abnormal) is writing the
+ * part now, 1 otherwise. A plain read: safe in a signal handler. */
+int pt_emergency_state(void);
+
 /* Nonzero while a collective (collective.c) runs: PT_PICL events are then
  * not recorded (nor counted) unless the PICL tracing level is 3 or more.
  * Defined in trace.c; collective.c raises and lowers it. */
