@@ -493,13 +493,30 @@ static void catch_sigbus(void)
  * them: its next communication call (or the wait it is in) fails,
  * "interrupted by SIGINT", and the way out of a PICL error writes its
  * part. The slot tells piclrun, which stops the whole run as for its own
- * signal (when only this process got it); one that computes without
- * calling PICL is killed when piclrun's 2 s grace ends, as before.
+ * signal (when only this process got it).
+ *
+ * A second stop signal means now: Ctrl-C pressed again, or piclrun at the
+ * end of its 2 s grace, to a process that noted the first but did not
+ * stop, computing without PICL calls (it used to be killed there with
+ * its trace). The handler then takes the emergency write (api.c: the
+ * part written from a child made with _Fork, a -7 record "stopped by a
+ * second SIGINT") and lets the signal kill the process. Unless a way out
+ * is writing the part already (a call failed at the first signal): that
+ * one ends the process, and the signal is left to it.
  */
 static volatile sig_atomic_t stop_sig;
 
 static void on_stop_signal(int sig)
 {
+	int first = stop_sig;
+
+	if (first) {
+		if (picl_api_emergency(sig, PICL_DEATH_STOPPED, first) == 0)
+			return;
+		signal(sig, SIG_DFL);
+		raise(sig);     /* delivered when the handler returns */
+		return;
+	}
 	stop_sig = sig;
 	atomic_store_explicit(&slot(L.me)->stop_sig, sig, memory_order_relaxed);
 }
@@ -513,7 +530,10 @@ static void catch_stop_signals(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop_signal;
 	sa.sa_flags = SA_RESTART;
+	/* a second signal of another kind waits for the first's handler */
 	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
+		sigaddset(&sa.sa_mask, sigs[k]);
 	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
 		if (sigaction(sigs[k], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
 		    old.sa_handler == SIG_DFL)

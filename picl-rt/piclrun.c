@@ -22,7 +22,9 @@
  * others stop waiting for it. With --timeout, the processes still running
  * at the deadline are reported with what they are blocked on; the run is
  * marked stopped (blocked processes abort and write their trace part), and
- * whatever remains after two seconds is killed. Afterwards the trace parts
+ * whatever remains after two seconds is killed; but first, one that
+ * caught a stop signal gets a second (SIGTERM), which makes it write its
+ * part and die (second_signal). Afterwards the trace parts
  * are merged into one sorted trace with `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
  * build tree beside it, then on PATH); when that fails, the parts are kept
@@ -93,6 +95,7 @@ struct proc {
 	int failed;             /* what went wrong is in why */
 	int never_opened;       /* exited well without calling open0 */
 	int deferred;           /* failed after another: reported once known */
+	int second;             /* sent a second stop signal (second_signal) */
 	int status;             /* its wait status */
 	int execfd;             /* gets errno if its exec fails, else EOF */
 	char why[160];
@@ -553,8 +556,45 @@ static void kill_all(int sig)
 			kill(R.p[i].pid, sig);
 }
 
+/*
+ * The end of stop_run's grace: a process still running that caught a stop
+ * signal (its slot says so) is computing without PICL calls, and would
+ * never fail one. A second signal makes it write its part from its
+ * handler and die (local.c, api.c's emergency write) instead of being
+ * killed with its trace: SIGTERM, sent to the process alone (its writer
+ * ignores it anyway). It gets up to SECOND_WAIT seconds, as long as the
+ * writer's own alarm. Returns how many were sent it.
+ */
+#define SECOND_WAIT 5
+
+static int second_signal(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < R.nslots; i++) {
+		R.p[i].second = 0;
+		if (R.p[i].running && atomic_load(&slot_of(i)->stop_sig) &&
+		    kill(R.p[i].pid, SIGTERM) == 0) {
+			R.p[i].second = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* How many of those sent a second signal still run. */
+static int nsecond(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < R.nslots; i++)
+		n += R.p[i].running && R.p[i].second;
+	return n;
+}
+
 /* The deadline passed (or we were interrupted): say who is still running
- * and on what, ask them to stop, then kill what is left. */
+ * and on what, ask them to stop, then kill what is left (after a second
+ * signal to those that caught a first one). */
 static void stop_run(const char *reason)
 {
 	int i;
@@ -582,6 +622,13 @@ static void stop_run(const char *reason)
 	while (nrunning() && now() < until) {
 		reap();
 		nap();
+	}
+	if (second_signal()) {
+		until = now() + SECOND_WAIT;
+		while (nsecond() && now() < until) {
+			reap();
+			nap();
+		}
 	}
 	kill_all(SIGKILL);
 	while (nrunning()) {

@@ -8,8 +8,11 @@
 # communication call (or the wait it is in), "interrupted by SIGINT",
 # writing its part, so the run's trace is merged; a signal sent to one
 # process stops the whole run; a program's own disposition (here HUP
-# ignored, as nohup does) is left alone; a process computing without
-# calling PICL is still killed when piclrun's grace of 2 s ends.
+# ignored, as nohup does) is left alone. A second signal makes a process
+# write its part from the handler and die at once (libpicl's emergency
+# write): Ctrl-C twice, or piclrun at the end of its grace of 2 s, to a
+# process computing without PICL calls (which was killed there, its trace
+# lost).
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 piclrun_setup
@@ -137,14 +140,38 @@ kept one 0 1
 grep -q '^piclrun: process [01] was interrupted by SIGTERM$\|^piclrun: process [01] caught SIGTERM: ' one.err ||
   fail "one: piclrun does not say which process got the signal: $(cat one.err)"
 
-# A process computing without calling PICL does not notice: killed after
-# piclrun's grace (its trace lost, said so), the others' kept
+# A process computing without calling PICL does not notice: at the end
+# of piclrun's grace it gets a second signal (SIGTERM), which makes it
+# write its part from the handler and die (it used to be killed with its
+# trace, SIGKILL); the run is still reported as interrupted
 start spin ./steps spin
 kill -INT -- "-$pg"
 finish spin 130
-kept spin 0
+kept spin 0 1
 grep -q '^piclrun: interrupted by SIGINT: process 1 still running$' spin.err ||
   fail "spin: piclrun does not name the process still running: $(cat spin.err)"
+grep -q '^-7 -911 [0-9.]* 1 0 [0-9]* 0 picl: stopped by SIGTERM after SIGINT$' spin.picl ||
+  fail "spin: process 1's trace does not say why it stopped"
+grep -q '^-4 -52 [0-9.]* 1 0 ' spin.picl ||
+  fail "spin: process 1's first round is missing"
+validate_ok spin.picl --partial
+
+# Ctrl-C twice: the second stops at once (no grace to wait for) and still
+# keeps what the process computing outside PICL traced
+start twice ./steps spin
+kill -INT -- "-$pg"
+sleep 0.3
+t0=$(date +%s%N)
+kill -INT -- "-$pg"
+finish twice 130
+t1=$(date +%s%N)
+[ $(((t1 - t0) / 1000000)) -lt 1500 ] ||
+  fail "twice: piclrun took $(((t1 - t0) / 1000000)) ms after the second Ctrl-C"
+kept twice 0 1
+grep -q '^-7 -911 [0-9.]* 1 0 [0-9]* 0 picl: stopped by a second SIGINT$' twice.picl ||
+  fail "twice: process 1's trace does not say why it stopped: $(cat twice.err)"
+grep -q 'SIGKILL' twice.err && fail "twice: a process was killed: $(cat twice.err)"
+validate_ok twice.picl --partial
 
 # SIGHUP ignored by the program's environment (nohup, trap '' HUP) stays
 # ignored: the run goes on to its end
