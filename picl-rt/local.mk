@@ -230,10 +230,14 @@ TESTS += t/unit/test-trace
 # t/e2e/0986-runtime-mpi-abort-stderr.sh: what a PICL error shows on
 # standard error under mpirun.
 # picl-mpi(7): building, running and merging under MPI.
+# t/e2e/0665-runtime-mpi-interrupt.sh: Ctrl-C at mpirun, a rank's crash:
+# every rank's part written from its signal handler.
 TESTS += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
-	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh
+	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh \
+	t/e2e/0665-runtime-mpi-interrupt.sh
 EXTRA_DIST += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
-	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh
+	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh \
+	t/e2e/0665-runtime-mpi-interrupt.sh
 dist_man_MANS += man/picl-mpi.7
 
 # collectives tests
