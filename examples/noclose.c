@@ -42,6 +42,10 @@
  *   fpe       the same, raising SIGFPE with kill(2) (a signal sent)
  *   ownsegv   as segv, but the program handles SIGSEGV itself (set before
  *             open0: libpicl leaves it alone): says so, exits with 9
+ *
+ * With NOCLOSE_READY=PREFIX in the environment, block makes the empty
+ * file PREFIX.<me> just before the call each node stays in (recv0 or
+ * close0), so that a test signals the run only once all are there.
  */
 #include <picl.h>
 
@@ -51,6 +55,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* block's nodes: NOCLOSE_READY.<me> says this node is past open0 and
+ * about to wait */
+static void ready(int me)
+{
+	const char *prefix = getenv("NOCLOSE_READY");
+	char path[4096];
+	int fd;
+
+	if (!prefix)
+		return;
+	snprintf(path, sizeof path, "%s.%d", prefix, me);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		close(fd);
+}
 
 static int crash_mode(const char *how)
 {
@@ -228,12 +248,16 @@ int main(int argc, char **argv)
 			traceblockbegin(1, 0, 0);
 			crash(how);
 		}
-		if (me == 1 && strcmp(how, "block") == 0)
+		if (me == 1 && strcmp(how, "block") == 0) {
+			ready(me);
 			recv0((char *)&v, sizeof v, 77);
+		}
 		recv0((char *)&v, sizeof v, 2);
 	}
 	if (strcmp(how, "noclose") == 0)
 		return 0;
+	if (strcmp(how, "block") == 0)
+		ready(me);
 	close0(0);
 	return 0;
 }

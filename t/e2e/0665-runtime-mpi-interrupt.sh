@@ -6,7 +6,10 @@
 # no part at all. Now a rank catches SIGTERM (SIGINT, SIGHUP) and writes
 # its part from the handler (libpicl's emergency write) before it dies:
 # every rank's part is complete, says "stopped by SIGTERM", and the parts
-# merge into a trace that validates as partial. A rank that segfaults
+# merge into a trace that validates as partial. A rank waits for the
+# SIGKILL after writing: Open MPI SIGKILLs every rank as soon as one dies,
+# and the ranks slower to write lost their parts (7 runs in 12 with two
+# busy loops beside the ranks). A rank that segfaults
 # keeps its part too ("killed by SIGSEGV"), and Open MPI's own stack trace
 # (its handler runs after ours) is still printed.
 #
@@ -43,17 +46,20 @@ parts_ok() {
 
 # Ctrl-C at mpirun while every rank waits in a PICL call (rank 1 in recv0
 # for a message nobody sends, the others in close0's barrier)
+# (each rank makes ready.<rank> just before the call it stays in: a rank
+# signalled before open0 has no part to write, and MPI_Init can take
+# seconds on a loaded machine)
 mkdir int
-(cd int && exec env --default-signal=INT $MPIRUN -np 3 "$TMP/noclose" block) \
-  >int.out 2>int.err &
+(cd int && exec env --default-signal=INT $MPIRUN -x NOCLOSE_READY="$TMP/ready" \
+  -np 3 "$TMP/noclose" block) >int.out 2>int.err &
 bg=$!
 i=0
-until [ "$(pgrep -f "$TMP/noclose block" | wc -l)" -ge 3 ]; do
+until [ -e ready.0 ] && [ -e ready.1 ] && [ -e ready.2 ]; do
   i=$((i + 1))
-  [ $i -lt 400 ] || { kill $bg; fail "int: mpirun did not start 3 ranks: $(cat int.err)"; }
+  [ $i -lt 1200 ] || { kill $bg; fail "int: the 3 ranks did not reach their wait in 60 s: $(cat int.err)"; }
   sleep 0.05
 done
-sleep 1           # past open0, waiting
+sleep 0.2         # from making the file to waiting in the call
 kill -INT $bg
 i=0
 while kill -0 $bg 2>/dev/null; do
@@ -72,13 +78,14 @@ grep -q '^-3 -5[12] [0-9.]* 1 0 ' int/picltrace.1.picl ||
   fail "int: rank 1's recv0 is lost"
 parts_ok int 3
 
-# a rank that segfaults inside a user block keeps its part
+# a rank that segfaults inside a user block keeps its part, and the two
+# others, SIGTERMed by Open MPI, keep theirs
 if sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | grep -q -- '-fsanitize=address'; then
   echo "# sanitizer build: AddressSanitizer owns SIGSEGV; the segv case skipped"
 else
   mkdir segv
   set +e
-  (cd segv && timeout -k 10 60 $MPIRUN -np 2 "$TMP/noclose" segv) >segv.out 2>segv.err
+  (cd segv && timeout -k 10 60 $MPIRUN -np 3 "$TMP/noclose" segv) >segv.out 2>segv.err
   st=$?
   set -e
   [ $st -ne 0 ] && [ $st -ne 124 ] && [ $st -ne 137 ] ||
@@ -92,6 +99,6 @@ else
     fail "segv: rank 1's part does not name the signal"
   grep -q '^-3 1 [0-9.]* 1 0 ' "$f" && grep -q '^-4 1 [0-9.]* 1 0 ' "$f" ||
     fail "segv: rank 1's user block is lost or unclosed"
-  parts_ok segv 2
+  parts_ok segv 3
 fi
 echo "PASS: runtime mpi interrupt checks"
