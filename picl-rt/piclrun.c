@@ -22,9 +22,10 @@
  * others stop waiting for it. With --timeout, the processes still running
  * at the deadline are reported with what they are blocked on; the run is
  * marked stopped (blocked processes abort and write their trace part), and
- * whatever remains after two seconds is killed; but first, one that
- * caught a stop signal gets a second (SIGTERM), which makes it write its
- * part and die (second_signal). Afterwards the trace parts
+ * whatever remains after two seconds is killed; but first, each gets a
+ * second stop signal (SIGTERM; a first one before it when it caught
+ * none), which makes it write its part and die (first_signal,
+ * second_signal). Afterwards the trace parts
  * are merged into one sorted trace with `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
  * build tree beside it, then on PATH); when that fails, the parts are kept
@@ -95,6 +96,7 @@ struct proc {
 	int failed;             /* what went wrong is in why */
 	int never_opened;       /* exited well without calling open0 */
 	int deferred;           /* failed after another: reported once known */
+	int first;              /* sent a first stop signal (first_signal) */
 	int second;             /* sent a second stop signal (second_signal) */
 	int status;             /* its wait status */
 	int execfd;             /* gets errno if its exec fails, else EOF */
@@ -582,6 +584,40 @@ static int second_signal(void)
 	return n;
 }
 
+/*
+ * Before it: a process still running that caught no stop signal (at a
+ * --timeout, or when one process alone was signalled) computes without
+ * PICL calls too, and would be killed with its trace. It gets a first
+ * SIGTERM, which its handler notes (local.c), so that second_signal's
+ * makes it write its part. Sending both at once would not do: a signal
+ * pending twice is delivered once. Waits up to half a second for the
+ * notes. A process whose program handles or ignores SIGTERM itself does
+ * what its program says, and is killed as before if it goes on.
+ */
+static void first_signal(void)
+{
+	double until;
+	int i, n = 0;
+
+	for (i = 0; i < R.nslots; i++) {
+		R.p[i].first = 0;
+		if (R.p[i].running && !atomic_load(&slot_of(i)->stop_sig) &&
+		    kill(R.p[i].pid, SIGTERM) == 0) {
+			R.p[i].first = 1;
+			n++;
+		}
+	}
+	until = now() + 0.5;
+	while (n && now() < until) {
+		reap();
+		for (i = n = 0; i < R.nslots; i++)
+			n += R.p[i].running && R.p[i].first &&
+			     !atomic_load(&slot_of(i)->stop_sig);
+		if (n)
+			nap();
+	}
+}
+
 /* How many of those sent a second signal still run. */
 static int nsecond(void)
 {
@@ -623,6 +659,8 @@ static void stop_run(const char *reason)
 		reap();
 		nap();
 	}
+	if (nrunning())
+		first_signal();
 	if (second_signal()) {
 		until = now() + SECOND_WAIT;
 		while (nsecond() && now() < until) {

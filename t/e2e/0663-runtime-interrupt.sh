@@ -173,6 +173,22 @@ grep -q '^-7 -911 [0-9.]* 1 0 [0-9]* 0 picl: stopped by a second SIGINT$' twice.
 grep -q 'SIGKILL' twice.err && fail "twice: a process was killed: $(cat twice.err)"
 validate_ok twice.picl --partial
 
+# --timeout with a process computing outside PICL: nobody signalled it,
+# so at the end of the grace it gets a first SIGTERM, then the second
+# that writes its part (it used to be killed with its trace)
+run timeout 60 "$RUN" -n 2 --timeout 1 -o tmo.picl ./steps spin
+expect_rc 1
+cp "$TMP/err" tmo.err
+grep -q '^piclrun: timeout after 1 s: process 1 still running$' tmo.err ||
+  fail "tmo: piclrun does not name the process still running: $(cat tmo.err)"
+kept tmo 0 1
+grep -q '^-7 -911 [0-9.]* 1 0 [0-9]* 0 picl: stopped by a second SIGTERM$' tmo.picl ||
+  fail "tmo: process 1's trace does not say why it stopped"
+grep -q '^-4 -5[12] [0-9.]* 1 0 ' tmo.picl ||
+  fail "tmo: process 1's first round is missing"
+grep -q 'SIGKILL' tmo.err && fail "tmo: a process was killed: $(cat tmo.err)"
+validate_ok tmo.picl --partial
+
 # SIGHUP ignored by the program's environment (nohup, trap '' HUP) stays
 # ignored: the run goes on to its end
 trap '' HUP
