@@ -40,6 +40,7 @@
  *   abort     the same, calling abort() (SIGABRT, as a failed assert)
  *   overflow  the same, recursing until the stack overflows (SIGSEGV)
  *   fpe       the same, raising SIGFPE with kill(2) (a signal sent)
+ *   ill       the same, executing a trap instruction (SIGILL, a fault)
  *   ownsegv   as segv, but the program handles SIGSEGV itself (set before
  *             open0: libpicl leaves it alone): says so, exits with 9
  *
@@ -76,7 +77,7 @@ static int crash_mode(const char *how)
 {
 	return strcmp(how, "segv") == 0 || strcmp(how, "abort") == 0 ||
 	       strcmp(how, "overflow") == 0 || strcmp(how, "fpe") == 0 ||
-	       strcmp(how, "ownsegv") == 0;
+	       strcmp(how, "ill") == 0 || strcmp(how, "ownsegv") == 0;
 }
 
 /* volatile: the compiler must neither drop the write nor see the
@@ -101,6 +102,8 @@ static void crash(const char *how)
 		recurse(0);
 	else if (strcmp(how, "fpe") == 0)
 		kill(getpid(), SIGFPE);
+	else if (strcmp(how, "ill") == 0)
+		__builtin_trap();       /* x86's ud2, a fault: SIGILL */
 	else
 		*nowhere = 1;
 }

@@ -9,12 +9,13 @@
 # merge into a trace that validates as partial. A rank waits for the
 # SIGKILL after writing: Open MPI SIGKILLs every rank as soon as one dies,
 # and the ranks slower to write lost their parts (7 runs in 12 with two
-# busy loops beside the ranks). A rank that segfaults
-# keeps its part too ("killed by SIGSEGV"), and Open MPI's own stack trace
-# (its handler runs after ours) is still printed.
+# busy loops beside the ranks). A rank that crashes (a null pointer, a
+# stack overflow, abort(), a trap) keeps its part too ("killed by
+# SIGSEGV"), and Open MPI's own stack trace (its handler runs after ours)
+# is still printed.
 #
 # Skipped when mpirun, mpicc or the MPI build of libpicl are absent; the
-# SIGSEGV case also in a sanitizer build (AddressSanitizer owns SIGSEGV).
+# SIGSEGV cases also in a sanitizer build (AddressSanitizer owns SIGSEGV).
 . "$PICL_SRCDIR/t/e2e/lib.sh"
 set -e
 
@@ -78,27 +79,43 @@ grep -q '^-3 -5[12] [0-9.]* 1 0 ' int/picltrace.1.picl ||
   fail "int: rank 1's recv0 is lost"
 parts_ok int 3
 
-# a rank that segfaults inside a user block keeps its part, and the two
-# others, SIGTERMed by Open MPI, keep theirs
-if sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | grep -q -- '-fsanitize=address'; then
-  echo "# sanitizer build: AddressSanitizer owns SIGSEGV; the segv case skipped"
-else
-  mkdir segv
+# crashed MODE SIG NUM [NAME]: rank 1 of noclose MODE dies of signal NUM
+# (SIG) inside a user block, and keeps its part; the two others,
+# SIGTERMed by Open MPI, keep theirs. With NAME, Open MPI's own stack
+# trace ("Signal: NAME (NUM)"; its handler runs after ours) is printed
+# still.
+crashed() {
+  mkdir "$1"
   set +e
-  (cd segv && timeout -k 10 60 $MPIRUN -np 3 "$TMP/noclose" segv) >segv.out 2>segv.err
+  (cd "$1" && timeout -k 10 60 $MPIRUN -np 3 "$TMP/noclose" "$1") >"$1.out" 2>"$1.err"
   st=$?
   set -e
   [ $st -ne 0 ] && [ $st -ne 124 ] && [ $st -ne 137 ] ||
-    fail "segv: mpirun's exit status $st: $(cat segv.err)"
-  grep -q 'Signal: Segmentation fault (11)' segv.err ||
-    fail "segv: Open MPI's stack trace is gone: $(cat segv.err)"
-  grep -q 'exited on signal 11' segv.err ||
-    fail "segv: mpirun does not report the signal: $(cat segv.err)"
-  f=segv/picltrace.1.picl
-  grep -q '^-7 -911 [0-9.]* 1 0 [0-9]* 0 picl: killed by SIGSEGV$' "$f" ||
-    fail "segv: rank 1's part does not name the signal"
+    fail "$1: mpirun's exit status $st: $(cat "$1.err")"
+  if [ -n "${4:-}" ]; then
+    grep -q "Signal: $4 ($3)" "$1.err" ||
+      fail "$1: Open MPI's stack trace is gone: $(cat "$1.err")"
+  fi
+  grep -q "exited on signal $3 " "$1.err" ||
+    fail "$1: mpirun does not report the signal: $(cat "$1.err")"
+  f=$1/picltrace.1.picl
+  grep -q "^-7 -911 [0-9.]* 1 0 [0-9]* 0 picl: killed by SIG$2\$" "$f" ||
+    fail "$1: rank 1's part does not name the signal"
   grep -q '^-3 1 [0-9.]* 1 0 ' "$f" && grep -q '^-4 1 [0-9.]* 1 0 ' "$f" ||
-    fail "segv: rank 1's user block is lost or unclosed"
-  parts_ok segv 3
+    fail "$1: rank 1's user block is lost or unclosed"
+  parts_ok "$1" 3
+}
+
+# abort() (a failed assert) and a trap instruction (SIGILL, which Open
+# MPI does not catch)
+crashed abort ABRT 6 Aborted
+crashed ill ILL 4
+if sed -n 's/^CFLAGS = //p' "$PICL_BUILDDIR/Makefile" | grep -q -- '-fsanitize=address'; then
+  echo "# sanitizer build: AddressSanitizer owns SIGSEGV; segv and overflow skipped"
+else
+  crashed segv SEGV 11 'Segmentation fault'
+  # a stack overflow: our handler runs on its own stack (Open MPI's
+  # cannot, and prints nothing)
+  crashed overflow SEGV 11
 fi
 echo "PASS: runtime mpi interrupt checks"
