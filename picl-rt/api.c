@@ -740,17 +740,21 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 }
 
 /* Which fatal signals still have their default action (before the
- * backend joins), as a bit mask by index in fatal_sigs. */
+ * backend joins), or the transport's handler (the program initialized it
+ * itself), as a bit mask by index in fatal_sigs. */
 static unsigned fatal_defaults(void)
 {
 	struct sigaction old;
 	unsigned mask = 0;
 	size_t k;
 
-	for (k = 0; k < NFATAL; k++)
-		if (sigaction(fatal_sigs[k], NULL, &old) == 0 &&
-		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+	for (k = 0; k < NFATAL; k++) {
+		if (sigaction(fatal_sigs[k], NULL, &old) != 0)
+			continue;
+		if ((!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) ||
+		    (BE.own_handler && BE.own_handler(&old)))
 			mask |= 1u << k;
+	}
 	return mask;
 }
 

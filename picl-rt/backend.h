@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -115,6 +116,14 @@ struct picl_backend {
 	 * end ("interrupted by SIGINT"); NULL when neither. May be NULL.
 	 */
 	const char *(*stopped)(void);
+	/*
+	 * Before init(): is sa, found installed for a fatal signal, the
+	 * transport's own handler (the program initialized the transport
+	 * itself before open0)? api.c then puts its crash handler in front
+	 * of it, as it does in front of one that init() installs, instead of
+	 * leaving it alone as a program's handler. May be NULL.
+	 */
+	int (*own_handler)(const struct sigaction *sa);
 };
 
 #define PICL_ABORT_PEER 0x100

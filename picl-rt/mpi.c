@@ -92,6 +92,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
@@ -490,6 +491,37 @@ static void catch_stop_signals(void)
 		if (sigaction(sigs[k], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
 		    old.sa_handler == SIG_DFL)
 			sigaction(sigs[k], &sa, NULL);
+}
+
+/*
+ * A handler that Open MPI installed (the program called MPI_Init itself
+ * before open0: its stack trace for SIGSEGV, SIGBUS, SIGFPE, SIGABRT),
+ * told from a program's own by the library its code is in. Only then:
+ * before MPI_Init, whatever is there is the program's.
+ */
+static int mpi_own_handler(const struct sigaction *sa)
+{
+	Dl_info info;
+	const char *base;
+	int up = 0;
+	void *fn;
+
+	MPI_Initialized(&up);
+	if (!up)
+		return 0;
+	if (sa->sa_flags & SA_SIGINFO)
+		fn = (void *)sa->sa_sigaction;
+	else if (sa->sa_handler == SIG_DFL || sa->sa_handler == SIG_IGN)
+		return 0;
+	else
+		fn = (void *)sa->sa_handler;
+	if (!fn || !dladdr(fn, &info) || !info.dli_fname)
+		return 0;
+	base = strrchr(info.dli_fname, '/');
+	base = base ? base + 1 : info.dli_fname;
+	return strncmp(base, "libopen-pal.", 12) == 0 ||
+	       strncmp(base, "libopen-rte.", 12) == 0 ||
+	       strncmp(base, "libmpi.", 7) == 0;
 }
 
 static int mpi_init(int *nprocs, int *me, int *host)
@@ -1400,4 +1432,5 @@ const struct picl_backend picl_backend_impl = {
 	.wait = mpi_wait,
 	.clock = mpi_clock,
 	.abort = mpi_abort,
+	.own_handler = mpi_own_handler,
 };

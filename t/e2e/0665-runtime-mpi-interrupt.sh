@@ -118,4 +118,43 @@ else
   # cannot, and prints nothing)
   crashed overflow SEGV 11
 fi
+# a program that calls MPI_Init itself before open0 finds Open MPI's
+# handlers in place at open0: libpicl used to take them for the
+# program's and leave them alone (the crash lost rank 1's part); it now
+# tells Open MPI's from a program's by their library and goes in front
+cat >mpiinit.c <<'EOS'
+#include <mpi.h>
+#include <picl.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	int nprocs, me, host, v = 0;
+
+	MPI_Init(&argc, &argv);
+	tracenode(1 << 16, 1, 0);
+	open0(&nprocs, &me, &host);
+	if (me == 0)
+		send0((char *)&v, sizeof v, 1, 1);
+	else if (me == 1) {
+		recv0((char *)&v, sizeof v, 1);
+		traceblockbegin(1, 0, 0);
+		abort();
+	}
+	close0(0);
+	MPI_Finalize();
+	return 0;
+}
+EOS
+mpicc_picl "$TMP/mpiinit.bin" mpiinit.c
+mkdir mpiinit
+set +e
+(cd mpiinit && timeout -k 10 60 $MPIRUN -np 2 "$TMP/mpiinit.bin") >mpiinit.out 2>mpiinit.err
+st=$?
+set -e
+grep -q 'Signal: Aborted (6)' mpiinit.err ||
+  fail "mpiinit: Open MPI's stack trace is gone: $(cat mpiinit.err)"
+grep -q '^-7 -911 [0-9.]* 1 0 [0-9]* 0 picl: killed by SIGABRT$' mpiinit/picltrace.1.picl ||
+  fail "mpiinit: rank 1's part does not name the signal (status $st): $(cat mpiinit.err)"
+grep -q '^-3 1 [0-9.]* 1 0 ' mpiinit/picltrace.1.picl ||
+  fail "mpiinit: rank 1's user block is lost"
 echo "PASS: runtime mpi interrupt checks"
