@@ -798,6 +798,24 @@ static void catch_fatal(unsigned mask)
 			sigaction(fatal_sigs[k], &sa, &fatal_prev[k]);
 }
 
+void picl_api_catch_stop_signals(void (*on_stop)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t k;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
+		sigaddset(&sa.sa_mask, sigs[k]);
+	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
+		if (sigaction(sigs[k], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(sigs[k], &sa, NULL);
+}
+
 /* ---- communication calls ------------------------------------------------- */
 
 void open0(int *numproc, int *me, int *host)

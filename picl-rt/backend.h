@@ -159,6 +159,15 @@ static inline int picl_backend_wants(int want, int type)
 enum picl_death { PICL_DEATH_KILLED, PICL_DEATH_STOPPED };
 int picl_api_emergency(int sig, enum picl_death how, int first);
 
+/*
+ * For a backend's init(): installs on_stop for SIGINT, SIGTERM and SIGHUP
+ * where their disposition is still the default (a program's handler, or a
+ * signal ignored as under nohup, is left alone); SA_RESTART, and each of
+ * the three blocked while on_stop runs (a second signal of another kind
+ * waits for the first's handler).
+ */
+void picl_api_catch_stop_signals(void (*on_stop)(int));
+
 /* The backend linked into this library (libpicl: local; libpicl-mpi: mpi). */
 extern const struct picl_backend picl_backend_impl;
 

@@ -207,7 +207,7 @@ static int futex_wait(_Atomic uint32_t *f, uint32_t val, long ns)
 /* ---- init / finalize ------------------------------------------------------ */
 
 static void catch_sigbus(void);
-static void catch_stop_signals(void);
+static void on_stop_signal(int sig);
 
 static int trace_lost_early;    /* local_trace_lost before init */
 
@@ -341,7 +341,7 @@ static int local_init(int *nprocs, int *me, int *host)
 		L.chunk = (size_t)v & ~(size_t)15;
 	atomic_store(&slot(L.me)->pid, (int32_t)getpid());
 	catch_sigbus();
-	catch_stop_signals();
+	picl_api_catch_stop_signals(on_stop_signal);
 	if (trace_lost_early)
 		atomic_store(&slot(L.me)->trace_lost, 1);
 	atomic_store(&slot(L.me)->state, PICL_ST_RUNNING);
@@ -519,25 +519,6 @@ static void on_stop_signal(int sig)
 	}
 	stop_sig = sig;
 	atomic_store_explicit(&slot(L.me)->stop_sig, sig, memory_order_relaxed);
-}
-
-static void catch_stop_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa, old;
-	size_t k;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESTART;
-	/* a second signal of another kind waits for the first's handler */
-	sigemptyset(&sa.sa_mask);
-	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
-		sigaddset(&sa.sa_mask, sigs[k]);
-	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
-		if (sigaction(sigs[k], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-		    old.sa_handler == SIG_DFL)
-			sigaction(sigs[k], &sa, NULL);
 }
 
 /* A stop signal caught, or piclrun stopping the run (--timeout, its own

@@ -475,23 +475,6 @@ static void on_stop_signal(int sig)
 	raise(sig);     /* delivered when the handler returns */
 }
 
-static void catch_stop_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa, old;
-	size_t k;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
-		sigaddset(&sa.sa_mask, sigs[k]);
-	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
-		if (sigaction(sigs[k], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-		    old.sa_handler == SIG_DFL)
-			sigaction(sigs[k], &sa, NULL);
-}
 
 /*
  * A handler that Open MPI installed (the program called MPI_Init itself
@@ -616,7 +599,7 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	mb.fast_types = (unsigned)(mb.split ? SPLIT_OFF - 1 : mb.tag_ub);
 	mb.fast_len = mb.split && mb.send_now > SMALL ? SMALL : mb.send_now;
 	mb.ready = 1;
-	catch_stop_signals();
+	picl_api_catch_stop_signals(on_stop_signal);
 	*nprocs = mb.host_rank < 0 ? mb.size : mb.size - 1;
 	*me = node_of(mb.rank);
 	*host = mb.host_rank < 0 ? -1 : PICL_HOST;
