@@ -200,7 +200,7 @@ LOCAL_ENGINE_TESTS += t/e2e/0990-runtime-ring-stress.sh \
 	t/e2e/0995-runtime-picl-cc.sh t/e2e/0997-runtime-prog-here.sh \
 	t/e2e/0998-runtime-empty-names.sh t/e2e/0999-runtime-out-in-parts.sh \
 	t/e2e/0989-runtime-tmpdir-missing.sh t/e2e/0663-runtime-interrupt.sh \
-	t/e2e/0664-runtime-crash.sh
+	t/e2e/0664-runtime-crash.sh t/e2e/0670-runtime-part-pipe.sh
 RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 # the records libpicl writes against the format report's tables (098x)
 RUNTIME_TESTS += t/e2e/0980-runtime-flush-length.sh \

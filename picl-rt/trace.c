@@ -50,10 +50,10 @@
  * O_APPEND (PICL_TRACE_ZSTD=1: each flush appends a zstd frame; readers
  * take concatenated frames). The part file is tracefiles' permfile if
  * given, else $PICL_TRACE_PART (set by piclrun), else
- * "picltrace.<me>.picl" in the current directory; it is truncated the first
- * time this process opens it, but a tracefiles file under piclrun only by
- * the first process of the run to open it: processes may share one
- * (open_part). A tracefiles call takes effect at the next write: what was
+ * "picltrace.<me>.picl" in the current directory; it is truncated (a
+ * regular file: not a pipe or a FIFO) the first time this process opens
+ * it, but a tracefiles file under piclrun only by the first process of
+ * the run to open it: processes may share one (open_part). A tracefiles call takes effect at the next write: what was
  * written before stays in the former file. Because times are computed at
  * flush time, pt_set_clock_offset (clocksync0) moves every record not yet
  * written, which is why the records before clocksync0 have negative times
@@ -163,6 +163,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -921,6 +922,7 @@ static int open_part(void)
 	char def[64], abs[PATH_MAX];
 	const char *path = part_path(def, sizeof(def));
 	const char *env = getenv("PICL_TRACE_PART");
+	struct stat st;
 	int k;
 
 	node_id();      /* for the records too: every write comes here first */
@@ -945,7 +947,9 @@ static int open_part(void)
 	if (!opened_before(abs)) {
 		if (pt.shared)
 			flock(pt.fd, LOCK_EX);
+		/* (a pipe, a FIFO or a terminal has nothing to empty) */
 		if ((!pt.shared || !listed_in_run(env, abs)) &&
+		    (fstat(pt.fd, &st) != 0 || S_ISREG(st.st_mode)) &&
 		    ftruncate(pt.fd, 0) < 0)
 			fprintf(stderr, "picl: cannot truncate trace file %s: %s\n",
 				path, strerror(errno));
