@@ -475,7 +475,6 @@ static void on_stop_signal(int sig)
 	raise(sig);     /* delivered when the handler returns */
 }
 
-
 /*
  * A handler that Open MPI installed (the program called MPI_Init itself
  * before open0: its stack trace for SIGSEGV, SIGBUS, SIGFPE, SIGABRT),

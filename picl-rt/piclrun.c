@@ -25,8 +25,8 @@
  * whatever remains after two seconds is killed; but first, each gets a
  * second stop signal (SIGTERM; a first one before it when it caught
  * none), which makes it write its part and die (first_signal,
- * second_signal). Afterwards the trace parts
- * are merged into one sorted trace with `picltrace merge --unsorted`
+ * second_signal). Afterwards the trace parts are merged into one sorted
+ * trace with `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
  * build tree beside it, then on PATH); when that fails, the parts are kept
  * and piclrun says how to merge them by hand, file by file (-o and

@@ -53,8 +53,9 @@
  * "picltrace.<me>.picl" in the current directory; it is truncated (a
  * regular file: not a pipe or a FIFO) the first time this process opens
  * it, but a tracefiles file under piclrun only by the first process of
- * the run to open it: processes may share one (open_part). A tracefiles call takes effect at the next write: what was
- * written before stays in the former file. Because times are computed at
+ * the run to open it: processes may share one (open_part). A tracefiles
+ * call takes effect at the next write: what was written before stays in
+ * the former file. Because times are computed at
  * flush time, pt_set_clock_offset (clocksync0) moves every record not yet
  * written, which is why the records before clocksync0 have negative times
  * (Appendix A). Records written cannot move: a clocksync0 after some were
