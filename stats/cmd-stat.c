@@ -640,7 +640,6 @@ struct compare {
 	const struct profile *p;
 	FILE *out;
 	uint64_t compared, within, differ, notes, unmeasured;
-	double resolution;
 };
 
 static int cmp_recorded(const void *a, const void *b)
@@ -695,19 +694,21 @@ static size_t proc_lower(const struct profile *p, int32_t processor, int32_t pro
 
 /* Sum what the events say for E relative to R over the matching
  * processes; E may be an event subset. Returns the number of processes
- * that matched. A record names one process as a rule, and one event type
- * of thousands: the processes a plain processor (and process) names are
+ * that matched; *scale is the finest decimals of their timestamps (the
+ * resolution a time is compared at, as validate has it). A record names
+ * one process as a rule, and one event type of thousands: the processes a plain processor (and process) names are
  * found by halving, and each one's cells by prof_cells_add, so that a
  * trace with a record per event type costs no records x cells. The sums
  * add up in the order a scan of every process and cell had. */
 static size_t recompute(const struct profile *p, int32_t processor, int32_t process,
-			int32_t rel, int32_t event, struct prof_cell *sum)
+			int32_t rel, int32_t event, struct prof_cell *sum, int32_t *scale)
 {
 	int one_processor = plain_id(p, PICL_SUBSET_PROCESSORS, processor, processor);
 	int one_process = one_processor && plain_id(p, PICL_SUBSET_PROCESSES, processor, process);
 	size_t k, nproc = 0;
 
 	memset(sum, 0, sizeof(*sum));
+	*scale = 0;
 	k = one_processor ? proc_lower(p, processor, one_process ? process : INT32_MIN) : 0;
 	for (; k < p->nprocs; k++) {
 		const struct prof_proc *pp = p->procs[k];
@@ -721,6 +722,8 @@ static size_t recompute(const struct profile *p, int32_t processor, int32_t proc
 					  pp->process))
 			continue;
 		nproc++;
+		if (pp->max_scale > *scale)
+			*scale = pp->max_scale;
 		prof_cells_add(p, pp->cells, pp->ncells, rel, event, sum);
 	}
 	return nproc;
@@ -806,20 +809,24 @@ static int counted_only(const struct profile *p, int32_t event)
 	       picltrace_counted_only(picl_schema_event(p->schema, event));
 }
 
-/* Is the time t (seconds, n intervals) within the timestamps' resolution
- * of the recorded value? d is the difference. */
-static int within(const struct compare *c, double d, uint64_t n)
+/* Is the time t (seconds, n intervals) within the resolution of the
+ * timestamps (`scale` decimals: those of the processes summed) of the
+ * recorded value? d is the difference. */
+static int within(double d, uint64_t n, int32_t scale)
 {
-	return (d < 0 ? -d : d) <= c->resolution * ((double)n + 1e-6);
+	double resolution = 1.0;
+
+	while (scale-- > 0)
+		resolution /= 10;
+	return (d < 0 ? -d : d) <= resolution * ((double)n + 1e-6);
 }
 
 /* Does the recorded time r agree with the events' sum (n intervals),
  * within picltrace_stat_time_tolerance? Exactly, in ticks: doubles lose
  * the last digits of long timestamps. */
-static int time_within(const struct compare *c, const struct prof_recorded *r,
-		       prof_ticks sum, uint64_t n)
+static int time_within(const struct prof_recorded *r, prof_ticks sum, uint64_t n,
+		       int32_t scale)
 {
-	int32_t scale = c->p->max_scale;
 	prof_ticks d, tol;
 
 	if (scale < 0 || scale > PROF_TICK_SCALE || r->decimals > PROF_TICK_SCALE)
@@ -863,7 +870,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 	const struct profile *p = c->p;
 	struct prof_cell sum;
 	char a[PROF_TICKS_BUFSIZE], b[PROF_TICKS_BUFSIZE];
-	int32_t dec, rel = picltrace_stats_relative(r->rel);
+	int32_t dec, scale, rel = picltrace_stats_relative(r->rel);
 	double sum_time;
 
 	if (r->value == -1.0) {
@@ -904,7 +911,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 		return;
 	}
 	c->compared++;
-	if (!recompute(p, r->processor, r->process, rel, r->event, &sum)) {
+	if (!recompute(p, r->processor, r->process, rel, r->event, &sum, &scale)) {
 		c->differ++;
 		compare_where(c, r, &r->value_mark, r->processor, r->process, r->rel);
 		fprintf(c->out, "%s of ", stat_kind(r->type));
@@ -912,14 +919,14 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 		fputs(": the trace has no events there\n", c->out);
 		return;
 	}
-	dec = r->decimals > p->max_scale ? r->decimals : p->max_scale;
+	dec = r->decimals > scale ? r->decimals : scale;
 	switch (r->type) {
 	case PICL_REC_STAT_TIME:
 		sum_time = prof_ticks_seconds(sum.time);
 		if (r->exact) {
 			if (sum.has_time && r->ticks == sum.time)
 				return;
-			if (sum.has_time && time_within(c, r, sum.time, sum.intervals)) {
+			if (sum.has_time && time_within(r, sum.time, sum.intervals, scale)) {
 				c->within++;
 				return;
 			}
@@ -927,7 +934,7 @@ static void compare_one(struct compare *c, const struct prof_recorded *r)
 			if (sum.has_time &&
 			    (r->value == sum_time || same_at(r->value, sum_time, dec)))
 				return;
-			if (sum.has_time && within(c, r->value - sum_time, sum.intervals)) {
+			if (sum.has_time && within(r->value - sum_time, sum.intervals, scale)) {
 				c->within++;
 				return;
 			}
@@ -1003,7 +1010,8 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 		size_t k;
 
 		if (types[t] == PICL_REC_STAT_TIME
-		    ? !cell->has_time || within(c, prof_ticks_seconds(cell->time), cell->intervals)
+		    ? !cell->has_time || within(prof_ticks_seconds(cell->time), cell->intervals,
+						pp->max_scale)
 		    : types[t] == PICL_REC_STAT_COUNT ? cell->count <= 0
 		    : !cell->has_volume || cell->volume <= 0)
 			continue;
@@ -1068,9 +1076,6 @@ static int run_compare(FILE *out, struct profile *p)
 	memset(&c, 0, sizeof(c));
 	c.p = p;
 	c.out = out;
-	c.resolution = 1.0;
-	for (k = 0; k < (size_t)p->max_scale; k++)
-		c.resolution /= 10;
 	if (p->nrecorded == 0) {
 		fputs("the trace has no statistics records: nothing to compare\n", out);
 		return 0;
@@ -1101,12 +1106,27 @@ static int run_compare(FILE *out, struct profile *p)
 			compare_missing(&c, p->procs[k], &p->procs[k]->cells[j]);
 	}
 	{
-		prof_ticks unit = 1;
-		int32_t d;
+		/* each process's own: from the coarsest to the finest */
+		prof_ticks unit = 1, coarse = 1;
+		int32_t d, least = p->max_scale;
 
+		for (k = 0; k < p->nprocs; k++)
+			if (p->procs[k]->max_scale < least)
+				least = p->procs[k]->max_scale;
 		for (d = p->max_scale; d < PROF_TICK_SCALE; d++)
 			unit *= 10;
+		for (d = least; d < PROF_TICK_SCALE; d++)
+			coarse *= 10;
 		prof_ticks_format(unit, p->max_scale, res);
+		if (least < p->max_scale) {
+			char fine[PROF_TICKS_BUFSIZE];
+
+			prof_ticks_format(coarse, least, fine);
+			snprintf(fine + strlen(fine), sizeof(fine) - strlen(fine), " to %s", res);
+			snprintf(res, sizeof(res), "%s s, by process", fine);
+		} else {
+			strcat(res, " s");
+		}
 	}
 	if (c.differ)
 		fprintf(out, "the statistics records differ from the events: %llu of %llu value%s\n",
@@ -1117,7 +1137,7 @@ static int run_compare(FILE *out, struct profile *p)
 			(unsigned long long)c.compared, c.compared == 1 ? "" : "s");
 	if (c.within)
 		fprintf(out, "%llu time%s differ%s by no more than the timestamps' resolution "
-			"(%s s) per interval summed\n", (unsigned long long)c.within,
+			"(%s) per interval summed\n", (unsigned long long)c.within,
 			c.within == 1 ? "" : "s", c.within == 1 ? "s" : "", res);
 	if (c.unmeasured)
 		fprintf(out, "%llu value%s recorded as -1 (not measured) %s not compared\n",

@@ -22,5 +22,7 @@ STATS_TESTS += t/e2e/0966-stat-tolerance-marks.sh t/e2e/0967-validate-stat-left-
 # stat's numbers checked by hand, and its outputs against each other (s25-rst)
 STATS_TESTS += t/e2e/0870-stat-hand-numbers.sh t/e2e/0871-stat-json-keys.sh \
 	t/e2e/0872-stat-emit-roundtrip.sh t/e2e/0873-stat-out-of-memory.sh
+# stat audited against the format report (h-stat)
+STATS_TESTS += t/e2e/0217-stat-compare-process-decimals.sh
 TESTS += $(STATS_TESTS)
 EXTRA_DIST += $(STATS_TESTS)

@@ -766,6 +766,8 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 	(void)picltrace_traceevents_n(rec, &pp->nprofiled);
 	if (rec->time.scale > p->max_scale)
 		p->max_scale = rec->time.scale;
+	if (rec->time.scale > pp->max_scale)
+		pp->max_scale = rec->time.scale;
 	t = to_ticks(rec->time);
 	if (!pp->started) {
 		pp->started = 1;

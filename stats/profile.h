@@ -115,6 +115,8 @@ struct prof_proc {
 	prof_ticks cat_win[PROF_NCAT];   /* inside -901 windows */
 	uint64_t backwards;              /* records earlier than their predecessor */
 	uint64_t event_records;          /* read so far (statistics samples) */
+	int32_t max_scale;               /* finest decimals of its timestamps
+					    (--compare's tolerance) */
 	int64_t nprofiled;               /* n of its last -902 entry (the user
 					    event types traceevents profiled),
 					    -1 if none */
