@@ -375,8 +375,9 @@ static void table_messages(FILE *out, const struct profile *p, int pairs)
 			fmt_ticks(p, m->lat_sum / (prof_ticks)m->count).s,
 			fmt_ticks(p, m->lat_max).s);
 		if (p->tachyons)
-			fprintf(out, "; %llu received before they were sent",
-				(unsigned long long)p->tachyons);
+			fprintf(out, "; %llu received before %s sent",
+				(unsigned long long)p->tachyons,
+				p->tachyons == 1 ? "it was" : "they were");
 		fputc('\n', out);
 	}
 	if (pairs && p->npairs) {
@@ -696,10 +697,11 @@ static size_t proc_lower(const struct profile *p, int32_t processor, int32_t pro
  * processes; E may be an event subset. Returns the number of processes
  * that matched; *scale is the finest decimals of their timestamps (the
  * resolution a time is compared at, as validate has it). A record names
- * one process as a rule, and one event type of thousands: the processes a plain processor (and process) names are
- * found by halving, and each one's cells by prof_cells_add, so that a
- * trace with a record per event type costs no records x cells. The sums
- * add up in the order a scan of every process and cell had. */
+ * one process as a rule, and one event type of thousands: the processes
+ * a plain processor (and process) names are found by halving, and each
+ * one's cells by prof_cells_add, so that a trace with a record per event
+ * type costs no records x cells. The sums add up in the order a scan of
+ * every process and cell had. */
 static size_t recompute(const struct profile *p, int32_t processor, int32_t process,
 			int32_t rel, int32_t event, struct prof_cell *sum, int32_t *scale)
 {

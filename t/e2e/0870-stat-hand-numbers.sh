@@ -339,3 +339,15 @@ check two.picl '{
  ("0,0", (-1, "event", 1)): ("9", 1, None),
  ("messages", "count"): 1, ("messages", "min"): "5",
 }'
+
+# the messages line says one message received before it was sent in the
+# singular (tachyon.picl: one send, received 5 us before it); three-procs,
+# two of them, in the plural
+run "$PT" stat "$PICL_SRCDIR/testdata/validate/tachyon.picl"
+expect_rc 0
+grep -q '; 1 received before it was sent$' "$TMP/out" ||
+  fail "tachyon.picl: $(grep latency "$TMP/out")"
+run "$PT" stat "$PICL_SRCDIR/testdata/sync/three-procs.picl"
+expect_rc 0
+grep -q '; 2 received before they were sent$' "$TMP/out" ||
+  fail "three-procs.picl: $(grep latency "$TMP/out")"
