@@ -33,7 +33,11 @@
  *    records, the origin in use stays (clock_origin), and trace.c never
  *    writes a record before the latest its process wrote.
  *    Called before open0 (tracenode(..., sync = 1) usually is), it is
- *    done at the end of open0.
+ *    done at the end of open0. The host takes no part: node 0 sends it
+ *    the origin (T_CLOCK_ORIGIN, in node 0's clock, which the host is
+ *    taken to share), and the host takes it wherever it takes in
+ *    messages (enqueue), at the latest at its close0, so that its records
+ *    are on the nodes' time line.
  *  - sync0 and the barrier of clocksync0 and close0: fan in to node 0, fan
  *    out. The host takes no part.
  *  - open0 and close0 of a node record -11 (entry and exit) and -12 (a
@@ -83,6 +87,7 @@
 #define T_BARRIER_OUT  900000002
 #define T_CLOCK_PING   900000011
 #define T_CLOCK_PONG   900000012
+#define T_CLOCK_ORIGIN 900000013        /* node 0 to the host: clocksync0's origin */
 #define T_RESERVED_LO  PICL_TYPE_RESERVED_LO
 #define T_RESERVED_HI  PICL_TYPE_RESERVED_HI
 
@@ -113,6 +118,7 @@ static struct {
 	int last_len, last_type, last_src;
 	int failing;
 	int sync_at_open;
+	int host_origin;                /* the host has node 0's time origin */
 	int cur_event;                  /* entry recorded, exit not yet */
 	int after_peer;                 /* failing because another process did */
 } S = { .checking = 1, .host = -1, .nprocs = 1 };
@@ -303,9 +309,28 @@ static int matches(int want, int type, int wantsrc, int src)
 	return wantsrc == -1 || wantsrc == src;
 }
 
+/* The host: node 0's clocksync0 origin (in its raw clock) came. */
+static void host_take_origin(const void *data, size_t len)
+{
+	double origin;
+
+	if (len != sizeof origin)
+		return;
+	memcpy(&origin, data, sizeof origin);
+	pt_set_clock_offset(origin);
+	S.host_origin = 1;
+}
+
 static void enqueue(int src, int type, const void *data, size_t len)
 {
-	struct msg *m = malloc(sizeof *m + len);
+	struct msg *m;
+
+	if (type == T_CLOCK_ORIGIN) {   /* taken as it arrives, never queued */
+		if (S.me == PICL_HOST && src == 0)
+			host_take_origin(data, len);
+		return;
+	}
+	m = malloc(sizeof *m + len);
 
 	if (!m)
 		fatal("receive", "out of memory queueing a message", (long)len);
@@ -427,6 +452,25 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 static void drain(const char *call)
 {
 	pump(0, 0, call, NULL);
+}
+
+/* The host: take in what has arrived (node 0's clock origin among it),
+ * without failing when the nodes are gone: its clocksync0 and close0. */
+static void host_drain(void)
+{
+	int src, type;
+	size_t len;
+	const void *p;
+
+	while (BE.poll(&src, &type, &len, &p) > 0) {
+		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
+		    to_posted(src, type, p, len)) {
+			BE.release();
+			continue;
+		}
+		enqueue(src, type, p, len);
+		BE.release();
+	}
 }
 
 /* Copy a held message into buf and release it. */
@@ -860,7 +904,9 @@ void close0(int release)
 	if (!S.open)
 		return;
 	if (S.me == PICL_HOST) {
-		/* The host releases the nodes (no part of their barrier). */
+		/* The host releases the nodes (no part of their barrier);
+		 * node 0's clock origin, if it came, before the write. */
+		host_drain();
 		tr0(1, -502);
 		tr0(0, -502);
 	} else {
@@ -941,9 +987,25 @@ void clocksync0(void)
 		return;
 	}
 	tr0(1, -401);
+	if (S.me == PICL_HOST) {
+		/* No part in the nodes' sync: node 0's origin once it came
+		 * (enqueue), else the host's own clock now, as before. */
+		host_drain();
+		if (!S.host_origin)
+			pt_set_clock_offset(clock_origin(pt_clock_fixed()));
+		tr0(0, -401);
+		return;
+	}
 	barrier();
 	off = clock_offset();
 	pt_set_clock_offset(off + barrier_agree(pt_clock_fixed(), clock_origin));
+	if (S.me == 0 && S.host == PICL_HOST) {
+		/* The host's times from the same origin (the host shares node
+		 * 0's clock); it may have ended already: no error. */
+		double origin = pt_clock_offset();
+
+		(void)BE.send(&origin, sizeof origin, T_CLOCK_ORIGIN, PICL_HOST);
+	}
 	tr0(0, -401);
 }
 

@@ -206,7 +206,8 @@ RUNTIME_TESTS += $(LOCAL_ENGINE_TESTS)
 RUNTIME_TESTS += t/e2e/0980-runtime-flush-length.sh \
 	t/e2e/0981-runtime-tracemsg-order.sh t/e2e/0982-runtime-spec-tables.sh \
 	t/e2e/0983-runtime-host-open0.sh t/e2e/0984-runtime-tracemsg-level.sh \
-	t/e2e/0985-runtime-coll-labels.sh t/e2e/0987-runtime-clocksync-later.sh
+	t/e2e/0985-runtime-coll-labels.sh t/e2e/0987-runtime-clocksync-later.sh \
+	t/e2e/0666-runtime-host-clocksync.sh
 # libpicl-mpi across machines: a cluster of Linux namespaces (root, Open
 # MPI; else SKIP)
 RUNTIME_TESTS += t/e2e/0988-runtime-mpi-hosts.sh

@@ -1532,13 +1532,12 @@ void pt_mark(enum pt_class cls, int event, int n, const int64_t *vals)
 		put(PICL_REC_MARK, event, clip(n), vals, K_INT, 0);
 }
 
-void pt_count(int event)
+/* An event counted in the statistics, never written (its class on). */
+static void count_event(int event)
 {
 	struct pt_rec *last;
 	int64_t one = 1;
 
-	if (!recording(PT_PICL))
-		return;
 	if (pt.n > pt.fed && !pt.stopped) {
 		last = &pt.buf[(pt.start + pt.n - 1) % pt.cap];
 		if ((last->flags & F_COUNT) && last->event == event) {
@@ -1547,6 +1546,12 @@ void pt_count(int event)
 		}
 	}
 	put(PICL_REC_MARK, event, 1, &one, K_INT, F_COUNT);
+}
+
+void pt_count(int event)
+{
+	if (recording(PT_PICL))
+		count_event(event);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1925,6 +1930,10 @@ void traceinfo(int *remaining, int *picl, int *user, int *trace)
 		*user = pt.level[PT_USER];
 	if (trace)
 		*trace = pt.level[PT_TRACE];
+	/* -905: a tracing event PICL counts but writes no record for
+	 * (Table 13; 2.3.2), as who0's -13 (after the space left is told) */
+	if (pt.on[PT_TRACE])
+		count_event(-905);
 }
 
 /* The calls that take a user event or record type, for refused(), and

@@ -6,7 +6,9 @@
 # alias 2, "%c" alias 0, Table 2), for the programs that use every traced
 # call (examples/allcalls, the Table 19 program, a host run and a program
 # whose receives wait). The calls the report says PICL only counts (-13,
-# -14, -29, -53, -54, -55, -59) have no record; each process's first event
+# -14, -29, -53, -54, -55, -59, and traceinfo's -905, Table 13's "-" row:
+# 2.3.2, event types without records still have statistics) have no
+# record, and traceinfo is counted (it was not); each process's first event
 # record is the -901 entry and its last the -901 exit (2.5); a send's
 # request id is its type (2.3.3). The table below is transcribed from the
 # report itself, not from schemas/picl.yaml.
@@ -143,7 +145,7 @@ for f in all.picl t19.picl host.picl wait.picl; do
       exit bad
     }' rows $f >shape.out || fail "$(cat shape.out)"
   # counted only, never recorded (Tables 7-8, 2.3.3)
-  grep -E -- '^-[234] -(13|14|29|53|54|55|59) ' $f >counted || true
+  grep -E -- '^-[234] -(13|14|29|53|54|55|59|905) ' $f >counted || true
   [ ! -s counted ] || fail "$f: records of counted-only events: $(head -3 counted)"
 done
 # the deterministic rows all occur
@@ -153,3 +155,6 @@ for k in '-3 -11' '-2 -12' '-3 -21' '-4 -27' '-3 -28' '-3 -30' '-3 -51' \
     '-4 -503' '-3 -902' '-3 -903' '-2 -904' '-3 -911' '-7 -911' '-4 -912'; do
   grep -qx -- "$k" seen || fail "no '$k' record in any of the traces"
 done
+# allcalls calls traceinfo once at trace level 1: each process counts it
+n=$(grep -c -- '^-102 -1 .* -905 1\( \|$\)' all.picl || true)
+[ "$n" -eq 3 ] || fail "all.picl: $n processes count traceinfo (-905) once, expected 3"

@@ -737,13 +737,16 @@ START_TEST(test_levels_and_info)
 	blocks(5);                     /* user level 0: not recorded */
 	pt_mark(PT_PICL, -12, 0, NULL);
 	traceinfo(&rem2, NULL, NULL, NULL);
-	ck_assert_int_eq(rem - rem2, 72);
+	/* the mark, and the first traceinfo's -905 count (a record each) */
+	ck_assert_int_eq(rem - rem2, 2 * 72);
 	traceexit();
 	ck_assert_int_eq(pt_on(PT_PICL), 0);
 	read_part("part.picl");
 	ck_assert_int_eq(count_recs(-3, 0), 0);
 	ck_assert_int_eq(count_recs(-2, -12), 1);
 	ck_assert_int_eq(count_recs(-2, -904), 0);
+	ck_assert_int_eq(count_recs(-2, -905), 0);      /* counted only */
+	ck_assert_double_eq(pair_value(find_rec(-102, -1), -905), 2);
 }
 END_TEST
 
