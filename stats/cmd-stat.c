@@ -1072,7 +1072,7 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 static int run_compare(FILE *out, struct profile *p)
 {
 	struct compare c;
-	char res[PROF_TICKS_BUFSIZE];
+	char res[2 * PROF_TICKS_BUFSIZE + 32];
 	size_t k, n;
 
 	memset(&c, 0, sizeof(c));
@@ -1111,6 +1111,7 @@ static int run_compare(FILE *out, struct profile *p)
 		/* each process's own: from the coarsest to the finest */
 		prof_ticks unit = 1, coarse = 1;
 		int32_t d, least = p->max_scale;
+		char fine[PROF_TICKS_BUFSIZE], coarsest[PROF_TICKS_BUFSIZE];
 
 		for (k = 0; k < p->nprocs; k++)
 			if (p->procs[k]->max_scale < least)
@@ -1119,15 +1120,12 @@ static int run_compare(FILE *out, struct profile *p)
 			unit *= 10;
 		for (d = least; d < PROF_TICK_SCALE; d++)
 			coarse *= 10;
-		prof_ticks_format(unit, p->max_scale, res);
+		prof_ticks_format(unit, p->max_scale, fine);
 		if (least < p->max_scale) {
-			char fine[PROF_TICKS_BUFSIZE];
-
-			prof_ticks_format(coarse, least, fine);
-			snprintf(fine + strlen(fine), sizeof(fine) - strlen(fine), " to %s", res);
-			snprintf(res, sizeof(res), "%s s, by process", fine);
+			prof_ticks_format(coarse, least, coarsest);
+			snprintf(res, sizeof(res), "%s to %s s, by process", coarsest, fine);
 		} else {
-			strcat(res, " s");
+			snprintf(res, sizeof(res), "%s s", fine);
 		}
 	}
 	if (c.differ)
