@@ -174,6 +174,8 @@ struct proc {
 	int seen_event;
 	int noted;              /* its processor noted (note_processor) */
 	int incomplete;         /* -913 or -914 seen: records were left out */
+	uint64_t stop_line;     /* the first -913 (buffer full, tracing stopped) */
+	uint64_t wrap_line;     /* the first -914 (a ring pushed records out) */
 	int64_t nprofiled;      /* n of its last -902 entry (traceevents), -1 */
 	uint64_t event_records; /* read so far */
 	struct stat_listed *listed;  /* the pairs of its statistics records
@@ -1642,8 +1644,13 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 	 * count, exits of entries before the stop, entries of the first
 	 * exits after the wrap. Nesting findings are then warnings, and the
 	 * statistics are not checked. */
-	if (rec->type == PICL_REC_MARK && (rec->event == -913 || rec->event == -914))
+	if (rec->type == PICL_REC_MARK && (rec->event == -913 || rec->event == -914)) {
 		p->incomplete = 1;
+		if (rec->event == -913 && !p->stop_line)
+			p->stop_line = rec->mark.line;
+		if (rec->event == -914 && !p->wrap_line)
+			p->wrap_line = rec->mark.line;
+	}
 	p->last_type = rec->type;
 	p->last_event = rec->event;
 	p->last_ev_line = rec->mark.line;
@@ -1694,7 +1701,13 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 			v->nomem = 1;
 			return;
 		}
-		if (i == 0) {
+		if (i == 0 && p->wrap_line) {
+			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
+			       rec->mark.column, p->wrap_line,
+			       "exit of event %d has no matching entry on processor %d process %d (the trace buffer wrapped at line %llu, -914: its entry may have been pushed out)",
+			       (int)rec->event, (int)rec->processor, (int)rec->process,
+			       (unsigned long long)p->wrap_line);
+		} else if (i == 0) {
 			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
 			       rec->mark.column, 0,
 			       "exit of event %d has no matching entry on processor %d process %d",
@@ -1709,11 +1722,19 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 				struct frame *inner = &p->stack[p->depth - 1];
 
 				inner->named = 1;
-				report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
-				       rec->mark.column, inner->line,
-				       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (improper nesting)",
-				       (int)rec->event, (unsigned long long)entry->line,
-				       (int)inner->event, (unsigned long long)inner->line);
+				if (p->stop_line > inner->line)
+					report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
+					       rec->mark.column, inner->line,
+					       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (the trace buffer filled at line %llu, -913: its exit was not traced)",
+					       (int)rec->event, (unsigned long long)entry->line,
+					       (int)inner->event, (unsigned long long)inner->line,
+					       (unsigned long long)p->stop_line);
+				else
+					report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
+					       rec->mark.column, inner->line,
+					       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (improper nesting)",
+					       (int)rec->event, (unsigned long long)entry->line,
+					       (int)inner->event, (unsigned long long)inner->line);
 			}
 			p->depth = openindex_pop(&p->by_event, p->stack, sizeof(*p->stack),
 						 p->depth, i, rec->event);
@@ -1733,7 +1754,14 @@ static void finish_processes(struct validator *v)
 		struct proc *p = v->procs[k];
 
 		for (i = 0; i < p->depth; i++)
-			if (!openindex_hole(&p->by_event, i) && !p->stack[i].named)
+			if (openindex_hole(&p->by_event, i) || p->stack[i].named)
+				continue;
+			else if (p->stop_line > p->stack[i].line)
+				report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
+				       p->stack[i].column, p->stop_line,
+				       "entry of event %d is never exited (the trace buffer filled at line %llu, -913: its exit was not traced)",
+				       (int)p->stack[i].event, (unsigned long long)p->stop_line);
+			else
 				report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
 				       p->stack[i].column, 0, "entry of event %d is never exited",
 				       (int)p->stack[i].event);

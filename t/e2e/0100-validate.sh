@@ -90,6 +90,36 @@ entry-exit.picl:13:1: entry-exit: exit of event -901 closes its entry at line 6 
 entry-exit.picl: 8 records, 3 errors, 0 warnings
 T
 
+# entry-exit after a full buffer: an entry open when tracing stopped
+# (-913, tracenode's flush 0) has no exit, and an exit after a ring
+# wrapped (-914) may have lost its entry: warnings (records are missing)
+# that name the mark, which the bare "improper nesting" and "no matching
+# entry" did not; processor 1's entry is still open at the end
+cat >"$TMP/full.picl" <<'T'
+-3 -901 0.1 0 0 0
+-3 1 0.2 0 0 2 2 0 15
+-4 1 0.3 0 0 2 2 0 15
+-3 1 0.4 0 0 2 2 0 16
+-2 -913 0.5 0 0 0
+-4 -901 0.6 0 0 0
+-3 -901 0.1 1 0 0
+-2 -914 0.2 1 0 0
+-4 2 0.3 1 0 2 2 0 7
+-3 2 0.4 1 0 2 2 0 8
+-2 -913 0.5 1 0 0
+T
+run "$PT" validate "$TMP/full.picl"
+expect_rc 1
+expect_out <<T
+$TMP/full.picl:6:1: entry-exit: warning: exit of event -901 closes its entry at line 1 while the entry of event 1 at line 4 is still open (the trace buffer filled at line 5, -913: its exit was not traced)
+$TMP/full.picl:9:1: entry-exit: warning: exit of event 2 has no matching entry on processor 1 process 0 (the trace buffer wrapped at line 8, -914: its entry may have been pushed out)
+$TMP/full.picl:7:1: entry-exit: warning: entry of event -901 is never exited (the trace buffer filled at line 11, -913: its exit was not traced)
+$TMP/full.picl:10:1: entry-exit: warning: entry of event 2 is never exited (the trace buffer filled at line 11, -913: its exit was not traced)
+$TMP/full.picl:11:1: tracing-first-last: the last event record of processor 1 process 0 is -2 -913, not the tracing exit -4 -901
+$TMP/full.picl: 11 records, 1 error, 4 warnings
+T
+rm -f "$TMP/full.picl"
+
 # tracing-first-last (and the -901 entry that is never exited); tracing
 # started again while on; two intervals one after the other are fine.
 run "$PT" validate tracing.picl
