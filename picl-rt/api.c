@@ -414,7 +414,8 @@ struct got {
  * receive that wants it, else, when it matches (wtype, wsrc) and g is
  * set, it is returned held in *g (1; the caller copies it out and calls
  * BE.release()), else to the unexpected queue. Returns 0 when nothing
- * (more) has arrived. call names the program's call in an error.
+ * (more) has arrived. call names the program's call in an error; NULL
+ * (host_drain): nothing arriving any more is no error either.
  */
 static int pump(int wtype, int wsrc, const char *call, struct got *g)
 {
@@ -424,10 +425,10 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 
 	for (;;) {
 		r = BE.poll(&src, &type, &len, &p);
-		if (r == 0)
+		if (r == 0 || (r < 0 && !call))
 			return 0;
 		if (r < 0)
-			peer_fatal(call ? call : "receive",
+			peer_fatal(call,
 				   or_stopped("no message can arrive any more (a process "
 					      "ended or died, or piclrun stopped the run)"),
 				   LONG_MIN);
@@ -458,19 +459,7 @@ static void drain(const char *call)
  * without failing when the nodes are gone: its clocksync0 and close0. */
 static void host_drain(void)
 {
-	int src, type;
-	size_t len;
-	const void *p;
-
-	while (BE.poll(&src, &type, &len, &p) > 0) {
-		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
-		    to_posted(src, type, p, len)) {
-			BE.release();
-			continue;
-		}
-		enqueue(src, type, p, len);
-		BE.release();
-	}
+	pump(0, 0, NULL, NULL);
 }
 
 /* Copy a held message into buf and release it. */
