@@ -668,23 +668,36 @@ static double clock_offset(void)
 
 static volatile sig_atomic_t emergency_busy;
 
+/* The signals of a crash, caught at open0 (catch_fatal), and the stop
+ * signals a backend catches (picl_api_catch_stop_signals). */
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define NFATAL (sizeof fatal_sigs / sizeof *fatal_sigs)
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP (sizeof stop_sigs / sizeof *stop_sigs)
+
+/* Is sa the default action (no handler, not ignored)? */
+static int is_default(const struct sigaction *sa)
+{
+	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == SIG_DFL;
+}
+
 #ifdef HAVE__FORK
 static void emergency_child(pid_t parent, int sig, enum picl_death how, int first)
 {
-	static const int dfl[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM };
-	static const int ign[] = { SIGINT, SIGTERM, SIGHUP };
 	const char *sn = sigabbrev_np(sig), *fn = sigabbrev_np(first);
 	char text[96];
 	sigset_t set;
 	size_t k;
 
 	sigemptyset(&set);
-	for (k = 0; k < sizeof dfl / sizeof *dfl; k++) {
-		signal(dfl[k], SIG_DFL);
-		sigaddset(&set, dfl[k]);
+	for (k = 0; k < NFATAL; k++) {
+		signal(fatal_sigs[k], SIG_DFL);
+		sigaddset(&set, fatal_sigs[k]);
 	}
-	for (k = 0; k < sizeof ign / sizeof *ign; k++)
-		signal(ign[k], SIG_IGN);
+	signal(SIGALRM, SIG_DFL);
+	sigaddset(&set, SIGALRM);
+	for (k = 0; k < NSTOP; k++)
+		signal(stop_sigs[k], SIG_IGN);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	alarm(EMERGENCY_SECONDS);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
@@ -749,8 +762,6 @@ int picl_api_emergency(int sig, enum picl_death how, int first)
  * handler runs on an alternate stack, allocated once, since a stack
  * overflow is a SIGSEGV with no stack left.
  */
-static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-#define NFATAL (sizeof fatal_sigs / sizeof *fatal_sigs)
 static struct sigaction fatal_prev[NFATAL];
 #define ALT_STACK_SIZE (1 << 20)     /* the child writes the part on it */
 
@@ -784,8 +795,7 @@ static unsigned fatal_defaults(void)
 	for (k = 0; k < NFATAL; k++) {
 		if (sigaction(fatal_sigs[k], NULL, &old) != 0)
 			continue;
-		if ((!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) ||
-		    (BE.own_handler && BE.own_handler(&old)))
+		if (is_default(&old) || (BE.own_handler && BE.own_handler(&old)))
 			mask |= 1u << k;
 	}
 	return mask;
@@ -823,9 +833,8 @@ static void catch_fatal(unsigned mask)
 	sigemptyset(&sa.sa_mask);
 	for (k = 0; k < NFATAL; k++)
 		sigaddset(&sa.sa_mask, fatal_sigs[k]);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
+	for (k = 0; k < NSTOP; k++)
+		sigaddset(&sa.sa_mask, stop_sigs[k]);
 	for (k = 0; k < NFATAL; k++)
 		if (mask & (1u << k))
 			sigaction(fatal_sigs[k], &sa, &fatal_prev[k]);
@@ -833,7 +842,6 @@ static void catch_fatal(unsigned mask)
 
 void picl_api_catch_stop_signals(void (*on_stop)(int))
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa, old;
 	size_t k;
 
@@ -841,12 +849,11 @@ void picl_api_catch_stop_signals(void (*on_stop)(int))
 	sa.sa_handler = on_stop;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
-		sigaddset(&sa.sa_mask, sigs[k]);
-	for (k = 0; k < sizeof sigs / sizeof *sigs; k++)
-		if (sigaction(sigs[k], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-		    old.sa_handler == SIG_DFL)
-			sigaction(sigs[k], &sa, NULL);
+	for (k = 0; k < NSTOP; k++)
+		sigaddset(&sa.sa_mask, stop_sigs[k]);
+	for (k = 0; k < NSTOP; k++)
+		if (sigaction(stop_sigs[k], NULL, &old) == 0 && is_default(&old))
+			sigaction(stop_sigs[k], &sa, NULL);
 }
 
 /* ---- communication calls ------------------------------------------------- */
