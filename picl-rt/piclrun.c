@@ -24,9 +24,9 @@
  * marked stopped (blocked processes abort and write their trace part), and
  * whatever remains after two seconds is killed; but first, each gets a
  * second stop signal (SIGTERM; a first one before it when it caught
- * none), which makes it write its part and die (first_signal,
- * second_signal). Afterwards the trace parts are merged into one sorted
- * trace with `picltrace merge --unsorted`
+ * none), which makes it write its part and die (term_running).
+ * Afterwards the trace parts are merged into one sorted trace with
+ * `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
  * build tree beside it, then on PATH); when that fails, the parts are kept
  * and piclrun says how to merge them by hand, file by file (-o and
@@ -96,8 +96,7 @@ struct proc {
 	int failed;             /* what went wrong is in why */
 	int never_opened;       /* exited well without calling open0 */
 	int deferred;           /* failed after another: reported once known */
-	int first;              /* sent a first stop signal (first_signal) */
-	int second;             /* sent a second stop signal (second_signal) */
+	int termed;             /* sent SIGTERM by the last term_running */
 	int status;             /* its wait status */
 	int execfd;             /* gets errno if its exec fails, else EOF */
 	char why[160];
@@ -559,73 +558,60 @@ static void kill_all(int sig)
 }
 
 /*
- * The end of stop_run's grace: a process still running that caught a stop
- * signal (its slot says so) is computing without PICL calls, and would
- * never fail one. A second signal makes it write its part from its
- * handler and die (local.c, api.c's emergency write) instead of being
- * killed with its trace: SIGTERM, sent to the process alone (its writer
- * ignores it anyway). It gets up to SECOND_WAIT seconds, as long as the
- * writer's own alarm. Returns how many were sent it.
+ * The end of stop_run's grace: a process still running is computing
+ * without PICL calls, and would never fail one. A second stop signal
+ * makes it write its part from its handler and die (local.c, api.c's
+ * emergency write) instead of being killed with its trace. So one that
+ * caught none yet (its slot says: at a --timeout, or when one process
+ * alone was signalled) gets a first SIGTERM, which its handler notes, and
+ * up to half a second to note it; then every one still running that
+ * caught one gets a second SIGTERM (sent to the process alone: its
+ * writer ignores it anyway), and up to SECOND_WAIT seconds, as long as
+ * the writer's own alarm. The two are not sent at once: a signal pending
+ * twice is delivered once. A process whose program handles or ignores
+ * SIGTERM itself does what its program says, and is killed as before if
+ * it goes on.
  */
 #define SECOND_WAIT 5
 
-static int second_signal(void)
+/* SIGTERM to each process still running whose slot shows a stop signal
+ * caught (had_one 1) or none (had_one 0), marked termed. How many. */
+static int term_running(int had_one)
 {
 	int i, n = 0;
 
 	for (i = 0; i < R.nslots; i++) {
-		R.p[i].second = 0;
-		if (R.p[i].running && atomic_load(&slot_of(i)->stop_sig) &&
+		R.p[i].termed = 0;
+		if (R.p[i].running && (atomic_load(&slot_of(i)->stop_sig) != 0) == had_one &&
 		    kill(R.p[i].pid, SIGTERM) == 0) {
-			R.p[i].second = 1;
+			R.p[i].termed = 1;
 			n++;
 		}
 	}
 	return n;
 }
 
-/*
- * Before it: a process still running that caught no stop signal (at a
- * --timeout, or when one process alone was signalled) computes without
- * PICL calls too, and would be killed with its trace. It gets a first
- * SIGTERM, which its handler notes (local.c), so that second_signal's
- * makes it write its part. Sending both at once would not do: a signal
- * pending twice is delivered once. Waits up to half a second for the
- * notes. A process whose program handles or ignores SIGTERM itself does
- * what its program says, and is killed as before if it goes on.
- */
-static void first_signal(void)
-{
-	double until;
-	int i, n = 0;
-
-	for (i = 0; i < R.nslots; i++) {
-		R.p[i].first = 0;
-		if (R.p[i].running && !atomic_load(&slot_of(i)->stop_sig) &&
-		    kill(R.p[i].pid, SIGTERM) == 0) {
-			R.p[i].first = 1;
-			n++;
-		}
-	}
-	until = now() + 0.5;
-	while (n && now() < until) {
-		reap();
-		for (i = n = 0; i < R.nslots; i++)
-			n += R.p[i].running && R.p[i].first &&
-			     !atomic_load(&slot_of(i)->stop_sig);
-		if (n)
-			nap();
-	}
-}
-
-/* How many of those sent a second signal still run. */
-static int nsecond(void)
+/* How many of those term_running sent SIGTERM still run (unnoted: and
+ * have not noted a stop signal in their slot yet). */
+static int ntermed(int unnoted)
 {
 	int i, n = 0;
 
 	for (i = 0; i < R.nslots; i++)
-		n += R.p[i].running && R.p[i].second;
+		n += R.p[i].running && R.p[i].termed &&
+		     !(unnoted && atomic_load(&slot_of(i)->stop_sig));
 	return n;
+}
+
+/* Reaps and waits up to secs seconds while ntermed(unnoted). */
+static void wait_termed(double secs, int unnoted)
+{
+	double until = now() + secs;
+
+	while (ntermed(unnoted) && now() < until) {
+		reap();
+		nap();
+	}
 }
 
 /* The deadline passed (or we were interrupted): say who is still running
@@ -659,15 +645,10 @@ static void stop_run(const char *reason)
 		reap();
 		nap();
 	}
-	if (nrunning())
-		first_signal();
-	if (second_signal()) {
-		until = now() + SECOND_WAIT;
-		while (nsecond() && now() < until) {
-			reap();
-			nap();
-		}
-	}
+	if (term_running(0))
+		wait_termed(0.5, 1);
+	if (term_running(1))
+		wait_termed(SECOND_WAIT, 0);
 	kill_all(SIGKILL);
 	while (nrunning()) {
 		int status, j;
