@@ -1625,6 +1625,27 @@ static enum severity nesting_severity(const struct proc *p)
 	return p->incomplete ? SEV_WARNING : SEV_ERROR;
 }
 
+/*
+ * Why an entry-exit finding of p may be no fault of the program, as the
+ * end of its message: " (the trace buffer filled at line N, -913: ...)"
+ * for an entry at line `line` open when tracing stopped (exit_lost), " (the
+ * trace buffer wrapped at line N, -914: ...)" for an exit once a ring had
+ * pushed records out (!exit_lost); else `otherwise`.
+ */
+static const char *why_lost(const struct proc *p, uint64_t line, int exit_lost,
+			    const char *otherwise, char *buf, size_t size)
+{
+	if (exit_lost && p->stop_line > line)
+		snprintf(buf, size, " (the trace buffer filled at line %llu, -913: its exit was not traced)",
+			 (unsigned long long)p->stop_line);
+	else if (!exit_lost && p->wrap_line)
+		snprintf(buf, size, " (the trace buffer wrapped at line %llu, -914: its entry may have been pushed out)",
+			 (unsigned long long)p->wrap_line);
+	else
+		return otherwise;
+	return buf;
+}
+
 static void check_event(struct validator *v, struct proc *p, const struct picl_record *rec)
 {
 	struct picl_error err;   /* filled by picl_stats_add on error only, and
@@ -1701,17 +1722,14 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 			v->nomem = 1;
 			return;
 		}
-		if (i == 0 && p->wrap_line) {
+		if (i == 0) {
+			char why[128];
+
 			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
 			       rec->mark.column, p->wrap_line,
-			       "exit of event %d has no matching entry on processor %d process %d (the trace buffer wrapped at line %llu, -914: its entry may have been pushed out)",
+			       "exit of event %d has no matching entry on processor %d process %d%s",
 			       (int)rec->event, (int)rec->processor, (int)rec->process,
-			       (unsigned long long)p->wrap_line);
-		} else if (i == 0) {
-			report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
-			       rec->mark.column, 0,
-			       "exit of event %d has no matching entry on processor %d process %d",
-			       (int)rec->event, (int)rec->processor, (int)rec->process);
+			       why_lost(p, rec->mark.line, 0, "", why, sizeof(why)));
 		} else {
 			const struct frame *entry = &p->stack[i - 1];
 
@@ -1720,21 +1738,15 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 			 * and the end do not name it again. */
 			if (i < p->depth && !p->stack[p->depth - 1].named) {
 				struct frame *inner = &p->stack[p->depth - 1];
+				char why[128];
 
 				inner->named = 1;
-				if (p->stop_line > inner->line)
-					report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
-					       rec->mark.column, inner->line,
-					       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (the trace buffer filled at line %llu, -913: its exit was not traced)",
-					       (int)rec->event, (unsigned long long)entry->line,
-					       (int)inner->event, (unsigned long long)inner->line,
-					       (unsigned long long)p->stop_line);
-				else
-					report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
-					       rec->mark.column, inner->line,
-					       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open (improper nesting)",
-					       (int)rec->event, (unsigned long long)entry->line,
-					       (int)inner->event, (unsigned long long)inner->line);
+				report(v, nesting_severity(p), R_ENTRY_EXIT, rec->mark.line,
+				       rec->mark.column, inner->line,
+				       "exit of event %d closes its entry at line %llu while the entry of event %d at line %llu is still open%s",
+				       (int)rec->event, (unsigned long long)entry->line,
+				       (int)inner->event, (unsigned long long)inner->line,
+				       why_lost(p, inner->line, 1, " (improper nesting)", why, sizeof(why)));
 			}
 			p->depth = openindex_pop(&p->by_event, p->stack, sizeof(*p->stack),
 						 p->depth, i, rec->event);
@@ -1752,19 +1764,18 @@ static void finish_processes(struct validator *v)
 
 	for (k = 0; k < v->nprocs; k++) {
 		struct proc *p = v->procs[k];
+		char why[128];
 
-		for (i = 0; i < p->depth; i++)
-			if (openindex_hole(&p->by_event, i) || p->stack[i].named)
+		for (i = 0; i < p->depth; i++) {
+			const struct frame *f = &p->stack[i];
+
+			if (openindex_hole(&p->by_event, i) || f->named)
 				continue;
-			else if (p->stop_line > p->stack[i].line)
-				report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
-				       p->stack[i].column, p->stop_line,
-				       "entry of event %d is never exited (the trace buffer filled at line %llu, -913: its exit was not traced)",
-				       (int)p->stack[i].event, (unsigned long long)p->stop_line);
-			else
-				report(v, nesting_severity(p), R_ENTRY_EXIT, p->stack[i].line,
-				       p->stack[i].column, 0, "entry of event %d is never exited",
-				       (int)p->stack[i].event);
+			report(v, nesting_severity(p), R_ENTRY_EXIT, f->line, f->column,
+			       p->stop_line > f->line ? p->stop_line : 0,
+			       "entry of event %d is never exited%s", (int)f->event,
+			       why_lost(p, f->line, 1, "", why, sizeof(why)));
+		}
 		if (p->seen_event && p->processor != PICL_HOST_PROCESSOR &&
 		    !(p->last_type == PICL_REC_EXIT && p->last_event == EV_TRACING))
 			report(v, SEV_ERROR, R_TRACING, p->last_ev_line, p->last_ev_column, 0,
