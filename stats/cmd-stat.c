@@ -17,6 +17,7 @@
  */
 #include "builtin.h"
 #include "fdio.h"
+#include "pow10.h"
 #include "profile.h"
 
 #include <getopt.h>
@@ -1069,6 +1070,12 @@ static void compare_missing(struct compare *c, const struct prof_proc *pp,
 	}
 }
 
+/* One unit of a timestamp's last decimal at `scale` decimals, in ticks. */
+static prof_ticks tick_unit(int32_t scale)
+{
+	return scale >= 0 && scale < PROF_TICK_SCALE ? pow10_tab[PROF_TICK_SCALE - scale] : 1;
+}
+
 static int run_compare(FILE *out, struct profile *p)
 {
 	struct compare c;
@@ -1109,20 +1116,15 @@ static int run_compare(FILE *out, struct profile *p)
 	}
 	{
 		/* each process's own: from the coarsest to the finest */
-		prof_ticks unit = 1, coarse = 1;
-		int32_t d, least = p->max_scale;
+		int32_t least = p->max_scale;
 		char fine[PROF_TICKS_BUFSIZE], coarsest[PROF_TICKS_BUFSIZE];
 
 		for (k = 0; k < p->nprocs; k++)
 			if (p->procs[k]->max_scale < least)
 				least = p->procs[k]->max_scale;
-		for (d = p->max_scale; d < PROF_TICK_SCALE; d++)
-			unit *= 10;
-		for (d = least; d < PROF_TICK_SCALE; d++)
-			coarse *= 10;
-		prof_ticks_format(unit, p->max_scale, fine);
+		prof_ticks_format(tick_unit(p->max_scale), p->max_scale, fine);
 		if (least < p->max_scale) {
-			prof_ticks_format(coarse, least, coarsest);
+			prof_ticks_format(tick_unit(least), least, coarsest);
 			snprintf(res, sizeof(res), "%s to %s s, by process", coarsest, fine);
 		} else {
 			snprintf(res, sizeof(res), "%s s", fine);
