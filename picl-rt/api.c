@@ -409,6 +409,54 @@ struct got {
 	int type, src;
 };
 
+/* "process 3", or "the host". */
+static const char *proc_name(int id, char *buf, size_t n)
+{
+	if (id == PICL_HOST)
+		return "the host";
+	snprintf(buf, n, "process %d", id);
+	return buf;
+}
+
+/*
+ * Why a receive of (type, src) can no longer end, with what it waited for
+ * and what this process has queued without receiving it: "piclrun stopped
+ * the run while it waited for a message of type 5; not received: 1
+ * message, of type 6 from process 0". A message of another type, or from
+ * another source, queued here is the usual cause of a deadlock. PICL's
+ * own messages (collectives') are left out, and so is the type waited for
+ * when it is one of them (the call says which collective).
+ */
+static const char *waiting(const char *why, int type, int src)
+{
+	static char text[200];
+	char a[24];
+	const struct msg *m, *first = NULL;
+	size_t n = 0, k;
+
+	for (m = S.qhead; m; m = m->next)       /* PICL's own aside */
+		if (!(m->type >= T_RESERVED_LO && m->type <= T_RESERVED_HI) &&
+		    !n++)
+			first = m;
+	k = (size_t)snprintf(text, sizeof text, "%s", why);
+	if (k < sizeof text && type == -1)
+		k += (size_t)snprintf(text + k, sizeof text - k, " while it "
+				      "waited for a message of any type");
+	else if (k < sizeof text &&
+		 !(type >= T_RESERVED_LO && type <= T_RESERVED_HI))
+		k += (size_t)snprintf(text + k, sizeof text - k, " while it "
+				      "waited for a message of type %d", type);
+	if (k < sizeof text && src != -1)
+		k += (size_t)snprintf(text + k, sizeof text - k, " from %s",
+				      proc_name(src, a, sizeof a));
+	if (k < sizeof text && n)
+		snprintf(text + k, sizeof text - k, "; not received: %zu "
+			 "message%s, %sof type %d from %s", n, n == 1 ? "" : "s",
+			 n == 1 ? "" : "the first ", first->type,
+			 proc_name(first->src, a, sizeof a));
+	return text;
+}
+
 /*
  * Take what the backend has: each message goes to the first posted
  * receive that wants it, else, when it matches (wtype, wsrc) and g is
@@ -427,11 +475,14 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 		r = BE.poll(&src, &type, &len, &p);
 		if (r == 0 || (r < 0 && !call))
 			return 0;
-		if (r < 0)
-			peer_fatal(call,
-				   or_stopped("no message can arrive any more (a process "
-					      "ended or died, or piclrun stopped the run)"),
+		if (r < 0) {
+			const char *why = or_stopped("no message can arrive any "
+						     "more (a process ended or died, "
+						     "or piclrun stopped the run)");
+
+			peer_fatal(call, g ? waiting(why, wtype, wsrc) : why,
 				   LONG_MIN);
+		}
 		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
 		    to_posted(src, type, p, len)) {
 			BE.release();
@@ -1055,9 +1106,10 @@ static int posted_pending(void)
 static int recv_into_result(int r, int event, int type, size_t len)
 {
 	if (r == -1)
-		peer_fatal("recv0", or_stopped("no message can arrive any more (a "
-						 "process ended or died, or piclrun "
-						 "stopped the run)"), LONG_MIN);
+		peer_fatal("recv0", waiting(or_stopped("no message can arrive any "
+						       "more (a process ended or died, "
+						       "or piclrun stopped the run)"),
+					    type, -1), LONG_MIN);
 	if (r == 2) {
 		if (event)      /* as if the message had been taken: -51 */
 			tr1(1, event, type);

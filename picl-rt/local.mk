@@ -173,6 +173,11 @@ t_rt_ring_stress_SOURCES = t/rt/ring-stress.c
 t_rt_ring_stress_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_ring_stress_LDADD = $(PICLEX_LDADD_)
 t_rt_ring_stress_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/deadlock
+t_rt_deadlock_SOURCES = t/rt/deadlock.c
+t_rt_deadlock_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_deadlock_LDADD = $(PICLEX_LDADD_)
+t_rt_deadlock_LDFLAGS = $(PICLEX_LDFLAGS_)
 check_PROGRAMS += t/rt/die-mid
 t_rt_die_mid_SOURCES = t/rt/die-mid.c
 t_rt_die_mid_CPPFLAGS = $(PICLEX_CPPFLAGS_)
@@ -189,6 +194,7 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 # piclrun killed (also before its processes start), what its trace says
 # it is
 LOCAL_ENGINE_TESTS = t/e2e/0660-runtime-probe-gone.sh \
+	t/e2e/0667-runtime-deadlock.sh \
 	t/e2e/0661-runtime-shm-full.sh t/e2e/0662-runtime-killed.sh \
 	t/e2e/0900-runtime-killed-early.sh t/e2e/0901-runtime-parts-dir.sh \
 	t/e2e/0902-runtime-trace-lost.sh t/e2e/0903-runtime-parts-dir-busy.sh \

@@ -3,7 +3,8 @@
  * them, and merge their traces into one.
  *
  *   piclrun -n N [--host ./hostprog] [-o trace.picl] [-z] [--keep-parts]
- *           [--timeout SECONDS] [--parts-dir DIR] ./prog args...
+ *           [--timeout SECONDS] [--deadlock stop|report] [--parts-dir DIR]
+ *           ./prog args...
  *
  * piclrun creates the shared-memory segment of the local backend (shm.h:
  * one file in /dev/shm, one SPSC ring per ordered pair of processes; the
@@ -24,7 +25,9 @@
  * marked stopped (blocked processes abort and write their trace part), and
  * whatever remains after two seconds is killed; but first, each gets a
  * second stop signal (SIGTERM; a first one before it when it caught
- * none), which makes it write its part and die (term_running).
+ * none), which makes it write its part and die (term_running). A
+ * deadlock (every process left waiting for a message, none on its way:
+ * deadlocked) is reported and stops the run the same way, at once.
  * Afterwards the trace parts are merged into one sorted trace with
  * `picltrace merge --unsorted`
  * (picltrace is looked for in $PICL_PICLTRACE, next to piclrun, in the
@@ -39,7 +42,8 @@
  * file, removes them (start_cleaner).
  *
  * Exit status: 0 when every process ended well (and the merge worked), 1
- * when a process failed or the timeout struck, 2 on usage or system errors,
+ * when a process failed, the timeout struck or the run deadlocked, 2 on
+ * usage or system errors,
  * 128 + the signal's number when SIGINT, SIGTERM or SIGHUP stopped it.
  */
 #ifdef HAVE_CONFIG_H
@@ -70,7 +74,8 @@
 
 static const char usage[] =
 	"usage: piclrun -n N [--host HOSTPROG] [-o FILE] [-z] [--keep-parts]\n"
-	"               [--timeout SECONDS] [--parts-dir DIR] PROG [ARG...]\n"
+	"               [--timeout SECONDS] [--deadlock=ACTION] [--parts-dir DIR]\n"
+	"               PROG [ARG...]\n"
 	"\n"
 	"  -n, --nprocs=N       start N node processes (1-1024; digits only, as\n"
 	"                       every number here: no '+', no blanks)\n"
@@ -82,6 +87,12 @@ static const char usage[] =
 	"      --keep-parts     keep the per-process trace parts (piclrun says where\n"
 	"                       unless --parts-dir chose the place)\n"
 	"  -t, --timeout=SECS   stop the run after SECS seconds\n"
+	"      --deadlock=ACTION\n"
+	"                       when every process left waits for a message and\n"
+	"                       none is on its way: stop (the default: report it\n"
+	"                       and stop the run, keeping its trace) or report\n"
+	"                       (report it once and let the processes wait, e.g.\n"
+	"                       for a debugger; --timeout or Ctrl-C ends the run)\n"
 	"      --parts-dir=DIR  where the parts go (default a temporary directory)\n"
 	"  -V, --version        show the version\n"
 	"  -h, --help           show this help\n"
@@ -104,6 +115,7 @@ struct proc {
 
 static struct {
 	int nprocs, nslots, zstd, keep, timeout;
+	int deadlock_report;            /* --deadlock=report */
 	const char *host, *out, *partsdir;
 	int out_given;                  /* -o named the trace */
 	char tmpdir[PATH_MAX], shmpath[PATH_MAX];
@@ -614,18 +626,17 @@ static void wait_termed(double secs, int unnoted)
 	}
 }
 
-/* The deadline passed (or we were interrupted): say who is still running
- * and on what, ask them to stop, then kill what is left (after a second
- * signal to those that caught a first one). */
-static void stop_run(const char *reason)
+/* Says who is still running and on what ("reason: process 0 still
+ * blocked waiting for a message"); stopping, marks each failed, with
+ * that as its why. */
+static void report_running(const char *reason, int stopping)
 {
 	int i;
-	double until;
 
 	for (i = 0; i < R.nslots; i++) {
 		struct proc *p = &R.p[i];
 		struct picl_shm_slot *s = slot_of(i);
-		char who[64], on[64] = "running";
+		char who[64], on[64] = "running", why[sizeof p->why];
 		if (!p->running)
 			continue;
 		name(who, sizeof who, p->id);
@@ -634,10 +645,23 @@ static void stop_run(const char *reason)
 		else if (atomic_load(&s->blocked) == PICL_BL_SEND)
 			snprintf(on, sizeof on, "blocked sending to %d",
 				 atomic_load(&s->blocked_on));
-		snprintf(p->why, sizeof p->why, "%s: %s still %s", reason, who, on);
-		p->failed = 1;
-		fprintf(stderr, "piclrun: %s\n", p->why);
+		snprintf(why, sizeof why, "%s: %s still %s", reason, who, on);
+		fprintf(stderr, "piclrun: %s\n", why);
+		if (stopping) {
+			memcpy(p->why, why, sizeof why);
+			p->failed = 1;
+		}
 	}
+}
+
+/* The deadline passed (or we were interrupted, or deadlocked): say who is
+ * still running and on what, ask them to stop, then kill what is left
+ * (after a second signal to those that caught a first one). */
+static void stop_run(const char *reason)
+{
+	double until;
+
+	report_running(reason, 1);
 	atomic_store(&((struct picl_shm_head *)R.seg)->stop, 1);
 	wake_all();
 	until = now() + 2;
@@ -673,11 +697,99 @@ static int caught_stop(void)
 	return -1;
 }
 
+/*
+ * A deadlock: every process still running that has not closed has opened
+ * and waits for a message (its slot's `blocked`, which local.c sets while
+ * a receive waits), and every ring into them is empty (head == tail).
+ * Then nothing can ever arrive: only a process that is not waiting could
+ * send, and one that closed cannot. (One that has not reached open0 yet,
+ * or computes, or waits for room to send, may still send: no deadlock.)
+ * The slots and the rings are read one after the other, not at one
+ * instant, so the slots must say so at DEADLOCK_SAMPLES samples in a
+ * row, DEADLOCK_EVERY naps apart, and the rings be empty at the first
+ * and the last with no ring written in between (the sum of their heads,
+ * which only grow, the same): a process that left its wait in between
+ * was woken by a message, which moved a head, or still has it in a ring.
+ * (The rings are read at those two samples only: at -n 1024 they are a
+ * million, 128 MB of indices.) Returns 1 when deadlocked.
+ */
+#define DEADLOCK_EVERY 20       /* naps: 100 ms */
+#define DEADLOCK_SAMPLES 5
+
+/* 1 if every process running and not closed waits for a message (and
+ * one does at least). */
+static int all_waiting(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < R.nslots; i++) {
+		struct picl_shm_slot *s = slot_of(i);
+		int32_t st = atomic_load(&s->state);
+
+		if (!R.p[i].running || st == PICL_ST_CLOSED)
+			continue;
+		if (st != PICL_ST_RUNNING ||
+		    atomic_load(&s->blocked) != PICL_BL_RECV)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* 1 if no ring into a process still running holds a message; *heads is
+ * the sum of their heads. */
+static int rings_empty(uint64_t *heads)
+{
+	int i, j;
+
+	*heads = 0;
+	for (i = 0; i < R.nslots; i++) {
+		if (!R.p[i].running)    /* what it was sent stays unread */
+			continue;
+		for (j = 0; j < R.nslots; j++) {
+			struct picl_ring_ctl *r;
+			uint64_t h;
+
+			if (j == i)
+				continue;
+			r = picl_shm_ring(R.seg, (uint32_t)j, (uint32_t)i);
+			h = atomic_load(&r->head);
+			if (h != atomic_load(&r->tail))
+				return 0;
+			*heads += h;
+		}
+	}
+	return 1;
+}
+
+static int deadlocked(void)
+{
+	static unsigned naps, seen;
+	static uint64_t heads_seen;
+	uint64_t heads;
+
+	if (++naps % DEADLOCK_EVERY)
+		return 0;
+	if (!all_waiting())
+		return (int)(seen = 0);
+	if (!seen) {
+		if (rings_empty(&heads_seen))
+			seen = 1;
+		return 0;
+	}
+	if (++seen < DEADLOCK_SAMPLES)
+		return 0;
+	if (rings_empty(&heads) && heads == heads_seen)
+		return 1;
+	seen = 0;
+	return 0;
+}
+
 static void watch(void)
 {
 	double deadline = R.timeout > 0 ? now() + R.timeout : 0;
 	char reason[96], who[64];
-	int i;
+	int i, reported = 0;
 
 	while (nrunning()) {
 		reap();
@@ -707,6 +819,18 @@ static void watch(void)
 				 R.timeout);
 			stop_run(reason);
 			break;
+		}
+		if (!reported && deadlocked()) {
+			fprintf(stderr, "piclrun: deadlock: every process left "
+				"waits for a message, and none is on its way%s\n",
+				R.deadlock_report ? "; they are left waiting "
+				"(--deadlock=report)" : "");
+			if (!R.deadlock_report) {
+				stop_run("deadlock");
+				break;
+			}
+			report_running("deadlock", 0);
+			reported = 1;
 		}
 		nap();
 	}
@@ -1380,6 +1504,7 @@ static int parse(int argc, char **argv)
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "keep-parts", no_argument, NULL, 'k' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "deadlock", required_argument, NULL, 'D' },
 		{ "parts-dir", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -1411,6 +1536,15 @@ static int parse(int argc, char **argv)
 				return -1;
 			}
 			R.timeout = (int)v;
+			break;
+		case 'D':
+			if (strcmp(optarg, "stop") != 0 &&
+			    strcmp(optarg, "report") != 0) {
+				fprintf(stderr, "piclrun: --deadlock %s: give "
+					"stop or report\n", optarg);
+				return -1;
+			}
+			R.deadlock_report = optarg[0] == 'r';
 			break;
 		case 'h': fputs(usage, stdout); exit(0);
 		case 'V': printf("piclrun %s\n", PACKAGE_VERSION); exit(0);

@@ -43,7 +43,7 @@ validate_ok "two procs.picl"
 # ... and the extra part of a failed run, which says the trace is partial
 rm -rf "parts dir"
 run env PICL_PICLTRACE="$TMP/failing-picltrace" timeout 60 "$RUN" -n 2 \
-  --timeout 1 --parts-dir pd -o block.picl "$EX/noclose" block
+  --timeout 1 --deadlock=report --parts-dir pd -o block.picl "$EX/noclose" block
 expect_rc 1
 cmd=$(sed -n 's/^  picltrace merge /merge /p' "$TMP/err")
 eval "run \"\$PT\" $cmd"
@@ -140,7 +140,7 @@ rm -rf zdir
 # signal's number, as a shell reports a command killed by it
 mkdir sigtmp
 for sig in TERM HUP INT; do
-  TMPDIR="$TMP/sigtmp" timeout 60 "$RUN" -n 2 -o sig$sig.picl "$EX/noclose" block \
+  TMPDIR="$TMP/sigtmp" timeout 60 "$RUN" -n 2 --deadlock=report -o sig$sig.picl "$EX/noclose" block \
     >sig.out 2>sig.err &
   rpid=$!
   n=0

@@ -56,17 +56,17 @@ partial_ok noclose.picl "process 0 exited without calling close0"
 
 # node 1 waits for ever: --timeout reports it, the run stops within seconds
 start=$(date +%s)
-run timeout 60 "$RUN" -n 3 --timeout 2 -o block.picl "$EX/noclose" block
+run timeout 60 "$RUN" -n 3 --timeout 2 --deadlock=report -o block.picl "$EX/noclose" block
 expect_rc 1
 [ $(($(date +%s) - start)) -lt 20 ] || fail "--timeout 2 took too long"
 grep -q "timeout after 2 s: process 1 still blocked waiting for a message" "$TMP/err" ||
   fail "blocked process not reported: $(cat "$TMP/err")"
 partial_ok block.picl "timeout after 2 s: process 1 still blocked"
-grep -q -- "^-7 -911 .* 1 0 .*recv0: piclrun stopped the run$" block.picl ||
+grep -q -- "^-7 -911 .* 1 0 .*recv0: piclrun stopped the run while it waited for a message of type 77; not received: 1 message, of type 2 from process 0$" block.picl ||
   fail "process 1's own -7 record missing (or not saying the run was stopped)"
 # piclrun killed with SIGKILL: its processes die with it (they would wait
 # for ever for partners that are gone)
-TMPDIR="$TMP" "$RUN" -n 3 -o killed.picl "$EX/noclose" block >killed.out 2>&1 &
+TMPDIR="$TMP" "$RUN" -n 3 --deadlock=report -o killed.picl "$EX/noclose" block >killed.out 2>&1 &
 rpid=$!
 n=0
 while [ "$n" -lt 50 ] && [ "$(pgrep -P "$rpid" | wc -l)" -lt 3 ]; do

@@ -9,7 +9,7 @@ set -e
 piclrun_setup
 
 # node 1 waits for ever in recv0, the others in close0
-TMPDIR="$TMP/tmp" "$RUN" -n 4 -o killed.picl "$EX/noclose" block >run.out 2>run.err &
+TMPDIR="$TMP/tmp" "$RUN" -n 4 --deadlock=report -o killed.picl "$EX/noclose" block >run.out 2>run.err &
 pr=$!
 i=0
 until [ "$(ps --ppid $pr -o pid= | wc -l)" -eq 4 ] && [ -n "$(ls -A tmp)" ]; do

@@ -69,7 +69,7 @@ start() {
   # (a background job of a shell without job control ignores SIGINT,
   # which a terminal's job does not)
   setsid -w env --default-signal=INT sh -c 'echo $$ >pg; exec "$@"' sh \
-    "$RUN" -n 2 -o "$name.picl" "$@" >"$name.out" 2>"$name.err" &
+    "$RUN" -n 2 --deadlock=report -o "$name.picl" "$@" >"$name.out" 2>"$name.err" &
   bg=$!
   i=0
   until [ -s pg ] && [ "$(pgrep -P "$(cat pg)" | wc -l)" -ge 2 ]; do
@@ -114,10 +114,10 @@ start block "$EX/noclose" block
 kill -INT -- "-$pg"
 finish block 130
 kept block 0 1
-grep -q '^picl: process 1: recv0: interrupted by SIGINT$' block.err ||
+grep -q '^picl: process 1: recv0: interrupted by SIGINT while it waited for a message of type 77; not received: 1 message, of type 2 from process 0$' block.err ||
   fail "block: the process does not say why it stops: $(cat block.err)"
 grep -q 'killed by signal' block.err && fail "block: a process was killed: $(cat block.err)"
-grep -q '^-7 .* picl: recv0: interrupted by SIGINT$' block.picl ||
+grep -q '^-7 .* picl: recv0: interrupted by SIGINT while it waited for a message of type 77; not received: 1 message, of type 2 from process 0$' block.picl ||
   fail "block: the trace does not say why it stops"
 
 # Ctrl-C while they compute between PICL calls, and SIGTERM to the group

@@ -1,0 +1,80 @@
+/*
+ * deadlock.c - runs that deadlock, and runs that only look as if they
+ * might, for piclrun's deadlock detection (t/e2e/0667-runtime-deadlock.sh).
+ *
+ * Usage: deadlock MODE [trace], on 2 processes (host: 1 node and a host,
+ * piclrun --host). With "trace", the processes trace (tracenode) and
+ * recv0 takes its traced path; without, its short one.
+ *   types     process 0 sends type 6 to process 1 and waits for type 7;
+ *             process 1 waits for type 5: a deadlock, the message of
+ *             type 6 queued at process 1
+ *   close     process 1 waits for a message process 0 never sends;
+ *             process 0 calls close0 (its barrier waits for process 1)
+ *   host      the host waits for type 3 from node 0, node 0 for type 4
+ *             from the host (the host program is started without
+ *             arguments: it always waits; with DEADLOCK_HOST_CLOSES set
+ *             in the environment, it calls close0 at once instead and
+ *             sleeps 20 s, a process that can send no more)
+ *   late      no deadlock: process 1 waits while process 0 computes
+ *             (sleeps) for 2 s before it sends
+ *   lateopen  no deadlock: process 0 waits for process 1, which sleeps
+ *             2 s before open0
+ * Exit 0 when the run ended well (the deadlocks must not).
+ */
+#include <picl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "types";
+	int trace = argc > 2 && strcmp(argv[2], "trace") == 0;
+	int np, me, host;
+	char buf[64] = "message";
+
+	if (strcmp(mode, "lateopen") == 0 && getenv("PICL_RANK") &&
+	    strcmp(getenv("PICL_RANK"), "1") == 0)
+		sleep(2);
+	open0(&np, &me, &host);
+	if (trace)
+		tracenode(100000, 1, 0);
+	if (me == host && getenv("DEADLOCK_HOST_CLOSES")) {
+		close0(0);
+		sleep(20);
+		return 0;
+	} else if (me == host) {        /* PICL_HOST */
+		recv0(buf, sizeof buf, 3);
+	} else if (strcmp(mode, "types") == 0) {
+		if (me == 0) {
+			send0(buf, 8, 6, 1);
+			recv0(buf, sizeof buf, 7);
+		} else {
+			recv0(buf, sizeof buf, 5);
+		}
+	} else if (strcmp(mode, "close") == 0) {
+		if (me == 1)
+			recv0(buf, sizeof buf, 5);
+	} else if (strcmp(mode, "host") == 0) {
+		recv0(buf, sizeof buf, 4);
+	} else if (strcmp(mode, "late") == 0) {
+		if (me == 0) {
+			sleep(2);
+			send0(buf, 8, 5, 1);
+		} else {
+			recv0(buf, sizeof buf, 5);
+		}
+	} else if (strcmp(mode, "lateopen") == 0) {
+		if (me == 1)
+			send0(buf, 8, 5, 0);
+		else
+			recv0(buf, sizeof buf, 5);
+	} else {
+		fprintf(stderr, "deadlock: unknown mode %s\n", mode);
+		return 2;
+	}
+	close0(0);
+	return 0;
+}
