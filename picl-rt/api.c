@@ -418,6 +418,21 @@ static const char *proc_name(int id, char *buf, size_t n)
 	return buf;
 }
 
+/* How many messages of the program's own types are queued (received by
+ * no call yet), and the first of them. */
+static size_t not_received(const struct msg **first)
+{
+	const struct msg *m;
+	size_t n = 0;
+
+	*first = NULL;
+	for (m = S.qhead; m; m = m->next)       /* PICL's own aside */
+		if (!(m->type >= T_RESERVED_LO && m->type <= T_RESERVED_HI) &&
+		    !n++)
+			*first = m;
+	return n;
+}
+
 /*
  * Why a receive of (type, src) can no longer end, with what it waited for
  * and what this process has queued without receiving it: "piclrun stopped
@@ -431,13 +446,9 @@ static const char *waiting(const char *why, int type, int src)
 {
 	static char text[200];
 	char a[24];
-	const struct msg *m, *first = NULL;
-	size_t n = 0, k;
+	const struct msg *first;
+	size_t n = not_received(&first), k;
 
-	for (m = S.qhead; m; m = m->next)       /* PICL's own aside */
-		if (!(m->type >= T_RESERVED_LO && m->type <= T_RESERVED_HI) &&
-		    !n++)
-			first = m;
 	k = (size_t)snprintf(text, sizeof text, "%s", why);
 	if (k < sizeof text && type == -1)
 		k += (size_t)snprintf(text + k, sizeof text - k, " while it "
@@ -463,7 +474,7 @@ static const char *waiting(const char *why, int type, int src)
  * set, it is returned held in *g (1; the caller copies it out and calls
  * BE.release()), else to the unexpected queue. Returns 0 when nothing
  * (more) has arrived. call names the program's call in an error; NULL
- * (host_drain): nothing arriving any more is no error either.
+ * (drain_quietly): nothing arriving any more is no error either.
  */
 static int pump(int wtype, int wsrc, const char *call, struct got *g)
 {
@@ -506,9 +517,10 @@ static void drain(const char *call)
 	pump(0, 0, call, NULL);
 }
 
-/* The host: take in what has arrived (node 0's clock origin among it),
- * without failing when the nodes are gone: its clocksync0 and close0. */
-static void host_drain(void)
+/* Take in what has arrived without failing when the peers are gone: the
+ * host's clocksync0 and close0 (node 0's clock origin among it), and
+ * close0's look for messages never received. */
+static void drain_quietly(void)
 {
 	pump(0, 0, NULL, NULL);
 }
@@ -945,6 +957,35 @@ void open0(int *numproc, int *me, int *host)
 		*host = S.host;
 }
 
+/*
+ * close0: the messages this process was sent and never received, said on
+ * standard error and in a -7 record ("picl: process 1: close0: 2 messages
+ * sent to this process were never received, the first of type 6 from
+ * process 0"). A message sent with the wrong type, or to the wrong
+ * process, otherwise shows only as a receive that waits for ever, or not
+ * at all. After the nodes' barrier every message sent to a node before
+ * its sender's close0 has arrived with the local backend; with MPI's, one
+ * may still be on its way (then it is not counted), and the host, no part
+ * of the barrier, counts what came before its close0.
+ */
+static void never_received(void)
+{
+	const struct msg *first;
+	char text[160], rec[170], a[24];
+	size_t n;
+
+	drain_quietly();
+	if (!(n = not_received(&first)))
+		return;
+	snprintf(text, sizeof text, "close0: %zu message%s sent to this process "
+		 "%s never received, %sof type %d from %s", n, n == 1 ? "" : "s",
+		 n == 1 ? "was" : "were", n == 1 ? "" : "the first ", first->type,
+		 proc_name(first->src, a, sizeof a));
+	fprintf(stderr, "picl: process %d: %s\n", S.me, text);
+	snprintf(rec, sizeof rec, "picl: %s", text);
+	tracemsg(rec);
+}
+
 void close0(int release)
 {
 	(void)release;
@@ -953,7 +994,7 @@ void close0(int release)
 	if (S.me == PICL_HOST) {
 		/* The host releases the nodes (no part of their barrier);
 		 * node 0's clock origin, if it came, before the write. */
-		host_drain();
+		drain_quietly();
 		tr0(1, -502);
 		tr0(0, -502);
 	} else {
@@ -961,6 +1002,7 @@ void close0(int release)
 		/* Nobody leaves while others may still send to it. */
 		barrier();
 	}
+	never_received();
 	traceexit();
 	BE.finalize();
 	S.open = 0;
@@ -1037,7 +1079,7 @@ void clocksync0(void)
 	if (S.me == PICL_HOST) {
 		/* No part in the nodes' sync: node 0's origin once it came
 		 * (enqueue), else the host's own clock now, as before. */
-		host_drain();
+		drain_quietly();
 		if (!S.host_origin)
 			pt_set_clock_offset(clock_origin(pt_clock_fixed()));
 		tr0(0, -401);

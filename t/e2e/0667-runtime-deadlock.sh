@@ -91,6 +91,27 @@ for how in late lateopen; do
   validate_ok ok.picl
 done
 
+# messages never received: said at close0 by their receiver, on standard
+# error and in its trace; the run itself is fine
+run env DEADLOCK_HOST_LEFTOVER=1 timeout -k 5 60 "$RUN" -n 2 --host "$PROG" -o l.picl \
+  "$PROG" leftover trace
+expect_rc 0
+grep -q "^picl: process 1: close0: 2 messages sent to this process were never received, the first of type 6 from process 0$" \
+  "$TMP/err" || fail "$last: $(cat "$TMP/err")"
+grep -q "^picl: process 32767: close0: 1 message sent to this process was never received, of type 9 from process 0$" \
+  "$TMP/err" || fail "$last: $(cat "$TMP/err")"
+! grep -q "process 0: close0" "$TMP/err" || fail "$last: $(cat "$TMP/err")"
+grep -q -- "^-7 -911 [^ ]* 1 0 .* picl: close0: 2 messages sent to this process were never received, the first of type 6 from process 0$" \
+  l.picl || fail "no -7 record of the messages never received"
+# validate finds the same two sends unmatched (and those to the host, which
+# does not trace)
+run "$PT" validate l.picl
+expect_rc 1
+for t in 6 8; do
+  grep -q "message-match: send of 8 bytes with type $t to processor 1 is never received$" \
+    "$TMP/out" || fail "$last: $(cat "$TMP/out")"
+done
+
 # --deadlock=report: said once, the processes left waiting until the
 # timeout ends the run
 timed -n 2 --deadlock=report --timeout 4 -o d.picl "$PROG" types trace

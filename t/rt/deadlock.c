@@ -19,6 +19,9 @@
  *             (sleeps) for 2 s before it sends
  *   lateopen  no deadlock: process 0 waits for process 1, which sleeps
  *             2 s before open0
+ *   leftover  no deadlock, but messages never received: process 0 sends
+ *             types 6 and 8 to process 1 and type 9 to the host (if
+ *             any), and nobody receives them; everyone calls close0
  * Exit 0 when the run ended well (the deadlocks must not).
  */
 #include <picl.h>
@@ -45,6 +48,10 @@ int main(int argc, char **argv)
 		close0(0);
 		sleep(20);
 		return 0;
+	} else if (me == host && getenv("DEADLOCK_HOST_LEFTOVER")) {
+		/* leftover: wait until node 0 has sent (its type 10 comes
+		 * after the type 9 left over) */
+		recv0(buf, sizeof buf, 10);
 	} else if (me == host) {        /* PICL_HOST */
 		recv0(buf, sizeof buf, 3);
 	} else if (strcmp(mode, "types") == 0) {
@@ -71,6 +78,15 @@ int main(int argc, char **argv)
 			send0(buf, 8, 5, 0);
 		else
 			recv0(buf, sizeof buf, 5);
+	} else if (strcmp(mode, "leftover") == 0) {
+		if (me == 0) {
+			send0(buf, 8, 6, 1);
+			send0(buf, 8, 8, 1);
+			if (host != -1) {
+				send0(buf, 8, 9, host);
+				send0(buf, 8, 10, host);
+			}
+		}
 	} else {
 		fprintf(stderr, "deadlock: unknown mode %s\n", mode);
 		return 2;
