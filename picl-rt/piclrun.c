@@ -736,15 +736,17 @@ static int all_waiting(void)
 	return n > 0;
 }
 
-/* 1 if no ring into a process still running holds a message; *heads is
- * the sum of their heads. */
+/* 1 if no ring into a process still running and not closed holds a
+ * message; *heads is the sum of their heads. */
 static int rings_empty(uint64_t *heads)
 {
 	int i, j;
 
 	*heads = 0;
 	for (i = 0; i < R.nslots; i++) {
-		if (!R.p[i].running)    /* what it was sent stays unread */
+		/* what it was sent stays unread */
+		if (!R.p[i].running ||
+		    atomic_load(&slot_of(i)->state) == PICL_ST_CLOSED)
 			continue;
 		for (j = 0; j < R.nslots; j++) {
 			struct picl_ring_ctl *r;

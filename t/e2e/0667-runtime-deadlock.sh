@@ -69,7 +69,8 @@ grep -q "^picl: process 32767: recv0: piclrun stopped the run while it waited fo
   run.err || fail "host: $(cat run.err)"
 
 # the nodes deadlocked while the host, which closed, lives on for 20 s: a
-# closed process cannot send, so it is no reason to wait for it
+# closed process cannot send, so it is no reason to wait for it, nor is
+# the message node 0 sent it after, left in its ring
 t0=$(date +%s)
 run env DEADLOCK_HOST_CLOSES=1 timeout -k 5 60 "$RUN" -n 2 --host "$PROG" -o d.picl \
   "$PROG" types trace

@@ -14,7 +14,9 @@
  *             from the host (the host program is started without
  *             arguments: it always waits; with DEADLOCK_HOST_CLOSES set
  *             in the environment, it calls close0 at once instead and
- *             sleeps 20 s, a process that can send no more)
+ *             sleeps 20 s, a process that can send no more; types then
+ *             has node 0 first send it a message after 1 s, which stays
+ *             in its ring)
  *   late      no deadlock: process 1 waits while process 0 computes
  *             (sleeps) for 2 s before it sends
  *   lateopen  no deadlock: process 0 waits for process 1, which sleeps
@@ -56,6 +58,10 @@ int main(int argc, char **argv)
 		recv0(buf, sizeof buf, 3);
 	} else if (strcmp(mode, "types") == 0) {
 		if (me == 0) {
+			if (host != -1 && getenv("DEADLOCK_HOST_CLOSES")) {
+				sleep(1);
+				send0(buf, 8, 9, host);
+			}
 			send0(buf, 8, 6, 1);
 			recv0(buf, sizeof buf, 7);
 		} else {
