@@ -440,7 +440,8 @@ static size_t not_received(const struct msg **first)
  * message, of type 6 from process 0". A message of another type, or from
  * another source, queued here is the usual cause of a deadlock. PICL's
  * own messages (collectives') are left out, and so is the type waited for
- * when it is one of them (the call says which collective).
+ * when it is one of them (the call says which collective: "while it
+ * waited for a message from process 1").
  */
 static const char *waiting(const char *why, int type, int src)
 {
@@ -457,6 +458,9 @@ static const char *waiting(const char *why, int type, int src)
 		 !(type >= T_RESERVED_LO && type <= T_RESERVED_HI))
 		k += (size_t)snprintf(text + k, sizeof text - k, " while it "
 				      "waited for a message of type %d", type);
+	else if (k < sizeof text && src != -1)  /* a collective's */
+		k += (size_t)snprintf(text + k, sizeof text - k, " while it "
+				      "waited for a message");
 	if (k < sizeof text && src != -1)
 		k += (size_t)snprintf(text + k, sizeof text - k, " from %s",
 				      proc_name(src, a, sizeof a));

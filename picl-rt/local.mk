@@ -239,12 +239,13 @@ TESTS += t/unit/test-trace
 # picl-mpi(7): building, running and merging under MPI.
 # t/e2e/0665-runtime-mpi-interrupt.sh: Ctrl-C at mpirun, a rank's crash:
 # every rank's part written from its signal handler.
+# t/e2e/0668-runtime-mpi-deadlock.sh: a deadlock found by the ranks.
 TESTS += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
 	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh \
-	t/e2e/0665-runtime-mpi-interrupt.sh
+	t/e2e/0665-runtime-mpi-interrupt.sh t/e2e/0668-runtime-mpi-deadlock.sh
 EXTRA_DIST += t/e2e/0650-runtime-mpi.sh t/e2e/0656-runtime-mpi-noclose.sh \
 	t/e2e/0986-runtime-mpi-abort-stderr.sh t/e2e/0996-runtime-wrong-launcher.sh \
-	t/e2e/0665-runtime-mpi-interrupt.sh
+	t/e2e/0665-runtime-mpi-interrupt.sh t/e2e/0668-runtime-mpi-deadlock.sh
 dist_man_MANS += man/picl-mpi.7
 
 # collectives tests

@@ -89,6 +89,10 @@
  *   answers (DONE_TAG): the run has failed, and the leaving rank stops it.
  *   MPI_Finalize at once would have waited for the others, who waited for
  *   it.
+ *
+ * - Deadlock (every rank waits for a message and none is on its way):
+ *   found by the ranks themselves, on a third private communicator, and
+ *   every wait fails with "deadlock" (see DL_AFTER).
  */
 #include "config.h"
 
@@ -175,6 +179,41 @@ struct escape_header {
 #define PROBE_EVERY 4
 #define SPLIT_OFF (1 << 30)
 
+/*
+ * Deadlock: what piclrun reads off its segment (piclrun.c, deadlocked()),
+ * found here by the ranks, on a communicator of its own (dlc), with rank
+ * 0 deciding. Each rank counts the messages it has sent on comm and those
+ * it has taken from it (nsent, nrecv; a message counts for its receiver
+ * once MPI has handed it over). A receive wait during which neither count
+ * moves is one episode (leaving a wait takes a message, which moves
+ * nrecv). After DL_AFTER seconds of an episode a rank REPORTs its counts
+ * to rank 0, once. Rank 0, itself that long in a wait, with a report from
+ * every rank and as many messages taken as sent in all, ASKs every rank
+ * for its counts; each ANSWERs from its next wait. If every answer is its
+ * report (and rank 0's own counts have not moved), every rank was waiting
+ * from before the ask to after it with nothing sent or taken, and at the
+ * ask no message was on its way: none can ever arrive. Rank 0 then tells
+ * each (FOUND), and every wait fails ("deadlock: ..."), which stops the
+ * run as any failure does. A stale report (its rank has taken a message
+ * since) shows in its answer, and is forgotten until the next. A rank that
+ * computes, waits to send, has closed (the host after close0) or has not
+ * opened neither reports nor answers: no deadlock. Messages left on dlc
+ * (a report that rank 0 never read) are taken at finalize. With
+ * PICL_MPI_DEADLOCK=report, rank 0 only says so, once, and the ranks go
+ * on waiting (for a debugger to be attached, or mpirun's --timeout), as
+ * piclrun --deadlock=report.
+ */
+#define DL_AFTER 1.0            /* seconds of a wait before its report */
+#define DL_REASK 0.5            /* rank 0 asks again after this long, */
+#define DL_REASK_MAX 64.0       /* doubled each time no answer came */
+enum { DL_REPORT = 1, DL_ASK, DL_ANSWER, DL_FOUND };
+
+/* rank 0's view of rank i: its last report and its answer to an ask */
+struct dl_rank {
+	int64_t s, r, reported;
+	int64_t as, ar, ask;            /* the answer, to ask number `ask` */
+};
+
 /* A message received while our own send was waiting. */
 struct queued {
 	struct queued *next;
@@ -219,6 +258,23 @@ static struct {
 	 * and a message up to fast_len bytes goes by MPI_Send. */
 	unsigned fast_nodes, fast_types;
 	size_t fast_len;
+
+	MPI_Comm dlc;		/* deadlock detection (see DL_AFTER) */
+	int dl_on;		/* dlc is set up */
+	uint64_t nsent, nrecv;	/* messages sent on comm, taken from it */
+	struct {
+		double since;	/* when this wait episode began */
+		uint64_t s, r;	/* nsent and nrecv then */
+		int on, reported;
+		int64_t ask;	/* rank 0's ask to answer (0: none) */
+	} ep;
+	struct dl_rank *dl;	/* rank 0: per rank */
+	int64_t ask;		/* rank 0: its last ask's number */
+	int asking;		/* rank 0: that ask is going */
+	double asked_at, reask;	/* when, and how long until the next */
+	uint64_t ask_s, ask_r;	/* rank 0's own counts at the ask */
+	int deadlock;		/* found: every wait fails */
+	int dl_report;		/* PICL_MPI_DEADLOCK=report: only say so */
 } mb = { .host_rank = -1, .spin = SPIN_SHARED, .stop_from = -1 };
 
 static void mpi_problem(const char *what, int err)
@@ -597,6 +653,15 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	mb.fast_nodes = (unsigned)(mb.host_rank < 0 ? mb.size : mb.host_rank);
 	mb.fast_types = (unsigned)(mb.split ? SPLIT_OFF - 1 : mb.tag_ub);
 	mb.fast_len = mb.split && mb.send_now > SMALL ? SMALL : mb.send_now;
+	h = getenv("PICL_MPI_DEADLOCK");
+	mb.dl_report = h && strcmp(h, "report") == 0;
+	/* every rank gets here (the failures above are every rank's) */
+	if (mb.size > 1 && MPI_Comm_dup(MPI_COMM_WORLD, &mb.dlc) == MPI_SUCCESS) {
+		MPI_Comm_set_errhandler(mb.dlc, MPI_ERRORS_RETURN);
+		mb.dl_on = 1;
+		if (mb.rank == 0)       /* without, no deadlock is found */
+			mb.dl = calloc((size_t)mb.size, sizeof *mb.dl);
+	}
 	mb.ready = 1;
 	picl_api_catch_stop_signals(on_stop_signal);
 	*nprocs = mb.host_rank < 0 ? mb.size : mb.size - 1;
@@ -634,12 +699,166 @@ static void read_ctl(void)
  */
 static int check_stop(void)
 {
-	if (mb.stop_from >= 0)
+	if (mb.stop_from >= 0 || mb.deadlock)
 		return 1;
 	if (!mb.ready)
 		return 0;
 	read_ctl();
 	return mb.stop_from >= 0;
+}
+
+/* The run is stopping: a rank stopped it or left, or it deadlocked. */
+static int stopping(void)
+{
+	return mb.stop_from >= 0 || mb.deadlock;
+}
+
+static double mpi_clock(void);
+
+/* A deadlock-detection message to rank r (three numbers; MPI buffers it:
+ * no wait). */
+static void dl_send(int r, int tag, int64_t a, uint64_t b, uint64_t c)
+{
+	int64_t v[3] = { a, (int64_t)b, (int64_t)c };
+
+	MPI_Send(v, 3, MPI_INT64_T, r, tag, mb.dlc);
+}
+
+/* Take what has come on dlc (see DL_AFTER). */
+static void dl_poll(void)
+{
+	MPI_Status st;
+	int64_t v[3];
+	int flag;
+
+	for (;;) {
+		flag = 0;
+		if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mb.dlc, &flag,
+			       &st) != MPI_SUCCESS || !flag)
+			return;
+		if (MPI_Recv(v, 3, MPI_INT64_T, st.MPI_SOURCE, st.MPI_TAG,
+			     mb.dlc, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return;
+		if (st.MPI_TAG == DL_ASK) {
+			mb.ep.ask = v[0];
+		} else if (st.MPI_TAG == DL_FOUND) {
+			mb.deadlock = 1;
+		} else if (mb.dl && st.MPI_TAG == DL_REPORT) {
+			struct dl_rank *d = &mb.dl[st.MPI_SOURCE];
+
+			d->s = v[1];
+			d->r = v[2];
+			d->reported = 1;
+		} else if (mb.dl && st.MPI_TAG == DL_ANSWER) {
+			struct dl_rank *d = &mb.dl[st.MPI_SOURCE];
+
+			d->ask = v[0];
+			d->as = v[1];
+			d->ar = v[2];
+		}
+	}
+}
+
+/*
+ * Rank 0, a wait of its own DL_AFTER seconds old: with a report from every
+ * rank and as many messages taken as sent in all, ask or, when every
+ * answer to the ask is its rank's report and its own counts have not
+ * moved since, it is a deadlock: tell everyone. An answer that is not the
+ * report makes that report stale (the rank reports again from its next
+ * long wait); a rank that does not answer (it computes) is asked again
+ * after DL_REASK seconds, doubled each time up to DL_REASK_MAX, so that
+ * the asks piling up for it stay few.
+ */
+static void dl_decide(double now)
+{
+	uint64_t s = mb.nsent, r = mb.nrecv;
+	int i, all = 1, stale = 0;
+
+	for (i = 1; i < mb.size; i++) {
+		if (!mb.dl[i].reported)
+			return;
+		s += (uint64_t)mb.dl[i].s;
+		r += (uint64_t)mb.dl[i].r;
+	}
+	if (s != r)
+		return;
+	if (mb.asking && mb.ask_s == mb.nsent && mb.ask_r == mb.nrecv) {
+		for (i = 1; i < mb.size; i++) {
+			struct dl_rank *d = &mb.dl[i];
+
+			if (d->ask != mb.ask) {
+				all = 0;
+			} else if (d->as != d->s || d->ar != d->r) {
+				d->reported = 0;
+				stale = 1;
+			}
+		}
+		if (all && !stale && mb.dl_report) {
+			fprintf(stderr, "libpicl-mpi: deadlock: every process "
+				"waits for a message, and none is on its way; "
+				"they are left waiting (PICL_MPI_DEADLOCK=report)\n");
+			free(mb.dl);    /* said once: no more deciding */
+			mb.dl = NULL;
+			return;
+		}
+		if (all && !stale) {
+			for (i = 1; i < mb.size; i++)
+				dl_send(i, DL_FOUND, 0, 0, 0);
+			mb.deadlock = 1;
+			return;
+		}
+		if (stale) {            /* wait for their new reports */
+			mb.asking = 0;
+			mb.reask = DL_REASK;
+			return;
+		}
+		if (now - mb.asked_at < mb.reask)
+			return;
+		mb.reask = mb.reask * 2 < DL_REASK_MAX ? mb.reask * 2 : DL_REASK_MAX;
+	} else {
+		mb.reask = DL_REASK;
+	}
+	mb.ask++;
+	mb.asking = 1;
+	mb.asked_at = now;
+	mb.ask_s = mb.nsent;
+	mb.ask_r = mb.nrecv;
+	for (i = 1; i < mb.size; i++)
+		dl_send(i, DL_ASK, mb.ask, 0, 0);
+}
+
+/*
+ * In a receive's wait, every few probes (where it looks at ctl too): the
+ * episode, the report, the answer to rank 0's ask; rank 0 decides.
+ */
+static void dl_check(void)
+{
+	double now;
+
+	if (!mb.dl_on || mb.deadlock)
+		return;
+	dl_poll();
+	now = mpi_clock();
+	if (!mb.ep.on || mb.ep.s != mb.nsent || mb.ep.r != mb.nrecv) {
+		mb.ep.on = 1;
+		mb.ep.since = now;
+		mb.ep.s = mb.nsent;
+		mb.ep.r = mb.nrecv;
+		mb.ep.reported = 0;
+	}
+	if (mb.ep.ask) {
+		dl_send(0, DL_ANSWER, mb.ep.ask, mb.nsent, mb.nrecv);
+		mb.ep.ask = 0;
+	}
+	if (mb.deadlock || now - mb.ep.since < DL_AFTER)
+		return;
+	if (mb.rank != 0) {
+		if (!mb.ep.reported)
+			dl_send(0, DL_REPORT, 0, mb.nsent, mb.nrecv);
+		mb.ep.reported = 1;
+	} else if (mb.dl) {
+		dl_decide(now);
+	}
 }
 
 /* A small notice on ctl to rank r (MPI buffers it: no wait). */
@@ -747,6 +966,13 @@ static void mpi_finalize(void)
 		MPI_Comm_free(&mb.comm);
 		MPI_Comm_free(&mb.ctl);
 	}
+	if (mb.dl_on && !done) {
+		dl_poll();              /* a report that rank 0 never read */
+		MPI_Comm_free(&mb.dlc);
+	}
+	mb.dl_on = 0;
+	free(mb.dl);
+	mb.dl = NULL;
 	free(mb.heard);
 	mb.heard = NULL;
 	mb.ready = 0;
@@ -809,6 +1035,7 @@ static int take(MPI_Message *msg, MPI_Status *st, void *ubuf, size_t ucap,
 			mpi_problem("MPI_Mrecv", err);
 			return -1;
 		}
+		mb.nrecv++;
 		*type = tag;
 		*len = (size_t)count;
 		*payload = ubuf;
@@ -822,6 +1049,7 @@ static int take(MPI_Message *msg, MPI_Status *st, void *ubuf, size_t ucap,
 	p = receive(msg, st, mb.rbuf, count, type, len);
 	if (!p)
 		return -1;
+	mb.nrecv++;
 	if (is_large(st->MPI_TAG))
 		*type = tag;
 	*payload = p;
@@ -929,8 +1157,10 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 	if (!mb.served && (unsigned)dst < mb.fast_nodes &&
 	    (unsigned)type < mb.fast_types && len <= mb.fast_len) {
 		err = MPI_Send(buf, (int)len, MPI_BYTE, dst, type, mb.comm);
-		if (err == MPI_SUCCESS)
+		if (err == MPI_SUCCESS) {
+			mb.nsent++;
 			return 0;
+		}
 		mpi_problem("MPI_Send", err);
 		return -1;
 	}
@@ -955,6 +1185,7 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 			mpi_problem("MPI_Send", err);
 			return -1;
 		}
+		mb.nsent++;
 		return 0;
 	} else if (fits_tag(type)) {
 		err = MPI_Isend(buf, (int)len, MPI_BYTE, rank, type, mb.comm,
@@ -968,6 +1199,7 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 			MPI_Type_free(&dt);
 		return -1;
 	}
+	mb.nsent++;
 	for (k = 1;; k++) {
 		err = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
 		if (err != MPI_SUCCESS || done)
@@ -983,7 +1215,7 @@ static int mpi_send(const void *buf, size_t len, int type, int dst)
 	}
 	if (dt != MPI_DATATYPE_NULL)
 		MPI_Type_free(&dt);
-	if (mb.stop_from >= 0 && !done)
+	if (stopping() && !done)
 		return -1;	/* the run stops: the layer above fails */
 	if (err != MPI_SUCCESS) {
 		mpi_problem("send", err);
@@ -1018,7 +1250,7 @@ static int mpi_poll(int *src, int *type, size_t *len, const void **payload)
 	if (!got) {	/* (a caller spinning on probe0 never waits) */
 		if (++mb.empty_polls % 1024 == 0)
 			check_stop();
-		return mb.stop_from >= 0 ? -1 : 0;
+		return stopping() ? -1 : 0;
 	}
 	if (take(&msg, &st, NULL, 0, INT_MIN, src, type, len, &p) < 0)
 		return -1;
@@ -1111,6 +1343,7 @@ recv_posted(void *buf, size_t cap, int want, int *src, int *mtype, size_t *len,
 			continue;
 		}
 		if (k % mb.spin == 0) {
+			dl_check();
 			if (check_stop()) {
 				/* the run stops: fail, unless the message
 				 * came first */
@@ -1136,6 +1369,7 @@ recv_posted(void *buf, size_t cap, int want, int *src, int *mtype, size_t *len,
 		mpi_problem("MPI_Irecv", err);
 		return -1;
 	}
+	mb.nrecv++;
 #ifdef OPEN_MPI
 	/* What MPI_Get_count(&st, MPI_BYTE, &count) says, read straight from
 	 * Open MPI's public status (its byte count, at most SMALL here):
@@ -1217,7 +1451,7 @@ static int mpi_recv_into(void *buf, size_t cap, int want, int block,
 		if (!flag) {
 			if (!block)
 				return 0;
-			if (mb.stop_from >= 0)
+			if (stopping())
 				return -1;
 			mpi_wait();
 			continue;
@@ -1263,6 +1497,7 @@ static void mpi_wait(void)
 			return;
 		}
 	}
+	dl_check();
 	if (check_stop())
 		return;
 	if (++mb.idle >= IDLE_BUDGET / mb.spin) {
@@ -1387,6 +1622,14 @@ static __attribute__((noreturn)) void stop_run(int code)
 	exit(code);
 }
 
+/* Why send, poll and recv_into fail (backend.h): a deadlock; the other
+ * reasons say themselves as before (NULL). */
+static const char *mpi_stopped(void)
+{
+	return mb.deadlock ? "deadlock: every process waits for a message, and "
+			     "none is on its way" : NULL;
+}
+
 static void mpi_abort(int code)
 {
 	int up = 0, down = 0;
@@ -1414,5 +1657,6 @@ const struct picl_backend picl_backend_impl = {
 	.wait = mpi_wait,
 	.clock = mpi_clock,
 	.abort = mpi_abort,
+	.stopped = mpi_stopped,
 	.own_handler = mpi_own_handler,
 };

@@ -52,7 +52,7 @@ parts_ok() {
 # seconds on a loaded machine)
 mkdir int
 (cd int && exec env --default-signal=INT $MPIRUN -x NOCLOSE_READY="$TMP/ready" \
-  -np 3 "$TMP/noclose" block) >int.out 2>int.err &
+  -x PICL_MPI_DEADLOCK=report -np 3 "$TMP/noclose" block) >int.out 2>int.err &
 bg=$!
 i=0
 until [ -e ready.0 ] && [ -e ready.1 ] && [ -e ready.2 ]; do

@@ -82,13 +82,15 @@ grep -q "^picl: process 1: recv0: piclrun stopped the run while it waited for a 
   "$TMP/err" || fail "$last: $(cat "$TMP/err")"
 [ "$elapsed" -lt 15 ] || fail "$last: took $elapsed s"
 
-# no deadlock: one computes for 2 s before it sends, or opens 2 s late
-for how in late lateopen; do
-  timed -n 2 -o ok.picl "$PROG" $how trace
+# no deadlock: one computes for 2 s before it sends, or opens 2 s late;
+# a token held 1 s a hop while the others wait; every message received
+# but by one that computes
+for how in "2 late" "2 lateopen" "4 tokens" "3 stale"; do
+  set -- $how
+  timed -n $1 -o ok.picl "$PROG" $2 trace
   expect_rc 0
   ! grep -q deadlock "$TMP/err" || fail "$last: $(cat "$TMP/err")"
   [ "$elapsed" -ge 2 ] || fail "$last: ended after $elapsed s"
-
   validate_ok ok.picl
 done
 

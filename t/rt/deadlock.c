@@ -21,6 +21,17 @@
  *             (sleeps) for 2 s before it sends
  *   lateopen  no deadlock: process 0 waits for process 1, which sleeps
  *             2 s before open0
+ *   tokens    no deadlock: on 4 or more processes, process 0 waits while
+ *             a token goes twice round the ring of the others, each
+ *             holding it 0.9 to 1.3 s: each waits long enough to report
+ *             (libpicl-mpi), while rank 0 asks, and the holder's report
+ *             is stale
+ *   stale     no deadlock, on 3 processes: process 1 waits 1.5 s for a
+ *             message from process 2, answers it, then computes 3 s before
+ *             it sends process 0 (waiting all along) the last message;
+ *             meanwhile every message sent has been received but by
+ *             process 1, whose last report (libpicl-mpi) is stale: rank 0
+ *             asks, and process 1 does not answer until it is done
  *   leftover  no deadlock, but messages never received: process 0 sends
  *             types 6 and 8 to process 1 and type 9 to the host (if
  *             any), and nobody receives them; everyone calls close0
@@ -32,6 +43,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* tokens: process 0 waits while a token goes twice round the ring of the
+ * others, each holding it 0.9 to 1.3 s; back home, it goes to process 0 */
+static void tokens(int np, int me)
+{
+	int tok[2] = { 0, 0 }, ring = np - 1;   /* laps, hops made */
+
+	if (me == 0) {
+		recv0((char *)tok, sizeof tok, 2);
+		return;
+	}
+	if (me == 1)
+		send0((char *)tok, sizeof tok, 1, 2);
+	for (;;) {
+		recv0((char *)tok, sizeof tok, 1);
+		if (++tok[1] % ring == 0 && ++tok[0] == 2) {   /* home */
+			send0((char *)tok, sizeof tok, 2, 0);
+			return;
+		}
+		usleep(900000 + (useconds_t)((me * 7 + tok[1] * 13) % 5) * 100000);
+		send0((char *)tok, sizeof tok, 1, me % ring + 1);
+		if (tok[1] + ring - 1 >= 2 * ring)      /* its last visit */
+			return;
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -84,6 +120,21 @@ int main(int argc, char **argv)
 			send0(buf, 8, 5, 0);
 		else
 			recv0(buf, sizeof buf, 5);
+	} else if (strcmp(mode, "stale") == 0) {
+		if (me == 0) {
+			recv0(buf, sizeof buf, 2);
+		} else if (me == 1) {
+			recv0(buf, sizeof buf, 1);
+			send0(buf, 8, 1, 2);
+			sleep(3);
+			send0(buf, 8, 2, 0);
+		} else {
+			usleep(1500000);
+			send0(buf, 8, 1, 1);
+			recv0(buf, sizeof buf, 1);
+		}
+	} else if (strcmp(mode, "tokens") == 0) {
+		tokens(np, me);
 	} else if (strcmp(mode, "leftover") == 0) {
 		if (me == 0) {
 			send0(buf, 8, 6, 1);
