@@ -183,6 +183,12 @@ struct proc {
 	size_t nlisted, listed_cap;
 	int32_t last_type, last_event;
 	uint64_t last_ev_line, last_ev_column;
+	/* its last recv0 entry (-51, -52): the type it asked for (-2: none
+	 * given), where; and the last such receive that never ended (its
+	 * exit without data, as a process failing or killed in it writes),
+	 * for the sends to it never received */
+	int32_t recv_type, stuck_type;
+	uint64_t recv_line, stuck_line;
 	int32_t *events;        /* event types seen (statistics subsets): sorted
 				   up to nsorted, then as they came (types out
 				   of the bitmap possibly twice) */
@@ -1575,11 +1581,36 @@ static void lost_broadcast(struct validator *v, const struct picl_message *m)
 
 /* The matcher's callback: a match as soon as it is made; at the end what
  * was sent and never received, received and never sent. */
+/*
+ * The receive that never ended on the processor a send never received
+ * went to, if it waited for another type (the usual deadlock: a message
+ * sent with a type its receiver does not wait for), as the end of the
+ * send's message: " (processor 1 waited for type 5 instead, at line 4, in
+ * a receive that never ended)". Returns its line (0: none, hint "").
+ */
+static uint64_t stuck_receive(struct validator *v, const struct picl_message *m,
+			      char *hint, size_t size)
+{
+	const struct proc *p = proc_find(v, m->dst_processor, 0);
+	char t[32];
+
+	hint[0] = '\0';
+	if (!p || !p->stuck_line || p->stuck_type == m->type || p->stuck_type == -1)
+		return 0;
+	if (p->stuck_type == -2)
+		snprintf(t, sizeof(t), "a message");
+	else
+		snprintf(t, sizeof(t), "type %d", (int)p->stuck_type);
+	snprintf(hint, size, " (processor %d waited for %s instead, at line %llu, in a receive that never ended)",
+		 (int)p->processor, t, (unsigned long long)p->stuck_line);
+	return p->stuck_line;
+}
+
 static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
 {
 	struct validator *v = ctx;
 	enum severity sev = v->opt->partial ? SEV_WARNING : SEV_ERROR;
-	char bytes[48];
+	char bytes[48], hint[128];
 
 	if (kind == PICL_MATCH_OK) {
 		matched(v, m);
@@ -1594,10 +1625,11 @@ static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_me
 	flush_broadcast(v);
 	v->unmatched++;
 	if (kind == PICL_MATCH_UNMATCHED_SEND)
-		report(v, sev, R_MESSAGE, m->send_mark.line, m->send_mark.column, 0,
-		       "send %swith type %d to processor %d is never received",
+		report(v, sev, R_MESSAGE, m->send_mark.line, m->send_mark.column,
+		       stuck_receive(v, m, hint, sizeof(hint)),
+		       "send %swith type %d to processor %d is never received%s",
 		       bytes_text(m->send_length, bytes, sizeof(bytes)), (int)m->type,
-		       (int)m->dst_processor);
+		       (int)m->dst_processor, hint);
 	else
 		report(v, sev, R_MESSAGE, m->recv_mark.line, m->recv_mark.column, 0,
 		       "receive %swith type %d from processor %d matches no send",
@@ -1682,6 +1714,16 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 	p->event_records++;
 	(void)picltrace_traceevents_n(rec, &p->nprofiled);
 
+	if ((rec->event == -51 || rec->event == -52) && rec->type == PICL_REC_ENTRY) {
+		p->recv_type = rec->nvalues >= 1 && rec->values[0].kind == PICL_VAL_INT &&
+			       rec->values[0].v.i >= -1 && rec->values[0].v.i <= INT32_MAX
+			       ? (int32_t)rec->values[0].v.i : -2;
+		p->recv_line = rec->mark.line;
+	} else if ((rec->event == -51 || rec->event == -52) && rec->type == PICL_REC_EXIT &&
+		   rec->nvalues == 0 && p->recv_line) {
+		p->stuck_type = p->recv_type;
+		p->stuck_line = p->recv_line;
+	}
 	if (rec->type == PICL_REC_ENTRY) {
 		struct frame *f;
 

@@ -51,6 +51,13 @@ for how in "" trace; do
   if [ -n "$how" ]; then
     grep -q -- "^-7 -911 [^ ]* 1 0 .* while it waited for a message of type 5; not received: 1 message, of type 6 from process 0$" \
       d.picl || fail "process 1's -7 record"
+    # validate, after the fact: the send never received, and the receive
+    # that waited for another type instead
+    run "$PT" validate d.picl
+    expect_rc 1
+    l=$(grep -n '^-3 -52 [^ ]* 1 0 ' d.picl | cut -d: -f1)
+    grep -q "^d.picl:[0-9]*:1: message-match: send of 8 bytes with type 6 to processor 1 is never received (processor 1 waited for type 5 instead, at line $l, in a receive that never ended)$" \
+      "$TMP/out" || fail "$last: $(cat "$TMP/out")"
   fi
 done
 
@@ -110,7 +117,7 @@ grep -q -- "^-7 -911 [^ ]* 1 0 .* picl: close0: 2 messages sent to this process 
 # does not trace)
 run "$PT" validate l.picl
 expect_rc 1
-for t in 6 8; do
+for t in 6 8; do   # (no receive waited instead: no hint)
   grep -q "message-match: send of 8 bytes with type $t to processor 1 is never received$" \
     "$TMP/out" || fail "$last: $(cat "$TMP/out")"
 done
