@@ -196,8 +196,9 @@ struct escape_header {
  * each (FOUND), and every wait fails ("deadlock: ..."), which stops the
  * run as any failure does. A stale report (its rank has taken a message
  * since) shows in its answer, and is forgotten until the next. A rank that
- * computes, waits to send, has closed (the host after close0) or has not
- * opened neither reports nor answers: no deadlock. Messages left on dlc
+ * computes, waits to send or has not opened neither reports nor answers:
+ * no deadlock. The host after close0 waits for the nodes to leave (see
+ * host_wait_nodes), and reports and answers from there. Messages left on dlc
  * (a report that rank 0 never read) are taken at finalize. With
  * PICL_MPI_DEADLOCK=report, rank 0 only says so, once, and the ranks go
  * on waiting (for a debugger to be attached, or mpirun's --timeout), as
@@ -894,7 +895,10 @@ static void stop_pause(void);
  * in what they still send it meanwhile. Else a node's message over SMALL
  * bytes that the host never received (a synchronous send) would wait for
  * the host, and the host in MPI_Finalize for the node. A node that stops
- * the run is answered (this part is written).
+ * the run is answered (this part is written). The host takes part in
+ * finding a deadlock of the nodes meanwhile, as a rank that waits (it
+ * will never send again): else nodes deadlocked after its close0 would
+ * be waited for for ever.
  */
 static void host_wait_nodes(void)
 {
@@ -909,6 +913,8 @@ static void host_wait_nodes(void)
 		}
 		if (n == mb.size)
 			return;
+		if (n == 1)     /* while no node has left (and freed dlc) */
+			dl_check();
 		if (enqueue_one() <= 0)
 			stop_pause();
 		while (mb.head) {	/* nobody will receive them */

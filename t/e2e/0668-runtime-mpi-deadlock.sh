@@ -48,6 +48,17 @@ grep -q "^picl: process 1: recv0: $dead_msg while it waited for a message of typ
 grep -q -- "^-7 -911 .* 1 0 .*picl: recv0: $dead_msg while it waited for a message of type 5$" \
   close/picltrace.1.picl || fail "rank 1's part does not say it"
 
+# the nodes deadlocked after the host's close0 (PICL_MPI_HOST=1: the last
+# rank is the host, which waits in close0 for the nodes to leave)
+t0=$(date +%s)
+run timeout -k 5 60 $MPIRUN -x PICL_MPI_HOST=1 -x DEADLOCK_HOST_CLOSES=1 -np 3 \
+  "$TMP/deadlock" types
+elapsed=$(($(date +%s) - t0))
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "$last: exit status $rc"
+[ "$elapsed" -lt 20 ] || fail "$last: took $elapsed s"
+grep -q "^picl: process 1: recv0: $dead_msg while it waited for a message of type 5; not received: 1 message, of type 6 from process 0$" \
+  "$TMP/err" || fail "$last: $(cat "$TMP/err")"
+
 # no deadlock: a rank computes 2 s before it sends; the stale report
 for how in "2 late" "3 stale"; do
   mpi $how
