@@ -1,10 +1,11 @@
 /*
  * deadlock.c - runs that deadlock, and runs that only look as if they
- * might, for piclrun's deadlock detection (t/e2e/0667-runtime-deadlock.sh).
+ * might, for piclrun's deadlock detection and libpicl-mpi's
+ * (t/e2e/0667-runtime-deadlock.sh, 0668-runtime-mpi-deadlock.sh).
  *
- * Usage: deadlock MODE [trace], on 2 processes (host: 1 node and a host,
- * piclrun --host). With "trace", the processes trace (tracenode) and
- * recv0 takes its traced path; without, its short one.
+ * Usage: deadlock MODE [trace], on 2 processes unless said (host: 1 node
+ * and a host). With "trace", the processes trace (tracenode) and recv0
+ * takes its traced path; without, its short one.
  *   types     process 0 sends type 6 to process 1 and waits for type 7;
  *             process 1 waits for type 5: a deadlock, the message of
  *             type 6 queued at process 1
@@ -24,8 +25,7 @@
  *   tokens    no deadlock: on 4 or more processes, process 0 waits while
  *             a token goes twice round the ring of the others, each
  *             holding it 0.9 to 1.3 s: each waits long enough to report
- *             (libpicl-mpi), while rank 0 asks, and the holder's report
- *             is stale
+ *             to rank 0 (libpicl-mpi), and the holder's report is stale
  *   stale     no deadlock, on 3 processes: process 1 waits 1.5 s for a
  *             message from process 2, answers it, then computes 3 s before
  *             it sends process 0 (waiting all along) the last message;
@@ -33,8 +33,10 @@
  *             process 1, whose last report (libpicl-mpi) is stale: rank 0
  *             asks, and process 1 does not answer until it is done
  *   leftover  no deadlock, but messages never received: process 0 sends
- *             types 6 and 8 to process 1 and type 9 to the host (if
- *             any), and nobody receives them; everyone calls close0
+ *             types 6 and 8 to process 1 and types 9 and 10 to the host
+ *             (if any), and nobody receives them but type 10 (the host
+ *             waits for it when DEADLOCK_HOST_LEFTOVER is set, so that
+ *             type 9 is there at its close0); everyone calls close0
  * Exit 0 when the run ended well (the deadlocks must not).
  */
 #include <picl.h>
