@@ -33,15 +33,9 @@ dead() {
   [ -z "$how" ] || validate_ok d.picl --partial
 }
 
-timed() {
-  t0=$(date +%s)
-  run timeout -k 5 60 "$RUN" "$@"
-  elapsed=$(($(date +%s) - t0))
-}
-
 for how in "" trace; do
   rm -f d.picl
-  timed -n 2 -o d.picl "$PROG" types $how
+  run_timed "$RUN" -n 2 -o d.picl "$PROG" types $how
   dead "process 0" "process 1"
   # what each waited for, and the message of the wrong type queued
   grep -q "^picl: process 0: recv0: piclrun stopped the run while it waited for a message of type 7$" \
@@ -64,13 +58,13 @@ done
 how=trace
 
 # process 0 in close0's barrier, process 1 in recv0
-timed -n 2 -o d.picl "$PROG" close trace
+run_timed "$RUN" -n 2 -o d.picl "$PROG" close trace
 dead "process 0" "process 1"
 grep -q "^picl: process 1: recv0: piclrun stopped the run while it waited for a message of type 5$" \
   run.err || fail "close: $(cat run.err)"
 
 # the host waits for node 0, node 0 for the host
-timed -n 1 --host "$PROG" -o d.picl "$PROG" host trace
+run_timed "$RUN" -n 1 --host "$PROG" -o d.picl "$PROG" host trace
 dead "process 0" "the host (processor 32767)"
 grep -q "^picl: process 32767: recv0: piclrun stopped the run while it waited for a message of type 3$" \
   run.err || fail "host: $(cat run.err)"
@@ -78,10 +72,8 @@ grep -q "^picl: process 32767: recv0: piclrun stopped the run while it waited fo
 # the nodes deadlocked while the host, which closed, lives on for 20 s: a
 # closed process cannot send, so it is no reason to wait for it, nor is
 # the message node 0 sent it after, left in its ring
-t0=$(date +%s)
-run env DEADLOCK_HOST_CLOSES=1 timeout -k 5 60 "$RUN" -n 2 --host "$PROG" -o d.picl \
+run_timed env DEADLOCK_HOST_CLOSES=1 "$RUN" -n 2 --host "$PROG" -o d.picl \
   "$PROG" types trace
-elapsed=$(($(date +%s) - t0))
 expect_rc 1
 grep -q "^piclrun: deadlock: process 1 still blocked waiting for a message$" "$TMP/err" ||
   fail "$last: $(cat "$TMP/err")"
@@ -94,7 +86,7 @@ grep -q "^picl: process 1: recv0: piclrun stopped the run while it waited for a 
 # but by one that computes
 for how in "2 late" "2 lateopen" "4 tokens" "3 stale"; do
   set -- $how
-  timed -n $1 -o ok.picl "$PROG" $2 trace
+  run_timed "$RUN" -n $1 -o ok.picl "$PROG" $2 trace
   expect_rc 0
   ! grep -q deadlock "$TMP/err" || fail "$last: $(cat "$TMP/err")"
   [ "$elapsed" -ge 2 ] || fail "$last: ended after $elapsed s"
@@ -124,7 +116,7 @@ done
 
 # --deadlock=report: said once, the processes left waiting until the
 # timeout ends the run
-timed -n 2 --deadlock=report --timeout 4 -o d.picl "$PROG" types trace
+run_timed "$RUN" -n 2 --deadlock=report --timeout 4 -o d.picl "$PROG" types trace
 expect_rc 1
 [ "$elapsed" -ge 4 ] || fail "$last: ended after $elapsed s"
 [ "$(grep -c "^piclrun: deadlock: every process left waits for a message, and none is on its way; they are left waiting (--deadlock=report)$" "$TMP/err")" -eq 1 ] ||

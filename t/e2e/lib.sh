@@ -176,6 +176,14 @@ validate_ok() {
   expect_rc 0
 }
 
+# run_timed CMD...: run CMD under `timeout -k 5 60` (a hung run ends with
+# status 124, or 137); elapsed is the whole seconds it took.
+run_timed() {
+  t0=$(date +%s)
+  run timeout -k 5 60 "$@"
+  elapsed=$(($(date +%s) - t0))
+}
+
 run_within() {
   limit=$1; shift
   if command -v timeout >/dev/null; then
