@@ -61,23 +61,24 @@ EOF
   esac
 done
 
+# differs P0 P1: validate and stat --compare both refuse the trace with
+# those recorded times; stat's output is standard input
+differs() {
+  trace "$1" "$2" > t.picl
+  run "$PT" validate t.picl
+  expect_rc 1
+  run "$PT" stat --compare t.picl
+  expect_rc 1
+  expect_out
+}
+
 # Two units off is a difference at either resolution; so is a unit of
 # processor 0's (0.01) on processor 1.
-trace 0.12 0.100000 > t.picl
-run "$PT" validate t.picl
-expect_rc 1
-run "$PT" stat --compare t.picl
-expect_rc 1
-expect_out <<'EOF'
+differs 0.12 0.100000 <<'EOF'
 t.picl:5:32: processor 0, process 0, relative to -1: time of -11 open0: recorded 0.12, the events give 0.100000000
 the statistics records differ from the events: 1 of 11 values
 EOF
-trace 0.10 0.110000 > t.picl
-run "$PT" validate t.picl
-expect_rc 1
-run "$PT" stat --compare t.picl
-expect_rc 1
-expect_out <<'EOF'
+differs 0.10 0.110000 <<'EOF'
 t.picl:13:36: processor 1, process 0, relative to -1: time of -11 open0: recorded 0.110000, the events give 0.100000000
 the statistics records differ from the events: 1 of 11 values
 EOF
