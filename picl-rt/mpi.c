@@ -693,6 +693,12 @@ static void read_ctl(void)
 	}
 }
 
+/* The run is stopping: a rank stopped it or left, or it deadlocked. */
+static int stopping(void)
+{
+	return mb.stop_from >= 0 || mb.deadlock;
+}
+
 /*
  * Has a rank stopped the run, or left without close0 (see the top)? 1
  * once one has, else 0. Called where a wait would yield or sleep, not on
@@ -700,18 +706,12 @@ static void read_ctl(void)
  */
 static int check_stop(void)
 {
-	if (mb.stop_from >= 0 || mb.deadlock)
+	if (stopping())
 		return 1;
 	if (!mb.ready)
 		return 0;
 	read_ctl();
 	return mb.stop_from >= 0;
-}
-
-/* The run is stopping: a rank stopped it or left, or it deadlocked. */
-static int stopping(void)
-{
-	return mb.stop_from >= 0 || mb.deadlock;
 }
 
 static double mpi_clock(void);
