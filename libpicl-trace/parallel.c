@@ -44,11 +44,12 @@
  * smaller) and their parsed records, whatever the input's size.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE  /* memrchr */
+#define _GNU_SOURCE  /* memrchr, sched_getaffinity */
 #endif
 #include "reader-int.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -734,7 +735,19 @@ static void *zalloc_lines(size_t size)
 	return p;
 }
 
-static size_t thread_count(void)
+/* The CPUs this process may run on: its affinity mask (taskset, a batch
+ * system's cpuset), not every CPU online, so that a job given one CPU of
+ * a large node does not start a thread per core of the node on it. */
+static long usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return CPU_COUNT(&set);
+	return sysconf(_SC_NPROCESSORS_ONLN);   /* more CPUs than CPU_SETSIZE */
+}
+
+size_t picl_reader_threads(void)
 {
 	const char *env = getenv("PICL_THREADS");
 	long n;
@@ -746,7 +759,7 @@ static size_t thread_count(void)
 		if (*end != '\0' || n < 1)
 			n = 1;
 	} else {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
+		n = usable_cpus();
 	}
 	if (n > MAX_THREADS)
 		n = MAX_THREADS;
@@ -797,7 +810,7 @@ static void free_pipeline(struct pipeline *pl)
 
 int pipe_start(struct picl_reader *r)
 {
-	size_t n = thread_count(), i;
+	size_t n = picl_reader_threads(), i;
 	struct pipeline *pl;
 	sigset_t all, old;
 

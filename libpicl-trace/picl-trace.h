@@ -583,11 +583,10 @@ enum picl_reader_flags {
 	 * without the flag (same values, errors, marks and definitions), only
 	 * sooner on a machine with several cores. Taken only for regular
 	 * files (plain or zstd), never for pipes or memory, and only when more
-	 * than one thread may parse: one per online CPU, or as many as the
-	 * environment variable PICL_THREADS says (1 turns it off; anything
-	 * not a number is 1), at most 8 either way, the calling thread
-	 * included (it parses too while the records it needs next are not
-	 * ready). Memory grows by a few MB (a handful of 256 KiB chunks and
+	 * than one thread may parse (picl_reader_threads: one per CPU the
+	 * process may run on, or as many as the environment variable
+	 * PICL_THREADS says, at most 8), the calling thread included (it
+	 * parses too while the records it needs next are not ready). Memory grows by a few MB (a handful of 256 KiB chunks and
 	 * their parsed records). The threads start at the first
 	 * picl_reader_next and stop in picl_reader_free. */
 	PICL_READ_PARALLEL = 1 << 3,
@@ -682,6 +681,14 @@ const char *picl_reader_path(const struct picl_reader *r);
 
 /* 1 if the input is zstd-compressed. */
 int picl_reader_is_compressed(const struct picl_reader *r);
+
+/* How many threads a PICL_READ_PARALLEL reader opened now would parse
+ * with, the calling thread included: the number in the environment
+ * variable PICL_THREADS if it is set (anything not a number, or below 1,
+ * is 1), else one per CPU this process may run on (its affinity mask, as
+ * taskset or a batch system's cpuset leave it: not every CPU online); at
+ * most 8 either way. 1 means such a reader reads serially. */
+size_t picl_reader_threads(void);
 
 /* Bytes of (decompressed) input consumed so far, for progress reports. */
 uint64_t picl_reader_offset(const struct picl_reader *r);

@@ -11,7 +11,12 @@
  * with small chunk sizes (so that records straddle many chunks and the
  * reader hands over to the serial code) and every flag combination.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity */
+#endif
 #include <check.h>
+#include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,6 +413,80 @@ START_TEST(one_thread)
 }
 END_TEST
 
+/* Threads of this process now (the entries of /proc/self/task). */
+static int tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Threads of a parallel reader of path once it has handed out a record. */
+static int reader_tasks(const char *path)
+{
+	struct picl_reader_options o = { .flags = PICL_READ_PARALLEL };
+	struct picl_record rec;
+	struct picl_reader *r;
+	int rc, n;
+
+	r = picl_reader_open(path, &o, &rc, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_ge(picl_reader_next(r, &rec), 0);
+	n = tasks();
+	while (picl_reader_next(r, &rec) != PICL_END)
+		;
+	picl_reader_free(r);
+	return n;
+}
+
+/*
+ * The threads: PICL_THREADS when set (not a number, or below 1: 1; at most
+ * 8), else one per CPU of the affinity mask, not one per CPU online: held
+ * to one CPU (taskset -c 0, a batch job's one core) a reader reads alone.
+ */
+START_TEST(threads_from_affinity)
+{
+	char *path = make_trace(11, 20000);
+	cpu_set_t all, one;
+	int cpus, first, expect;
+
+	setenv("PICL_THREADS", "3", 1);
+	ck_assert_uint_eq(picl_reader_threads(), 3);
+	setenv("PICL_THREADS", "x", 1);
+	ck_assert_uint_eq(picl_reader_threads(), 1);
+	setenv("PICL_THREADS", "0", 1);
+	ck_assert_uint_eq(picl_reader_threads(), 1);
+	setenv("PICL_THREADS", "20", 1);
+	ck_assert_uint_eq(picl_reader_threads(), 8);
+	unsetenv("PICL_THREADS");
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	cpus = CPU_COUNT(&all);
+	expect = cpus > 8 ? 8 : cpus;
+	ck_assert_uint_eq(picl_reader_threads(), (size_t)expect);
+	ck_assert_int_eq(tasks(), 1);
+	if (cpus >= 2)
+		ck_assert_int_eq(reader_tasks(path), expect);
+
+	for (first = 0; !CPU_ISSET(first, &all); first++)
+		;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	ck_assert_uint_eq(picl_reader_threads(), 1);
+	ck_assert_int_eq(reader_tasks(path), 1);
+	sched_setaffinity(0, sizeof(all), &all);
+	unlink(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("parallel");
@@ -421,6 +500,7 @@ int main(void)
 	tcase_add_test(tc, decode_ahead);
 	tcase_add_loop_test(tc, fast_as_careful, 0, 2);
 	tcase_add_test(tc, one_thread);
+	tcase_add_test(tc, threads_from_affinity);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
