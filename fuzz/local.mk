@@ -66,7 +66,7 @@ CLEANFILES += $(FUZZ_TARGETS:%=fuzz/fuzz-%)
 
 # The picltrace commands as a whole (fuzz-commands.c): their sources but
 # picltrace.c's main (a command added to picltrace goes here too).
-FUZZ_CMDSOURCES = picltrace/util.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
+FUZZ_CMDSOURCES = picltrace/util.c picltrace/limits.c picltrace/cmd-cat.c libpicl-trace/cmd-validate.c \
 	picltrace/cmd-filter.c sort-merge/runs.c sort-merge/defs.c sort-merge/msort.c \
 	sort-merge/cmd-sort.c sort-merge/cmd-merge.c sort-merge/cmd-sync.c sort-merge/clock.c stats/cmd-stat.c \
 	stats/cmd-plot.c stats/profile.c

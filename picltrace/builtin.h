@@ -52,8 +52,23 @@ int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes);
 int picltrace_parse_time(const char *cmd, const char *opt, const char *arg,
 			 const char *expected, struct picl_time *t);
 
-/* The default --memory: a quarter of physical memory, at least 64 MiB. */
+/* The memory this process may use (limits.c), each UINT64_MAX when there
+ * is no such limit: physical memory, the least limit of its memory
+ * cgroups (cgroup_file names the file it was read from), RLIMIT_AS and
+ * RLIMIT_DATA; usable is the least of them. */
+struct picltrace_memory_limits {
+	uint64_t physical, cgroup, as, data, usable;
+	char cgroup_file[4096 + 64 + 32];
+};
+void picltrace_memory_limits(struct picltrace_memory_limits *l);
+
+/* The default --memory: a quarter of the usable memory above, at least
+ * 64 MiB (or half of a smaller limit). */
 uint64_t picltrace_default_memory(void);
+
+/* picltrace --resources: those limits, the CPUs and the threads a file
+ * is read with, on standard output. Returns 0. */
+int picltrace_resources(void);
 
 /* Bound what matcher m keeps in memory of the messages waiting for a
  * partner to `memory` bytes (--memory; 0: the default above), the rest

@@ -1,6 +1,7 @@
 # picltrace/: the command dispatcher; each subcommand lives with its component.
 bin_PROGRAMS += picltrace/picltrace
-picltrace_picltrace_SOURCES = picltrace/picltrace.c picltrace/builtin.h picltrace/util.c picltrace/cmd-cat.c
+picltrace_picltrace_SOURCES = picltrace/picltrace.c picltrace/builtin.h picltrace/util.c picltrace/limits.c \
+	picltrace/cmd-cat.c
 picltrace_picltrace_LDADD = libpicl-trace/libpicl-trace.la
 picltrace_picltrace_LDFLAGS = $(INSTALLED_RPATH)
 picltrace_picltrace_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picltrace
@@ -17,3 +18,6 @@ TESTS += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh t/e2e/0301-filter-defs.s
 	t/e2e/0977-filter-subset-redefined.sh
 EXTRA_DIST += t/e2e/0300-filter.sh t/e2e/0300-filter-spec.sh t/e2e/0301-filter-defs.sh \
 	t/e2e/0977-filter-subset-redefined.sh
+# --resources: what the process may use, and the defaults taken from it
+TESTS += t/e2e/0054-resources.sh
+EXTRA_DIST += t/e2e/0054-resources.sh

@@ -33,7 +33,7 @@ static const struct cmd_struct commands[] = {
 };
 
 static const char usage_text[] =
-	"usage: picltrace [--version] [--help] <command> [<args>]\n"
+	"usage: picltrace [--version] [--help] [--resources] <command> [<args>]\n"
 	"       picltrace help <command>\n";
 
 static void print_usage(FILE *out)
@@ -48,6 +48,9 @@ static void print_usage(FILE *out)
 	      "allowed: no '+', no blanks, no hexadecimal.\n", out);
 	fputs("\n'picltrace <command> --help' shows a command's options;\n"
 	      "'man picltrace-<command>' its manual.\n", out);
+	fputs("'picltrace --resources' shows the memory and CPUs this process may use\n"
+	      "(a cgroup or a ulimit may allow less than the machine has) and the\n"
+	      "defaults taken from them: --memory, and the threads reading a file.\n", out);
 }
 
 /*
@@ -202,6 +205,8 @@ int main(int argc, const char **argv)
 		print_usage(stdout);
 		return finish_stdout(NULL, 0);
 	}
+	if (!strcmp(argv[1], "--resources"))
+		return finish_stdout(NULL, picltrace_resources());
 	if (!strcmp(argv[1], "--version")) {
 		printf("picltrace %s\n", PICL_TRACE_VERSION);
 		return finish_stdout(NULL, 0);

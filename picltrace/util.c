@@ -138,14 +138,6 @@ int picltrace_parse_memory(const char *cmd, const char *arg, uint64_t *bytes)
 	return 0;
 }
 
-uint64_t picltrace_default_memory(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t m = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
-
-	return m < (64ULL << 20) ? 64ULL << 20 : m;
-}
-
 int picltrace_matcher_memory(struct picl_matcher *m, uint64_t memory, const char *tmpdir)
 {
 	if (!memory)
