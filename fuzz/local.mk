@@ -3,13 +3,13 @@
 # reader, one for the picltrace commands as a whole, and a replay driver.
 #
 #   make fuzz            build fuzz/fuzz-{reader,descriptor,schema,match,stats,parallel,linevec,
-#                        commands} with
+#                        commands,limits} with
 #                        clang -fsanitize=fuzzer,address,undefined
 #   fuzz/fuzz-reader -max_total_time=600 fuzz/corpus/reader
 #
 # `make check` runs each target over its committed corpus with the normal
 # compiler (fuzz/replay.c), so a fixed crash stays fixed without clang.
-FUZZ_TARGETS = reader descriptor schema match stats parallel linevec commands
+FUZZ_TARGETS = reader descriptor schema match stats parallel linevec commands limits
 FUZZ_LIBFILES = $(addprefix $(srcdir)/,$(filter %.c,$(libpicl_trace_libpicl_trace_la_SOURCES)))
 CLANG ?= clang
 # (PICL_MATCH_SELFCHECK: the matcher checks its own memory accounting)
@@ -85,3 +85,16 @@ fuzz_replay_commands_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picltrace \
 fuzz_replay_commands_CFLAGS = $(AM_CFLAGS) $(PCRE2_CFLAGS)
 fuzz_replay_commands_LDADD = $(picltrace_picltrace_LDADD)
 TESTS += fuzz/replay-commands
+
+# The memory cgroup's look-up of picltrace --resources and the default
+# --memory (picltrace/limits.c): /proc/self/cgroup and mountinfo as given.
+fuzz/fuzz-limits: $(srcdir)/fuzz/fuzz-limits.c $(FUZZ_LIBFILES) $(srcdir)/picltrace/limits.c
+	@$(MKDIR_P) fuzz
+	$(CLANG) $(FUZZ_FLAGS) -I$(srcdir)/picltrace $< $(srcdir)/picltrace/limits.c \
+		$(FUZZ_LIBFILES) $(ZSTD_LIBS) $(YAML_LIBS) -lm -pthread -o $@
+check_PROGRAMS += fuzz/replay-limits
+fuzz_replay_limits_SOURCES = fuzz/replay.c fuzz/fuzz-limits.c picltrace/limits.c
+fuzz_replay_limits_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picltrace \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/fuzz/corpus/limits"'
+fuzz_replay_limits_LDADD = libpicl-trace/libpicl-trace.la
+TESTS += fuzz/replay-limits

@@ -62,6 +62,15 @@ struct picltrace_memory_limits {
 };
 void picltrace_memory_limits(struct picltrace_memory_limits *l);
 
+/* The least limit of the memory cgroups from the process's own up to its
+ * hierarchy's mount point (v1 memory.limit_in_bytes; v2 memory.max and
+ * memory.high), UINT64_MAX if none; from (fsize bytes) gets the file it
+ * was read from. The process's cgroups and the mounts are read from the
+ * files named (/proc/self/cgroup, /proc/self/mountinfo; others in
+ * t/unit/test-limits, for the layouts this machine does not have). */
+uint64_t picltrace_cgroup_limit(const char *cgroup, const char *mountinfo, char *from,
+				size_t fsize);
+
 /* The default --memory: a quarter of the usable memory above, at least
  * 64 MiB (or half of a smaller limit). */
 uint64_t picltrace_default_memory(void);

@@ -158,11 +158,12 @@ static int has_item(const char *list, const char *word)
  * (version 2). dir: the process's cgroup directory; top: the hierarchy's
  * mount point, where the walk up stops. 0 when neither is found.
  */
-static int cgroup_dir(char *dir, size_t dsize, char *top, size_t tsize)
+static int cgroup_dir(const char *cgroup, const char *mountinfo, char *dir, size_t dsize,
+		      char *top, size_t tsize)
 {
 	char line[4096], v1[PATH_MAX] = "", v2[PATH_MAX] = "";
 	int have1 = 0, have2 = 0, version = 0;
-	FILE *f = fopen("/proc/self/cgroup", "re");
+	FILE *f = fopen(cgroup, "re");
 
 	if (!f)
 		return 0;
@@ -186,7 +187,7 @@ static int cgroup_dir(char *dir, size_t dsize, char *top, size_t tsize)
 	if (!have1 && !have2)
 		return 0;
 
-	f = fopen("/proc/self/mountinfo", "re");
+	f = fopen(mountinfo, "re");
 	if (!f)
 		return 0;
 	/* "id parent dev root mountpoint options [optional...] - fstype source superoptions" */
@@ -232,13 +233,12 @@ static int cgroup_dir(char *dir, size_t dsize, char *top, size_t tsize)
 	return version;
 }
 
-/* The least limit of the memory cgroups from the process's own up to the
- * hierarchy's root, UINT64_MAX if none; *from names the file it is in. */
-static uint64_t cgroup_limit(char *from, size_t fsize)
+uint64_t picltrace_cgroup_limit(const char *cgroup, const char *mountinfo, char *from,
+				size_t fsize)
 {
 	char dir[PATH_MAX], top[PATH_MAX];
 	uint64_t least = UINT64_MAX;
-	int version = cgroup_dir(dir, sizeof(dir), top, sizeof(top));
+	int version = cgroup_dir(cgroup, mountinfo, dir, sizeof(dir), top, sizeof(top));
 	size_t tlen = strlen(top);
 
 	if (!version)
@@ -280,7 +280,8 @@ void picltrace_memory_limits(struct picltrace_memory_limits *l)
 
 	memset(l, 0, sizeof(*l));
 	l->physical = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
-	l->cgroup = cgroup_limit(l->cgroup_file, sizeof(l->cgroup_file));
+	l->cgroup = picltrace_cgroup_limit("/proc/self/cgroup", "/proc/self/mountinfo",
+					   l->cgroup_file, sizeof(l->cgroup_file));
 	l->as = rlimit_of(RLIMIT_AS);
 	l->data = rlimit_of(RLIMIT_DATA);
 	l->usable = l->physical;

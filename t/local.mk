@@ -75,6 +75,14 @@ t_unit_test_schema_CFLAGS = $(UNIT_CFLAGS) $(YAML_CFLAGS)
 t_unit_test_schema_LDADD = $(UNIT_LDADD) $(YAML_LIBS)
 TESTS += t/unit/test-schema
 
+# the memory cgroup's limit in the layouts this machine does not have
+# (compiled in: picltrace keeps it to itself)
+check_PROGRAMS += t/unit/test-limits
+t_unit_test_limits_SOURCES = t/unit/test-limits.c picltrace/limits.c
+t_unit_test_limits_CFLAGS = $(UNIT_CFLAGS) -I$(srcdir)/picltrace -I$(srcdir)/libpicl-trace
+t_unit_test_limits_LDADD = $(UNIT_LDADD)
+TESTS += t/unit/test-limits
+
 # end-to-end tests
 dist_check_SCRIPTS = t/e2e/lib.sh
 TESTS += t/e2e/0005-exports.sh t/e2e/0010-cat.sh t/e2e/0020-help-man.sh \
