@@ -33,8 +33,9 @@ static const struct cmd_struct commands[] = {
 };
 
 static const char usage_text[] =
-	"usage: picltrace [--version] [--help] [--resources] <command> [<args>]\n"
-	"       picltrace help <command>\n";
+	"usage: picltrace [--version] [--help] <command> [<args>]\n"
+	"       picltrace help <command>\n"
+	"       picltrace --resources\n";
 
 static void print_usage(FILE *out)
 {
