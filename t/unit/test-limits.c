@@ -229,18 +229,11 @@ START_TEST(no_limit)
 
 	/* a line longer than the buffer is skipped whole, not read in
 	 * pieces (its first piece would be a v1 memory line) */
-	{
-		char path[128];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/cgroup", root);
-		f = fopen(path, "w");
-		ck_assert_ptr_nonnull(f);
-		memset(big, 'y', sizeof(big) - 1);
-		big[sizeof(big) - 1] = '\0';
-		fprintf(f, "4:memory:/%s\n0::/j\n", big);
-		fclose(f);
-	}
+	memset(big, 'y', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	memcpy(big, "4:memory:/", 10);
+	memcpy(big + sizeof(big) - 8, "\n0::/j\n", 7);
+	put("cgroup", big);
 	ck_assert_uint_eq(limit(from, sizeof(from)), 4096u);
 	put("cgroup", "garbage\n::\n0:\n");
 	ck_assert_uint_eq(limit(from, sizeof(from)), UINT64_MAX);
