@@ -75,10 +75,6 @@ uint64_t picltrace_cgroup_limit(const char *cgroup, const char *mountinfo, char 
  * 64 MiB (or half of a smaller limit). */
 uint64_t picltrace_default_memory(void);
 
-/* picltrace --resources: those limits, the CPUs and the threads a file
- * is read with, on standard output. Returns 0. */
-int picltrace_resources(void);
-
 /* Bound what matcher m keeps in memory of the messages waiting for a
  * partner to `memory` bytes (--memory; 0: the default above), the rest
  * going to a temporary file in `tmpdir` (--tmpdir; NULL: $TMPDIR, else

@@ -1,6 +1,6 @@
 /*
- * limits.c - how much memory a picltrace command may take, and
- * `picltrace --resources`, which shows it.
+ * limits.c - how much memory a picltrace command may take (shown by
+ * `picltrace --resources`, in picltrace.c).
  *
  * The default --memory is a quarter of the memory the process may use:
  * physical memory, or less where the process is held to less. On a
@@ -19,14 +19,9 @@
  * parsing (no scanf); a file that is missing or not as expected means no
  * limit from it.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* sched_getaffinity */
-#endif
 #include "builtin.h"
 
-#include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,56 +300,4 @@ uint64_t picltrace_default_memory(void)
 	if (m < 64 * MIB)   /* at least 64M, or half of a smaller limit */
 		m = l.usable / 2 < 64 * MIB ? l.usable / 2 : 64 * MIB;
 	return m < MIB ? MIB : m;
-}
-
-/* A size as --memory takes it where that is exact ("512M"), else with
- * one decimal ("5.9G"), and its bytes. */
-static void print_size(const char *what, uint64_t v, const char *note)
-{
-	static const char units[] = "KMGTPE";
-	int u = -1;
-
-	printf("%-28s", what);
-	if (v == UINT64_MAX) {
-		printf("no limit%s\n", note ? note : "");
-		return;
-	}
-	while (u < 5 && v >= (1024ULL << (10 * (u + 1))))
-		u++;
-	if (u < 0)
-		printf("%llu", (unsigned long long)v);
-	else if (v % (1ULL << (10 * (u + 1))) == 0)
-		printf("%llu%c", (unsigned long long)(v >> (10 * (u + 1))), units[u]);
-	else
-		printf("%.1f%c", (double)v / (double)(1ULL << (10 * (u + 1))), units[u]);
-	printf(" (%llu bytes)%s\n", (unsigned long long)v, note ? note : "");
-}
-
-int picltrace_resources(void)
-{
-	struct picltrace_memory_limits l;
-	char note[sizeof(l.cgroup_file) + 16] = "";
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
-	picltrace_memory_limits(&l);
-	print_size("physical memory:", l.physical, NULL);
-	if (l.cgroup != UINT64_MAX)
-		snprintf(note, sizeof(note), ": %s", l.cgroup_file);
-	print_size("memory cgroup limit:", l.cgroup, note);
-	print_size("ulimit -v (RLIMIT_AS):", l.as, NULL);
-	print_size("ulimit -d (RLIMIT_DATA):", l.data, NULL);
-	print_size("usable memory:", l.usable, " (the least of these)");
-	print_size("default --memory:", picltrace_default_memory(),
-		   " (a quarter of the usable memory, at least 64M)");
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		printf("%-28s%d of %ld online\n", "CPUs this process may use:", CPU_COUNT(&set),
-		       online);
-	else
-		printf("%-28s%ld online\n", "CPUs this process may use:", online);
-	printf("%-28s%zu (%s)\n", "threads reading a file:", picl_reader_threads(),
-	       getenv("PICL_THREADS") && *getenv("PICL_THREADS")
-		       ? "PICL_THREADS"
-		       : "one per CPU this process may use, at most 8");
-	return 0;
 }

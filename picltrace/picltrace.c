@@ -1,18 +1,23 @@
 /*
  * picltrace.c - the `picltrace` command: a table of subcommands and what
- * they share (help, version, and checking that standard output was really
- * written). Every subcommand lives with its component and is reached
+ * they share (help, version, --resources, and checking that standard
+ * output was really written). Every subcommand lives with its component and is reached
  * through cmd_NAME(argc, argv), as git's builtins are.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity */
+#endif
 #include "builtin.h"
 #include "editdist.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct cmd_struct {
@@ -192,6 +197,70 @@ static void hold_standard_descriptors(void)
 	}
 }
 
+/* A size as --memory takes it where that is exact ("512M"), else with
+ * one decimal ("5.9G"), and its bytes. */
+static void print_size(const char *what, uint64_t v, const char *note)
+{
+	static const char units[] = "KMGTPE";
+	int u = -1;
+
+	printf("%-28s", what);
+	if (v == UINT64_MAX) {
+		printf("no limit%s\n", note ? note : "");
+		return;
+	}
+	while (u < 5 && v >= (1024ULL << (10 * (u + 1))))
+		u++;
+	if (u < 0)
+		printf("%llu", (unsigned long long)v);
+	else if (v % (1ULL << (10 * (u + 1))) == 0)
+		printf("%llu%c", (unsigned long long)(v >> (10 * (u + 1))), units[u]);
+	else
+		printf("%.1f%c", (double)v / (double)(1ULL << (10 * (u + 1))), units[u]);
+	printf(" (%llu bytes)%s\n", (unsigned long long)v, note ? note : "");
+}
+
+/* picltrace --resources: the limits of limits.c, the CPUs and the threads a
+ * file is read with, and where temporary files go. */
+static int resources(void)
+{
+	struct picltrace_memory_limits l;
+	char note[sizeof(l.cgroup_file) + 16] = "";
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *tmp;
+	struct statvfs fs;
+	cpu_set_t set;
+
+	picltrace_memory_limits(&l);
+	print_size("physical memory:", l.physical, NULL);
+	if (l.cgroup != UINT64_MAX)
+		snprintf(note, sizeof(note), ": %s", l.cgroup_file);
+	print_size("memory cgroup limit:", l.cgroup, note);
+	print_size("ulimit -v (RLIMIT_AS):", l.as, NULL);
+	print_size("ulimit -d (RLIMIT_DATA):", l.data, NULL);
+	print_size("usable memory:", l.usable, " (the least of these)");
+	print_size("default --memory:", picltrace_default_memory(),
+		   " (a quarter of the usable memory, at least 64M)");
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		printf("%-28s%d of %ld online\n", "CPUs this process may use:", CPU_COUNT(&set),
+		       online);
+	else
+		printf("%-28s%ld online\n", "CPUs this process may use:", online);
+	printf("%-28s%zu (%s)\n", "threads reading a file:", picl_reader_threads(),
+	       getenv("PICL_THREADS") && *getenv("PICL_THREADS")
+		       ? "PICL_THREADS"
+		       : "one per CPU this process may use, at most 8");
+	/* where sort's runs and the matchers' overflow go: on a cluster
+	 * node /tmp may be small, and $TMPDIR the job's scratch */
+	tmp = picltrace_tempdir(NULL);
+	if (statvfs(tmp, &fs) == 0)
+		printf("%-28s%s (%.1fG free; $TMPDIR, else /tmp; --tmpdir)\n", "temporary files in:",
+		       tmp, (double)fs.f_bavail * (double)fs.f_frsize / (double)(1ULL << 30));
+	else
+		printf("%-28s%s (%s)\n", "temporary files in:", tmp, strerror(errno));
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	const struct cmd_struct *cmd;
@@ -207,7 +276,7 @@ int main(int argc, const char **argv)
 		return finish_stdout(NULL, 0);
 	}
 	if (!strcmp(argv[1], "--resources"))
-		return finish_stdout(NULL, picltrace_resources());
+		return finish_stdout(NULL, resources());
 	if (!strcmp(argv[1], "--version")) {
 		printf("picltrace %s\n", PICL_TRACE_VERSION);
 		return finish_stdout(NULL, 0);

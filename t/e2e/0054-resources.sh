@@ -142,6 +142,23 @@ else
   echo "note: one CPU (or no taskset): a smaller affinity mask not tried"
 fi
 
+# Where temporary files go, and the space free there (df's, to 0.1G).
+run env TMPDIR="$TMP" "$PT" --resources
+line=$(grep '^temporary files in:' "$TMP/out") || fail "no temporary files line"
+case $line in
+"temporary files in:         $TMP ("*"G free; \$TMPDIR, else /tmp; --tmpdir)") ;;
+*) fail "TMPDIR=$TMP: $line" ;;
+esac
+free=$(sed 's/.*(\([0-9.]*\)G free.*/\1/' <<<"$line")
+avail=$(df -B1 --output=avail "$TMP" | tail -n 1)
+awk -v f="$free" -v a="$avail" 'BEGIN { d = f - a / 1073741824; exit !(d < 0.2 && d > -0.2) }' ||
+  fail "free space ${free}G, df says $avail bytes"
+run env TMPDIR="$TMP/none" "$PT" --resources
+expect_rc 0
+grep -q "^temporary files in: *$TMP/none (No such file or directory)\$" "$TMP/out" ||
+  fail "a missing TMPDIR: $(grep temporary "$TMP/out")"
+ntest=$((ntest + 1))
+
 # A memory cgroup: a child of this shell's own, limited to 512M, with a
 # child of its own allowed 1G; a process in the inner one is held to the
 # outer's 512M, which --resources finds by walking up. Needs root and a
