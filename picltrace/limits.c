@@ -234,10 +234,11 @@ uint64_t picltrace_cgroup_limit(const char *cgroup, const char *mountinfo, char 
 	char dir[PATH_MAX], top[PATH_MAX];
 	uint64_t least = UINT64_MAX;
 	int version = cgroup_dir(cgroup, mountinfo, dir, sizeof(dir), top, sizeof(top));
-	size_t tlen = strlen(top);
+	size_t tlen;
 
 	if (!version)
 		return UINT64_MAX;
+	tlen = strlen(top);
 	for (;;) {
 		static const char *const v1[] = { "memory.limit_in_bytes", NULL };
 		static const char *const v2[] = { "memory.max", "memory.high", NULL };
