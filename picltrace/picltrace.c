@@ -230,6 +230,7 @@ static int resources(void)
 	const char *tmp;
 	struct statvfs fs;
 	cpu_set_t set;
+	uint64_t dflt;
 
 	picltrace_memory_limits(&l);
 	print_size("physical memory:", l.physical, NULL);
@@ -239,8 +240,11 @@ static int resources(void)
 	print_size("ulimit -v (RLIMIT_AS):", l.as, NULL);
 	print_size("ulimit -d (RLIMIT_DATA):", l.data, NULL);
 	print_size("usable memory:", l.usable, " (the least of these)");
-	print_size("default --memory:", picltrace_default_memory(),
-		   " (a quarter of the usable memory, at least 64M)");
+	dflt = picltrace_default_memory();
+	print_size("default --memory:", dflt,
+		   l.usable == UINT64_MAX || dflt == l.usable / 4 ? " (a quarter of the usable memory)"
+		   : dflt == 64ULL << 20 ? " (64M: a quarter of the usable memory is less)"
+					 : " (half of the usable memory: a quarter is too little)");
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		printf("%-28s%d of %ld online\n", "CPUs this process may use:", CPU_COUNT(&set),
 		       online);
