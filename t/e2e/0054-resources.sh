@@ -14,8 +14,11 @@ MiB=$((1 << 20))
 
 # The bytes on the line LABEL of $TMP/out, or "none" for "no limit".
 value() {
-  local line
-  line=$(grep -F "$1" "$TMP/out") || fail "no line '$1' in: $(cat "$TMP/out")"
+  local line= l
+  while IFS= read -r l; do
+    case $l in "$1"*) line=$l ;; esac
+  done <"$TMP/out"
+  [ -n "$line" ] || fail "no line '$1' in: $(cat "$TMP/out")"
   case $line in
   *"no limit"*) echo none ;;
   *) sed -n 's/.*(\([0-9][0-9]*\) bytes).*/\1/p' <<<"$line" ;;
