@@ -91,6 +91,12 @@
 #define T_RESERVED_LO  PICL_TYPE_RESERVED_LO
 #define T_RESERVED_HI  PICL_TYPE_RESERVED_HI
 
+/* 1 for a type of PICL's own messages (collectives', the clocks'). */
+static int own_type(int type)
+{
+	return type >= T_RESERVED_LO && type <= T_RESERVED_HI;
+}
+
 #define CLOCKSYNC_ROUNDS 16
 
 struct msg {
@@ -171,6 +177,11 @@ static void peer_fatal(const char *call, const char *what, long a)
 	fatal(call, what, a);
 }
 
+/* Why a receive fails when the backend says nothing can arrive any more
+ * (unless the run was stopped: or_stopped). */
+static const char no_more[] = "no message can arrive any more (a process ended or died, "
+			      "or piclrun stopped the run)";
+
 /* BE.send to dst failed. */
 static void send_failed(int dst)
 {
@@ -200,8 +211,7 @@ void picl_api_need_open(const char *call)
 
 void picl_api_check_type(const char *call, int type)
 {
-	if (S.checking && ((type >= T_RESERVED_LO && type <= T_RESERVED_HI) ||
-			   type >= 2000000000))
+	if (S.checking && (own_type(type) || type >= 2000000000))
 		fatal(call, "message type reserved for PICL itself", type);
 }
 
@@ -216,7 +226,7 @@ static int valid_node(int node)
 static int reserved_type(int type)
 {
 	return !pt_collective_depth &&
-	       ((type >= T_RESERVED_LO && type <= T_RESERVED_HI) || type >= 2000000000);
+	       (own_type(type) || type >= 2000000000);
 }
 
 /* Lengths and destinations are checked even after check0(0): a bad one
@@ -301,7 +311,7 @@ static int matches(int want, int type, int wantsrc, int src)
 	if (want == -1) {
 		/* Any type means any user type: never the internal protocol,
 		 * nor a collective's message (a negative type). */
-		if (type < 0 || (type >= T_RESERVED_LO && type <= T_RESERVED_HI))
+		if (type < 0 || own_type(type))
 			return 0;
 	} else if (want != type) {
 		return 0;
@@ -427,8 +437,7 @@ static size_t not_received(const struct msg **first)
 
 	*first = NULL;
 	for (m = S.qhead; m; m = m->next)       /* PICL's own aside */
-		if (!(m->type >= T_RESERVED_LO && m->type <= T_RESERVED_HI) &&
-		    !n++)
+		if (!own_type(m->type) && !n++)
 			*first = m;
 	return n;
 }
@@ -454,8 +463,7 @@ static const char *waiting(const char *why, int type, int src)
 	if (k < sizeof text && type == -1)
 		k += (size_t)snprintf(text + k, sizeof text - k, " while it "
 				      "waited for a message of any type");
-	else if (k < sizeof text &&
-		 !(type >= T_RESERVED_LO && type <= T_RESERVED_HI))
+	else if (k < sizeof text && !own_type(type))
 		k += (size_t)snprintf(text + k, sizeof text - k, " while it "
 				      "waited for a message of type %d", type);
 	else if (k < sizeof text && src != -1)  /* a collective's */
@@ -490,16 +498,10 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 		r = BE.poll(&src, &type, &len, &p);
 		if (r == 0 || (r < 0 && !call))
 			return 0;
-		if (r < 0) {
-			const char *why = or_stopped("no message can arrive any "
-						     "more (a process ended or died, "
-						     "or piclrun stopped the run)");
-
-			peer_fatal(call, g ? waiting(why, wtype, wsrc) : why,
-				   LONG_MIN);
-		}
-		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
-		    to_posted(src, type, p, len)) {
+		if (r < 0)
+			peer_fatal(call, g ? waiting(or_stopped(no_more), wtype, wsrc)
+					   : or_stopped(no_more), LONG_MIN);
+		if (!own_type(type) && to_posted(src, type, p, len)) {
 			BE.release();
 			continue;
 		}
@@ -584,8 +586,7 @@ static void isend(const void *buf, size_t len, int type, int dst)
 	if (dst == S.me) {
 		/* As if it had arrived: to the oldest posted recvbegin0 that
 		 * wants it first (recvend0 would wait for it forever). */
-		if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
-		    to_posted(S.me, type, buf, len))
+		if (!own_type(type) && to_posted(S.me, type, buf, len))
 			return;
 		enqueue(S.me, type, buf, len);
 		return;
@@ -1130,8 +1131,7 @@ void send0(char *buf, int bytes, int type, int node)
  * does with a message nobody is waiting for. */
 static void aside(int src, int type, const void *data, size_t len)
 {
-	if (!(type >= T_RESERVED_LO && type <= T_RESERVED_HI) &&
-	    to_posted(src, type, data, len))
+	if (!own_type(type) && to_posted(src, type, data, len))
 		return;
 	enqueue(src, type, data, len);
 }
@@ -1152,10 +1152,7 @@ static int posted_pending(void)
 static int recv_into_result(int r, int event, int type, size_t len)
 {
 	if (r == -1)
-		peer_fatal("recv0", waiting(or_stopped("no message can arrive any "
-						       "more (a process ended or died, "
-						       "or piclrun stopped the run)"),
-					    type, -1), LONG_MIN);
+		peer_fatal("recv0", waiting(or_stopped(no_more), type, -1), LONG_MIN);
 	if (r == 2) {
 		if (event)      /* as if the message had been taken: -51 */
 			tr1(1, event, type);
