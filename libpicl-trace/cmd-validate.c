@@ -1580,8 +1580,6 @@ static void lost_broadcast(struct validator *v, const struct picl_message *m)
 	}
 }
 
-/* The matcher's callback: a match as soon as it is made; at the end what
- * was sent and never received, received and never sent. */
 /*
  * The receive that never ended on the processor a send never received
  * went to, if it waited for another type (the usual deadlock: a message
@@ -1607,6 +1605,8 @@ static uint64_t stuck_receive(struct validator *v, const struct picl_message *m,
 	return p->stuck_line;
 }
 
+/* The matcher's callback: a match as soon as it is made; at the end what
+ * was sent and never received, received and never sent. */
 static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
 {
 	struct validator *v = ctx;
