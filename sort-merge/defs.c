@@ -31,6 +31,17 @@
  * definitions, and written with the first's control string when they
  * differ.
  *
+ * A record whose alias is not in force where it stands (no -6 record
+ * before it defines that number for it) means nothing in the input; once
+ * definitions move in front of it, a later definition (sort) or another
+ * input's (merge) may apply to it. That is what a trace written in flush
+ * order, or per-node files with the definitions in one of them, meant; it
+ * is kept, and the first such record is named in a warning (file, line,
+ * column), so that one who did not mean it knows. Sort notes the first
+ * such record of each alias number while reading (only records with an
+ * alias above the predefined 0-5 are looked up), and tells at output,
+ * where it finds what the record comes to mean.
+ *
  * Merge. The inputs' leading definitions are written first; while they are
  * the same text in every input, each record means in the output what it
  * meant in its input. Otherwise, and from a definition met after event
@@ -80,8 +91,14 @@ struct deftrack {
 	/* Looked up by hash, not by a scan: a hostile trace of 40,000 -6
 	 * records with as many alias numbers took a second to sort (cat:
 	 * 0.04 s), ten times as many a hundred times that. */
-	struct intmap defined;     /* alias numbers of -6 records so far */
+	struct intmap defined;     /* alias numbers of -6 records so far ->
+				      the line of the first */
 	struct intmap late_defined;   /* sort: those of late -6 records */
+	struct intmap undef_at;    /* sort: alias number -> umarks index */
+	struct picl_mark *umarks;  /* sort: where a record used it undefined */
+	size_t numarks, ucap;
+	char *path;                /* sort: the input's name, for those */
+	int warned;                /* such a record has been named */
 	struct origin *orig;
 	size_t norig, ocap;
 	struct intmap orig_of;     /* (kind, id) -> orig index */
@@ -113,9 +130,9 @@ static int uses_defined_alias(const struct intmap *defined, const struct picl_re
 	       has_alias(defined, rec->alias);
 }
 
-static int note_alias(struct intmap *set, int64_t alias)
+static int note_alias(struct intmap *set, int64_t alias, uint64_t line)
 {
-	return has_alias(set, alias) ? 0 : intmap_put(set, (uint64_t)alias, 0);
+	return has_alias(set, alias) ? 0 : intmap_put(set, (uint64_t)alias, (size_t)line);
 }
 
 /* One key for an alias and its scope (event, processor, process). */
@@ -166,6 +183,9 @@ void deftrack_free(struct deftrack *t)
 	picl_defs_free(t->all);
 	intmap_free(&t->defined);
 	intmap_free(&t->late_defined);
+	intmap_free(&t->undef_at);
+	free(t->umarks);
+	free(t->path);
 	intmap_free(&t->orig_of);
 	intmap_free(&t->proc_orig_of);
 	intmap_free(&t->adef_of);
@@ -252,8 +272,9 @@ static int apply(struct deftrack *t, struct picl_reader *r, size_t src,
 		if (rec->nvalues >= 1 && rec->values[0].kind == PICL_VAL_INT) {
 			int64_t alias = rec->values[0].v.i;
 
-			if (note_alias(&t->defined, alias) < 0 ||
-			    (!prefix && !t->merge && note_alias(&t->late_defined, alias) < 0))
+			if (note_alias(&t->defined, alias, rec->mark.line) < 0 ||
+			    (!prefix && !t->merge &&
+			     note_alias(&t->late_defined, alias, rec->mark.line) < 0))
 				return nomem(t);
 		}
 	} else if (rec->nvalues >= 1 && rec->values[0].kind == PICL_VAL_INT &&
@@ -511,12 +532,50 @@ static const char *explicit_line(struct deftrack *t, const char *line, size_t le
 	return p;
 }
 
+/* Where rec's descriptor field is: its line and column. */
+static struct picl_mark descriptor_mark(const struct picl_record *rec)
+{
+	struct picl_mark m = rec->mark;
+	size_t s, e;
+
+	if (field(rec->line, rec->line_len, 6, &s, &e))
+		m.column += s;
+	return m;
+}
+
+/* Sort: note where rec uses an alias number no definition in force there
+ * defines (the first such record of each number). 0, or -1 out of memory. */
+static int note_undefined(struct deftrack *t, struct picl_reader *r,
+			  const struct picl_record *rec)
+{
+	size_t i;
+
+	if (!rec->has_descriptor || rec->alias <= 5 || rec->nfields == 0)
+		return 0;   /* none, or predefined: in force everywhere */
+	if (has_alias(&t->defined, rec->alias) &&
+	    picl_defs_lookup_alias(picl_reader_defs(r), rec->alias, rec->event, rec->processor,
+				   rec->process))
+		return 0;
+	if (intmap_get(&t->undef_at, (uint64_t)rec->alias, &i))
+		return 0;
+	if ((!t->path && !(t->path = strdup(picl_reader_path(r)))) ||
+	    grow((void **)&t->umarks, &t->ucap, t->numarks + 1, sizeof(*t->umarks)) < 0 ||
+	    intmap_put(&t->undef_at, (uint64_t)rec->alias, t->numarks) < 0)
+		return -1;
+	t->umarks[t->numarks++] = descriptor_mark(rec);
+	return 0;
+}
+
 const char *deftrack_sort_event(struct deftrack *t, struct picl_reader *r,
 				const struct picl_record *rec, size_t *nlen, int *fail)
 {
 	const struct picl_descriptor *d;
 
 	t->events = 1;
+	if (rec->alias > 5 && note_undefined(t, r, rec) < 0) {
+		*fail = nomem(t);
+		return NULL;
+	}
 	if (!t->late || !uses_defined_alias(&t->defined, rec))
 		return NULL;
 	d = picl_defs_lookup_alias(picl_reader_defs(r), rec->alias, rec->event, rec->processor,
@@ -524,6 +583,36 @@ const char *deftrack_sort_event(struct deftrack *t, struct picl_reader *r,
 	if (!d)
 		return NULL;
 	return explicit_line(t, rec->line, rec->line_len, d, nlen, fail);
+}
+
+/* A record whose alias is not in force where it stands, to which the
+ * definitions written first give a meaning: the first is named. */
+static void gains_meaning(struct deftrack *t, const char *path, struct picl_mark m,
+			  int64_t alias, int64_t event, int64_t processor, int64_t process,
+			  uint64_t def_line)
+{
+	char which[96] = "a definition of another input, written before it,";
+
+	if (t->warned)
+		return;
+	t->warned = 1;
+	if (!t->merge)
+		snprintf(which, sizeof(which), "where definitions come first, the definition%s",
+			 def_line ? "" : " after it");
+	if (!t->merge && def_line)
+		snprintf(which, sizeof(which), "where definitions come first, the definition "
+			 "at line %llu", (unsigned long long)def_line);
+	if (m.line)
+		picltrace_error(t->cmd, "warning: %s:%llu:%llu: descriptor alias %lld is not "
+				"defined for event %lld on processor %lld, process %lld where this "
+				"record stands; in the output, %s applies to it (other such records "
+				"are not named)", path, (unsigned long long)m.line,
+				(unsigned long long)m.column, (long long)alias, (long long)event,
+				(long long)processor, (long long)process, which);
+	else
+		picltrace_error(t->cmd, "warning: %s: a record uses descriptor alias %lld where it "
+				"is not defined; in the output, %s applies to it (other such "
+				"records are not named)", path, (long long)alias, which);
 }
 
 /* An int32 from field [s, e) of line; 0 if it is not one. */
@@ -566,6 +655,19 @@ const char *deftrack_sort_out(struct deftrack *t, const char *line, size_t len, 
 		return NULL;
 	din = picl_defs_lookup_alias(t->prefix, v[6], (int32_t)v[1], (int32_t)v[3], (int32_t)v[4]);
 	dout = picl_defs_lookup_alias(t->all, v[6], (int32_t)v[1], (int32_t)v[3], (int32_t)v[4]);
+	if (!din && dout && !t->warned) {
+		/* Not defined where it stood (deftrack_sort_event rewrote
+		 * every record a definition in force gave a meaning). */
+		struct picl_mark m = { 0, 0, 0 };
+		size_t i, def_line = 0;
+
+		if (intmap_get(&t->undef_at, (uint64_t)v[6], &i))
+			m = t->umarks[i];
+		if (!intmap_get(&t->late_defined, (uint64_t)v[6], &def_line))
+			intmap_get(&t->defined, (uint64_t)v[6], &def_line);
+		gains_meaning(t, t->path ? t->path : "", m, v[6], v[1], v[3], v[4], def_line);
+		return NULL;
+	}
 	if (!din || (dout && !strcmp(picl_descriptor_control(din), picl_descriptor_control(dout))))
 		return NULL;
 	return explicit_line(t, line, len, din, nlen, fail);
@@ -609,6 +711,9 @@ const char *deftrack_merge_event(struct deftrack *t, size_t src, struct picl_rea
 	dout = picl_defs_lookup_alias(t->all, rec->alias, rec->event, rec->processor,
 				      rec->process);
 	(void)src;
+	if (!din && dout)
+		gains_meaning(t, picl_reader_path(r), descriptor_mark(rec), rec->alias,
+			      rec->event, rec->processor, rec->process, 0);
 	if (!din || (dout && !strcmp(picl_descriptor_control(din), picl_descriptor_control(dout))))
 		return NULL;
 	return explicit_line(t, rec->line, rec->line_len, din, nlen, fail);

@@ -5,7 +5,7 @@ picltrace_picltrace_LDADD += -lpthread
 dist_man_MANS += man/picltrace-sort.1 man/picltrace-merge.1
 SORT_MERGE_E2E = t/e2e/0500-sort.sh t/e2e/0510-merge.sh t/e2e/0701-sort-check-inputs.sh \
 	t/e2e/0710-merge-identity.sh t/e2e/0711-sort-merge-cr-data.sh t/e2e/0712-sort-time-ranges.sh \
-	t/e2e/0970-sort-defs.sh t/e2e/0971-merge-defs.sh
+	t/e2e/0713-defs-undefined-alias.sh t/e2e/0970-sort-defs.sh t/e2e/0971-merge-defs.sh
 TESTS += $(SORT_MERGE_E2E)
 EXTRA_DIST += $(SORT_MERGE_E2E)
 # sync: clock correction (the estimator, clock.c, is unit tested on its own)
