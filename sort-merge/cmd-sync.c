@@ -26,8 +26,8 @@
  *     longer do take the time just before the earliest in one more pass:
  *     cap_headers).
  *     A time statistics record (-101) of a processor corrected for drift
- *     has its times multiplied by 1 + drift (rescale_stats), each exactly
- *     at its own decimals, as the intervals they sum are stretched.
+ *     has its times stretched as the processor's records were (rescale_stats),
+ *     each exactly at its own decimals: the intervals they sum were.
  *     The matcher runs again on the corrected times and counts what is
  *     left.
  *  3. only if tachyons are left (rounding, or constraints no line can
@@ -132,6 +132,7 @@ struct proc {
 	const struct clock_result *r;   /* NULL if not corrected */
 	int have;
 	struct picl_time max_orig, max_new;
+	struct picl_time first_orig, first_new;   /* its first record this pass */
 	struct jump *jumps;             /* by offset once merged */
 	size_t njumps, jumps_cap, next;
 };
@@ -731,6 +732,10 @@ static int corrected(struct syncer *s, struct proc *p, const struct picl_record 
 		p->max_orig = t;
 	if (!p->have || picl_time_cmp(nt, p->max_new) > 0)
 		p->max_new = nt;
+	if (!p->have) {
+		p->first_orig = t;
+		p->first_new = nt;
+	}
 	p->have = 1;
 	*out = nt;
 	return PICL_OK;
@@ -763,18 +768,30 @@ static int stat_room(struct syncer *s, size_t n)
 
 /*
  * A time statistics record (-101) of processor p, whose clock runs at
- * 1 + drift of the reference's: every time it gives was measured by p's
- * clock, so it is multiplied by 1 + drift, as every interval between p's
- * corrected timestamps is. Exactly, as a timestamp is corrected: the
- * change is a whole number of units of the value's own last decimal
- * (rounded to the nearest, half a unit keeps the value), the value keeps
- * its number of decimals. Undefined times (-1) and zeros stay; a value
- * that does not change keeps its text byte for byte, a record with no
- * change is left alone. rec->values then points to s->stat_values.
+ * 1 + drift of the reference's: every time it gives is a sum of intervals
+ * between p's records, measured by p's clock, so it is stretched as they
+ * were. Not by 1 + drift itself: each timestamp's correction is rounded to
+ * its own decimals, and where the corrections round to nothing (a drift of
+ * 0.1 ppm over 10 s) the intervals do not change, so neither may their sum
+ * (multiplied by 1 + drift, a 10 s total gained a microsecond at every
+ * sync of the output, and validate found it no longer the events' sum).
+ * The stretch is that of p's records so far this pass, from its first to
+ * its latest: (latest - first corrected) / (latest - first as read); the
+ * drift only while they span no time. Exactly, as a timestamp is
+ * corrected: the change is a whole number of units of the value's own
+ * last decimal (rounded to the nearest, half a unit keeps the value), the
+ * value keeps its number of decimals. Undefined times (-1) and zeros stay;
+ * a value that does not change keeps its text byte for byte, a record with
+ * no change is left alone. rec->values then points to s->stat_values.
  */
 static int rescale_stats(struct syncer *s, const struct proc *p, struct picl_record *rec)
 {
 	long double drift = (long double)p->r->drift;
+	double span = seconds_between(p->first_orig, p->max_orig);
+
+	if (p->have && span > 0)
+		drift = (long double)seconds_between(p->first_new, p->max_new) / (long double)span -
+			1.0L;
 	struct picl_value *vals;
 	size_t k, npairs;
 	int changed = 0;

@@ -66,4 +66,41 @@ stats "$TMP/nodrift.picl" >"$TMP/got"
 diff -u "$TMP/want" "$TMP/got" >&2 || fail "--no-drift changed -101 values"
 rm -f "$TMP/drift.picl" "$TMP/synced.picl" "$TMP/nodrift.picl" "$TMP/got" "$TMP/want" \
   "$TMP/ref.in" "$TMP/ref.out" "$TMP/out" "$TMP/err"
+
+# A drift whose corrections round to nothing: two processors, a message
+# each way at 0 and at 10 s with 1 us latencies, 1 us apart at 10 s. The
+# estimate (offset -0.5 us, drift 0.1 ppm) moves no timestamp, so no
+# interval changes, and the -901 total of 10.000003 s must stay: multiplied
+# by 1 + drift it gained 1 us at every sync of the output (10.000004, then
+# 10.000005), and validate found it no longer the events' sum.
+cat >"$TMP/small.picl" <<'T'
+-3 -901 0.000000 0 0 0
+-3 -901 0.000000 1 0 0
+-3 -21 0.000000 0 0 3 2 8 1 1
+-4 -21 0.000000 0 0 0
+-3 -52 0.000000 1 0 1 2 1
+-4 -52 0.000001 1 0 3 2 8 1 0
+-3 -21 0.000002 1 0 3 2 8 2 0
+-4 -21 0.000002 1 0 0
+-3 -52 0.000001 0 0 1 2 2
+-4 -52 0.000002 0 0 3 2 8 2 1
+-3 -21 10.000000 0 0 3 2 8 3 1
+-4 -21 10.000000 0 0 0
+-3 -52 9.999999 1 0 1 2 3
+-4 -52 10.000000 1 0 3 2 8 3 0
+-3 -21 10.000001 1 0 3 2 8 4 0
+-4 -21 10.000001 1 0 0
+-3 -52 10.000001 0 0 1 2 4
+-4 -52 10.000002 0 0 3 2 8 4 1
+-4 -901 10.000003 0 0 0
+-4 -901 10.000003 1 0 0
+-101 -1 10.000003 1 0 1 "%d%lf" -901 10.000003
+T
+cp "$TMP/small.picl" "$TMP/s0.picl"
+for k in 1 2 3; do
+  run "$PT" sync -q -o "$TMP/s$k.picl" "$TMP/s$((k - 1)).picl"
+  expect_rc 0
+  cmp -s "$TMP/s$k.picl" "$TMP/small.picl" || fail "sync number $k changed the trace: $(diff "$TMP/small.picl" "$TMP/s$k.picl")"
+done
+validate_ok "$TMP/s3.picl"
 echo "PASS: $ntest sync time statistics checks"
