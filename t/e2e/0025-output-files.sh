@@ -98,6 +98,20 @@ if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
   grep -q 'ro.picl: cannot write: Permission denied' "$TMP/err" || fail "read-only: $(cat "$TMP/err")"
   [ "$(cat ro.picl)" = keep ] || fail "a read-only file was replaced"
 fi
+# ... and so is one --in-place would replace (sync's page said it was
+# replaced, as by sed -i; every command refuses it, as -o does)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  for c in sync sort cat; do
+    cp t.picl ro-in.picl
+    chmod 444 ro-in.picl
+    chown nobody ro-in.picl
+    run setpriv --reuid=nobody --regid=nogroup --clear-groups "$PT" $c -q --in-place ro-in.picl
+    expect_rc 2
+    grep -q 'ro-in.picl: cannot write: Permission denied' "$TMP/err" || fail "$c --in-place read-only: $(cat "$TMP/err")"
+    cmp -s ro-in.picl t.picl || fail "$c --in-place replaced a read-only file"
+    rm -f ro-in.picl
+  done
+fi
 ls -a | grep -q 'tmp[A-Za-z0-9]\{6\}$' && fail "temporary files left: $(ls -a)"
 
 # A directory one may not write: the output cannot be made there, nor
