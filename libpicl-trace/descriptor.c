@@ -154,6 +154,7 @@ struct picl_descriptor {
 	size_t min_bytes;      /* fewest data bytes one application can take */
 	int is_chars;
 	int has_suppressed;
+	int has_literals;      /* literal text (not white space) in the string */
 	int is_simple;         /* numeric conversions only: decode_simple */
 	int is_decfloat;       /* ... and only %d %ld %f %lf %e %g: decode_quick */
 	int is_dec;            /* ... and only %d %ld: picl_descriptor_int_ops */
@@ -543,6 +544,7 @@ int picl_descriptor_compile(const char *control, size_t len,
 	d->values_per_field = c.nvalues;
 	d->min_bytes = c.min_bytes;
 	d->has_suppressed = c.has_suppressed;
+	d->has_literals = c.nlit > 0;
 	d->kinds = c.kinds;
 	d->lits = c.lits;
 	memcpy(block + control_at, control, len);
@@ -1757,4 +1759,9 @@ int picl_descriptor_encode(const struct picl_descriptor *d,
 int picl_descriptor_has_suppressed(const struct picl_descriptor *d)
 {
 	return d ? d->has_suppressed : 0;
+}
+
+int picl_descriptor_has_literals(const struct picl_descriptor *d)
+{
+	return d ? d->has_literals : 0;
 }

@@ -310,6 +310,13 @@ int picl_descriptor_is_chars(const struct picl_descriptor *d);
  * text as it was read, and refuses values that differ from it. */
 int picl_descriptor_has_suppressed(const struct picl_descriptor *d);
 
+/* 1 if the control string has literal text besides its conversions and
+ * white space ("%d,%d", "x=%d", "%%"): the writer then puts that text
+ * where the string does and a blank before each data item that follows
+ * literal text ("1,2" for "%d,%d" is written "1, 2"), so single-spaced
+ * data may still not be what it writes. */
+int picl_descriptor_has_literals(const struct picl_descriptor *d);
+
 /*
  * Decode `nfields` applications of the descriptor from text[0..len) (the data
  * part of a record, starting right after the descriptor field; for character

@@ -29,10 +29,12 @@
  * How it is fast. Inputs are read in raw mode (PICL_READ_RAW): only the six
  * fixed fields are parsed, data are decoded only for the records a pattern
  * must look at (labels and messages; with --grep-data, records whose data
- * are not single-spaced, see data_text). A kept record whose text is already
- * canonical (a cheap byte check, line_is_canonical) is copied as it stood
- * with picl_writer_write_raw; only others (extra blanks, continuation
- * lines, "1e-3" times) are decoded and rewritten by picl_writer_write.
+ * are not single-spaced or whose control string has literal text, see
+ * data_text). A kept record whose text is already canonical (a cheap byte
+ * check, line_is_canonical) is copied as it stood with
+ * picl_writer_write_raw; only others (extra blanks, continuation lines,
+ * "1e-3" times, "1,2" for "%d,%d") are decoded and rewritten by
+ * picl_writer_write.
  * Nothing is allocated per record. Data that are not decoded are not
  * checked either: that is validate's job.
  *
@@ -324,6 +326,11 @@ struct filter {
 	int grep_data, invert, keep_defs, quiet;
 	char *text;                 /* data text made canonical for a pattern */
 	size_t text_len, text_cap;
+	int literal_aliases;        /* a -6 record's control string has literal
+				       text (has_literals) */
+	char *lit_control;          /* the last explicit control string looked */
+	size_t lit_control_len;     /* at, and whether it has literal text */
+	int lit_control_has;
 
 	/* while reading */
 	struct picl_defs *defs;     /* the current reader's */
@@ -391,6 +398,66 @@ static int sel_match(struct filter *f, enum sel_kind kind, int32_t processor, in
 static int single_spaced(const char *p, const char *e);
 
 /*
+ * 1 if rec's control string has literal text besides conversions and white
+ * space ("%d,%d", "x=%d"): single-spaced data may then still not be what
+ * the writer writes ("1,2" is written "1, 2"). An alias is looked up only
+ * once some -6 record defined one so (the predefined 0-5 have none); an
+ * explicit control string is compiled once while the next record's is the
+ * same. One that does not compile counts as having it (the record is then
+ * decoded, which says what is wrong).
+ */
+static int has_literals(struct filter *f, const struct picl_record *rec)
+{
+	struct picl_descriptor *d;
+	char *copy;
+
+	if (rec->nfields == 0)
+		return 0;
+	if (rec->alias >= 0) {
+		const struct picl_descriptor *ad;
+
+		if (!f->literal_aliases)
+			return 0;
+		ad = picl_defs_lookup_alias(f->defs, rec->alias, rec->event, rec->processor,
+					    rec->process);
+		return ad && picl_descriptor_has_literals(ad);
+	}
+	if (f->lit_control && f->lit_control_len == rec->control_len &&
+	    memcmp(f->lit_control, rec->control, rec->control_len) == 0)
+		return f->lit_control_has;
+	if (picl_descriptor_compile(rec->control, rec->control_len, &d, NULL) != PICL_OK)
+		return 1;
+	copy = malloc(rec->control_len + 1);
+	if (copy) {
+		memcpy(copy, rec->control, rec->control_len);
+		free(f->lit_control);
+		f->lit_control = copy;
+		f->lit_control_len = rec->control_len;
+		f->lit_control_has = picl_descriptor_has_literals(d);
+	}
+	picl_descriptor_free(d);
+	return copy ? f->lit_control_has : 1;
+}
+
+/* A -6 record: note whether its control string has literal text. */
+static void note_literal_alias(struct filter *f, struct picl_reader *r,
+			       struct picl_record *rec, int *decoded)
+{
+	struct picl_descriptor *d;
+	const struct picl_value *v;
+
+	if (f->literal_aliases || (!*decoded && picl_reader_decode(r, rec) < 0))
+		return;   /* one that does not decode: the reader says so */
+	*decoded = 1;
+	if (rec->nvalues != 2 || !(v = &rec->values[1])->v.s.ptr)
+		return;
+	if (picl_descriptor_compile(v->v.s.ptr, v->v.s.len, &d, NULL) != PICL_OK)
+		return;
+	f->literal_aliases = picl_descriptor_has_literals(d);
+	picl_descriptor_free(d);
+}
+
+/*
  * The data text of rec (after the blank that follows the descriptor) as
  * the output has it, for a pattern: single-spaced data as they stand (as
  * emit copies them), others decoded and encoded canonically (as emit
@@ -406,7 +473,7 @@ static int data_text(struct filter *f, struct picl_reader *r, struct picl_record
 
 	*text = rec->data_len ? rec->data + 1 : rec->data;
 	*len = rec->data_len ? rec->data_len - 1 : 0;
-	if (*len == 0 || single_spaced(*text, *text + *len))
+	if (*len == 0 || (single_spaced(*text, *text + *len) && !has_literals(f, rec)))
 		return PICL_OK;
 	if (!*decoded) {
 		/* Data that do not decode are matched as they stand: a record
@@ -520,6 +587,8 @@ static int select_record(struct filter *f, struct picl_reader *r, struct picl_re
 	int m = 0;
 
 	*decoded = 0;
+	if (t == PICL_REC_DESCRIPTOR)
+		note_literal_alias(f, r, rec, decoded);
 	if (header_part(t)) {
 		if (t != PICL_REC_DESCRIPTOR && picl_is_definition_type(t))
 			f->gen++;
@@ -650,10 +719,10 @@ static int is_chars(const struct filter *f, const struct picl_record *rec)
 /*
  * 1 if rec->line is exactly what picl_writer_write would write for it, so it
  * can be copied: canonical fixed fields and descriptor separated by single
- * spaces, and data that are single-spaced words or character data of the
- * declared length.
+ * spaces, and data that are single-spaced words (of a control string
+ * without literal text) or character data of the declared length.
  */
-static int line_is_canonical(const struct filter *f, const struct picl_record *rec)
+static int line_is_canonical(struct filter *f, const struct picl_record *rec)
 {
 	const char *p = rec->line, *e = p + rec->line_len;
 	int i;
@@ -687,7 +756,7 @@ static int line_is_canonical(const struct filter *f, const struct picl_record *r
 	if (picl_data_needs_pad(rec->data + 1, rec->data_len - 1))
 		return 0;
 	if (single_spaced(rec->data + 1, e))
-		return 1;
+		return !has_literals(f, rec);
 	/* Blanks of character data are its own. */
 	return rec->data_len - 1 == rec->nfields && rec->type != PICL_REC_DESCRIPTOR &&
 	       is_chars(f, rec);
@@ -1637,6 +1706,7 @@ static void filter_release(struct filter *f)
 	free(f->held);
 	pcre2_match_data_free(f->md);
 	free(f->text);
+	free(f->lit_control);
 	picltrace_carry_free(&f->carry);
 }
 

@@ -60,3 +60,33 @@ expect_rc 2
 expect_err <<'T'
 picltrace filter: undef.picl:1:15: descriptor alias 8 is not defined for event 5 on processor 1, process 0
 T
+
+# Literal text in a control string: the writer puts a blank before a value
+# that follows it ("%d,%d" with 1,2 is written "1, 2"), so single-spaced
+# data are not always what it writes. A pattern keeps the same records of
+# the trace and of its canonical copy, and what filter writes is that copy,
+# for explicit control strings and for aliases a -6 defines so.
+{
+  echo '-6 -1 0 -1 -1 1 "%d%s" 6 "x=%d"'
+  echo '-2 5 0.1 0 0 1 "%d,%d" 1,2'
+  echo '-2 5 0.2 0 0 1 6 x=5'
+  echo '-2 5 0.3 0 0 1 2 5'
+  echo '-2 5 0.4 0 0 1 "%d;" 7;'
+} >lit.picl
+"$PT" cat lit.picl >lit-canon.picl
+grep -q '^-2 5 0.1 0 0 1 "%d,%d" 1, 2$' lit-canon.picl || fail "cat: $(cat lit-canon.picl)"
+for pat in '^1,2$' '^1, 2$' '^x= 5$' '^x=5$' '^7;$' '^5$'; do
+  run "$PT" filter -q --grep-data -g "$pat" lit.picl
+  expect_rc 0
+  cp "$TMP/out" lit.got
+  run "$PT" filter -q --grep-data -g "$pat" lit-canon.picl
+  expect_rc 0
+  cmp -s "$TMP/out" lit.got || fail "--grep-data -g '$pat': the trace keeps $(cat lit.got), its canonical copy $(cat "$TMP/out")"
+done
+run "$PT" filter -q --grep-data -g '^1, 2$' lit.picl
+expect_out <<'T'
+-6 -1 0 -1 -1 1 "%d%s" 6 "x=%d"
+-2 5 0.1 0 0 1 "%d,%d" 1, 2
+T
+run "$PT" filter -q -t -2 lit.picl
+cmp -s "$TMP/out" lit-canon.picl || fail "filter's output is not cat's: $(cat "$TMP/out")"

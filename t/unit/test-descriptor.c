@@ -282,7 +282,28 @@ START_TEST(test_compile_kinds)
 		/* suppressed conversions: a '*' after a '%' (no "%%*") */
 		ck_assert_int_eq(picl_descriptor_has_suppressed(d),
 				 strstr(cases[i].control, "%*") != NULL);
+		/* literal text: only "x=%d, y=%%%lf" has any ("%%" is one) */
+		ck_assert_int_eq(picl_descriptor_has_literals(d),
+				 strchr(cases[i].control, '=') != NULL);
 		picl_descriptor_free(d);
+	}
+	{
+		static const char *const lit[] = { "%d,%d", "x%d", "%d;", "%%%d", "%d %%" };
+		static const char *const none[] = { "%d", " %d  %lf ", "%5d%s", "%*d%c" };
+
+		for (i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+			struct picl_descriptor *d = compile_ok(lit[i]);
+
+			ck_assert_msg(picl_descriptor_has_literals(d) == 1, "%s", lit[i]);
+			picl_descriptor_free(d);
+		}
+		for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+			struct picl_descriptor *d = compile_ok(none[i]);
+
+			ck_assert_msg(picl_descriptor_has_literals(d) == 0, "%s", none[i]);
+			picl_descriptor_free(d);
+		}
+		ck_assert_int_eq(picl_descriptor_has_literals(NULL), 0);
 	}
 }
 END_TEST
