@@ -105,17 +105,43 @@ static prof_ticks to_ticks(struct picl_time t)
 	return (prof_ticks)t.mant * pow10_tab[PROF_TICK_SCALE - s];
 }
 
-/* x seconds as ticks (within prof_ticks' range; x is a double already,
- * so the last digits are what its 53 bits give). */
+/* x seconds as ticks (within prof_ticks' range), to the 15 significant
+ * digits a double holds: x * 1e18 gave the binary product's own digits
+ * past those (a sum of 1000000000000000003 s came out 1000000000000000042,
+ * 2e18 as 2000000000000000085), which say nothing. Through its decimal
+ * text (%.14e: d.dddddddddddddde+XX), then exactly. */
 static prof_ticks ticks_of_seconds(double x)
 {
+	char buf[40];
+	const char *p = buf;
+	prof_ticks m = 0;
+	int neg = 0, e, sh;
+
 	if (!(x == x))
 		return 0;
 	if (x > 1e20)
 		x = 1e20;
 	if (x < -1e20)
 		x = -1e20;
-	return (prof_ticks)(x * 1e18);
+	snprintf(buf, sizeof(buf), "%.14e", x);
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	for (; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9')
+			m = m * 10 + (*p - '0');
+	if (*p != 'e')
+		return 0;
+	e = atoi(p + 1);
+	sh = e - 14 + PROF_TICK_SCALE;   /* m * 10^sh ticks */
+	if (sh < -18)
+		return 0;
+	for (; sh > 0; sh--)
+		m *= 10;
+	if (sh < 0)
+		m = (m + pow10_tab[-sh] / 2) / pow10_tab[-sh];
+	return neg ? -m : m;
 }
 
 double prof_ticks_seconds(prof_ticks t)

@@ -351,3 +351,12 @@ run "$PT" stat "$PICL_SRCDIR/testdata/sync/three-procs.picl"
 expect_rc 0
 grep -q '; 2 received before they were sent$' "$TMP/out" ||
   fail "three-procs.picl: $(grep latency "$TMP/out")"
+
+# A total past what the exact sums hold (10^18 s and more) is a double: it
+# is shown to the digits a double has, not with the binary product's own
+# (2e18 came out 2000000000000000085).
+printf -- '-3 -901 -999999999999999999 0 0 0\n-4 -901 999999999999999999 0 0 0\n' >"$TMP/huge.picl"
+run "$PT" stat "$TMP/huge.picl"
+expect_rc 0
+grep -q '^  -901 *tracing *2000000000000000000 *1 ' "$TMP/out" ||
+  fail "huge.picl: $(grep tracing "$TMP/out")"
