@@ -64,8 +64,15 @@
  *     smallest slack of all constraints", which they reach when it is
  *     unique and the sweeps do not stall. A processor fitted one way only is
  *     where a least shift put it, not an estimate, so it does not pull its
- *     partners; nor does one no line fits (inconsistent, as a clock
- *     drifting beyond the bound), whose violations would move the others.
+ *     partners; nor does one whose tree pair no line fits (inconsistent, as
+ *     a clock drifting beyond the bound), whose violations would move the
+ *     others. One that no line fits only against its partners' corrections
+ *     of the moment still pulls: tree chains that meet around a cycle (a
+ *     ring whose pairs are two-way only through clocksync0's wide windows,
+ *     each centred far off) can hold it between partners no line joins,
+ *     and its least-violation line is what brings them together. Left out
+ *     for that, it stayed out, the sweeps stalled, and a ring traced with
+ *     clocks in step came out with latencies of 0 where they were 1 us.
  *  3. Final shift. What is still violated (one-way processors, stalled
  *     sweeps) is removed, where constant shifts can remove it, by the least
  *     non-negative shift per processor solving the difference constraints
@@ -1353,9 +1360,6 @@ static int refine(struct clock_estimator *ce, const struct clock_options *opt)
 			n->r.drift = f.d;
 			n->r.flags = (n->r.flags & ~(CLOCK_F_DRIFT_UNDETERMINED | CLOCK_F_INCONSISTENT)) |
 				f.flags;
-			/* a processor no line fits (a clock drifting beyond
-			 * the bound) would pass its violations on */
-			n->estimated = !(f.flags & CLOCK_F_INCONSISTENT);
 		}
 		if (moved < REFINE_TOL)
 			break;

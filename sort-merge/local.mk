@@ -17,7 +17,7 @@ t_unit_test_clock_SOURCES = t/unit/test-clock.c sort-merge/clock.c sort-merge/cl
 t_unit_test_clock_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sort-merge
 t_unit_test_clock_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_clock_LDADD = $(CHECK_LIBS) -lm
-SYNC_E2E = t/e2e/0400-sync.sh t/e2e/0401-sync-clock-records.sh t/e2e/0402-sync-drift-beyond-bound.sh t/e2e/0403-sync-reference-absent.sh t/e2e/0404-sync-inconsistent-partner.sh t/e2e/0405-sync-half-unit.sh t/e2e/0406-sync-time-statistics.sh t/e2e/0215-sync-header-times.sh t/e2e/0216-multicast-stat-sync.sh t/e2e/0700-sync-t0.sh \
+SYNC_E2E = t/e2e/0400-sync.sh t/e2e/0401-sync-clock-records.sh t/e2e/0402-sync-drift-beyond-bound.sh t/e2e/0403-sync-reference-absent.sh t/e2e/0404-sync-inconsistent-partner.sh t/e2e/0405-sync-half-unit.sh t/e2e/0406-sync-time-statistics.sh t/e2e/0714-sync-ring-in-step.sh t/e2e/0215-sync-header-times.sh t/e2e/0216-multicast-stat-sync.sh t/e2e/0700-sync-t0.sh \
 	t/e2e/0702-sync-report-stdout.sh
 TESTS += t/unit/test-clock $(SYNC_E2E)
 EXTRA_DIST += $(SYNC_E2E)
