@@ -403,13 +403,15 @@ static int single_spaced(const char *p, const char *e);
  * the writer writes ("1,2" is written "1, 2"). An alias is looked up only
  * once some -6 record defined one so (the predefined 0-5 have none); an
  * explicit control string is compiled once while the next record's is the
- * same. One that does not compile counts as having it (the record is then
- * decoded, which says what is wrong).
+ * same. One that does not compile (%n, say) counts as not having it: such
+ * a record is copied as it stands, as before (filter passes on what it
+ * need not decode; validate is what judges it).
  */
 static int has_literals(struct filter *f, const struct picl_record *rec)
 {
 	struct picl_descriptor *d;
 	char *copy;
+	int has;
 
 	if (rec->nfields == 0)
 		return 0;
@@ -426,17 +428,18 @@ static int has_literals(struct filter *f, const struct picl_record *rec)
 	    memcmp(f->lit_control, rec->control, rec->control_len) == 0)
 		return f->lit_control_has;
 	if (picl_descriptor_compile(rec->control, rec->control_len, &d, NULL) != PICL_OK)
-		return 1;
+		d = NULL;
+	has = picl_descriptor_has_literals(d);   /* 0 for NULL */
+	picl_descriptor_free(d);
 	copy = malloc(rec->control_len + 1);
 	if (copy) {
 		memcpy(copy, rec->control, rec->control_len);
 		free(f->lit_control);
 		f->lit_control = copy;
 		f->lit_control_len = rec->control_len;
-		f->lit_control_has = picl_descriptor_has_literals(d);
+		f->lit_control_has = has;
 	}
-	picl_descriptor_free(d);
-	return copy ? f->lit_control_has : 1;
+	return has;
 }
 
 /* A -6 record: note whether its control string has literal text. */
