@@ -928,3 +928,91 @@ int picltrace_stats_expected(int32_t rel, int32_t event, int64_t nprofiled, int6
 		return event < nprofiled;
 	return event < listed ? 1 : -1;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Records missing where a trace buffer filled                               */
+/* ------------------------------------------------------------------------ */
+
+/* tracemsg's records: written at once, whether or not detailed tracing
+ * is on (trace.c), so they do not end a -913 gap. */
+static int tracemsg_record(const struct picl_record *rec)
+{
+	return rec->type == PICL_REC_MESSAGE ||
+	       (rec->event == -911 && (rec->type == PICL_REC_ENTRY || rec->type == PICL_REC_EXIT));
+}
+
+/* A record just before which the buffer was written out, or the one the
+ * next fill follows: the -901 entry (kept aside and written first by a
+ * ring), traceflush's -912 entry (the last of its fill), tracemsg's
+ * records, the -901 exit. */
+static int fill_boundary(const struct picl_record *rec)
+{
+	if (rec->event == -901 || rec->event == -912)
+		return rec->type == PICL_REC_ENTRY || (rec->event == -901 && rec->type == PICL_REC_EXIT);
+	return tracemsg_record(rec);
+}
+
+static void gap_start(struct picltrace_gaps *g, const struct picl_record *mark, int from_start,
+		      uint64_t line, struct picl_time t)
+{
+	if (g->ngaps++ == 0) {
+		g->first_line = line;
+		g->first_from_start = from_start;
+		g->first_time = t;
+		g->first_mark = mark->mark.line;
+		g->first_kind = mark->event;
+	}
+	g->last_open = 1;
+	g->last_mark = mark->mark.line;
+	g->last_kind = mark->event;
+}
+
+static void gap_end(struct picltrace_gaps *g, struct picl_time t)
+{
+	g->last_open = 0;
+	g->last_end = t;
+}
+
+void picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec)
+{
+	int wrap = rec->type == PICL_REC_MARK && rec->event == -914;
+
+	if (g->stopped && !tracemsg_record(rec)) {   /* traceflush, or the end */
+		g->stopped = 0;
+		gap_end(g, rec->time);
+	}
+	if (g->pending && !wrap) {
+		g->pending = 0;
+		gap_end(g, rec->time);
+	}
+	if (rec->type == PICL_REC_MARK && rec->event == -913) {
+		gap_start(g, rec, 0, rec->mark.line, rec->time);
+		g->stopped = 1;
+	} else if (wrap) {
+		/* what the fill took before its first record kept is gone */
+		gap_start(g, rec, !g->have_fill, g->have_fill ? g->fill_line : 0, g->fill_time);
+		if (g->have_first)
+			gap_end(g, g->first_in_fill_time);
+		else
+			g->pending = 1;
+	}
+	if (fill_boundary(rec)) {
+		g->have_fill = 1;
+		g->fill_line = rec->mark.line;
+		g->fill_time = rec->time;
+		g->have_first = 0;
+	} else if (!g->have_first && !wrap) {
+		g->have_first = 1;
+		g->first_in_fill_time = rec->time;
+	}
+}
+
+int picltrace_gaps_start_by(const struct picltrace_gaps *g, struct picl_time t)
+{
+	return g->ngaps && (g->first_from_start || picl_time_cmp(g->first_time, t) <= 0);
+}
+
+int picltrace_gaps_end_from(const struct picltrace_gaps *g, struct picl_time t)
+{
+	return g->ngaps && (g->last_open || picl_time_cmp(g->last_end, t) >= 0);
+}
