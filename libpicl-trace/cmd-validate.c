@@ -292,14 +292,7 @@ struct validator {
 	size_t nearly, early_cap;
 	struct picl_matcher *matcher;
 	struct lost_broadcast lost;
-	/* the earliest send to each processor, to a group (a broadcast, a
-	 * multicast): a gap of the receiver's trace that ended before it held
-	 * none of its receives (lost_receive) */
-	struct intmap send_to;  /* processor -> first_send index */
-	struct picl_time *first_send;
-	size_t nfirst_send, first_send_cap;
-	int have_group_send;
-	struct picl_time group_send;
+	struct picltrace_sends *sends;  /* the first send to each processor */
 	/* matches whose finding waits for a -914 that may still come (held) */
 	struct picl_message *held;
 	size_t held_head, nheld, held_cap;
@@ -1664,56 +1657,6 @@ static void matched(struct validator *v, const struct picl_message *m)
 	release_held(v, 0);
 }
 
-/* The earliest send to `processor`: its own, to a group (a broadcast, a
- * multicast), or `t`. */
-static struct picl_time first_send_to(struct validator *v, int32_t processor,
-				      struct picl_time t)
-{
-	size_t i;
-
-	if (intmap_get(&v->send_to, (uint32_t)processor, &i) &&
-	    picl_time_cmp(v->first_send[i], t) < 0)
-		t = v->first_send[i];
-	if (v->have_group_send && picl_time_cmp(v->group_send, t) < 0)
-		t = v->group_send;
-	return t;
-}
-
-/* A send's destination and time, for first_send_to. */
-static void note_send(struct validator *v, const struct picl_record *rec)
-{
-	struct picl_time *t;
-	int64_t dst;
-	size_t i;
-
-	if ((rec->event != -21 && rec->event != -27) ||
-	    (rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_MARK) ||
-	    rec->nvalues < 3 || rec->values[2].kind != PICL_VAL_INT)
-		return;
-	dst = rec->values[2].v.i;
-	if (dst < 0) {
-		if (!v->have_group_send || picl_time_cmp(rec->time, v->group_send) < 0)
-			v->group_send = rec->time;
-		v->have_group_send = 1;
-		return;
-	}
-	if (dst > INT32_MAX)
-		return;
-	if (intmap_get(&v->send_to, (uint32_t)dst, &i)) {
-		t = &v->first_send[i];
-		if (picl_time_cmp(rec->time, *t) < 0)
-			*t = rec->time;
-		return;
-	}
-	if (grow((void **)&v->first_send, &v->first_send_cap, v->nfirst_send + 1,
-		 sizeof(*v->first_send)) < 0 ||
-	    intmap_put(&v->send_to, (uint32_t)dst, v->nfirst_send) < 0) {
-		v->nomem = 1;
-		return;
-	}
-	v->first_send[v->nfirst_send++] = rec->time;
-}
-
 /* The receiver of unmatched send m if it may have lost the receive: a gap
  * of its trace ends after the first message to it was sent (FIFO matching
  * leaves the last sends of a channel unmatched, whichever receives went
@@ -1725,8 +1668,8 @@ static const struct proc *lost_receive(struct validator *v, const struct picl_me
 	if (m->dst_processor == PICL_WILDCARD)
 		return NULL;
 	q = msg_proc(v, m->dst_processor, m->dst_process);
-	if (!q || !picltrace_gaps_end_from(&q->gaps,
-					   first_send_to(v, m->dst_processor, m->send_time)))
+	if (!q || !picltrace_gaps_end_from(&q->gaps, picltrace_sends_first(v->sends,
+								m->dst_processor, m->send_time)))
 		return NULL;
 	return q;
 }
@@ -1953,7 +1896,8 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 	note_event(v, p, rec->event);
 	p->event_records++;
 	(void)picltrace_traceevents_n(rec, &p->nprofiled);
-	note_send(v, rec);
+	if (picltrace_sends_note(v->sends, rec) < 0)
+		v->nomem = 1;
 
 	if ((rec->event == -51 || rec->event == -52) && rec->type == PICL_REC_ENTRY) {
 		p->recv_type = rec->nvalues >= 1 && rec->values[0].kind == PICL_VAL_INT &&
@@ -2867,11 +2811,8 @@ static void reset(struct validator *v)
 	picl_matcher_free(v->matcher);
 	v->matcher = NULL;
 	v->lost.open = 0;
-	intmap_free(&v->send_to);
-	free(v->first_send);
-	v->first_send = NULL;
-	v->nfirst_send = v->first_send_cap = 0;
-	v->have_group_send = 0;
+	picltrace_sends_free(v->sends);
+	v->sends = NULL;
 	free(v->held);
 	v->held = NULL;
 	v->held_head = v->nheld = v->held_cap = 0;
@@ -2934,11 +2875,12 @@ static int validate_file(struct validator *v, const char *path)
 	begin_output(v);
 	v->stats = picl_stats_new();
 	v->matcher = picl_matcher_new(on_message, v);
+	v->sends = picltrace_sends_new();
 	if (v->matcher) {
 		picl_matcher_set_broadcast_detail(v->matcher, LOST_LISTED);
 		picl_matcher_set_defs(v->matcher, v->defs);
 	}
-	if (!v->stats || !v->matcher ||
+	if (!v->stats || !v->matcher || !v->sends ||
 	    picltrace_matcher_memory(v->matcher, v->opt->memory, v->opt->tmpdir) < 0) {
 		failed = "out of memory";
 		goto out;

@@ -366,7 +366,15 @@ __int128 picltrace_stat_time_tolerance(int32_t scale, uint64_t n, int32_t decima
  *
  * Feed every record of one (processor, process) to picltrace_gaps_note,
  * in the file's order (a process's records are in time order); a zeroed
- * struct is a process with no gap.
+ * struct is a process with no gap. The message findings the gaps explain
+ * (validate's warnings, stat's counts) are: a send never received when
+ * the receiver has a gap ending at or after the first send to it
+ * (picltrace_gaps_end_from, picltrace_sends_first: FIFO matching leaves
+ * the last sends of a channel unmatched, whichever receives are missing);
+ * a receive matching no send when the sender has a gap starting at or
+ * before it (picltrace_gaps_start_by); a matched pair when either side
+ * has a gap before its record (picltrace_gaps_before: a send or a
+ * receive of the channel may be in it, and every pair after it be wrong).
  */
 struct picltrace_gaps {
 	int ngaps;
@@ -416,6 +424,21 @@ int picltrace_gaps_start_by(const struct picltrace_gaps *g, struct picl_time t);
 /* 1 if a gap of the process ends at or after `t` (or never ends): a
  * receive made then may be missing. */
 int picltrace_gaps_end_from(const struct picltrace_gaps *g, struct picl_time t);
+
+/*
+ * The earliest send to each processor, and to a group (a broadcast, a
+ * multicast: any processor), from the send records (entries or marks of
+ * -21, -27, decoded) fed to picltrace_sends_note: a gap of a receiver's
+ * trace that ended before the first send to it held none of its receives.
+ * NULL from _new when out of memory; _note returns -1 then.
+ */
+struct picltrace_sends;
+struct picltrace_sends *picltrace_sends_new(void);
+int picltrace_sends_note(struct picltrace_sends *s, const struct picl_record *rec);
+/* The earliest send to `processor` that was noted, or `t` if earlier. */
+struct picl_time picltrace_sends_first(const struct picltrace_sends *s, int32_t processor,
+				       struct picl_time t);
+void picltrace_sends_free(struct picltrace_sends *s);
 
 /* Print "picltrace CMD: " and a formatted message on stderr. */
 void picltrace_error(const char *cmd, const char *fmt, ...)

@@ -1016,3 +1016,82 @@ int picltrace_gaps_end_from(const struct picltrace_gaps *g, struct picl_time t)
 {
 	return g->ngaps && (g->last_open || picl_time_cmp(g->last_end, t) >= 0);
 }
+
+struct picltrace_sends {
+	struct intmap to;               /* processor -> first[] index */
+	struct picl_time *first;
+	size_t n, cap;
+	int have_group;
+	struct picl_time group;
+};
+
+struct picltrace_sends *picltrace_sends_new(void)
+{
+	return calloc(1, sizeof(struct picltrace_sends));
+}
+
+int picltrace_sends_note(struct picltrace_sends *s, const struct picl_record *rec)
+{
+	struct picl_time *t;
+	int64_t dst;
+	size_t i;
+
+	if (!s)
+		return -1;
+	if ((rec->event != -21 && rec->event != -27) ||
+	    (rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_MARK) ||
+	    !rec->values || rec->nvalues < 3 || rec->values[2].kind != PICL_VAL_INT)
+		return 0;
+	dst = rec->values[2].v.i;
+	if (dst < 0) {
+		if (!s->have_group || picl_time_cmp(rec->time, s->group) < 0)
+			s->group = rec->time;
+		s->have_group = 1;
+		return 0;
+	}
+	if (dst > INT32_MAX)
+		return 0;
+	if (intmap_get(&s->to, (uint32_t)dst, &i)) {
+		t = &s->first[i];
+		if (picl_time_cmp(rec->time, *t) < 0)
+			*t = rec->time;
+		return 0;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct picl_time *v = realloc(s->first, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->first = v;
+		s->cap = cap;
+	}
+	if (intmap_put(&s->to, (uint32_t)dst, s->n) < 0)
+		return -1;
+	s->first[s->n++] = rec->time;
+	return 0;
+}
+
+struct picl_time picltrace_sends_first(const struct picltrace_sends *s, int32_t processor,
+				       struct picl_time t)
+{
+	size_t i;
+
+	if (!s)
+		return t;
+	if (processor >= 0 && intmap_get(&s->to, (uint32_t)processor, &i) &&
+	    picl_time_cmp(s->first[i], t) < 0)
+		t = s->first[i];
+	if (s->have_group && picl_time_cmp(s->group, t) < 0)
+		t = s->group;
+	return t;
+}
+
+void picltrace_sends_free(struct picltrace_sends *s)
+{
+	if (!s)
+		return;
+	intmap_free(&s->to);
+	free(s->first);
+	free(s);
+}
