@@ -296,6 +296,7 @@ struct validator {
 	/* matches whose finding waits for a -914 that may still come (held) */
 	struct picl_message *held;
 	size_t held_head, nheld, held_cap;
+	int gaps_changed;       /* by the record: held ones may be settled */
 
 	int have_last;          /* --sorted */
 	struct picl_time last_time;
@@ -2644,9 +2645,10 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 		}
 		/* before the matcher takes the record: a pair it makes
 		 * with it is judged knowing the gaps up to it */
-		if (rec->type == PICL_REC_MARK || rec->type == PICL_REC_ENTRY ||
-		    rec->type == PICL_REC_EXIT || rec->type == PICL_REC_MESSAGE)
-			picltrace_gaps_note(&p->gaps, rec);
+		if ((rec->type == PICL_REC_MARK || rec->type == PICL_REC_ENTRY ||
+		     rec->type == PICL_REC_EXIT || rec->type == PICL_REC_MESSAGE) &&
+		    picltrace_gaps_note(&p->gaps, rec))
+			v->gaps_changed = 1;
 	}
 	check_time(v, p, rec);
 	check_header(v, rec);
@@ -2734,8 +2736,9 @@ static void check_record(struct validator *v, struct picl_record *rec)
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
 	}
-	if (v->nheld)
+	if (v->gaps_changed && v->nheld)
 		release_held(v, 0);
+	v->gaps_changed = 0;
 	if (header && !picl_matcher_in_header(v->matcher)) {
 		for (k = 0; k < v->nearly; k++)
 			check_declared(v, v->early[k].processor, v->early[k].line,

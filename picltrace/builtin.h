@@ -399,7 +399,9 @@ struct picltrace_gaps {
 					   fill: the gap ends at the next */
 };
 
-void picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec);
+/* Returns 1 if the record ended a fill or started a gap (what
+ * picltrace_gaps_settled says may have changed), else 0. */
+int picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec);
 
 /* 1 if records of the process may be missing before its record at `line`
  * (a gap starts before it), so that FIFO matching may have paired it with

@@ -973,9 +973,10 @@ static void gap_end(struct picltrace_gaps *g, struct picl_time t)
 	g->last_end = t;
 }
 
-void picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec)
+int picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec)
 {
 	int wrap = rec->type == PICL_REC_MARK && rec->event == -914;
+	int ngaps = g->ngaps;
 
 	if (g->stopped && !tracemsg_record(rec)) {   /* traceflush, or the end */
 		g->stopped = 0;
@@ -1001,10 +1002,13 @@ void picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec
 		g->fill_line = rec->mark.line;
 		g->fill_time = rec->time;
 		g->have_first = 0;
-	} else if (!g->have_first && !wrap) {
+		return 1;
+	}
+	if (!g->have_first && !wrap) {
 		g->have_first = 1;
 		g->first_in_fill_time = rec->time;
 	}
+	return g->ngaps != ngaps;
 }
 
 int picltrace_gaps_start_by(const struct picltrace_gaps *g, struct picl_time t)
