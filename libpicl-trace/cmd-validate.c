@@ -1644,7 +1644,9 @@ static void matched(struct validator *v, const struct picl_message *m)
 		report_pair(v, m);
 		return;
 	}
-	if (v->held_head > 0 && v->nheld == v->held_cap) {   /* room at the front */
+	/* room at the front, once it is half the array (a memmove per pair
+	 * would be quadratic in the pairs waiting) */
+	if (v->held_head > 0 && v->nheld == v->held_cap && v->held_head >= v->held_cap / 2) {
 		memmove(v->held, v->held + v->held_head,
 			(v->nheld - v->held_head) * sizeof(*v->held));
 		v->nheld -= v->held_head;

@@ -662,7 +662,10 @@ static int hold(struct profile *p, const struct prof_held *h)
 {
 	if (p->held_head == p->nheld && pair_settled(h))
 		return pair_add(p, h);
-	if (p->held_head > 0 && p->nheld == p->held_cap) {
+	/* room at the front, once it is half the array: a memmove per pair
+	 * (4096 waiting, as in every trace without traceflush) cost stat
+	 * a third more CPU */
+	if (p->held_head > 0 && p->nheld == p->held_cap && p->held_head >= p->held_cap / 2) {
 		memmove(p->held, p->held + p->held_head,
 			(p->nheld - p->held_head) * sizeof(*p->held));
 		p->nheld -= p->held_head;
