@@ -17,7 +17,8 @@
  * (warnings' explanations start with "warning: "), or as one JSON object
  * per file with --format=json, then a summary line. Findings that can only
  * be made at the end of a trace (entries never exited, messages never
- * received) are printed then, sorted by line.
+ * received) are printed then, sorted by line; so are those of a matched
+ * pair that waits for a ring's -914 until the end (release_held).
  *
  * The rules and their stable names (picltrace-validate(1) explains each):
  *
@@ -44,8 +45,10 @@
  *                       same process (-7 messages aside: PICL writes them
  *                       at once), or of any record with --sorted
  *   message-match       a send never received, a receive with no send, a
- *                       length that differs (warnings with --partial)
- *   tachyon             a message received before it was sent
+ *                       length that differs (warnings with --partial, and
+ *                       where a trace buffer filled: -913, -914)
+ *   tachyon             a message received before it was sent (a warning
+ *                       where a trace buffer filled)
  *   statistics          a -101/-102/-103 pair that disagrees with the
  *                       statistics recomputed from the event records
  *   header-records      a header record (-399..-301) after the first record
@@ -177,6 +180,8 @@ struct proc {
 	int incomplete;         /* -913 or -914 seen: records were left out */
 	uint64_t stop_line;     /* the first -913 (buffer full, tracing stopped) */
 	uint64_t wrap_line;     /* the first -914 (a ring pushed records out) */
+	struct picltrace_gaps gaps; /* where records are missing (-913, -914),
+				       for the message findings */
 	int64_t nprofiled;      /* n of its last -902 entry (traceevents), -1 */
 	uint64_t event_records; /* read so far */
 	struct stat_listed *listed;  /* the pairs of its statistics records
@@ -215,6 +220,9 @@ struct lost_broadcast {
 	uint64_t missing;
 	size_t listed, len;
 	char list[256];         /* "2, 5, 7" */
+	int lost;               /* every missing receiver may have lost its
+				   receive (lost_receive): the first's */
+	const struct proc *why;
 };
 
 /* A processor or event subset id used while it was not defined. */
@@ -284,6 +292,11 @@ struct validator {
 	size_t nearly, early_cap;
 	struct picl_matcher *matcher;
 	struct lost_broadcast lost;
+	struct picltrace_sends *sends;  /* the first send to each processor */
+	/* matches whose finding waits for a -914 that may still come (held) */
+	struct picl_message *held;
+	size_t held_head, nheld, held_cap;
+	int gaps_changed;       /* by the record: held ones may be settled */
 
 	int have_last;          /* --sorted */
 	struct picl_time last_time;
@@ -1514,32 +1527,174 @@ static const char *bytes_text(int64_t length, char *buf, size_t size)
 	return buf;
 }
 
-/* A send and a receive have been matched: lengths and times. */
-static void matched(struct validator *v, const struct picl_message *m)
+/*
+ * Message findings where a process's trace lacks records (struct
+ * picltrace_gaps: its trace buffer filled, -913, or wrapped, -914) are no
+ * proof against the program: a send whose receive was not traced, a
+ * receive whose send was not, and, since matching is FIFO per channel,
+ * every pair after a missing send or receive may be the wrong one. Such
+ * findings are warnings that name the mark; those the records both
+ * processes kept prove are errors still.
+ */
+
+/* The process a message's side ran on (process -1, not recorded: 0). */
+static const struct proc *msg_proc(struct validator *v, int32_t processor, int32_t process)
 {
+	return proc_find(v, processor, process >= 0 ? process : 0);
+}
+
+/* " (the trace buffer of processor 1 filled at line 130, -913: the
+ * receive may not have been traced)", of p's first gap or of the one that
+ * ends latest; `what` "the receive", "the send", or a text of its own
+ * (paired: 1). */
+static const char *gap_reason(const struct proc *p, int first, const char *what, int paired,
+			      char *buf, size_t size)
+{
+	int32_t kind = first ? p->gaps.first_kind : p->gaps.last_kind;
+	uint64_t mark = first ? p->gaps.first_mark : p->gaps.last_mark;
+
+	snprintf(buf, size, " (the trace buffer of processor %d %s at line %llu, %d: %s%s)",
+		 (int)p->processor, kind == -913 ? "filled" : "wrapped",
+		 (unsigned long long)mark, (int)kind, what,
+		 paired ? "" : kind == -913 ? " may not have been traced" :
+		 " may have been pushed out");
+	return buf;
+}
+
+/* The side of matched message m whose trace lacks records before it (the
+ * sender's first), or NULL: the pair is then sure. */
+static const struct proc *pair_doubt(struct validator *v, const struct picl_message *m)
+{
+	const struct proc *p = msg_proc(v, m->src_processor, m->src_process);
+	const struct proc *q = msg_proc(v, m->dst_processor, m->dst_process);
+
+	if (p && picltrace_gaps_before(&p->gaps, m->send_mark.line))
+		return p;
+	if (q && picltrace_gaps_before(&q->gaps, m->recv_mark.line))
+		return q;
+	return NULL;
+}
+
+/* Whether pair_doubt(m) can no longer change: a ring's -914 may come
+ * after the records kept that follow its gap. */
+static int pair_settled(struct validator *v, const struct picl_message *m)
+{
+	const struct proc *p = msg_proc(v, m->src_processor, m->src_process);
+	const struct proc *q = msg_proc(v, m->dst_processor, m->dst_process);
+
+	return (!p || picltrace_gaps_settled(&p->gaps, m->send_mark.line)) &&
+	       (!q || picltrace_gaps_settled(&q->gaps, m->recv_mark.line));
+}
+
+/* A matched pair's findings: lengths and times. */
+static void report_pair(struct validator *v, const struct picl_message *m)
+{
+	const struct proc *doubt = pair_doubt(v, m);
+	enum severity sev = doubt ? SEV_WARNING : SEV_ERROR;
+	char why[192] = "";
+
+	if (doubt)
+		gap_reason(doubt, 1, "with records missing, the receive may be paired with the wrong send",
+			   1, why, sizeof(why));
 	if (m->send_length >= 0 && m->recv_length >= 0 && m->send_length != m->recv_length)
-		report(v, SEV_ERROR, R_MESSAGE, m->recv_mark.line, m->recv_mark.column,
+		report(v, sev, R_MESSAGE, m->recv_mark.line, m->recv_mark.column,
 		       m->send_mark.line,
-		       "receive of %lld bytes with type %d from processor %d matches the send of %lld bytes at line %llu",
+		       "receive of %lld bytes with type %d from processor %d matches the send of %lld bytes at line %llu%s",
 		       (long long)m->recv_length, (int)m->type, (int)m->src_processor,
-		       (long long)m->send_length, (unsigned long long)m->send_mark.line);
+		       (long long)m->send_length, (unsigned long long)m->send_mark.line, why);
 	if (picl_time_cmp(m->recv_time, m->send_time) < 0) {
 		char t1[PICL_TIME_BUFSIZE], t2[PICL_TIME_BUFSIZE];
 
-		report(v, SEV_ERROR, R_TACHYON, m->recv_mark.line, m->recv_mark.column,
+		report(v, sev, R_TACHYON, m->recv_mark.line, m->recv_mark.column,
 		       m->send_mark.line,
-		       "message of type %d from processor %d to processor %d is received at %s (line %llu) before it was sent at %s (line %llu)",
+		       "message of type %d from processor %d to processor %d is received at %s (line %llu) before it was sent at %s (line %llu)%s",
 		       (int)m->type, (int)m->src_processor, (int)m->dst_processor,
 		       format_time(m->recv_time, t2), (unsigned long long)m->recv_mark.line,
-		       format_time(m->send_time, t1), (unsigned long long)m->send_mark.line);
+		       format_time(m->send_time, t1), (unsigned long long)m->send_mark.line, why);
 	}
+}
+
+/*
+ * Pairs with a finding wait here while a -914 may still show that records
+ * before one of their sides are missing: a ring's mark comes after the
+ * records it kept when it was not pushed out itself. They are reported in
+ * the order they were made, once the buffer's fill that held each side
+ * was written out, and at the end; past HELD_MAX waiting, the oldest goes
+ * as things stand then.
+ */
+#define HELD_MAX 65536
+
+static void release_held(struct validator *v, int all)
+{
+	while (v->held_head < v->nheld &&
+	       (all || pair_settled(v, &v->held[v->held_head]) ||
+		v->nheld - v->held_head > HELD_MAX))
+		report_pair(v, &v->held[v->held_head++]);
+	if (v->held_head == v->nheld)
+		v->held_head = v->nheld = 0;
+}
+
+/* A send and a receive have been matched: lengths and times. */
+static void matched(struct validator *v, const struct picl_message *m)
+{
+	if (!(m->send_length >= 0 && m->recv_length >= 0 && m->send_length != m->recv_length) &&
+	    picl_time_cmp(m->recv_time, m->send_time) >= 0)
+		return;
+	if (v->held_head == v->nheld && pair_settled(v, m)) {
+		report_pair(v, m);
+		return;
+	}
+	/* room at the front, once it is half the array (a memmove per pair
+	 * would be quadratic in the pairs waiting) */
+	if (v->held_head > 0 && v->nheld == v->held_cap && v->held_head >= v->held_cap / 2) {
+		memmove(v->held, v->held + v->held_head,
+			(v->nheld - v->held_head) * sizeof(*v->held));
+		v->nheld -= v->held_head;
+		v->held_head = 0;
+	}
+	if (grow((void **)&v->held, &v->held_cap, v->nheld + 1, sizeof(*v->held)) < 0) {
+		report_pair(v, m);   /* no memory to wait: as things stand */
+		return;
+	}
+	v->held[v->nheld++] = *m;
+	release_held(v, 0);
+}
+
+/* The receiver of unmatched send m if it may have lost the receive: a gap
+ * of its trace ends after the first message to it was sent (FIFO matching
+ * leaves the last sends of a channel unmatched, whichever receives went
+ * missing); else NULL. */
+static const struct proc *lost_receive(struct validator *v, const struct picl_message *m)
+{
+	const struct proc *q;
+
+	if (m->dst_processor == PICL_WILDCARD)
+		return NULL;
+	q = msg_proc(v, m->dst_processor, m->dst_process);
+	if (!q || !picltrace_gaps_end_from(&q->gaps, picltrace_sends_first(v->sends,
+								m->dst_processor, m->send_time)))
+		return NULL;
+	return q;
+}
+
+/* The sender of unmatched receive m if it may have lost the send: a gap of
+ * its trace starts before the receive; else NULL. */
+static const struct proc *lost_send(struct validator *v, const struct picl_message *m)
+{
+	const struct proc *p = msg_proc(v, m->src_processor, m->src_process);
+
+	if (!p || !picltrace_gaps_start_by(&p->gaps, m->recv_time))
+		return NULL;
+	return p;
 }
 
 /* Report the broadcast gathered so far, if any. */
 static void flush_broadcast(struct validator *v)
 {
 	struct lost_broadcast *b = &v->lost;
-	char bytes[48], others[48];
+	char bytes[48], others[48], why[192] = "";
+	enum severity sev = v->opt->partial ? SEV_WARNING : SEV_ERROR;
+	uint64_t related = 0;
 
 	if (!b->open)
 		return;
@@ -1549,17 +1704,25 @@ static void flush_broadcast(struct validator *v)
 	if (b->listed < b->missing)
 		snprintf(others, sizeof(others), ", ... (%llu in all)",
 			 (unsigned long long)b->missing);
-	report(v, v->opt->partial ? SEV_WARNING : SEV_ERROR, R_MESSAGE, b->msg.send_mark.line,
-	       b->msg.send_mark.column, 0,
-	       "broadcast %swith type %d is never received on processor%s %s%s",
+	if (b->lost && b->missing == 1) {
+		sev = SEV_WARNING;
+		gap_reason(b->why, 0, "the receive", 0, why, sizeof(why));
+		related = b->why->gaps.last_mark;
+	} else if (b->lost) {
+		sev = SEV_WARNING;
+		snprintf(why, sizeof(why), " (the trace buffers of those processors filled or wrapped, -913 or -914: the receives may not have been traced)");
+	}
+	report(v, sev, R_MESSAGE, b->msg.send_mark.line, b->msg.send_mark.column, related,
+	       "broadcast %swith type %d is never received on processor%s %s%s%s",
 	       bytes_text(b->msg.send_length, bytes, sizeof(bytes)), (int)b->msg.type,
-	       b->missing > 1 ? "s" : "", b->list, others);
+	       b->missing > 1 ? "s" : "", b->list, others, why);
 }
 
 /* One more processor that never received broadcast m. */
 static void lost_broadcast(struct validator *v, const struct picl_message *m)
 {
 	struct lost_broadcast *b = &v->lost;
+	const struct proc *q = lost_receive(v, m);
 
 	if (!b->open) {
 		b->open = 1;
@@ -1567,7 +1730,13 @@ static void lost_broadcast(struct validator *v, const struct picl_message *m)
 		b->missing = 0;
 		b->listed = b->len = 0;
 		b->list[0] = '\0';
+		b->lost = 1;
+		b->why = NULL;
 	}
+	if (!q)
+		b->lost = 0;
+	else if (!b->why)
+		b->why = q;
 	if (m->dst_processor == PICL_WILDCARD) {   /* the others, counted */
 		b->missing += m->more_missing;
 		return;
@@ -1611,7 +1780,9 @@ static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_me
 {
 	struct validator *v = ctx;
 	enum severity sev = v->opt->partial ? SEV_WARNING : SEV_ERROR;
-	char bytes[48], hint[128];
+	char bytes[48], hint[128], why[192] = "";
+	const struct proc *lost;
+	uint64_t related;
 
 	if (kind == PICL_MATCH_OK) {
 		matched(v, m);
@@ -1625,23 +1796,37 @@ static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_me
 	}
 	flush_broadcast(v);
 	v->unmatched++;
-	if (kind == PICL_MATCH_UNMATCHED_SEND)
-		report(v, sev, R_MESSAGE, m->send_mark.line, m->send_mark.column,
-		       stuck_receive(v, m, hint, sizeof(hint)),
-		       "send %swith type %d to processor %d is never received%s",
+	if (kind == PICL_MATCH_UNMATCHED_SEND) {
+		related = stuck_receive(v, m, hint, sizeof(hint));
+		if ((lost = lost_receive(v, m))) {
+			sev = SEV_WARNING;
+			gap_reason(lost, 0, "the receive", 0, why, sizeof(why));
+			if (!related)
+				related = lost->gaps.last_mark;
+		}
+		report(v, sev, R_MESSAGE, m->send_mark.line, m->send_mark.column, related,
+		       "send %swith type %d to processor %d is never received%s%s",
 		       bytes_text(m->send_length, bytes, sizeof(bytes)), (int)m->type,
-		       (int)m->dst_processor, hint);
-	else
-		report(v, sev, R_MESSAGE, m->recv_mark.line, m->recv_mark.column, 0,
-		       "receive %swith type %d from processor %d matches no send",
+		       (int)m->dst_processor, hint, why);
+	} else {
+		if ((lost = lost_send(v, m))) {
+			sev = SEV_WARNING;
+			gap_reason(lost, 1, "the send", 0, why, sizeof(why));
+		}
+		report(v, sev, R_MESSAGE, m->recv_mark.line, m->recv_mark.column,
+		       lost ? lost->gaps.first_mark : 0,
+		       "receive %swith type %d from processor %d matches no send%s",
 		       bytes_text(m->recv_length, bytes, sizeof(bytes)), (int)m->type,
-		       (int)m->src_processor);
+		       (int)m->src_processor, why);
+	}
 	return 0;
 }
 
-/* At the end: what was sent and never received, received and never sent. */
+/* At the end: the pairs still held, then what was sent and never
+ * received, received and never sent. */
 static void finish_messages(struct validator *v)
 {
+	release_held(v, 1);
 	if (picl_matcher_finish(v->matcher) < 0) {
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
@@ -1714,6 +1899,8 @@ static void check_event(struct validator *v, struct proc *p, const struct picl_r
 	note_event(v, p, rec->event);
 	p->event_records++;
 	(void)picltrace_traceevents_n(rec, &p->nprofiled);
+	if (picltrace_sends_note(v->sends, rec) < 0)
+		v->nomem = 1;
 
 	if ((rec->event == -51 || rec->event == -52) && rec->type == PICL_REC_ENTRY) {
 		p->recv_type = rec->nvalues >= 1 && rec->values[0].kind == PICL_VAL_INT &&
@@ -2458,6 +2645,12 @@ static void check_rules(struct validator *v, struct picl_record *rec)
 			p->noted = 1;
 			note_processor(v, rec);
 		}
+		/* before the matcher takes the record: a pair it makes
+		 * with it is judged knowing the gaps up to it */
+		if ((rec->type == PICL_REC_MARK || rec->type == PICL_REC_ENTRY ||
+		     rec->type == PICL_REC_EXIT || rec->type == PICL_REC_MESSAGE) &&
+		    picltrace_gaps_note(&p->gaps, rec))
+			v->gaps_changed = 1;
 	}
 	check_time(v, p, rec);
 	check_header(v, rec);
@@ -2545,6 +2738,9 @@ static void check_record(struct validator *v, struct picl_record *rec)
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
 	}
+	if (v->gaps_changed && v->nheld)
+		release_held(v, 0);
+	v->gaps_changed = 0;
 	if (header && !picl_matcher_in_header(v->matcher)) {
 		for (k = 0; k < v->nearly; k++)
 			check_declared(v, v->early[k].processor, v->early[k].line,
@@ -2620,6 +2816,11 @@ static void reset(struct validator *v)
 	picl_matcher_free(v->matcher);
 	v->matcher = NULL;
 	v->lost.open = 0;
+	picltrace_sends_free(v->sends);
+	v->sends = NULL;
+	free(v->held);
+	v->held = NULL;
+	v->held_head = v->nheld = v->held_cap = 0;
 	for (k = 0; k < v->ndeferred; k++)
 		free(v->deferred[k].message);
 	v->ndeferred = 0;
@@ -2679,11 +2880,12 @@ static int validate_file(struct validator *v, const char *path)
 	begin_output(v);
 	v->stats = picl_stats_new();
 	v->matcher = picl_matcher_new(on_message, v);
+	v->sends = picltrace_sends_new();
 	if (v->matcher) {
 		picl_matcher_set_broadcast_detail(v->matcher, LOST_LISTED);
 		picl_matcher_set_defs(v->matcher, v->defs);
 	}
-	if (!v->stats || !v->matcher ||
+	if (!v->stats || !v->matcher || !v->sends ||
 	    picltrace_matcher_memory(v->matcher, v->opt->memory, v->opt->tmpdir) < 0) {
 		failed = "out of memory";
 		goto out;

@@ -342,6 +342,106 @@ static inline int picltrace_traceevents_n(const struct picl_record *rec, int64_t
  */
 __int128 picltrace_stat_time_tolerance(int32_t scale, uint64_t n, int32_t decimals);
 
+/*
+ * Where a process's trace lacks records because its trace buffer filled
+ * (spec Table 13), for the message findings of validate and stat, which
+ * must not blame the program for a partner the trace never had. What
+ * PICL's runtime writes (picl-rt/trace.c):
+ *
+ * - tracenode's flush 0: a -913 mark when the buffer fills; from then on
+ *   nothing is written (tracemsg's -911 entry and exit and its -7 message
+ *   aside: written at once) until traceflush writes the buffer out and
+ *   tracing resumes with its -912 entry, or tracing ends with the -901
+ *   exit. The gap runs from the mark to the next record that is not
+ *   tracemsg's.
+ * - flush -1: the buffer is a ring; the first record it has no room for
+ *   adds a -914 mark, and every record pushes out the oldest. The gap is
+ *   before the first record of that fill that was kept: the records the
+ *   buffer took since it was last written out (after the -901 entry, a
+ *   -912 entry, tracemsg's records) were pushed out oldest first. The
+ *   -914 mark comes before that record when it was pushed out too (kept
+ *   aside with the -901 entry and written first), but after it, among
+ *   the records kept, when it was not: a reader then learns of the gap
+ *   only after records that follow it.
+ *
+ * Feed every record of one (processor, process) to picltrace_gaps_note,
+ * in the file's order (a process's records are in time order); a zeroed
+ * struct is a process with no gap. The message findings the gaps explain
+ * (validate's warnings, stat's counts) are: a send never received when
+ * the receiver has a gap ending at or after the first send to it
+ * (picltrace_gaps_end_from, picltrace_sends_first: FIFO matching leaves
+ * the last sends of a channel unmatched, whichever receives are missing);
+ * a receive matching no send when the sender has a gap starting at or
+ * before it (picltrace_gaps_start_by); a matched pair when either side
+ * has a gap before its record (picltrace_gaps_before: a send or a
+ * receive of the channel may be in it, and every pair after it be wrong).
+ */
+struct picltrace_gaps {
+	int ngaps;
+	/* the first gap: the line of the record it follows (0: the process's
+	 * first records went), that record's time (none: -inf), its mark */
+	uint64_t first_line, first_mark;
+	int first_from_start;
+	struct picl_time first_time;
+	int32_t first_kind;             /* -913 or -914 */
+	/* the gap that ends latest: its end (a record's time; open: the
+	 * trace ends in it), its mark */
+	int last_open;
+	struct picl_time last_end;
+	uint64_t last_mark;
+	int32_t last_kind;
+	/* the buffer's fill: the record it follows, the first record in it */
+	int have_fill, have_first;
+	uint64_t fill_line;
+	struct picl_time fill_time, first_in_fill_time;
+	int stopped;                    /* after a -913, until tracing resumes */
+	int pending;                    /* a -914 before any kept record of its
+					   fill: the gap ends at the next */
+};
+
+/* Returns 1 if the record ended a fill or started a gap (what
+ * picltrace_gaps_settled says may have changed), else 0. */
+int picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec);
+
+/* 1 if records of the process may be missing before its record at `line`
+ * (a gap starts before it), so that FIFO matching may have paired it with
+ * the wrong partner. */
+static inline int picltrace_gaps_before(const struct picltrace_gaps *g, uint64_t line)
+{
+	return g->ngaps && g->first_line < line;
+}
+
+/* 1 if the answer of picltrace_gaps_before for `line` can no longer
+ * change: a gap starts before it, or the fill of the buffer that held it
+ * was written out (a -914 after it would be another fill's). */
+static inline int picltrace_gaps_settled(const struct picltrace_gaps *g, uint64_t line)
+{
+	return picltrace_gaps_before(g, line) || (g->have_fill && g->fill_line > line);
+}
+
+/* 1 if a gap of the process starts at or before `t`: a send made then may
+ * be missing. */
+int picltrace_gaps_start_by(const struct picltrace_gaps *g, struct picl_time t);
+
+/* 1 if a gap of the process ends at or after `t` (or never ends): a
+ * receive made then may be missing. */
+int picltrace_gaps_end_from(const struct picltrace_gaps *g, struct picl_time t);
+
+/*
+ * The earliest send to each processor, and to a group (a broadcast, a
+ * multicast: any processor), from the send records (entries or marks of
+ * -21, -27, decoded) fed to picltrace_sends_note: a gap of a receiver's
+ * trace that ended before the first send to it held none of its receives.
+ * NULL from _new when out of memory; _note returns -1 then.
+ */
+struct picltrace_sends;
+struct picltrace_sends *picltrace_sends_new(void);
+int picltrace_sends_note(struct picltrace_sends *s, const struct picl_record *rec);
+/* The earliest send to `processor` that was noted, or `t` if earlier. */
+struct picl_time picltrace_sends_first(const struct picltrace_sends *s, int32_t processor,
+				       struct picl_time t);
+void picltrace_sends_free(struct picltrace_sends *s);
+
 /* Print "picltrace CMD: " and a formatted message on stderr. */
 void picltrace_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -928,3 +928,174 @@ int picltrace_stats_expected(int32_t rel, int32_t event, int64_t nprofiled, int6
 		return event < nprofiled;
 	return event < listed ? 1 : -1;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Records missing where a trace buffer filled                               */
+/* ------------------------------------------------------------------------ */
+
+/* tracemsg's records: written at once, whether or not detailed tracing
+ * is on (trace.c), so they do not end a -913 gap. */
+static int tracemsg_record(const struct picl_record *rec)
+{
+	return rec->type == PICL_REC_MESSAGE ||
+	       (rec->event == -911 && (rec->type == PICL_REC_ENTRY || rec->type == PICL_REC_EXIT));
+}
+
+/* A record just before which the buffer was written out, or the one the
+ * next fill follows: the -901 entry (kept aside and written first by a
+ * ring), traceflush's -912 entry (the last of its fill), tracemsg's
+ * records, the -901 exit. */
+static int fill_boundary(const struct picl_record *rec)
+{
+	if (rec->event == -901 || rec->event == -912)
+		return rec->type == PICL_REC_ENTRY || (rec->event == -901 && rec->type == PICL_REC_EXIT);
+	return tracemsg_record(rec);
+}
+
+static void gap_start(struct picltrace_gaps *g, const struct picl_record *mark, int from_start,
+		      uint64_t line, struct picl_time t)
+{
+	if (g->ngaps++ == 0) {
+		g->first_line = line;
+		g->first_from_start = from_start;
+		g->first_time = t;
+		g->first_mark = mark->mark.line;
+		g->first_kind = mark->event;
+	}
+	g->last_open = 1;
+	g->last_mark = mark->mark.line;
+	g->last_kind = mark->event;
+}
+
+static void gap_end(struct picltrace_gaps *g, struct picl_time t)
+{
+	g->last_open = 0;
+	g->last_end = t;
+}
+
+int picltrace_gaps_note(struct picltrace_gaps *g, const struct picl_record *rec)
+{
+	int wrap = rec->type == PICL_REC_MARK && rec->event == -914;
+	int ngaps = g->ngaps;
+
+	if (g->stopped && !tracemsg_record(rec)) {   /* traceflush, or the end */
+		g->stopped = 0;
+		gap_end(g, rec->time);
+	}
+	if (g->pending && !wrap) {
+		g->pending = 0;
+		gap_end(g, rec->time);
+	}
+	if (rec->type == PICL_REC_MARK && rec->event == -913) {
+		gap_start(g, rec, 0, rec->mark.line, rec->time);
+		g->stopped = 1;
+	} else if (wrap) {
+		/* what the fill took before its first record kept is gone */
+		gap_start(g, rec, !g->have_fill, g->have_fill ? g->fill_line : 0, g->fill_time);
+		if (g->have_first)
+			gap_end(g, g->first_in_fill_time);
+		else
+			g->pending = 1;
+	}
+	if (fill_boundary(rec)) {
+		g->have_fill = 1;
+		g->fill_line = rec->mark.line;
+		g->fill_time = rec->time;
+		g->have_first = 0;
+		return 1;
+	}
+	if (!g->have_first && !wrap) {
+		g->have_first = 1;
+		g->first_in_fill_time = rec->time;
+	}
+	return g->ngaps != ngaps;
+}
+
+int picltrace_gaps_start_by(const struct picltrace_gaps *g, struct picl_time t)
+{
+	return g->ngaps && (g->first_from_start || picl_time_cmp(g->first_time, t) <= 0);
+}
+
+int picltrace_gaps_end_from(const struct picltrace_gaps *g, struct picl_time t)
+{
+	return g->ngaps && (g->last_open || picl_time_cmp(g->last_end, t) >= 0);
+}
+
+struct picltrace_sends {
+	struct intmap to;               /* processor -> first[] index */
+	struct picl_time *first;
+	size_t n, cap;
+	int have_group;
+	struct picl_time group;
+};
+
+struct picltrace_sends *picltrace_sends_new(void)
+{
+	return calloc(1, sizeof(struct picltrace_sends));
+}
+
+int picltrace_sends_note(struct picltrace_sends *s, const struct picl_record *rec)
+{
+	struct picl_time *t;
+	int64_t dst;
+	size_t i;
+
+	if (!s)
+		return -1;
+	if ((rec->event != -21 && rec->event != -27) ||
+	    (rec->type != PICL_REC_ENTRY && rec->type != PICL_REC_MARK) ||
+	    !rec->values || rec->nvalues < 3 || rec->values[2].kind != PICL_VAL_INT)
+		return 0;
+	dst = rec->values[2].v.i;
+	if (dst < 0) {
+		if (!s->have_group || picl_time_cmp(rec->time, s->group) < 0)
+			s->group = rec->time;
+		s->have_group = 1;
+		return 0;
+	}
+	if (dst > INT32_MAX)
+		return 0;
+	if (intmap_get(&s->to, (uint32_t)dst, &i)) {
+		t = &s->first[i];
+		if (picl_time_cmp(rec->time, *t) < 0)
+			*t = rec->time;
+		return 0;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct picl_time *v = realloc(s->first, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->first = v;
+		s->cap = cap;
+	}
+	if (intmap_put(&s->to, (uint32_t)dst, s->n) < 0)
+		return -1;
+	s->first[s->n++] = rec->time;
+	return 0;
+}
+
+struct picl_time picltrace_sends_first(const struct picltrace_sends *s, int32_t processor,
+				       struct picl_time t)
+{
+	size_t i;
+
+	if (!s)
+		return t;
+	if (processor >= 0 && intmap_get(&s->to, (uint32_t)processor, &i) &&
+	    picl_time_cmp(s->first[i], t) < 0)
+		t = s->first[i];
+	if (s->have_group && picl_time_cmp(s->group, t) < 0)
+		t = s->group;
+	return t;
+}
+
+void picltrace_sends_free(struct picltrace_sends *s)
+{
+	if (!s)
+		return;
+	intmap_free(&s->to);
+	free(s->first);
+	free(s);
+}

@@ -382,6 +382,13 @@ static void table_messages(FILE *out, const struct profile *p, int pairs)
 				p->tachyons == 1 ? "it was" : "they were");
 		fputc('\n', out);
 	}
+	if (p->gap_pairs || p->gap_sends || p->gap_recvs)
+		fprintf(out, "  where trace buffers filled (-913, -914), records are missing: %llu "
+			"pair%s after them may be wrong, left out above; %llu unmatched send%s "
+			"and %llu receive%s may have lost their partner there\n",
+			(unsigned long long)p->gap_pairs, p->gap_pairs == 1 ? "" : "s",
+			(unsigned long long)p->gap_sends, p->gap_sends == 1 ? "" : "s",
+			(unsigned long long)p->gap_recvs, p->gap_recvs == 1 ? "" : "s");
 	if (pairs && p->npairs) {
 		struct prof_msgstat *v;
 		size_t n, k;
@@ -609,9 +616,11 @@ static void print_json(FILE *out, const struct profile *p, const struct stat_opt
 	fputs("},\n  \"messages\": {", out);
 	json_msgstat(out, p, &p->msg);
 	fprintf(out, ", \"unmatched_sends\": %llu, \"unmatched_receives\": %llu, "
-		"\"received_before_sent\": %llu",
+		"\"received_before_sent\": %llu, \"pairs_after_gap\": %llu, "
+		"\"unmatched_sends_gap\": %llu, \"unmatched_receives_gap\": %llu",
 		(unsigned long long)p->unmatched_sends, (unsigned long long)p->unmatched_recvs,
-		(unsigned long long)p->tachyons);
+		(unsigned long long)p->tachyons, (unsigned long long)p->gap_pairs,
+		(unsigned long long)p->gap_sends, (unsigned long long)p->gap_recvs);
 	if (o->messages) {
 		struct prof_msgstat *v;
 		size_t n = 0;

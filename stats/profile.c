@@ -26,7 +26,13 @@
  *  3. if it is a send or a receive (or the first record of its process,
  *     which tells the matcher the processor exists, for broadcasts), to
  *     the message matcher (picl_matcher_add), whose callback keeps the
- *     message totals (and per-pair totals).
+ *     message totals (and per-pair totals). Where a trace buffer filled
+ *     (-913, -914), messages are judged as validate judges them
+ *     (picltrace_gaps, builtin.h): a pair after missing records may be
+ *     the wrong one and is left out of the totals and the critical path,
+ *     and counted; as a ring's -914 may come after the records that
+ *     follow its gap, a pair waits to be added until that is known
+ *     (PROF_HELD_MAX at most).
  * Nothing is allocated per record: state grows with processes, event types,
  * processor pairs, nesting depth and messages in flight only (and, inside
  * the matcher, with its (source, destination, type) channels). The plot
@@ -620,34 +626,125 @@ struct prof_msgstat *prof_pairs_sorted(const struct profile *p, size_t *n)
 
 _Static_assert(sizeof(prof_ticks) <= PICL_MATCHER_DATA_MAX, "a cp must fit beside its send");
 
+/* The process a message's side ran on (process -1, not recorded: 0). */
+static struct prof_proc *msg_proc(const struct profile *p, int32_t processor, int32_t process)
+{
+	return proc_find(p, processor, process >= 0 ? process : 0);
+}
+
+/* A matched message's latency and bytes, once it is known whether records
+ * are missing before its send or its receive (picltrace_gaps_before): it
+ * may then be paired wrongly, and its latency is left out. */
+static int pair_doubt(const struct prof_held *h)
+{
+	return (h->s && picltrace_gaps_before(&h->s->gaps, h->send_line)) ||
+	       (h->r && picltrace_gaps_before(&h->r->gaps, h->recv_line));
+}
+
+static int pair_add(struct profile *p, const struct prof_held *h)
+{
+	if (pair_doubt(h)) {
+		p->gap_pairs++;
+		return 0;
+	}
+	if (h->lat < 0)
+		p->tachyons++;
+	msgstat_add(&p->msg, h->bytes, h->lat);
+	if (p->opt.message_pairs) {
+		struct prof_msgstat *pm = pair_get(p, h->src, h->dst);
+
+		if (!pm)
+			return PICL_ERR_NOMEM;
+		msgstat_add(pm, h->bytes, h->lat);
+	}
+	return 0;
+}
+
+static int pair_settled(const struct prof_held *h)
+{
+	return (!h->s || picltrace_gaps_settled(&h->s->gaps, h->send_line)) &&
+	       (!h->r || picltrace_gaps_settled(&h->r->gaps, h->recv_line));
+}
+
+/* Pairs wait, as validate's (release_held), until the fills of the
+ * buffers that held their sides were written out, or the end; past
+ * PROF_HELD_MAX, the oldest is judged as things stand. */
+#define PROF_HELD_MAX 4096
+
+static int release_held(struct profile *p, int all)
+{
+	int rc = 0;
+
+	while (!rc && p->held_head < p->nheld &&
+	       (all || pair_settled(&p->held[p->held_head]) ||
+		p->nheld - p->held_head > PROF_HELD_MAX))
+		rc = pair_add(p, &p->held[p->held_head++]);
+	if (p->held_head == p->nheld)
+		p->held_head = p->nheld = 0;
+	return rc;
+}
+
+static int hold(struct profile *p, const struct prof_held *h)
+{
+	if (p->held_head == p->nheld && pair_settled(h))
+		return pair_add(p, h);
+	/* room at the front, once it is half the array: a memmove per pair
+	 * (4096 waiting, as in every trace without traceflush) cost stat
+	 * a third more CPU */
+	if (p->held_head > 0 && p->nheld == p->held_cap && p->held_head >= p->held_cap / 2) {
+		memmove(p->held, p->held + p->held_head,
+			(p->nheld - p->held_head) * sizeof(*p->held));
+		p->nheld -= p->held_head;
+		p->held_head = 0;
+	}
+	if (grow((void **)&p->held, &p->held_cap, p->nheld + 1, sizeof(*p->held)))
+		return PICL_ERR_NOMEM;
+	p->held[p->nheld++] = *h;
+	return release_held(p, 0);
+}
+
 static int on_message(void *ctx, enum picl_match_kind kind, const struct picl_message *m)
 {
 	struct profile *p = ctx;
-	int64_t bytes;
+	const struct prof_proc *pp;
+	struct prof_held h;
 	prof_ticks lat, cp;
+	int rc;
 
 	if (kind == PICL_MATCH_UNMATCHED_SEND) {
 		/* a broadcast's missing receivers come counted (detail 0) */
 		p->unmatched_sends += m->broadcast ? m->more_missing : 1;
+		/* a receiver with a gap that ends after the first send to it
+		 * may have received it there (picltrace_gaps) */
+		if (!m->broadcast && (pp = msg_proc(p, m->dst_processor, m->dst_process)) &&
+		    picltrace_gaps_end_from(&pp->gaps, picltrace_sends_first(p->sends,
+						m->dst_processor, m->send_time)))
+			p->gap_sends++;
 		return 0;
 	}
 	if (kind == PICL_MATCH_UNMATCHED_RECV) {
 		p->unmatched_recvs++;
+		if ((pp = msg_proc(p, m->src_processor, m->src_process)) &&
+		    picltrace_gaps_start_by(&pp->gaps, m->recv_time))
+			p->gap_recvs++;
 		return 0;
 	}
 	lat = to_ticks(m->recv_time) - to_ticks(m->send_time);
-	if (lat < 0)
-		p->tachyons++;
-	bytes = m->send_length >= 0 ? m->send_length : m->recv_length >= 0 ? m->recv_length : 0;
-	msgstat_add(&p->msg, bytes, lat);
-	if (p->opt.message_pairs) {
-		struct prof_msgstat *pm = pair_get(p, m->src_processor, m->dst_processor);
-
-		if (!pm)
-			return PICL_ERR_NOMEM;
-		msgstat_add(pm, bytes, lat);
-	}
-	/* the sender's cp at the send, which waited with it */
+	h.s = msg_proc(p, m->src_processor, m->src_process);
+	h.r = msg_proc(p, m->dst_processor, m->dst_process);
+	h.src = m->src_processor;
+	h.dst = m->dst_processor;
+	h.send_line = m->send_mark.line;
+	h.recv_line = m->recv_mark.line;
+	h.bytes = m->send_length >= 0 ? m->send_length : m->recv_length >= 0 ? m->recv_length : 0;
+	h.lat = lat;
+	rc = hold(p, &h);
+	if (rc < 0)
+		return rc;
+	/* the sender's cp at the send, which waited with it; no edge from a
+	 * pair already known to be in doubt */
+	if (pair_doubt(&h))
+		return 0;
 	memcpy(&cp, picl_matcher_send_data(p->matcher), sizeof(cp));
 	if (p->cur_is_recv && p->cur_proc) {
 		prof_ticks cand = cp + (lat > 0 ? lat : 0);
@@ -777,13 +874,33 @@ static int advance(struct profile *p, struct prof_proc *pp, prof_ticks t)
 	return 0;
 }
 
+/* Messages: sends give the matcher the sender's cp to keep with them;
+ * receives may raise the receiver's. The matcher sees only sends,
+ * receives, the records that say which request a receive completes, and
+ * a first record of every process (it learns from those which processors
+ * a broadcast must reach). */
+static int add_message(struct profile *p, struct prof_proc *pp, const struct picl_record *rec)
+{
+	int rc, send = is_send_record(rec);
+
+	p->cur_is_recv = is_recv_record(rec);
+	if (!send && !p->cur_is_recv && !pp->is_new && !is_request_record(rec))
+		return 0;
+	pp->is_new = 0;
+	p->cur_proc = pp;
+	rc = picl_matcher_add_data(p->matcher, rec, send ? &pp->cp : NULL,
+				   send ? sizeof(pp->cp) : 0);
+	p->cur_is_recv = 0;
+	return rc < 0 ? rc : 0;
+}
+
 static int add_event(struct profile *p, struct picl_record *rec, const char *path)
 {
 	struct prof_proc *pp = proc_get(p, rec->processor, rec->process);
 	struct picl_error err;   /* filled by picl_stats_add on error only:
 				    no 300-byte clearing per record */
 	prof_ticks t;
-	int cat, rc, send;
+	int cat, rc, changed;
 
 	if (!pp)
 		return PICL_ERR_NOMEM;
@@ -871,21 +988,22 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 		}
 	}
 
-	/* Messages: sends give the matcher the sender's cp to keep with
-	 * them; receives may raise the receiver's. The matcher sees only
-	 * sends, receives, the records that say which request a receive
-	 * completes, and a first record of every process (it learns from
-	 * those which processors a broadcast must reach). */
-	send = is_send_record(rec);
-	p->cur_is_recv = is_recv_record(rec);
-	if (!send && !p->cur_is_recv && !pp->is_new && !is_request_record(rec))
-		return 0;
-	pp->is_new = 0;
-	p->cur_proc = pp;
-	rc = picl_matcher_add_data(p->matcher, rec, send ? &pp->cp : NULL,
-				   send ? sizeof(pp->cp) : 0);
-	p->cur_is_recv = 0;
-	return rc < 0 ? rc : 0;
+	/* Where the process's records are missing, and the first send to
+	 * each processor, for the messages (as validate judges them); lines
+	 * count on from the inputs before, so that a process's positions
+	 * compare across them. */
+	if (rec->mark.line > p->line_max)
+		p->line_max = rec->mark.line;
+	rec->mark.line += p->line_base;
+	changed = picltrace_gaps_note(&pp->gaps, rec);
+	if (picltrace_sends_note(p->sends, rec) < 0)
+		rc = PICL_ERR_NOMEM;
+	else
+		rc = add_message(p, pp, rec);
+	rec->mark.line -= p->line_base;
+	if (rc == 0 && changed && p->nheld)
+		rc = release_held(p, 0);
+	return rc;
 }
 
 static int add_label(struct profile *p, const struct picl_record *rec)
@@ -1140,6 +1258,8 @@ int profile_read(struct profile *p, const char *path)
 		status = 2;
 	}
 	picltrace_progress_done(&prog);
+	p->line_base += p->line_max;
+	p->line_max = 0;
 	return status;
 }
 
@@ -1464,7 +1584,9 @@ int profile_finish(struct profile *p)
 	if (p->finished)
 		return 0;
 	p->finished = 1;
-	rc = picl_matcher_finish(p->matcher);
+	rc = release_held(p, 1);
+	if (rc == 0)
+		rc = picl_matcher_finish(p->matcher);
 	if (rc == 0)
 		rc = picl_stats_emit(p->stats, collect_cells, p);
 	if (rc < 0) {
@@ -2094,8 +2216,9 @@ struct profile *profile_new(const struct prof_options *opts,
 	p->matcher = picl_matcher_new(on_message, p);
 	if (p->matcher)
 		picl_matcher_set_broadcast_detail(p->matcher, 0);
+	p->sends = picltrace_sends_new();
 	p->defs = p->no_defs = picl_defs_new();
-	if (!p->stats || !p->matcher || !p->defs ||
+	if (!p->stats || !p->matcher || !p->defs || !p->sends ||
 	    picltrace_matcher_memory(p->matcher, p->opt.memory, p->opt.tmpdir) < 0) {
 		profile_free(p);
 		return NULL;
@@ -2183,6 +2306,8 @@ void profile_free(struct profile *p)
 	picltrace_carry_free(&p->carry);
 	picl_stats_free(p->stats);
 	picl_matcher_free(p->matcher);
+	picltrace_sends_free(p->sends);
+	free(p->held);
 	picl_reader_free(p->reader);
 	picl_defs_free(p->no_defs);
 	if (p->schema)

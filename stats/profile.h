@@ -121,6 +121,9 @@ struct prof_proc {
 					    event types traceevents profiled),
 					    -1 if none */
 	prof_ticks cp;                   /* critical path ending here */
+	struct picltrace_gaps gaps;      /* where its records are missing
+					    (-913, -914): messages judged as
+					    validate judges them */
 
 	struct prof_open *open;
 	size_t nopen, open_cap;
@@ -136,6 +139,15 @@ struct prof_proc {
 	/* Statistics cells (after finish), sorted by R then E. */
 	struct prof_cell *cells;
 	size_t ncells, cells_cap;
+};
+
+/* A matched message waiting for its sides' gaps to be known. */
+struct prof_held {
+	const struct prof_proc *s, *r;   /* its sender's and receiver's (or NULL) */
+	int32_t src, dst;
+	uint64_t send_line, recv_line;
+	int64_t bytes;
+	prof_ticks lat;
 };
 
 /* Message totals for the whole trace or for one processor pair. */
@@ -203,6 +215,18 @@ struct profile {
 	/* Messages. */
 	struct prof_msgstat msg;
 	uint64_t unmatched_sends, unmatched_recvs, tachyons;
+	/* ... where trace buffers filled (-913, -914): pairs after missing
+	 * records (left out of msg: they may be wrong), unmatched sends and
+	 * receives whose partner may be missing (counted in the above too),
+	 * as picltrace-validate(1) says; the pairs waiting to be judged (a
+	 * ring's -914 may come after the records that follow its gap) */
+	uint64_t gap_pairs, gap_sends, gap_recvs;
+	struct picltrace_sends *sends;
+	struct prof_held *held;
+	size_t held_head, nheld, held_cap;
+	uint64_t line_base, line_max;    /* lines of the inputs before this one,
+					    and of this one so far: a process's
+					    positions compared across inputs */
 	uint64_t late_edges;             /* receive read before its send */
 	struct prof_msgstat *pairs;      /* in order of first message */
 	size_t npairs, pairs_cap;

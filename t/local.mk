@@ -120,6 +120,9 @@ EXTRA_DIST += t/e2e/0052-design-layout.sh
 # picltrace validate
 VALIDATE_E2E = t/e2e/0100-validate.sh t/e2e/0101-validate-spec.sh \
 	t/e2e/0102-validate-cli.sh
+# ... on traces whose buffers filled (tracenode's flush 0 and -1), made by
+# the runtime
+VALIDATE_E2E += t/e2e/0408-validate-buffer-full.sh
 TESTS += $(VALIDATE_E2E)
 EXTRA_DIST += $(VALIDATE_E2E) \
 	testdata/validate/alias.picl testdata/validate/clean-2proc.picl \
