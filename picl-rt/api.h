@@ -36,7 +36,8 @@ void picl_api_trace_lost(void);
 void picl_api_need_open(const char *call);
 
 /* Stop the run for a bad call of the program, as send0 does for a bad
- * argument: "picl: process N: call: what (value)" on stderr, the open
+ * argument: "picl: process N: call: what (value)" on stderr (without
+ * " (value)" when value is LONG_MIN), the open
  * entries closed, a tracemsg saying why, traceexit, and the backend's
  * abort (the others fail in their turn instead of waiting for ever). For
  * the collectives. */

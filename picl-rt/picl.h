@@ -113,8 +113,10 @@ void getarc0(int *nprocs, int *top, int *ord, int *dir);
 /* Collectives (traced as user-visible blocks, as PICL did with its block
  * types -1 barrier, -2 bcast0, -3 bcast1, -4 global operation, -5 gather,
  * recorded as user events 900000001 ... 900000005). `root` is the node
- * that has (bcast) or gets (g*) the data. A bad argument stops the run
- * as a bad send0 does. */
+ * that has (bcast) or gets (g*) the data. Every node passes the same
+ * root, size (bytes, items and datatype, n) and type: a size that differs
+ * between the nodes (a shorter broadcast too), like a bad argument, stops
+ * the run as a bad send0 does. */
 void bcast0(char *buf, int bytes, int type, int root);
 void bcast1(char *buf, int bytes, int type, int root);   /* pipelined */
 void gsum0(void *buf, int items, int datatype, int msgtype, int root);
