@@ -174,7 +174,9 @@ void traceblockend(int type, int location, int parameter);
  * `count` values of `datatype` ("char", "short", "int", "long", "float",
  * "double"). Table 20: tracedata(0, 0, "double", 1, &x) gives
  * "0 0 t p 0 1 5 x". An unknown datatype, a negative count or a NULL
- * data with count > 0 is refused (not recorded; said once on stderr). */
+ * data with count > 0 is refused (not recorded; said once on stderr).
+ * Data larger than tracenode's data area are kept whole, alone in it; a
+ * record longer than 1 MiB of text is cut, said on stderr (picl(3)). */
 void tracedata(int type, int location, char *datatype, int count, void *data);
 /* A mark (-2) of user event `type`; several at once. */
 void tracemark(int type);
