@@ -73,7 +73,11 @@
  * error too, not only a longer one: a reduction would fold in what its
  * buffer held before, and a broadcast leave the rest of buf as it was
  * without the program being able to tell (recvinfo0 after a collective
- * reports the program's own last message, not the collective's).
+ * reports the program's own last message, not the collective's). An
+ * error in the send0, recv0 and wait0 a collective makes (a peer gone, a
+ * deadlock of mismatched collectives) names the collective too
+ * (picl_api_serve, from block_begin to block_end): the program made no
+ * such call.
  *
  * Tracing. A collective is a user-visible block, recorded under the user
  * tracing level (PT_USER) as an entry (-3) and exit (-4) record. PICL
@@ -481,6 +485,8 @@ static int coll_recv(char *buf, int bytes, int type, int src)
 
 /* What recvinfo0 said before the collective: it says it again after. */
 static int saved_len, saved_type, saved_src;
+/* The call api.c named in errors before (picl_api_serve). */
+static const char *saved_serve;
 
 static void block_begin(int event, int location, int root, int size,
 			int type, int datatype)
@@ -493,6 +499,9 @@ static void block_begin(int event, int location, int root, int size,
 	};
 
 	picl_api_recvinfo(&saved_len, &saved_type, &saved_src);
+	/* An error in the send0, recv0 and wait0 below is this call's: the
+	 * program made no such call. */
+	saved_serve = picl_api_serve(coll_call);
 	/* Not event types of the format: a -5 label names them. */
 	pt_label(event, label[event - EV_BARRIER]);
 	pt_entry(PT_USER, event, event == EV_GLOBAL ? 5 : 4, v);
@@ -504,6 +513,7 @@ static void block_end(int event)
 	pt_collective_depth--;
 	pt_exit(PT_USER, event, 0, NULL);
 	picl_api_set_recvinfo(saved_len, saved_type, saved_src);
+	picl_api_serve(saved_serve);
 }
 
 /* A collective's message type: one picl_coll_wire_type can carry, and,

@@ -1602,8 +1602,12 @@ static void start_tracing(const char *call, int tracesize, int flush, int sync)
 	}
 	pt_init_clock();
 	clock_start();
-	if (sync)
+	if (sync) {     /* its errors are the program's call's */
+		const char *prev = picl_api_serve(call);
+
 		clocksync0();
+		picl_api_serve(prev);
+	}
 	nrec = (size_t)tracesize / sizeof(struct pt_rec);
 	if (nrec < MIN_RECORDS)
 		nrec = MIN_RECORDS;
