@@ -107,7 +107,7 @@ struct msg {
 };
 
 struct rreq {                   /* a posted recvbegin0 */
-	char *buf;
+	void *buf;
 	int bytes, type;        /* requested type: the request id */
 	int done, len, mtype, src;
 	int waited;             /* completed inside recvend0's wait */
@@ -406,7 +406,7 @@ static struct msg *dequeue(int type, int src, int peek)
 	return NULL;
 }
 
-static void fill(const char *call, char *buf, int bytes, const void *data,
+static void fill(const char *call, void *buf, int bytes, const void *data,
 		 size_t len)
 {
 	if (len > (size_t)bytes)
@@ -566,14 +566,14 @@ static void drain_quietly(const char *call)
 }
 
 /* Copy a held message into buf and release it. */
-static void deliver(const char *call, char *buf, int bytes, struct got *g)
+static void deliver(const char *call, void *buf, int bytes, struct got *g)
 {
 	fill(call, buf, bytes, g->p, g->len);
 	BE.release();
 }
 
 /* The first queued message of (type, src) into buf: 1, or 0 if none. */
-static int from_queue(const char *call, char *buf, int bytes, int type,
+static int from_queue(const char *call, void *buf, int bytes, int type,
 		      int src, struct got *g)
 {
 	struct msg *m = dequeue(type, src, 0);
@@ -601,7 +601,7 @@ static void never_arrives(const char *call, int type)
 
 /* Blocking receive of (type, src) into buf, queued messages first. No
  * tracing. */
-static void take(const char *call, char *buf, int bytes, int type, int src,
+static void take(const char *call, void *buf, int bytes, int type, int src,
 		 struct got *g)
 {
 	if (from_queue(call, buf, bytes, type, src, g))
@@ -1147,7 +1147,7 @@ void clocksync0(void)
 }
 
 /* send0 when the fast path of send0 does not apply. */
-static __attribute__((noinline)) void send_general(char *buf, int bytes,
+static __attribute__((noinline)) void send_general(void *buf, int bytes,
 						   int type, int node)
 {
 	check_send("send0", bytes, type, node);
@@ -1156,7 +1156,7 @@ static __attribute__((noinline)) void send_general(char *buf, int bytes,
 	tr0(0, -21);
 }
 
-void send0(char *buf, int bytes, int type, int node)
+void send0(void *buf, int bytes, int type, int node)
 {
 	/* The common case with tracing off, in as few instructions as the
 	 * checks allow: an 8-byte ping-pong over MPI pays for each one. */
@@ -1213,7 +1213,7 @@ static int recv_into_result(int r, int event, int type, size_t len)
  * recorded, the backend is asked to wait at once: no probe first). Returns
  * 0 when the backend cannot do it.
  */
-static int recv_direct(char *buf, int bytes, int type, struct got *g)
+static int recv_direct(void *buf, int bytes, int type, struct got *g)
 {
 	int r, event = -51, src = 0, mtype = 0;
 	int look = pt_picl_maybe && pt_on(PT_PICL); /* untraced, -51 or -52 is unseen */
@@ -1243,7 +1243,7 @@ static int recv_direct(char *buf, int bytes, int type, struct got *g)
 }
 
 /* recv0 when the fast path of recv0 does not apply. */
-static __attribute__((noinline)) void recv_general(char *buf, int bytes,
+static __attribute__((noinline)) void recv_general(void *buf, int bytes,
 						   int type)
 {
 	struct got g = { NULL, 0, 0, 0 };
@@ -1269,7 +1269,7 @@ static __attribute__((noinline)) void recv_general(char *buf, int bytes,
 	S.last_src = g.src;
 }
 
-void recv0(char *buf, int bytes, int type)
+void recv0(void *buf, int bytes, int type)
 {
 	/* The common case with tracing off (see send0): nothing queued, no
 	 * recvbegin0 pending, the backend receives into buf; what it cannot
@@ -1390,7 +1390,7 @@ static void end_sreq(const char *call, int type)
 	S.nsreq--;
 }
 
-void sendbegin0(char *buf, int bytes, int type, int node)
+void sendbegin0(void *buf, int bytes, int type, int node)
 {
 	check_send("sendbegin0", bytes, type, node);
 	tr3(1, -27, bytes, type, node);
@@ -1416,7 +1416,7 @@ int sendstatus0(int type)
 	return 1;
 }
 
-void recvbegin0(char *buf, int bytes, int type)
+void recvbegin0(void *buf, int bytes, int type)
 {
 	struct rreq *r;
 	struct msg *m;

@@ -566,13 +566,13 @@ static void bcast(const char *call, int event, char *buf, int bytes,
 }
 
 /* bcast0: root's `bytes` bytes of buf end in buf on every node. */
-void bcast0(char *buf, int bytes, int type, int root)
+void bcast0(void *buf, int bytes, int type, int root)
 {
 	bcast("bcast0", EV_BCAST0, buf, bytes, type, root, INT_MAX);
 }
 
 /* bcast1: the same, pipelined in chunks of PICL_BCAST1_CHUNK bytes. */
-void bcast1(char *buf, int bytes, int type, int root)
+void bcast1(void *buf, int bytes, int type, int root)
 {
 	bcast("bcast1", EV_BCAST1, buf, bytes, type, root, PICL_BCAST1_CHUNK);
 }

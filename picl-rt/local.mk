@@ -206,7 +206,7 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-coll-p2p.sh \
 	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh \
 	t/e2e/0409-runtime-coll-length.sh t/e2e/0410-runtime-tracedata-big.sh \
-	t/e2e/0411-runtime-error-names.sh
+	t/e2e/0411-runtime-error-names.sh t/e2e/0412-runtime-void-buffers.sh
 # the local engine: probing after the peers ended, a full /dev/shm,
 # piclrun killed (also before its processes start), what its trace says
 # it is

@@ -69,7 +69,7 @@ void clocksync0(void)
 	pt_exit(PT_PICL, -401, 0, NULL);
 }
 
-void send0(char *buf, int bytes, int type, int node)
+void send0(void *buf, int bytes, int type, int node)
 {
 	int64_t v[3] = { bytes, type, node };
 
@@ -78,7 +78,7 @@ void send0(char *buf, int bytes, int type, int node)
 	pt_exit(PT_PICL, -21, 0, NULL);
 }
 
-void recv0(char *buf, int bytes, int type)
+void recv0(void *buf, int bytes, int type)
 {
 	int64_t req = type;
 	int64_t v[3] = { bytes, type, type == 0 ? 0 : stub_me - 1 };
