@@ -107,7 +107,7 @@ struct msg {
 };
 
 struct rreq {                   /* a posted recvbegin0 */
-	char *buf;
+	void *buf;
 	int bytes, type;        /* requested type: the request id */
 	int done, len, mtype, src;
 	int waited;             /* completed inside recvend0's wait */
@@ -127,11 +127,13 @@ static struct {
 	int host_origin;                /* the host has node 0's time origin */
 	int cur_event;                  /* entry recorded, exit not yet */
 	int after_peer;                 /* failing because another process did */
+	const char *serving;            /* picl_api_serve: the program's call */
 } S = { .checking = 1, .host = -1, .nprocs = 1 };
 
 /* ---- errors -------------------------------------------------------------- */
 
-static void fatal(const char *call, const char *what, long a)
+/* The error of the program's call `call`, as it is: see fatal(). */
+static void fatal_as(const char *call, const char *what, long a)
 {
 	char text[200], line[300], num[32] = "";
 	int id = picl_api_id();
@@ -160,6 +162,28 @@ static void fatal(const char *call, const char *what, long a)
 	exit(1);
 }
 
+/*
+ * Stop the run: "picl: process N: call: what (a)" (no " (a)" when a is
+ * LONG_MIN) on stderr, the part written, the backend's abort. call is
+ * the program's call, as picl(3) documents the message: inside a call
+ * that PICL makes on the program's behalf (a collective's send0, recv0
+ * and wait0; the clocksync0 of open0 or tracenode: picl_api_serve) the
+ * one the program made, which is the one it can look up and fix.
+ */
+static void fatal(const char *call, const char *what, long a)
+{
+	fatal_as(S.serving ? S.serving : call, what, a);
+}
+
+const char *picl_api_serve(const char *call)
+{
+	const char *prev = S.serving;
+
+	if (!prev || !call)     /* the outermost call is the program's */
+		S.serving = call;
+	return prev;
+}
+
 /* Why the backend's calls fail when the run was stopped or this process
  * caught a stop signal (backend.h), else `what`. */
 static const char *or_stopped(const char *what)
@@ -178,16 +202,19 @@ static void peer_fatal(const char *call, const char *what, long a)
 }
 
 /* Why a receive fails when the backend says nothing can arrive any more
- * (unless the run was stopped: or_stopped). */
-static const char no_more[] = "no message can arrive any more (a process ended or died, "
-			      "or piclrun stopped the run)";
+ * (unless the run was stopped: or_stopped), with what ends a run of the
+ * backend's (only piclrun stops one of its own). */
+static const char *no_more(void)
+{
+	return BE.no_more ? BE.no_more : "no message can arrive any more";
+}
 
-/* BE.send to dst failed. */
-static void send_failed(int dst)
+/* BE.send to dst failed, in call. */
+static void send_failed(const char *call, int dst)
 {
 	const char *why = or_stopped(NULL);
 
-	peer_fatal("send", why ? why : "the destination process has ended or died",
+	peer_fatal(call, why ? why : "the destination process has ended or died",
 		   why ? LONG_MIN : dst);
 }
 
@@ -331,7 +358,8 @@ static void host_take_origin(const void *data, size_t len)
 	S.host_origin = 1;
 }
 
-static void enqueue(int src, int type, const void *data, size_t len)
+static void enqueue(const char *call, int src, int type, const void *data,
+		    size_t len)
 {
 	struct msg *m;
 
@@ -343,7 +371,7 @@ static void enqueue(int src, int type, const void *data, size_t len)
 	m = malloc(sizeof *m + len);
 
 	if (!m)
-		fatal("receive", "out of memory queueing a message", (long)len);
+		fatal(call, "out of memory queueing a message", (long)len);
 	m->next = NULL;
 	m->src = src;
 	m->type = type;
@@ -378,7 +406,7 @@ static struct msg *dequeue(int type, int src, int peek)
 	return NULL;
 }
 
-static void fill(const char *call, char *buf, int bytes, const void *data,
+static void fill(const char *call, void *buf, int bytes, const void *data,
 		 size_t len)
 {
 	if (len > (size_t)bytes)
@@ -390,6 +418,11 @@ static void fill(const char *call, char *buf, int bytes, const void *data,
 static void complete_req(struct rreq *r, int src, int type, const void *data,
 			 size_t len)
 {
+	/* The program's recvbegin0 is what the message does not fit, whatever
+	 * call takes it in (a collective's too): named as it is. */
+	if (len > (size_t)r->bytes)
+		fatal_as("recvbegin0", "message longer than the receive buffer",
+			 (long)len);
 	fill("recvbegin0", r->buf, r->bytes, data, len);
 	r->done = 1;
 	r->len = (int)len;
@@ -485,10 +518,11 @@ static const char *waiting(const char *why, int type, int src)
  * receive that wants it, else, when it matches (wtype, wsrc) and g is
  * set, it is returned held in *g (1; the caller copies it out and calls
  * BE.release()), else to the unexpected queue. Returns 0 when nothing
- * (more) has arrived. call names the program's call in an error; NULL
+ * (more) has arrived. call names the program's call in an error; quiet
  * (drain_quietly): nothing arriving any more is no error either.
  */
-static int pump(int wtype, int wsrc, const char *call, struct got *g)
+static int pump(int wtype, int wsrc, const char *call, int quiet,
+		struct got *g)
 {
 	int src, type, r;
 	size_t len;
@@ -496,11 +530,11 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 
 	for (;;) {
 		r = BE.poll(&src, &type, &len, &p);
-		if (r == 0 || (r < 0 && !call))
+		if (r == 0 || (r < 0 && quiet))
 			return 0;
 		if (r < 0)
-			peer_fatal(call, g ? waiting(or_stopped(no_more), wtype, wsrc)
-					   : or_stopped(no_more), LONG_MIN);
+			peer_fatal(call, g ? waiting(or_stopped(no_more()), wtype, wsrc)
+					   : or_stopped(no_more()), LONG_MIN);
 		if (!own_type(type) && to_posted(src, type, p, len)) {
 			BE.release();
 			continue;
@@ -512,7 +546,7 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 			g->src = src;
 			return 1;
 		}
-		enqueue(src, type, p, len);
+		enqueue(call, src, type, p, len);
 		BE.release();
 	}
 }
@@ -520,26 +554,26 @@ static int pump(int wtype, int wsrc, const char *call, struct got *g)
 /* Drain the backend into the queue and posted receives (for call). */
 static void drain(const char *call)
 {
-	pump(0, 0, call, NULL);
+	pump(0, 0, call, 0, NULL);
 }
 
 /* Take in what has arrived without failing when the peers are gone: the
  * host's clocksync0 and close0 (node 0's clock origin among it), and
  * close0's look for messages never received. */
-static void drain_quietly(void)
+static void drain_quietly(const char *call)
 {
-	pump(0, 0, NULL, NULL);
+	pump(0, 0, call, 1, NULL);
 }
 
 /* Copy a held message into buf and release it. */
-static void deliver(const char *call, char *buf, int bytes, struct got *g)
+static void deliver(const char *call, void *buf, int bytes, struct got *g)
 {
 	fill(call, buf, bytes, g->p, g->len);
 	BE.release();
 }
 
 /* The first queued message of (type, src) into buf: 1, or 0 if none. */
-static int from_queue(const char *call, char *buf, int bytes, int type,
+static int from_queue(const char *call, void *buf, int bytes, int type,
 		      int src, struct got *g)
 {
 	struct msg *m = dequeue(type, src, 0);
@@ -567,12 +601,12 @@ static void never_arrives(const char *call, int type)
 
 /* Blocking receive of (type, src) into buf, queued messages first. No
  * tracing. */
-static void take(const char *call, char *buf, int bytes, int type, int src,
+static void take(const char *call, void *buf, int bytes, int type, int src,
 		 struct got *g)
 {
 	if (from_queue(call, buf, bytes, type, src, g))
 		return;
-	while (!pump(type, src, call, g)) {
+	while (!pump(type, src, call, 0, g)) {
 		never_arrives(call, type);
 		BE.wait();
 	}
@@ -581,39 +615,43 @@ static void take(const char *call, char *buf, int bytes, int type, int src,
 
 /* ---- internal (untraced) protocol ---------------------------------------- */
 
-static void isend(const void *buf, size_t len, int type, int dst)
+/* The sends and receives below are made for the program's call `call`
+ * (send0, close0's barrier, clocksync0 ...), which an error names. */
+static void isend(const char *call, const void *buf, size_t len, int type,
+		  int dst)
 {
 	if (dst == S.me) {
 		/* As if it had arrived: to the oldest posted recvbegin0 that
 		 * wants it first (recvend0 would wait for it forever). */
 		if (!own_type(type) && to_posted(S.me, type, buf, len))
 			return;
-		enqueue(S.me, type, buf, len);
+		enqueue(call, S.me, type, buf, len);
 		return;
 	}
 	if (BE.send(buf, len, type, dst) != 0)
-		send_failed(dst);
+		send_failed(call, dst);
 }
 
 /* To node, or to every other node when node is -1 (send0, sendbegin0). */
-static void send_to(const void *buf, int bytes, int type, int node)
+static void send_to(const char *call, const void *buf, int bytes, int type,
+		    int node)
 {
 	int i;
 
 	if (node != -1) {
-		isend(buf, (size_t)bytes, type, node);
+		isend(call, buf, (size_t)bytes, type, node);
 		return;
 	}
 	for (i = 0; i < S.nprocs; i++)
 		if (i != S.me)
-			isend(buf, (size_t)bytes, type, i);
+			isend(call, buf, (size_t)bytes, type, i);
 }
 
-static void irecv(void *buf, int bytes, int type, int src)
+static void irecv(const char *call, void *buf, int bytes, int type, int src)
 {
 	struct got g = { NULL, 0, 0, 0 };
 
-	take("receive", buf, bytes, type, src, &g);
+	take(call, buf, bytes, type, src, &g);
 }
 
 /*
@@ -622,7 +660,8 @@ static void irecv(void *buf, int bytes, int type, int src)
  * every node with the release and is returned there (0 without decide).
  * Nodes only: the host takes no part, and decides from its own flag.
  */
-static double barrier_agree(int flag, double (*decide)(int any))
+static double barrier_agree(const char *call, int flag,
+			    double (*decide)(int any))
 {
 	int i;
 	char c = (char)(flag != 0), in = 0;
@@ -632,23 +671,23 @@ static double barrier_agree(int flag, double (*decide)(int any))
 		return decide ? decide(c) : 0;
 	if (S.me == 0) {
 		for (i = 1; i < S.nprocs; i++) {
-			irecv(&in, 1, T_BARRIER_IN, i);
+			irecv(call, &in, 1, T_BARRIER_IN, i);
 			c |= in;
 		}
 		if (decide)
 			v = decide(c);
 		for (i = 1; i < S.nprocs; i++)
-			isend(&v, sizeof v, T_BARRIER_OUT, i);
+			isend(call, &v, sizeof v, T_BARRIER_OUT, i);
 	} else {
-		isend(&c, 1, T_BARRIER_IN, 0);
-		irecv(&v, sizeof v, T_BARRIER_OUT, 0);
+		isend(call, &c, 1, T_BARRIER_IN, 0);
+		irecv(call, &v, sizeof v, T_BARRIER_OUT, 0);
 	}
 	return v;
 }
 
-static void barrier(void)
+static void barrier(const char *call)
 {
-	(void)barrier_agree(0, NULL);
+	(void)barrier_agree(call, 0, NULL);
 }
 
 /*
@@ -672,7 +711,7 @@ static double clock_origin(int any)
  * before it was sent; if the bounds do not intersect (a clock drifted
  * during the exchange), the midpoint of the fastest round trip.
  */
-static double clock_offset(void)
+static double clock_offset(const char *call)
 {
 	int i, k;
 	double t0, t1, t2, best = -1, mid = 0, lo = -1e300, hi = 1e300;
@@ -683,9 +722,9 @@ static double clock_offset(void)
 		for (i = 1; i < S.nprocs; i++) {
 			for (k = 0; k < CLOCKSYNC_ROUNDS; k++) {
 				char c;
-				irecv(&c, 1, T_CLOCK_PING, i);
+				irecv(call, &c, 1, T_CLOCK_PING, i);
 				t0 = pt_raw_clock();
-				isend(&t0, sizeof t0, T_CLOCK_PONG, i);
+				isend(call, &t0, sizeof t0, T_CLOCK_PONG, i);
 			}
 		}
 		return 0;
@@ -693,8 +732,8 @@ static double clock_offset(void)
 	for (k = 0; k < CLOCKSYNC_ROUNDS; k++) {
 		char c = 0;
 		t1 = pt_raw_clock();
-		isend(&c, 1, T_CLOCK_PING, 0);
-		irecv(&t0, sizeof t0, T_CLOCK_PONG, 0);
+		isend(call, &c, 1, T_CLOCK_PING, 0);
+		irecv(call, &t0, sizeof t0, T_CLOCK_PONG, 0);
 		t2 = pt_raw_clock();
 		if (t1 - t0 > lo)
 			lo = t1 - t0;
@@ -951,8 +990,11 @@ void open0(int *numproc, int *me, int *host)
 		tr0(0, -11);
 	}
 	if (S.sync_at_open) {
+		const char *prev = picl_api_serve("open0");
+
 		S.sync_at_open = 0;
 		clocksync0();
+		picl_api_serve(prev);
 	}
 	if (numproc)
 		*numproc = S.nprocs;
@@ -979,7 +1021,7 @@ static void never_received(void)
 	char text[160], rec[170], a[24];
 	size_t n;
 
-	drain_quietly();
+	drain_quietly("close0");
 	if (!(n = not_received(&first)))
 		return;
 	snprintf(text, sizeof text, "close0: %zu message%s sent to this process "
@@ -999,13 +1041,13 @@ void close0(int release)
 	if (S.me == PICL_HOST) {
 		/* The host releases the nodes (no part of their barrier);
 		 * node 0's clock origin, if it came, before the write. */
-		drain_quietly();
+		drain_quietly("close0");
 		tr0(1, -502);
 		tr0(0, -502);
 	} else {
 		pt_mark(PT_PICL, -12, 0, NULL);
 		/* Nobody leaves while others may still send to it. */
-		barrier();
+		barrier("close0");
 	}
 	never_received();
 	traceexit();
@@ -1084,15 +1126,16 @@ void clocksync0(void)
 	if (S.me == PICL_HOST) {
 		/* No part in the nodes' sync: node 0's origin once it came
 		 * (enqueue), else the host's own clock now, as before. */
-		drain_quietly();
+		drain_quietly("clocksync0");
 		if (!S.host_origin)
 			pt_set_clock_offset(clock_origin(pt_clock_fixed()));
 		tr0(0, -401);
 		return;
 	}
-	barrier();
-	off = clock_offset();
-	pt_set_clock_offset(off + barrier_agree(pt_clock_fixed(), clock_origin));
+	barrier("clocksync0");
+	off = clock_offset("clocksync0");
+	pt_set_clock_offset(off + barrier_agree("clocksync0", pt_clock_fixed(),
+						clock_origin));
 	if (S.me == 0 && S.host == PICL_HOST) {
 		/* The host's times from the same origin (the host shares node
 		 * 0's clock); it may have ended already: no error. */
@@ -1104,16 +1147,16 @@ void clocksync0(void)
 }
 
 /* send0 when the fast path of send0 does not apply. */
-static __attribute__((noinline)) void send_general(char *buf, int bytes,
+static __attribute__((noinline)) void send_general(void *buf, int bytes,
 						   int type, int node)
 {
 	check_send("send0", bytes, type, node);
 	tr3(1, -21, bytes, type, node);
-	send_to(buf, bytes, type, node);
+	send_to("send0", buf, bytes, type, node);
 	tr0(0, -21);
 }
 
-void send0(char *buf, int bytes, int type, int node)
+void send0(void *buf, int bytes, int type, int node)
 {
 	/* The common case with tracing off, in as few instructions as the
 	 * checks allow: an 8-byte ping-pong over MPI pays for each one. */
@@ -1121,7 +1164,7 @@ void send0(char *buf, int bytes, int type, int node)
 			     type >= 0 && type < T_RESERVED_LO && node >= 0 &&
 			     node < S.nprocs && node != S.me, 1)) {
 		if (BE.send(buf, (size_t)bytes, type, node) != 0)
-			send_failed(node);
+			send_failed("send0", node);
 		return;
 	}
 	send_general(buf, bytes, type, node);
@@ -1133,7 +1176,7 @@ static void aside(int src, int type, const void *data, size_t len)
 {
 	if (!own_type(type) && to_posted(src, type, data, len))
 		return;
-	enqueue(src, type, data, len);
+	enqueue("recv0", src, type, data, len);
 }
 
 /* 1 if some recvbegin0 is still waiting for its message. */
@@ -1152,7 +1195,7 @@ static int posted_pending(void)
 static int recv_into_result(int r, int event, int type, size_t len)
 {
 	if (r == -1)
-		peer_fatal("recv0", waiting(or_stopped(no_more), type, -1), LONG_MIN);
+		peer_fatal("recv0", waiting(or_stopped(no_more()), type, -1), LONG_MIN);
 	if (r == 2) {
 		if (event)      /* as if the message had been taken: -51 */
 			tr1(1, event, type);
@@ -1170,7 +1213,7 @@ static int recv_into_result(int r, int event, int type, size_t len)
  * recorded, the backend is asked to wait at once: no probe first). Returns
  * 0 when the backend cannot do it.
  */
-static int recv_direct(char *buf, int bytes, int type, struct got *g)
+static int recv_direct(void *buf, int bytes, int type, struct got *g)
 {
 	int r, event = -51, src = 0, mtype = 0;
 	int look = pt_picl_maybe && pt_on(PT_PICL); /* untraced, -51 or -52 is unseen */
@@ -1200,7 +1243,7 @@ static int recv_direct(char *buf, int bytes, int type, struct got *g)
 }
 
 /* recv0 when the fast path of recv0 does not apply. */
-static __attribute__((noinline)) void recv_general(char *buf, int bytes,
+static __attribute__((noinline)) void recv_general(void *buf, int bytes,
 						   int type)
 {
 	struct got g = { NULL, 0, 0, 0 };
@@ -1212,7 +1255,7 @@ static __attribute__((noinline)) void recv_general(char *buf, int bytes,
 		tr1(1, -51, type);
 		from_queue("recv0", buf, bytes, type, -1, &g);
 		tr3(0, -51, (int)g.len, g.type, g.src);
-	} else if (pump(type, -1, "recv0", &g)) {       /* arrived: -51 */
+	} else if (pump(type, -1, "recv0", 0, &g)) {    /* arrived: -51 */
 		tr1(1, -51, type);
 		deliver("recv0", buf, bytes, &g);
 		tr3(0, -51, (int)g.len, g.type, g.src);
@@ -1226,7 +1269,7 @@ static __attribute__((noinline)) void recv_general(char *buf, int bytes,
 	S.last_src = g.src;
 }
 
-void recv0(char *buf, int bytes, int type)
+void recv0(void *buf, int bytes, int type)
 {
 	/* The common case with tracing off (see send0): nothing queued, no
 	 * recvbegin0 pending, the backend receives into buf; what it cannot
@@ -1347,11 +1390,11 @@ static void end_sreq(const char *call, int type)
 	S.nsreq--;
 }
 
-void sendbegin0(char *buf, int bytes, int type, int node)
+void sendbegin0(void *buf, int bytes, int type, int node)
 {
 	check_send("sendbegin0", bytes, type, node);
 	tr3(1, -27, bytes, type, node);
-	send_to(buf, bytes, type, node);
+	send_to("sendbegin0", buf, bytes, type, node);
 	begin_sreq(type);
 	tr1(0, -27, type);
 }
@@ -1373,7 +1416,7 @@ int sendstatus0(int type)
 	return 1;
 }
 
-void recvbegin0(char *buf, int bytes, int type)
+void recvbegin0(void *buf, int bytes, int type)
 {
 	struct rreq *r;
 	struct msg *m;
@@ -1473,7 +1516,7 @@ void sync0(void)
 {
 	need_open("sync0");
 	tr0(1, -402);
-	barrier();
+	barrier("sync0");
 	tr0(0, -402);
 }
 

@@ -36,12 +36,23 @@ void picl_api_trace_lost(void);
 void picl_api_need_open(const char *call);
 
 /* Stop the run for a bad call of the program, as send0 does for a bad
- * argument: "picl: process N: call: what (value)" on stderr, the open
+ * argument: "picl: process N: call: what (value)" on stderr (without
+ * " (value)" when value is LONG_MIN), the open
  * entries closed, a tracemsg saying why, traceexit, and the backend's
  * abort (the others fail in their turn instead of waiting for ever). For
  * the collectives. */
 __attribute__((noreturn)) void picl_api_fatal(const char *call,
 					      const char *what, long value);
+
+/*
+ * The program's call that the PICL calls made from here on serve (the
+ * collectives' send0, recv0 and wait0; the clocksync0 of tracenode(...,
+ * 1)): an error in them names it, the call the program made ("picl:
+ * process 1: bcast0: ..." rather than "recv0: ..."). Returns the call
+ * served before, to be given back when done (NULL: none); while one is
+ * served, another is not taken (the outermost is the program's).
+ */
+const char *picl_api_serve(const char *call);
 
 /* With check0 on, stop the run (as send0 does) if type is one of PICL's
  * reserved message types: for the collectives' own type argument. */

@@ -117,6 +117,14 @@ struct picl_backend {
 	 */
 	const char *(*stopped)(void);
 	/*
+	 * Why a receive fails when poll or recv_into says every peer is gone
+	 * (and stopped() says nothing): what can end a run of this backend's,
+	 * in the launcher's terms ("no message can arrive any more (a process
+	 * ended or died, or piclrun stopped the run)"). NULL: those words
+	 * without the reasons.
+	 */
+	const char *no_more;
+	/*
 	 * Before init(): is sa, found installed for a fatal signal, the
 	 * transport's own handler (the program initialized the transport
 	 * itself before open0)? api.c then puts its crash handler in front

@@ -62,12 +62,22 @@
  * root, sizes and types. A bad argument (root outside the architecture,
  * unknown datatype, bitwise operation on float or double, negative size,
  * a message type below 0 or INT_MAX; with check0 on, a reserved one, as
- * for send0, reported by api.c) or
- * a message longer than the receiving buffer is reported and stops the
- * run through api.c's common error path (picl_api_fatal: "picl: process
- * N: call: problem (value)", the trace part written, the backend's abort),
+ * for send0, reported by api.c) or a message of another length than the
+ * receiving node expects (a size that differs between the nodes: "process
+ * 1 sent 1 item, this process expected 2") is reported and stops the run
+ * through api.c's common error path (picl_api_fatal: "picl: process N:
+ * call: problem (value)", the trace part written, the backend's abort),
  * as for a bad send0: the other nodes would otherwise wait for this one
- * forever.
+ * forever. Every message's length is known in advance (bcast's bytes, the
+ * reductions' items, a gather0 subtree's blocks), so a shorter one is an
+ * error too, not only a longer one: a reduction would fold in what its
+ * buffer held before, and a broadcast leave the rest of buf as it was
+ * without the program being able to tell (recvinfo0 after a collective
+ * reports the program's own last message, not the collective's). An
+ * error in the send0, recv0 and wait0 a collective makes (a peer gone, a
+ * deadlock of mismatched collectives) names the collective too
+ * (picl_api_serve, from block_begin to block_end): the program made no
+ * such call.
  *
  * Tracing. A collective is a user-visible block, recorded under the user
  * tracing level (PT_USER) as an entry (-3) and exit (-4) record. PICL
@@ -360,6 +370,25 @@ static void tree_rel(const struct ctx *c, enum flow flow, int r,
 	}
 }
 
+/* How many nodes the subtree of relative position r holds (r itself
+ * included): the blocks gather0 gets from it. */
+static int subtree_nodes(const struct ctx *c, enum flow flow, int r)
+{
+	int *todo = coll_alloc((size_t)c->P * sizeof *todo);
+	int k = 0, n = 0;
+	struct tree t;
+
+	todo[k++] = r;
+	while (k > 0) {		/* each node is pushed once: at most P */
+		tree_rel(c, flow, todo[--k], &t);
+		n++;
+		for (int i = 0; i < t.nchild; i++)
+			todo[k++] = t.child[i];
+	}
+	free(todo);
+	return n;
+}
+
 /* This node's place in the tree rooted at root, as node ids. */
 static void tree_of(const struct ctx *c, enum flow flow, int root,
 		    struct tree *t)
@@ -383,17 +412,36 @@ struct stashed {
 
 static struct stashed *stash_head, **stash_tail = &stash_head;
 
-/* A message of len bytes longer than the buffer: an error in the program,
- * as in recv0 (which reports it and stops the run). */
-static void too_long(int len)
+/*
+ * The message from src was not of the length this node expects (want, in
+ * unit of size bytes): the nodes' sizes differ, an error in the program.
+ * sent is the length the sender's call gave, or the least it can be when
+ * at_least (bcast1's chunks show only part of it).
+ */
+static __attribute__((noreturn)) void
+mismatch(int src, long sent, int at_least, long want, const char *unit,
+	 size_t size)
 {
-	coll_error(coll_call, "message longer than the receive buffer", len);
+	char what[160];
+
+	if (sent % (long)size == 0) {
+		sent /= (long)size;
+		want /= (long)size;
+	} else {
+		unit = "byte";
+	}
+	snprintf(what, sizeof what, "process %d sent %s%ld %s%s, this process "
+		 "expected %ld", src, at_least ? "at least " : "", sent, unit,
+		 sent == 1 ? "" : "s", want);
+	picl_api_fatal(coll_call, what, LONG_MIN);
 }
 
 /*
  * Receive the next message of `type` from node `src` into buf (room for
  * `bytes` bytes); returns its length. Messages of that type from other
- * nodes that come first are kept in the stash.
+ * nodes that come first are kept in the stash. A message longer than
+ * bytes is not received: its length is returned all the same, and the
+ * caller, which compares it with what it expected, fails.
  */
 static int coll_recv(char *buf, int bytes, int type, int src)
 {
@@ -404,7 +452,7 @@ static int coll_recv(char *buf, int bytes, int type, int src)
 		if (s->type == type && s->src == src) {
 			len = s->len;
 			if (len > bytes)
-				too_long(len);
+				return len;
 			memcpy(buf, s->data, (size_t)len);
 			*pp = s->next;
 			if (stash_tail == &s->next)
@@ -416,7 +464,10 @@ static int coll_recv(char *buf, int bytes, int type, int src)
 		wait0(type);
 		picl_api_recvinfo(&len, &mtype, &from);
 		if (from == src) {
-			/* recv0 itself stops the run if len > bytes. */
+			/* Not left to recv0 to refuse: the caller says what
+			 * it expected. */
+			if (len > bytes)
+				return len;
 			recv0(buf, bytes, type);
 			picl_api_recvinfo(&len, &mtype, &from);
 			return len;
@@ -434,6 +485,8 @@ static int coll_recv(char *buf, int bytes, int type, int src)
 
 /* What recvinfo0 said before the collective: it says it again after. */
 static int saved_len, saved_type, saved_src;
+/* The call api.c named in errors before (picl_api_serve). */
+static const char *saved_serve;
 
 static void block_begin(int event, int location, int root, int size,
 			int type, int datatype)
@@ -446,6 +499,9 @@ static void block_begin(int event, int location, int root, int size,
 	};
 
 	picl_api_recvinfo(&saved_len, &saved_type, &saved_src);
+	/* An error in the send0, recv0 and wait0 below is this call's: the
+	 * program made no such call. */
+	saved_serve = picl_api_serve(coll_call);
 	/* Not event types of the format: a -5 label names them. */
 	pt_label(event, label[event - EV_BARRIER]);
 	pt_entry(PT_USER, event, event == EV_GLOBAL ? 5 : 4, v);
@@ -457,6 +513,7 @@ static void block_end(int event)
 	pt_collective_depth--;
 	pt_exit(PT_USER, event, 0, NULL);
 	picl_api_set_recvinfo(saved_len, saved_type, saved_src);
+	picl_api_serve(saved_serve);
 }
 
 /* A collective's message type: one picl_coll_wire_type can carry, and,
@@ -475,7 +532,7 @@ static void bcast(const char *call, int event, char *buf, int bytes,
 {
 	struct ctx c;
 	struct tree t;
-	int off, n, wire;
+	int off, n, len, wire;
 
 	picl_api_need_open(call);
 	coll_call = call;
@@ -493,8 +550,14 @@ static void bcast(const char *call, int event, char *buf, int bytes,
 	off = 0;
 	do {
 		n = bytes - off < chunk ? bytes - off : chunk;
-		if (t.parent >= 0)
-			coll_recv(buf + off, n, wire, t.parent);
+		if (t.parent >= 0) {
+			len = coll_recv(buf + off, n, wire, t.parent);
+			/* A chunk shorter than a whole one is the sender's
+			 * last: its length then tells the sender's bytes. */
+			if (len != n)
+				mismatch(t.parent, (long)off + len, len == chunk,
+					 bytes, "byte", 1);
+		}
 		for (int i = 0; i < t.nchild; i++)
 			send0(buf + off, n, wire, t.child[i]);
 		off += n;
@@ -503,13 +566,13 @@ static void bcast(const char *call, int event, char *buf, int bytes,
 }
 
 /* bcast0: root's `bytes` bytes of buf end in buf on every node. */
-void bcast0(char *buf, int bytes, int type, int root)
+void bcast0(void *buf, int bytes, int type, int root)
 {
 	bcast("bcast0", EV_BCAST0, buf, bytes, type, root, INT_MAX);
 }
 
 /* bcast1: the same, pipelined in chunks of PICL_BCAST1_CHUNK bytes. */
-void bcast1(char *buf, int bytes, int type, int root)
+void bcast1(void *buf, int bytes, int type, int root)
 {
 	bcast("bcast1", EV_BCAST1, buf, bytes, type, root, PICL_BCAST1_CHUNK);
 }
@@ -618,7 +681,7 @@ static void global(const char *call, enum coll_op op, void *buf, int items,
 	struct ctx c;
 	struct tree t;
 	char *acc, *tmp;
-	int bytes;
+	int bytes, len;
 
 	picl_api_need_open(call);
 	coll_call = call;
@@ -644,7 +707,10 @@ static void global(const char *call, enum coll_op op, void *buf, int items,
 	if (acc != buf)
 		memcpy(acc, buf, (size_t)bytes);
 	for (int i = 0; i < t.nchild; i++) {
-		coll_recv(tmp, bytes, picl_coll_wire_type(msgtype), t.child[i]);
+		len = coll_recv(tmp, bytes, picl_coll_wire_type(msgtype),
+				t.child[i]);
+		if (len != bytes)
+			mismatch(t.child[i], len, 0, bytes, "item", type_size[dt]);
 		if (op == PICL_COLL_OP_COMB)
 			comb(acc, tmp, items, dt);
 		else
@@ -715,7 +781,7 @@ void gather0(float *vec, int n, int type, int root)
 	struct tree t;
 	size_t blk;
 	char *acc, *p;
-	int have, len, id;
+	int have, len, want, sub, id;
 
 	picl_api_need_open("gather0");
 	coll_call = "gather0";
@@ -737,9 +803,15 @@ void gather0(float *vec, int n, int type, int root)
 	       (size_t)n * sizeof(float));
 	have = 1;
 	for (int i = 0; i < t.nchild; i++) {
-		len = coll_recv(acc + have * blk, (int)(blk * (size_t)(c.P - have)),
-				picl_coll_wire_type(type), t.child[i]);
-		have += (int)((size_t)len / blk);
+		/* exactly one block per node of the child's subtree: another
+		 * length means another n there */
+		sub = subtree_nodes(&c, FLOW_UP, rel_of(&c, t.child[i], root));
+		want = (int)(blk * (size_t)sub);
+		len = coll_recv(acc + have * blk, want, picl_coll_wire_type(type),
+				t.child[i]);
+		if (len != want)
+			mismatch(t.child[i], len, 0, want, "byte", 1);
+		have += sub;
 	}
 	if (t.parent >= 0) {
 		send0(acc, (int)(blk * (size_t)have), picl_coll_wire_type(type),

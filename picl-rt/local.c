@@ -1453,4 +1453,6 @@ const struct picl_backend picl_backend_impl = {
 	.abort = local_abort,
 	.trace_lost = local_trace_lost,
 	.stopped = local_stopped,
+	.no_more = "no message can arrive any more (a process ended or died, "
+		   "or piclrun stopped the run)",
 };

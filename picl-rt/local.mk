@@ -183,13 +183,30 @@ t_rt_die_mid_SOURCES = t/rt/die-mid.c
 t_rt_die_mid_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_die_mid_LDADD = $(PICLEX_LDADD_)
 t_rt_die_mid_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/coll-length
+t_rt_coll_length_SOURCES = t/rt/coll-length.c
+t_rt_coll_length_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_coll_length_LDADD = $(PICLEX_LDADD_)
+t_rt_coll_length_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/tracedata-big
+t_rt_tracedata_big_SOURCES = t/rt/tracedata-big.c
+t_rt_tracedata_big_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_tracedata_big_LDADD = $(PICLEX_LDADD_)
+t_rt_tracedata_big_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/error-names
+t_rt_error_names_SOURCES = t/rt/error-names.c
+t_rt_error_names_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_error_names_LDADD = $(PICLEX_LDADD_)
+t_rt_error_names_LDFLAGS = $(PICLEX_LDFLAGS_)
 
 RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0615-runtime-piclrun.sh t/e2e/0616-runtime-scale.sh \
 	t/e2e/0620-runtime-faults.sh t/e2e/0625-runtime-trace-faults.sh \
 	t/e2e/0630-runtime-calls.sh \
 	t/e2e/0635-runtime-order.sh t/e2e/0645-runtime-coll-p2p.sh \
-	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh
+	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh \
+	t/e2e/0409-runtime-coll-length.sh t/e2e/0410-runtime-tracedata-big.sh \
+	t/e2e/0411-runtime-error-names.sh t/e2e/0412-runtime-void-buffers.sh
 # the local engine: probing after the peers ended, a full /dev/shm,
 # piclrun killed (also before its processes start), what its trace says
 # it is

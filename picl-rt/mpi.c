@@ -1664,5 +1664,7 @@ const struct picl_backend picl_backend_impl = {
 	.clock = mpi_clock,
 	.abort = mpi_abort,
 	.stopped = mpi_stopped,
+	/* no piclrun here: a rank's failure stops the others (stop_run) */
+	.no_more = "no message can arrive any more (a process ended, failed or died)",
 	.own_handler = mpi_own_handler,
 };

@@ -15,8 +15,10 @@
  * one, is processor 32767 (PICL_HOST). A destination of -1 sends to every
  * other node. A receive type of -1 takes any type. Message types
  * 900000000-1073741823 and >= 2000000000 are reserved for PICL itself.
- * Arguments are int unless shown; buffers are char * (as in PICL; any
- * pointer converts).
+ * Arguments are int unless shown; message buffers are void *, so that
+ * any object pointer converts without a cast (PICL declared them char *,
+ * which an int * or double * converts to only with a warning in C, an
+ * error from GCC 14 on and in C++; a char * still converts).
  *
  * Calls marked (2.0) exist only in the 1992 format report; their arguments
  * were chosen here and are documented with each call and in picl(3).
@@ -59,11 +61,11 @@ void clocksync0(void);
 
 /* Blocking send of `bytes` bytes; returns when buf may be reused.
  * node -1: to every other node. -21 entry (length, type, node) and exit. */
-void send0(char *buf, int bytes, int type, int node);
+void send0(void *buf, int bytes, int type, int node);
 /* Blocking receive of a message of `type` (-1: any) into buf (at most
  * `bytes` bytes; a longer message is an error). -51 if the message was
  * already there, -52 if the call had to wait. */
-void recv0(char *buf, int bytes, int type);
+void recv0(void *buf, int bytes, int type);
 /* Length, type and source of the last message received or probed. */
 void recvinfo0(int *bytes, int *type, int *node);
 /* 1 if a message of `type` (-1: any) is waiting, else 0. Not traced as
@@ -71,13 +73,13 @@ void recvinfo0(int *bytes, int *type, int *node);
 int probe0(int type);
 
 /* Non-blocking send: the request id is the message type. -27. */
-void sendbegin0(char *buf, int bytes, int type, int node);
+void sendbegin0(void *buf, int bytes, int type, int node);
 /* Wait until the oldest send begun with `type` is complete: sendbegin0
  * sends at once, so it always is already. -30. A type with no send begun
  * (or whose send was ended already) is an error. */
 void sendend0(int type);
 /* Non-blocking receive into buf. -57. */
-void recvbegin0(char *buf, int bytes, int type);
+void recvbegin0(void *buf, int bytes, int type);
 /* Wait until the receive of `type` is complete. -60 or -61. */
 void recvend0(int type);
 /* (2.0) 1 if the oldest send begun with `type` is complete: always
@@ -113,10 +115,12 @@ void getarc0(int *nprocs, int *top, int *ord, int *dir);
 /* Collectives (traced as user-visible blocks, as PICL did with its block
  * types -1 barrier, -2 bcast0, -3 bcast1, -4 global operation, -5 gather,
  * recorded as user events 900000001 ... 900000005). `root` is the node
- * that has (bcast) or gets (g*) the data. A bad argument stops the run
- * as a bad send0 does. */
-void bcast0(char *buf, int bytes, int type, int root);
-void bcast1(char *buf, int bytes, int type, int root);   /* pipelined */
+ * that has (bcast) or gets (g*) the data. Every node passes the same
+ * root, size (bytes, items and datatype, n) and type: a size that differs
+ * between the nodes (a shorter broadcast too), like a bad argument, stops
+ * the run as a bad send0 does. */
+void bcast0(void *buf, int bytes, int type, int root);
+void bcast1(void *buf, int bytes, int type, int root);   /* pipelined */
 void gsum0(void *buf, int items, int datatype, int msgtype, int root);
 void gprod0(void *buf, int items, int datatype, int msgtype, int root);
 void gmax0(void *buf, int items, int datatype, int msgtype, int root);
@@ -172,7 +176,9 @@ void traceblockend(int type, int location, int parameter);
  * `count` values of `datatype` ("char", "short", "int", "long", "float",
  * "double"). Table 20: tracedata(0, 0, "double", 1, &x) gives
  * "0 0 t p 0 1 5 x". An unknown datatype, a negative count or a NULL
- * data with count > 0 is refused (not recorded; said once on stderr). */
+ * data with count > 0 is refused (not recorded; said once on stderr).
+ * Data larger than tracenode's data area are kept whole, alone in it; a
+ * record longer than 1 MiB of text is cut, said on stderr (picl(3)). */
 void tracedata(int type, int location, char *datatype, int count, void *data);
 /* A mark (-2) of user event `type`; several at once. */
 void tracemark(int type);

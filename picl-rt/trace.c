@@ -100,7 +100,8 @@
  * at least 64 KiB) fill up apart from the records; when full, flush 1
  * writes the buffer, 0 stops detailed tracing, and -1 moves the data of
  * the records still in the ring to the front, pushing out the oldest
- * records while the new data do not fit.
+ * records while the new data do not fit. A record whose data alone exceed
+ * the area is kept whole, alone in it (blob_room).
  *
  * Levels (tracelevel(picl, user, trace), the -904 mark). picl: 0 none; 1
  * and 2 PICL's own events (communication, synchronisation, open0/close0);
@@ -1601,8 +1602,12 @@ static void start_tracing(const char *call, int tracesize, int flush, int sync)
 	}
 	pt_init_clock();
 	clock_start();
-	if (sync)
+	if (sync) {     /* its errors are the program's call's */
+		const char *prev = picl_api_serve(call);
+
 		clocksync0();
+		picl_api_serve(prev);
+	}
 	nrec = (size_t)tracesize / sizeof(struct pt_rec);
 	if (nrec < MIN_RECORDS)
 		nrec = MIN_RECORDS;
@@ -2075,16 +2080,18 @@ static void blob_compact(void)
 /* MODE_RING with its data full: the data of the records overwritten since
  * are let go, and while that leaves no room for `bytes` more the oldest
  * records are pushed out (counted, with the -914 mark: ring_put), as the
- * ring pushes them out when it is full. */
+ * ring pushes them out when it is full. Data larger than the whole area
+ * push out every record that has data, and then have it to themselves
+ * (blob_room). */
 static void ring_data_room(size_t bytes)
 {
-	size_t live;
+	size_t live, room = bytes < pt.blob_max ? pt.blob_max - bytes : 0;
 
 	blob_compact();
 	live = pt.blob_len;
-	if (live + bytes <= pt.blob_max)
+	if (live <= room)
 		return;
-	while (live + bytes > pt.blob_max && pt.n > 0) {
+	while (live > room && pt.n > 0) {
 		if (pt.buf[pt.start].kind == K_DATA)
 			live -= data_bytes(&pt.buf[pt.start]);
 		drop_oldest();
@@ -2093,24 +2100,32 @@ static void ring_data_room(size_t bytes)
 	blob_compact();
 }
 
-/* Room for `bytes` of tracedata data, making it as a full buffer would.
- * Returns 0 if the data may be stored. */
+/*
+ * Room for `bytes` of tracedata data, making it as a full buffer would.
+ * Returns 0 if the data may be stored. Data larger than the whole area
+ * (blob_max: tracesize, at least BLOB_MIN) are kept all the same, alone in
+ * it: flush mode writes the buffer first, a ring pushes out every record
+ * with data, a stopping buffer takes them while it holds no data (else it
+ * stops, as for any data that do not fit), and the area grows to hold
+ * them; it is full for the next data. They were dropped without a word:
+ * tracenode(0, 1, 0) and an array over 64 KiB lost the record, and
+ * nothing says a buffer's size must exceed a record's. Memory is bounded
+ * all the same: tracedata cuts a record to REC_TEXT_MAX of text, at most
+ * 1 MiB of data.
+ */
 static int blob_room(size_t bytes)
 {
 	if (pt.stopped)
 		return -1;
-	if (pt.blob_len + bytes > pt.blob_max) {
+	if (bytes && pt.blob_len + bytes > pt.blob_max) {
 		if (pt.mode == MODE_FLUSH) {
 			flush_traced();
-		} else if (pt.mode == MODE_RING && bytes <= pt.blob_max) {
+		} else if (pt.mode == MODE_RING) {
 			ring_data_room(bytes);
-		} else {
-			if (pt.mode == MODE_STOP)
-				stop_now(stamp());
+		} else if (pt.blob_len || bytes <= pt.blob_max) {
+			stop_now(stamp());
 			return -1;
 		}
-		if (bytes > pt.blob_max)
-			return -1;
 	}
 	if (grow((void **)&pt.blob, &pt.blob_cap, pt.blob_len + bytes, 1))
 		return -1;

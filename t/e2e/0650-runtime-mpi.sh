@@ -469,7 +469,7 @@ set -e
 grep -q "picl: process 1: recv0: message longer than the receive buffer (64)" "$TMP/err" ||
   fail "short: $(cat "$TMP/err")"
 for p in 0 2; do
-  grep -q "picl: process $p: receive: no message can arrive any more" "$TMP/err" ||
+  grep -q "picl: process $p: close0: no message can arrive any more (a process ended, failed or died)" "$TMP/err" ||
     fail "short: process $p did not fail in its turn: $(cat "$TMP/err")"
   part="$TMP/short/picltrace.$p.picl"
   [ -s "$part" ] || fail "short: rank $p's part was not written"

@@ -335,7 +335,7 @@ cluster_run short 60 --map-by node -np 3 "$TMP/bin/noclose" short
 grep -q "picl: process 1: recv0: message longer than the receive buffer (64)" "$TMP/err" ||
   fail "$last: $(cat "$TMP/err")"
 for p in 0 2; do
-  grep -q "picl: process $p: receive: no message can arrive any more" "$TMP/err" ||
+  grep -q "picl: process $p: close0: no message can arrive any more (a process ended, failed or died)" "$TMP/err" ||
     fail "short: process $p did not fail in its turn: $(cat "$TMP/err")"
   part="$TMP/short/h$((p + 1))/picltrace.$p.picl"
   [ -s "$part" ] && grep -q '^-4 -901 ' "$part" ||
