@@ -544,7 +544,11 @@ static struct picl_mark descriptor_mark(const struct picl_record *rec)
 }
 
 /* Sort: note where rec uses an alias number no definition in force there
- * defines (the first such record of each number). 0, or -1 out of memory. */
+ * defines (the first such record of each number, for the first
+ * UNDEF_NOTED numbers: a hostile trace of distinct ones must not grow
+ * this past --memory; a later one is named without its place). 0, or -1
+ * out of memory. */
+#define UNDEF_NOTED 65536
 static int note_undefined(struct deftrack *t, struct picl_reader *r,
 			  const struct picl_record *rec)
 {
@@ -556,7 +560,7 @@ static int note_undefined(struct deftrack *t, struct picl_reader *r,
 	    picl_defs_lookup_alias(picl_reader_defs(r), rec->alias, rec->event, rec->processor,
 				   rec->process))
 		return 0;
-	if (intmap_get(&t->undef_at, (uint64_t)rec->alias, &i))
+	if (t->numarks >= UNDEF_NOTED || intmap_get(&t->undef_at, (uint64_t)rec->alias, &i))
 		return 0;
 	if ((!t->path && !(t->path = strdup(picl_reader_path(r)))) ||
 	    grow((void **)&t->umarks, &t->ucap, t->numarks + 1, sizeof(*t->umarks)) < 0 ||
@@ -596,12 +600,12 @@ static void gains_meaning(struct deftrack *t, const char *path, struct picl_mark
 	if (t->warned)
 		return;
 	t->warned = 1;
-	if (!t->merge)
-		snprintf(which, sizeof(which), "where definitions come first, the definition%s",
-			 def_line ? "" : " after it");
 	if (!t->merge && def_line)
 		snprintf(which, sizeof(which), "where definitions come first, the definition "
 			 "at line %llu", (unsigned long long)def_line);
+	else if (!t->merge)
+		snprintf(which, sizeof(which), "where definitions come first, a definition "
+			 "after it");
 	if (m.line)
 		picltrace_error(t->cmd, "warning: %s:%llu:%llu: descriptor alias %lld is not "
 				"defined for event %lld on processor %lld, process %lld where this "
