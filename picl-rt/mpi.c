@@ -90,6 +90,10 @@
  *   MPI_Finalize at once would have waited for the others, who waited for
  *   it.
  *
+ * - A trace that lost records (backend.h's trace_lost): the rank exits with
+ *   status 1 instead of 0 (lost_at_exit), so that mpirun fails the run as
+ *   piclrun does.
+ *
  * - Deadlock (every rank waits for a message and none is on its way):
  *   found by the ranks themselves, on a third private communicator, and
  *   every wait fails with "deadlock" (see DL_AFTER).
@@ -276,6 +280,8 @@ static struct {
 	uint64_t ask_s, ask_r;	/* rank 0's own counts at the ask */
 	int deadlock;		/* found: every wait fails */
 	int dl_report;		/* PICL_MPI_DEADLOCK=report: only say so */
+	pid_t lost_pid;		/* this process's trace lost records */
+	int lost_said;		/* and it said so (say_lost) */
 } mb = { .host_rank = -1, .spin = SPIN_SHARED, .stop_from = -1 };
 
 static void mpi_problem(const char *what, int err)
@@ -440,6 +446,56 @@ static int mpi_id_hint(void)
 	if (size < 2 || rank >= size)
 		return -1;
 	return rank == size - 1 ? PICL_HOST : rank;
+}
+
+/*
+ * The rank's trace lacks records (trace.c said why: a trace buffer it
+ * could not allocate, a trace file it could not open or write). There is
+ * no launcher of ours to tell, as piclrun is told through the slot, and
+ * the run would pass for a good one; so the rank says so and exits with
+ * status 1 instead of 0 (lost_at_exit).
+ *
+ * It says so at close0 already, before MPI_Finalize (whose fence every
+ * rank reaches first): the first rank to exit with status 1 makes mpirun
+ * kill the others, which would not say theirs at their exit.
+ */
+static void say_lost(void)
+{
+	if (mb.lost_pid != getpid() || mb.lost_said)
+		return;
+	mb.lost_said = 1;
+	fprintf(stderr, "libpicl-mpi: process %d could not write all of its "
+		"trace\n", mb.size ? node_of(mb.rank) : mpi_id_hint());
+}
+
+/*
+ * At the exit, with status 0, of a rank whose trace lost records: status
+ * 1 (_exit: a handler cannot change the status exit() was given; stdio is
+ * flushed first, and what trace.c's own handler would write is written
+ * here, as it may come after this one). A rank still open (no close0)
+ * when this runs is left to finalize_at_exit: registered at open0, before
+ * this one (else it would have run first and ended the process), it runs
+ * next and fails the rank itself.
+ */
+static void lost_at_exit(int status, void *arg)
+{
+	(void)arg;
+	if (status != 0 || mb.lost_pid != getpid())
+		return;
+	if (mb.ready && mb.we_initialized)
+		return;         /* finalize_at_exit, next: status 1 */
+	pt_exit_abnormal();
+	say_lost();
+	fflush(NULL);
+	_exit(1);
+}
+
+static void mpi_trace_lost(void)
+{
+	if (mb.lost_pid == getpid())
+		return;
+	mb.lost_pid = getpid();
+	on_exit(lost_at_exit, NULL);
 }
 
 /*
@@ -930,6 +986,7 @@ static void mpi_finalize(void)
 {
 	int done = 0;
 
+	say_lost();
 	MPI_Finalized(&done);
 	if (mb.ready && !done && mb.host_rank >= 0 && !mb.leaving) {
 		/* close0's barrier does not hold the host: a rank leaving
@@ -1667,4 +1724,5 @@ const struct picl_backend picl_backend_impl = {
 	/* no piclrun here: a rank's failure stops the others (stop_run) */
 	.no_more = "no message can arrive any more (a process ended, failed or died)",
 	.own_handler = mpi_own_handler,
+	.trace_lost = mpi_trace_lost,
 };

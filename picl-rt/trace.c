@@ -1617,9 +1617,17 @@ static void start_tracing(const char *call, int tracesize, int flush, int sync)
 	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (m == MAP_FAILED || compile_descriptors() < 0) {
-		fprintf(stderr, "picl: cannot allocate a trace buffer of %zu bytes\n", bytes);
+		int err = m == MAP_FAILED ? errno : ENOMEM;
+
+		/* As a trace file that cannot be written: the program goes on
+		 * untraced, but the run must not pass for a good one with no
+		 * trace (piclrun said "none called tracenode", status 0). */
+		fprintf(stderr, "picl: process %d: %s: cannot allocate a trace buffer "
+			"of %zu bytes: %s; tracing stays off\n", node_id(), call, bytes,
+			strerror(err));
 		if (m != MAP_FAILED)
 			munmap(m, bytes);
+		picl_api_trace_lost();
 		return;
 	}
 	if (!pt.stats)       /* (kept from an earlier session: cumulative) */
