@@ -6,7 +6,7 @@
 # examples are built for `make check` and run by t/e2e/06NN-runtime-*.sh.
 
 PICL_RT_COMMON = picl-rt/picl.h picl-rt/api.h picl-rt/backend.h picl-rt/trace.h \
-	picl-rt/api.c picl-rt/trace.c picl-rt/collective.c
+	picl-rt/env.h picl-rt/api.c picl-rt/trace.c picl-rt/collective.c
 
 lib_LTLIBRARIES += picl-rt/libpicl.la
 include_HEADERS += picl-rt/picl.h
@@ -25,7 +25,7 @@ pkgconfig_DATA += picl-rt/picl-mpi.pc
 endif
 
 bin_PROGRAMS += picl-rt/piclrun
-picl_rt_piclrun_SOURCES = picl-rt/piclrun.c picl-rt/shm.h picl-rt/picl.h
+picl_rt_piclrun_SOURCES = picl-rt/piclrun.c picl-rt/shm.h picl-rt/env.h picl-rt/picl.h
 picl_rt_piclrun_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 picl_rt_piclrun_LDADD = $(ZSTD_LIBS)
 
@@ -212,7 +212,7 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh \
 	t/e2e/0409-runtime-coll-length.sh t/e2e/0410-runtime-tracedata-big.sh \
 	t/e2e/0411-runtime-error-names.sh t/e2e/0412-runtime-void-buffers.sh \
-	t/e2e/0413-runtime-trace-alloc.sh
+	t/e2e/0413-runtime-trace-alloc.sh t/e2e/0414-runtime-env-values.sh
 # the local engine: probing after the peers ended, a full /dev/shm,
 # piclrun killed (also before its processes start), what its trace says
 # it is
@@ -248,7 +248,7 @@ EXTRA_DIST += $(RUNTIME_TESTS)
 # (t/unit/stub-backend.c), so it needs neither api.c nor a backend.
 check_PROGRAMS += t/unit/test-trace
 t_unit_test_trace_SOURCES = t/unit/test-trace.c t/unit/stub-backend.c \
-	picl-rt/trace.c picl-rt/trace.h picl-rt/api.h picl-rt/picl.h
+	picl-rt/trace.c picl-rt/trace.h picl-rt/api.h picl-rt/env.h picl-rt/picl.h
 t_unit_test_trace_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/picl-rt
 t_unit_test_trace_CFLAGS = $(UNIT_CFLAGS)
 t_unit_test_trace_LDADD = $(UNIT_LDADD) -lm

@@ -115,8 +115,12 @@
 #include <mpi.h>
 
 #include "backend.h"
+#include "env.h"
 #include "picl.h"
 #include "trace.h"
+
+/* What this library's own messages start with. */
+#define PROG "libpicl-mpi"
 
 /* Escaped messages carry this header in front of their payload. */
 struct escape_header {
@@ -417,6 +421,20 @@ static int env_count(const char *name, int *v)
 	return 0;
 }
 
+/* PICL_MPI_HOST=1: the last rank is the host. Read once (the id of a
+ * write before open0 asks too), so that a bad value is said once. */
+static int hosted_env(void)
+{
+	static int hosted = -1;
+	long long v = 0;
+
+	if (hosted < 0) {
+		picl_env_number(PROG, "PICL_MPI_HOST", 0, 1, NULL, &v);
+		hosted = v == 1;
+	}
+	return hosted;
+}
+
 /*
  * Before init: this rank's PICL id, from MPI when the program initialised
  * it already, else from what the launcher put in the environment (Open
@@ -427,7 +445,6 @@ static int env_count(const char *name, int *v)
 static int mpi_id_hint(void)
 {
 	int init = 0, done = 0, rank = -1, size = -1;
-	const char *h = getenv("PICL_MPI_HOST");
 
 	MPI_Initialized(&init);
 	MPI_Finalized(&done);
@@ -441,7 +458,7 @@ static int mpi_id_hint(void)
 	} else {
 		return -1;
 	}
-	if (!(h && strcmp(h, "1") == 0))
+	if (!hosted_env())
 		return rank;
 	if (size < 2 || rank >= size)
 		return -1;
@@ -622,6 +639,7 @@ static int mpi_own_handler(const struct sigaction *sa)
 static int mpi_init(int *nprocs, int *me, int *host)
 {
 	int flag = 0, err, *ub = NULL, hosted, split_off, launched;
+	long long v;
 	const char *h;
 
 	MPI_Initialized(&flag);
@@ -673,14 +691,15 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	flag = 0;
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
 	mb.tag_ub = flag && ub && *ub >= 32767 ? *ub : 32767;
-	h = getenv("PICL_MPI_TAG_UB");	/* tests: MPICH's small tag range */
-	if (h && atoi(h) >= 1 && atoi(h) < mb.tag_ub)
-		mb.tag_ub = atoi(h);
+	/* tests: MPICH's small tag range (a larger one than MPI's is MPI's) */
+	if (picl_env_number(PROG, "PICL_MPI_TAG_UB", 1, INT_MAX, NULL, &v) == 1 &&
+	    v < mb.tag_ub)
+		mb.tag_ub = (int)v;
 
-	h = getenv("PICL_MPI_HOST");
-	hosted = h && strcmp(h, "1") == 0;
-	h = getenv("PICL_MPI_SPLIT");
-	split_off = h && strcmp(h, "0") == 0;
+	hosted = hosted_env();
+	v = 1;
+	picl_env_number(PROG, "PICL_MPI_SPLIT", 0, 1, NULL, &v);
+	split_off = v == 0;
 	if (settings_agree(hosted, split_off, mb.tag_ub) != 0) {
 		/* Every rank fails here: end MPI together, so that rank 0's
 		 * message is out before mpirun stops (an MPI_Abort from the
@@ -705,13 +724,13 @@ static int mpi_init(int *nprocs, int *me, int *host)
 	}
 	mb.spin = ranks_per_cpu_ok() ? SPIN_OWN : SPIN_SHARED;
 	mb.split = mb.tag_ub == INT_MAX && !split_off;
-	h = getenv("PICL_MPI_SEND_NOW");
-	mb.send_now = h && atol(h) >= 0 ? (size_t)atol(h) : SEND_NOW;
+	v = SEND_NOW;
+	picl_env_number(PROG, "PICL_MPI_SEND_NOW", 0, INT_MAX, "bytes", &v);
+	mb.send_now = (size_t)v;
 	mb.fast_nodes = (unsigned)(mb.host_rank < 0 ? mb.size : mb.host_rank);
 	mb.fast_types = (unsigned)(mb.split ? SPLIT_OFF - 1 : mb.tag_ub);
 	mb.fast_len = mb.split && mb.send_now > SMALL ? SMALL : mb.send_now;
-	h = getenv("PICL_MPI_DEADLOCK");
-	mb.dl_report = h && strcmp(h, "report") == 0;
+	mb.dl_report = picl_env_word(PROG, "PICL_MPI_DEADLOCK", "report") == 1;
 	/* every rank gets here (the failures above are every rank's) */
 	if (mb.size > 1 && MPI_Comm_dup(MPI_COMM_WORLD, &mb.dlc) == MPI_SUCCESS) {
 		MPI_Comm_set_errhandler(mb.dlc, MPI_ERRORS_RETURN);

@@ -49,6 +49,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include "env.h"
 #include "picl.h"
 #include "shm.h"
 
@@ -173,6 +174,34 @@ static uint64_t ring_size(int nslots)
 	return 16 * 1024;
 }
 
+/*
+ * The settings the processes' libpicl reads (env.h), checked here once,
+ * before the start: a bad one is said once for the run ("piclrun:
+ * PICL_CMA_MIN must be ...; using the default", as PICL_RING_SIZE), not
+ * by every process, and taken out of their environment, where unset
+ * means the default. ring: the rings' size (PICL_CHUNK's bound).
+ */
+static void check_settings(uint64_t ring)
+{
+	long long v;
+
+	if (picl_env_cma("piclrun", &v) < 0)
+		unsetenv("PICL_CMA");
+	if (picl_env_cma_min("piclrun", &v) < 0)
+		unsetenv("PICL_CMA_MIN");
+	if (picl_env_cma_broken("piclrun", &v) < 0)
+		unsetenv("PICL_CMA_BROKEN");
+	if (picl_env_chunk("piclrun", (long long)(ring / 4 - sizeof(struct picl_frame)),
+			   &v) < 0)
+		unsetenv("PICL_CHUNK");
+	if (picl_env_trace_clock("piclrun") < 0)
+		unsetenv("PICL_TRACE_CLOCK");
+	if (picl_env_trace_zstd("piclrun", &v) < 0)
+		unsetenv("PICL_TRACE_ZSTD");
+	if (picl_env_fake_clock("piclrun", &v) < 0)
+		unsetenv("PICL_FAKE_CLOCK");
+}
+
 /* Where the segment goes: /dev/shm, else the temporary directory. */
 static const char *segment_dir(void)
 {
@@ -211,6 +240,7 @@ static int make_segment(void)
 		fprintf(stderr, "piclrun: %s: %s\n", R.shmpath, strerror(errno));
 		return -1;
 	}
+	check_settings(rs);
 	R.segsize = picl_shm_size((uint32_t)R.nslots, rs);
 	R.shmfd = fd;           /* inherited by the children (PICL_SHM_FD) */
 	/* Pages reserved now, not as they are first touched: a file merely

@@ -151,6 +151,7 @@
 #endif
 #include "picl.h"
 #include "api.h"
+#include "env.h"
 #include "trace.h"
 
 #include <picl-trace.h>
@@ -316,15 +317,16 @@ static struct pt_state pt = {
 /* ------------------------------------------------------------------------ */
 
 /* Read PICL_FAKE_CLOCK: at start-up, and again by tracenode (so that a
- * test may set it in its own main). */
+ * test may set it in its own main); a bad value is said once. */
 __attribute__((constructor)) static void pt_init_clock(void)
 {
-	const char *s = getenv("PICL_FAKE_CLOCK");
-	long long step;
+	static int said;
+	long long step = 0;
 
-	if (!s || !*s || pt.fake)
+	if (pt.fake)
 		return;
-	step = atoll(s);
+	if (picl_env_fake_clock(said ? NULL : "picl", &step) < 0)
+		said = 1;
 	if (step > 0) {
 		pt.fake = 1;
 		pt.fake_step = step;
@@ -375,12 +377,11 @@ static void tsc_point(int64_t *tsc, int64_t *mono)
 
 /* 1 if the TSC ticks at a constant rate in every state (CPUID
  * 0x80000007 EDX bit 8) and the user did not ask for the system clock. */
-static int tsc_usable(void)
+static int tsc_usable(int monotonic)
 {
 	unsigned a, b, c, d;
-	const char *env = getenv("PICL_TRACE_CLOCK");
 
-	if (pt.fake || (env && strcmp(env, "monotonic") == 0))
+	if (pt.fake || monotonic)
 		return 0;
 	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
 		return 0;
@@ -412,10 +413,13 @@ static void tsc_calibrate(void)
  * early_rate). */
 static void clock_start(void)
 {
+	int monotonic;
+
 	if (pt.clock_started)
 		return;
 	pt.clock_started = 1;
-	if (!tsc_usable())
+	monotonic = picl_env_trace_clock("picl") == 1;
+	if (!tsc_usable(monotonic))
 		return;
 	tsc_point(&pt.cal_t[0], &pt.cal_m[0]);
 	pt.cal_t[1] = pt.rate_t = pt.cal_t[0];
@@ -456,7 +460,10 @@ static void early_rate(int64_t s)
 
 static void clock_start(void)
 {
+	if (pt.clock_started)
+		return;
 	pt.clock_started = 1;
+	(void)picl_env_trace_clock("picl");     /* a bad value is said */
 }
 #endif
 
@@ -1588,8 +1595,9 @@ static int compile_descriptors(void)
  * the data, which then had no bound). */
 static void start_tracing(const char *call, int tracesize, int flush, int sync)
 {
+	static int zstd_said;
 	size_t nrec, bytes;
-	const char *z = getenv("PICL_TRACE_ZSTD");
+	long long z = 0;
 	void *m;
 
 	if (pt.tracing)
@@ -1637,7 +1645,10 @@ static void start_tracing(const char *call, int tracesize, int flush, int sync)
 	pt.cap = (uint32_t)nrec;
 	pt.mode = flush > 0 ? MODE_FLUSH : flush < 0 ? MODE_RING : MODE_STOP;
 	pt.blob_max = (size_t)tracesize > BLOB_MIN ? (size_t)tracesize : BLOB_MIN;
-	pt.compress = z && strcmp(z, "1") == 0;
+	/* (read at each start: a test sets it between sessions) */
+	if (picl_env_trace_zstd(zstd_said ? NULL : "picl", &z) < 0)
+		zstd_said = 1;
+	pt.compress = z == 1;
 	pt.pid = getpid();
 	pt.tracing = 1;
 	pt.exiting = 0;
