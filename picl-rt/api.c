@@ -47,7 +47,8 @@
  *    processors and an exit with the allocated number (both the run's
  *    number of nodes: piclrun started them), a -502 entry and exit.
  *  - errors (bad arguments with check0 on, a message longer than the
- *    buffer, a peer gone, a call before open0 or after close0): a line on
+ *    buffer, a peer gone, a call before open0 or after close0, open0 or
+ *    close0 a second time): a line on
  *    stderr naming the process (before open0, as the launcher named it:
  *    backend.h's id_hint), the open call's exit record,
  *    a tracemsg saying why, traceexit (so the trace part is complete), and
@@ -967,21 +968,28 @@ void picl_api_catch_stop_signals(void (*on_stop)(int))
 
 void open0(int *numproc, int *me, int *host)
 {
-	if (!S.open && S.joined)        /* the backend cannot join again */
+	unsigned fatal_mask;
+
+	/* A process joins the run once (picl(3)). The backend cannot join
+	 * again after close0; a second open0 while open would record a
+	 * second -11 (or -501) for a join that did not happen: a slip in
+	 * the program (who0 gives the values again), said rather than
+	 * passed over. */
+	if (S.open)
+		fatal("open0", "called twice (a process joins the run once)",
+		      LONG_MIN);
+	if (S.joined)
 		fatal("open0", "called after close0 (a process joins the run "
 		      "once)", LONG_MIN);
-	if (!S.open) {
-		unsigned fatal = fatal_defaults();
-
-		if (BE.init(&S.nprocs, &S.me, &S.host) != 0) {
-			fprintf(stderr, "picl: open0: cannot join the run "
-				"(backend %s)\n", BE.name);
-			exit(1);
-		}
-		S.open = S.joined = 1;
-		pt_attach(S.me, S.nprocs, S.host);
-		catch_fatal(fatal);
+	fatal_mask = fatal_defaults();
+	if (BE.init(&S.nprocs, &S.me, &S.host) != 0) {
+		fprintf(stderr, "picl: open0: cannot join the run "
+			"(backend %s)\n", BE.name);
+		exit(1);
 	}
+	S.open = S.joined = 1;
+	pt_attach(S.me, S.nprocs, S.host);
+	catch_fatal(fatal_mask);
 	if (S.me == PICL_HOST) {
 		tr1(1, -501, S.nprocs);
 		tr1(0, -501, S.nprocs);
@@ -1036,8 +1044,10 @@ static void never_received(void)
 void close0(int release)
 {
 	(void)release;
-	if (!S.open)
-		return;
+	/* Before open0 or a second time, an error as for every
+	 * communication call: there is no run to leave (once it returned
+	 * at once, and a second close0 passed for the first). */
+	need_open("close0");
 	if (S.me == PICL_HOST) {
 		/* The host releases the nodes (no part of their barrier);
 		 * node 0's clock origin, if it came, before the write. */

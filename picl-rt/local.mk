@@ -212,7 +212,8 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0645-runtime-trace-args.sh t/e2e/0655-runtime-api-args.sh \
 	t/e2e/0409-runtime-coll-length.sh t/e2e/0410-runtime-tracedata-big.sh \
 	t/e2e/0411-runtime-error-names.sh t/e2e/0412-runtime-void-buffers.sh \
-	t/e2e/0413-runtime-trace-alloc.sh t/e2e/0414-runtime-env-values.sh
+	t/e2e/0413-runtime-trace-alloc.sh t/e2e/0414-runtime-env-values.sh \
+	t/e2e/0415-runtime-open-close-twice.sh
 # the local engine: probing after the peers ended, a full /dev/shm,
 # piclrun killed (also before its processes start), what its trace says
 # it is

@@ -44,10 +44,12 @@ extern "C" {
 
 /* Enable communication: number of node processes, my id, the host's id
  * (PICL_HOST, or -1 in a hostless run). Traced as -11 on a node; on the
- * host as -501 (allocating the nodes: requested, allocated number). */
+ * host as -501 (allocating the nodes: requested, allocated number). Once
+ * per process: a second open0 is an error. */
 void open0(int *numproc, int *me, int *host);
 /* Disable communication, then traceexit(). A -12 mark on a node; on the
- * host a -502 entry and exit (releasing the nodes). */
+ * host a -502 entry and exit (releasing the nodes). Once, after open0:
+ * before it or a second time, an error. */
 void close0(int release);
 /* The same three values as open0, later. Not traced (-13). */
 void who0(int *numproc, int *me, int *host);

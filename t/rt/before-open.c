@@ -11,11 +11,13 @@
  *         and marks (2) until the buffer has been written when full, as
  *         the spec's Table 19 starts tracing before open0; then open0, a
  *         mark (3) and close0.
- *  early: process RANK (PICL_RANK) calls CALL before open0 (an error).
+ *  early: process RANK (PICL_RANK; under mpirun, Open MPI's
+ *         OMPI_COMM_WORLD_RANK) calls CALL before open0 (an error).
  *  after: process RANK calls CALL after close0 (an error).
- *  CALL is sync0 (the default), clocksync0, open0, barrier0, bcast0, gsum0,
- *  gcomb0, gather0, setarc0, getarc0, who0 or host0 (these two print
- *  their values).
+ *  CALL is sync0 (the default), clocksync0, open0, close0, barrier0,
+ *  bcast0, gsum0, gcomb0, gather0, setarc0, getarc0, who0 or host0 (these
+ *  two print their values). early RANK open0 is a second open0 while open
+ *  (main's, after CALL's), for t/e2e/0415-runtime-open-close-twice.sh.
  */
 #include <picl.h>
 
@@ -39,6 +41,8 @@ static void call_named(const char *call)
 		clocksync0();
 	else if (strcmp(call, "open0") == 0)
 		open0(&n, &me, &host);
+	else if (strcmp(call, "close0") == 0)
+		close0(0);
 	else if (strcmp(call, "barrier0") == 0)
 		barrier0();
 	else if (strcmp(call, "bcast0") == 0)
@@ -66,7 +70,8 @@ static void call_named(const char *call)
 int main(int argc, char **argv)
 {
 	const char *how = argc > 1 ? argv[1] : "";
-	const char *rank = getenv("PICL_RANK");
+	const char *rank = getenv("PICL_RANK") ? getenv("PICL_RANK") :
+			   getenv("OMPI_COMM_WORLD_RANK");
 	int n, me, host, k, who = argc > 2 ? atoi(argv[2]) : 0;
 	const char *call = argc > 3 ? argv[3] : "sync0";
 
