@@ -1041,6 +1041,34 @@ static void never_received(void)
 	tracemsg(rec);
 }
 
+/*
+ * close0: the receives this process began (recvbegin0) and never ended
+ * (recvend0, recvstatus0), said as never_received says messages ("picl:
+ * process 1: close0: 2 receives begun with recvbegin0 were never ended,
+ * the first of type 5"). A request left so is a slip of the program: its
+ * message went into the buffer unseen, or never came (then the one it
+ * waited for was sent with another type, or not at all); either way the
+ * trace shows a -57 with no -60 or -61 and nothing says why.
+ */
+static void never_ended(void)
+{
+	char text[160], rec[170], type[32];
+	size_t n = S.nreq;
+
+	if (!n)
+		return;
+	if (S.req[0].type == -1)
+		snprintf(type, sizeof type, "any type");
+	else
+		snprintf(type, sizeof type, "type %d", S.req[0].type);
+	snprintf(text, sizeof text, "close0: %zu receive%s begun with recvbegin0 "
+		 "%s never ended, %sof %s", n, n == 1 ? "" : "s",
+		 n == 1 ? "was" : "were", n == 1 ? "" : "the first ", type);
+	fprintf(stderr, "picl: process %d: %s\n", S.me, text);
+	snprintf(rec, sizeof rec, "picl: %s", text);
+	tracemsg(rec);
+}
+
 void close0(int release)
 {
 	(void)release;
@@ -1060,6 +1088,7 @@ void close0(int release)
 		barrier("close0");
 	}
 	never_received();
+	never_ended();
 	traceexit();
 	BE.finalize();
 	S.open = 0;

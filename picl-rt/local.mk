@@ -198,6 +198,11 @@ t_rt_error_names_SOURCES = t/rt/error-names.c
 t_rt_error_names_CPPFLAGS = $(PICLEX_CPPFLAGS_)
 t_rt_error_names_LDADD = $(PICLEX_LDADD_)
 t_rt_error_names_LDFLAGS = $(PICLEX_LDFLAGS_)
+check_PROGRAMS += t/rt/recv-unended
+t_rt_recv_unended_SOURCES = t/rt/recv-unended.c
+t_rt_recv_unended_CPPFLAGS = $(PICLEX_CPPFLAGS_)
+t_rt_recv_unended_LDADD = $(PICLEX_LDADD_)
+t_rt_recv_unended_LDFLAGS = $(PICLEX_LDFLAGS_)
 check_PROGRAMS += t/rt/trace-alloc
 t_rt_trace_alloc_SOURCES = t/rt/trace-alloc.c
 t_rt_trace_alloc_CPPFLAGS = $(PICLEX_CPPFLAGS_)
@@ -213,7 +218,7 @@ RUNTIME_TESTS = t/e2e/0600-runtime-table19.sh t/e2e/0610-runtime-ring.sh \
 	t/e2e/0409-runtime-coll-length.sh t/e2e/0410-runtime-tracedata-big.sh \
 	t/e2e/0411-runtime-error-names.sh t/e2e/0412-runtime-void-buffers.sh \
 	t/e2e/0413-runtime-trace-alloc.sh t/e2e/0414-runtime-env-values.sh \
-	t/e2e/0415-runtime-open-close-twice.sh
+	t/e2e/0415-runtime-open-close-twice.sh t/e2e/0416-runtime-recv-unended.sh
 # the local engine: probing after the peers ended, a full /dev/shm,
 # piclrun killed (also before its processes start), what its trace says
 # it is

@@ -80,7 +80,8 @@ void sendbegin0(void *buf, int bytes, int type, int node);
  * sends at once, so it always is already. -30. A type with no send begun
  * (or whose send was ended already) is an error. */
 void sendend0(int type);
-/* Non-blocking receive into buf. -57. */
+/* Non-blocking receive into buf. -57. One not ended (recvend0,
+ * recvstatus0) by close0 is said there. */
 void recvbegin0(void *buf, int bytes, int type);
 /* Wait until the receive of `type` is complete. -60 or -61. */
 void recvend0(int type);
