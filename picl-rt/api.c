@@ -1186,8 +1186,8 @@ void clocksync0(void)
 }
 
 /* send0 when the fast path of send0 does not apply. */
-static __attribute__((noinline)) void send_general(void *buf, int bytes,
-						   int type, int node)
+static __attribute__((noinline)) void send_general(const void *buf,
+						   int bytes, int type, int node)
 {
 	check_send("send0", bytes, type, node);
 	tr3(1, -21, bytes, type, node);
@@ -1195,7 +1195,7 @@ static __attribute__((noinline)) void send_general(void *buf, int bytes,
 	tr0(0, -21);
 }
 
-void send0(void *buf, int bytes, int type, int node)
+void send0(const void *buf, int bytes, int type, int node)
 {
 	/* The common case with tracing off, in as few instructions as the
 	 * checks allow: an 8-byte ping-pong over MPI pays for each one. */
@@ -1429,7 +1429,7 @@ static void end_sreq(const char *call, int type)
 	S.nsreq--;
 }
 
-void sendbegin0(void *buf, int bytes, int type, int node)
+void sendbegin0(const void *buf, int bytes, int type, int node)
 {
 	check_send("sendbegin0", bytes, type, node);
 	tr3(1, -27, bytes, type, node);
@@ -1565,7 +1565,7 @@ void sync0(void)
  * have: a -503 entry with the executable's name and an exit per node
  * (processor, and -1 for the process id, which the host does not know).
  */
-void load0(char *file, int node)
+void load0(const char *file, int node)
 {
 	int i, lo = node, hi = node;
 
@@ -1591,7 +1591,7 @@ void check0(int checking)
 	S.checking = checking != 0;
 }
 
-void message0(char *text)
+void message0(const char *text)
 {
 	int id = picl_api_id();
 

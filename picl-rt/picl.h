@@ -18,7 +18,11 @@
  * Arguments are int unless shown; message buffers are void *, so that
  * any object pointer converts without a cast (PICL declared them char *,
  * which an int * or double * converts to only with a warning in C, an
- * error from GCC 14 on and in C++; a char * still converts).
+ * error from GCC 14 on and in C++; a char * still converts), and const
+ * void * where the call only reads them (send0, sendbegin0, tracedata's
+ * data), so that a pointer to const data needs no cast either; strings
+ * and arrays a call only reads are const char * and const int * (a string
+ * literal in C++).
  *
  * Calls marked (2.0) exist only in the 1992 format report; their arguments
  * were chosen here and are documented with each call and in picl(3).
@@ -63,7 +67,7 @@ void clocksync0(void);
 
 /* Blocking send of `bytes` bytes; returns when buf may be reused.
  * node -1: to every other node. -21 entry (length, type, node) and exit. */
-void send0(void *buf, int bytes, int type, int node);
+void send0(const void *buf, int bytes, int type, int node);
 /* Blocking receive of a message of `type` (-1: any) into buf (at most
  * `bytes` bytes; a longer message is an error). -51 if the message was
  * already there, -52 if the call had to wait. */
@@ -75,7 +79,7 @@ void recvinfo0(int *bytes, int *type, int *node);
 int probe0(int type);
 
 /* Non-blocking send: the request id is the message type. -27. */
-void sendbegin0(void *buf, int bytes, int type, int node);
+void sendbegin0(const void *buf, int bytes, int type, int node);
 /* Wait until the oldest send begun with `type` is complete: sendbegin0
  * sends at once, so it always is already. -30. A type with no send begun
  * (or whose send was ended already) is an error. */
@@ -99,14 +103,14 @@ void sync0(void);
 /* (2.0) Host only: start node program `file` on `node` (-1: all nodes).
  * -503 entry (the name) and exit (processor, process id). Any other node
  * outside 0..numproc-1 is an error, also after check0(0). */
-void load0(char *file, int node);
+void load0(const char *file, int node);
 /* Argument checking off (0) or on (1, the default): reserved message
  * types. Lengths, destinations and negative message types (the
  * collectives' own; below -1 for a receive) are always checked. */
 void check0(int checking);
 /* Print a line on standard error (through the host, if any), prefixed with
  * the process id. */
-void message0(char *text);
+void message0(const char *text);
 
 /* Topology used by the collectives: top 1 hypercube, 2 full, 3 uni-ring,
  * 4 bi-ring; ord 0 natural, 1 Gray code; dir +1/-1. setarc0 writes back
@@ -164,7 +168,7 @@ void tracelevel(int picl, int user, int trace);
 void traceevents(int n, int time, int count, int volume, int relative);
 /* Where to spill (tempfile, unused here) and where to save this process's
  * trace (permfile; "" keeps the default). -903. */
-void tracefiles(char *tempfile, char *permfile, int verbose);
+void tracefiles(const char *tempfile, const char *permfile, int verbose);
 /* Buffer space left (bytes) and the current levels. */
 void traceinfo(int *remaining, int *picl, int *user, int *trace);
 /* User event `type` (>= 0) begins / ends: -3 / -4 records with the data
@@ -182,14 +186,15 @@ void traceblockend(int type, int location, int parameter);
  * data with count > 0 is refused (not recorded; said once on stderr).
  * Data larger than tracenode's data area are kept whole, alone in it; a
  * record longer than 1 MiB of text is cut, said on stderr (picl(3)). */
-void tracedata(int type, int location, char *datatype, int count, void *data);
+void tracedata(int type, int location, const char *datatype, int count,
+	       const void *data);
 /* A mark (-2) of user event `type`; several at once. */
 void tracemark(int type);
-void tracemarks(int *types, int size);
+void tracemarks(const int *types, int size);
 /* A message record (-7), written to the trace file at once so it survives
  * a crash; at every trace level, inside a -911 entry and exit (counted) at
  * a trace level of 1 or more. */
-void tracemsg(char *text);
+void tracemsg(const char *text);
 /* Write the buffer now (-912). */
 void traceflush(void);
 /* Stop tracing: -901 exit, the statistics records (-101/-102/-103), and

@@ -1919,7 +1919,7 @@ void traceevents(int n, int time, int count, int volume, int relative)
 		put(PICL_REC_EXIT, -902, 0, NULL, K_INT, 0);
 }
 
-void tracefiles(char *tempfile, char *permfile, int verbose)
+void tracefiles(const char *tempfile, const char *permfile, int verbose)
 {
 	(void)tempfile;
 	if (pt.on[PT_TRACE])
@@ -2041,7 +2041,7 @@ void tracemark(int type)
 		put(PICL_REC_MARK, type, 0, NULL, K_INT, 0);
 }
 
-void tracemarks(int *types, int size)
+void tracemarks(const int *types, int size)
 {
 	int k;
 
@@ -2151,7 +2151,8 @@ static int blob_room(size_t bytes)
 	return 0;
 }
 
-void tracedata(int type, int location, char *datatype, int count, void *data)
+void tracedata(int type, int location, const char *datatype, int count,
+	       const void *data)
 {
 	int dt = datatype_of(datatype);
 	size_t bytes;
@@ -2228,7 +2229,7 @@ static void write_now(struct picl_writer *w, int32_t rtype, int32_t event,
 	wrote_at(rec.time);
 }
 
-void tracemsg(char *text)
+void tracemsg(const char *text)
 {
 	struct picl_writer *w;
 	int64_t t0, t1, len;

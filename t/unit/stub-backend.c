@@ -69,7 +69,7 @@ void clocksync0(void)
 	pt_exit(PT_PICL, -401, 0, NULL);
 }
 
-void send0(void *buf, int bytes, int type, int node)
+void send0(const void *buf, int bytes, int type, int node)
 {
 	int64_t v[3] = { bytes, type, node };
 
