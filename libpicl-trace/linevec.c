@@ -46,7 +46,7 @@ int linevec_available(void)
 	const char *env = getenv("PICL_SIMD");
 
 	if (env && strcmp(env, "0") == 0)
-		return 0;
+		return 0;   /* any other value: on (picltrace says so) */
 	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
 	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
 	       __builtin_cpu_supports("avx512vbmi2") &&

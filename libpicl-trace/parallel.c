@@ -48,6 +48,7 @@
 #endif
 #include "reader-int.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -752,15 +753,20 @@ size_t picl_reader_threads(void)
 	const char *env = getenv("PICL_THREADS");
 	long n;
 
+	n = 0;
 	if (env && *env) {
 		char *end;
 
+		errno = 0;
 		n = strtol(env, &end, 10);
-		if (*end != '\0' || n < 1)
-			n = 1;
-	} else {
-		n = usable_cpus();
+		/* not a whole number from 1 up ("bogus", "0", "2x"): the
+		 * default, as an unset one (picltrace says so; reading
+		 * serially instead was a silent slowdown) */
+		if (*end != '\0' || errno || n < 1 || *env < '0' || *env > '9')
+			n = 0;
 	}
+	if (n == 0)
+		n = usable_cpus();
 	if (n > MAX_THREADS)
 		n = MAX_THREADS;
 	return n < 1 ? 1 : (size_t)n;

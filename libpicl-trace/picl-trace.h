@@ -691,8 +691,9 @@ int picl_reader_is_compressed(const struct picl_reader *r);
 
 /* How many threads a PICL_READ_PARALLEL reader opened now would parse
  * with, the calling thread included: the number in the environment
- * variable PICL_THREADS if it is set (anything not a number, or below 1,
- * is 1), else one per CPU this process may run on (its affinity mask, as
+ * variable PICL_THREADS if it is set to a whole number from 1 up, in
+ * decimal digits (anything else counts as unset), else one per CPU this
+ * process may run on (its affinity mask, as
  * taskset or a batch system's cpuset leave it: not every CPU online); at
  * most 8 either way. 1 means such a reader reads serially. */
 size_t picl_reader_threads(void);

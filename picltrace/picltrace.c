@@ -220,6 +220,36 @@ static void print_size(const char *what, uint64_t v, const char *note)
 	printf(" (%llu bytes)%s\n", (unsigned long long)v, note ? note : "");
 }
 
+/* 1 if PICL_THREADS is set to a count the library takes, -1 if set to
+ * one it does not (it then uses the default), 0 if unset. */
+static int threads_setting(void)
+{
+	const char *t = getenv("PICL_THREADS");
+	int64_t n;
+
+	if (!t || !*t)
+		return 0;
+	return picltrace_parse_int(t, strlen(t), 1, INT64_MAX, &n) < 0 ? -1 : 1;
+}
+
+/*
+ * The settings the library reads from the environment for every command
+ * (PICL_SCHEMA is checked where a schema is loaded): a value they do not
+ * allow is said once, in the runtime's words, and the default used, as
+ * the library does. PICL_THREADS=bogus silently read serially before, and
+ * PICL_SIMD=no kept the vector reader on.
+ */
+static void check_settings(void)
+{
+	const char *v = getenv("PICL_SIMD");
+
+	if (threads_setting() < 0)
+		fprintf(stderr, "picltrace: PICL_THREADS must be a number of threads from 1 "
+			"up, in decimal; using the default\n");
+	if (v && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		fprintf(stderr, "picltrace: PICL_SIMD must be 0 or 1; using the default\n");
+}
+
 /* picltrace --resources: the limits of limits.c, the CPUs and the threads a
  * file is read with, and where temporary files go. */
 static int resources(void)
@@ -251,9 +281,8 @@ static int resources(void)
 	else
 		printf("%-28s%ld online\n", "CPUs this process may use:", online);
 	printf("%-28s%zu (%s)\n", "threads reading a file:", picl_reader_threads(),
-	       getenv("PICL_THREADS") && *getenv("PICL_THREADS")
-		       ? "PICL_THREADS"
-		       : "one per CPU this process may use, at most 8");
+	       threads_setting() > 0 ? "PICL_THREADS"
+				     : "one per CPU this process may use, at most 8");
 	/* where sort's runs and the matchers' overflow go: on a cluster
 	 * node /tmp may be small, and $TMPDIR the job's scratch */
 	tmp = picltrace_tempdir(NULL);
@@ -279,8 +308,10 @@ int main(int argc, const char **argv)
 		print_usage(stdout);
 		return finish_stdout(NULL, 0);
 	}
-	if (!strcmp(argv[1], "--resources"))
+	if (!strcmp(argv[1], "--resources")) {
+		check_settings();
 		return finish_stdout(NULL, resources());
+	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("picltrace %s\n", PICL_TRACE_VERSION);
 		return finish_stdout(NULL, 0);
@@ -308,6 +339,7 @@ int main(int argc, const char **argv)
 	cmd = find_command(argv[1]);
 	if (!cmd)
 		return not_a_command(argv[1]);
+	check_settings();
 	/* getopt names argv[0] in its messages: "picltrace cat: invalid ..." */
 	snprintf(name, sizeof(name), "picltrace %s", cmd->name);
 	argv[1] = name;

@@ -216,4 +216,28 @@ else
     "for this cgroup's children); the cgroup case is not run"
 fi
 
+# Settings the commands take from the environment: a value they do not
+# allow is said once and the default used (PICL_THREADS=bogus read
+# serially without a word, PICL_SIMD=no kept the vector reader on).
+run env PICL_THREADS=3 "$PT" --resources
+expect_rc 0
+grep -q '^threads reading a file: *3 (PICL_THREADS)$' "$TMP/out" || fail "PICL_THREADS=3: $(cat "$TMP/out")"
+for v in bogus 0 2x +3; do
+  run env PICL_THREADS=$v "$PT" --resources
+  expect_rc 0
+  expect_err <<'T'
+picltrace: PICL_THREADS must be a number of threads from 1 up, in decimal; using the default
+T
+  grep -q "^threads reading a file: *$(awk -v n="$(nproc)" 'BEGIN { print (n > 8 ? 8 : n) }') (one per CPU" "$TMP/out" ||
+    fail "PICL_THREADS=$v: $(cat "$TMP/out")"
+done
+printf -- '-3 -901 0 0 0 0\n' >"$TMP/one.picl"
+run env PICL_SIMD=no PICL_THREADS=x "$PT" cat "$TMP/one.picl"
+expect_rc 0
+expect_err <<'T'
+picltrace: PICL_THREADS must be a number of threads from 1 up, in decimal; using the default
+picltrace: PICL_SIMD must be 0 or 1; using the default
+T
+expect_out <"$TMP/one.picl"
+
 echo "$ntest cases"

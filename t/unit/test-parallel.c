@@ -447,29 +447,34 @@ static int reader_tasks(const char *path)
 }
 
 /*
- * The threads: PICL_THREADS when set (not a number, or below 1: 1; at most
- * 8), else one per CPU of the affinity mask, not one per CPU online: held
- * to one CPU (taskset -c 0, a batch job's one core) a reader reads alone.
+ * The threads: PICL_THREADS when set to a whole number from 1 up (at most
+ * 8; anything else counts as unset: "x" read serially without a word),
+ * else one per CPU of the affinity mask, not one per CPU online: held to
+ * one CPU (taskset -c 0, a batch job's one core) a reader reads alone.
  */
 START_TEST(threads_from_affinity)
 {
+	static const char *const bad[] = { "x", "0", "-2", "2x", " 3", "+3",
+					   "99999999999999999999" };
 	char *path = make_trace(11, 20000);
 	cpu_set_t all, one;
 	int cpus, first, expect;
-
-	setenv("PICL_THREADS", "3", 1);
-	ck_assert_uint_eq(picl_reader_threads(), 3);
-	setenv("PICL_THREADS", "x", 1);
-	ck_assert_uint_eq(picl_reader_threads(), 1);
-	setenv("PICL_THREADS", "0", 1);
-	ck_assert_uint_eq(picl_reader_threads(), 1);
-	setenv("PICL_THREADS", "20", 1);
-	ck_assert_uint_eq(picl_reader_threads(), 8);
-	unsetenv("PICL_THREADS");
+	size_t i;
 
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(all), &all), 0);
 	cpus = CPU_COUNT(&all);
 	expect = cpus > 8 ? 8 : cpus;
+	setenv("PICL_THREADS", "3", 1);
+	ck_assert_uint_eq(picl_reader_threads(), 3);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("PICL_THREADS", bad[i], 1);
+		ck_assert_msg(picl_reader_threads() == (size_t)expect, "PICL_THREADS='%s': %zu",
+			      bad[i], picl_reader_threads());
+	}
+	setenv("PICL_THREADS", "20", 1);
+	ck_assert_uint_eq(picl_reader_threads(), 8);
+	unsetenv("PICL_THREADS");
+
 	ck_assert_uint_eq(picl_reader_threads(), (size_t)expect);
 	ck_assert_int_eq(tasks(), 1);
 	if (cpus >= 2)
