@@ -1599,9 +1599,10 @@ static void report_pair(struct validator *v, const struct picl_message *m)
 	if (m->send_length >= 0 && m->recv_length >= 0 && m->send_length != m->recv_length)
 		report(v, sev, R_MESSAGE, m->recv_mark.line, m->recv_mark.column,
 		       m->send_mark.line,
-		       "receive of %lld bytes with type %d from processor %d matches the send of %lld bytes at line %llu%s",
-		       (long long)m->recv_length, (int)m->type, (int)m->src_processor,
-		       (long long)m->send_length, (unsigned long long)m->send_mark.line, why);
+		       "receive of %lld byte%s with type %d from processor %d matches the send of %lld byte%s at line %llu%s",
+		       (long long)m->recv_length, m->recv_length == 1 ? "" : "s", (int)m->type,
+		       (int)m->src_processor, (long long)m->send_length,
+		       m->send_length == 1 ? "" : "s", (unsigned long long)m->send_mark.line, why);
 	if (picl_time_cmp(m->recv_time, m->send_time) < 0) {
 		char t1[PICL_TIME_BUFSIZE], t2[PICL_TIME_BUFSIZE];
 

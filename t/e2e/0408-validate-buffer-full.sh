@@ -213,7 +213,7 @@ first=$(line_of stop.picl '$1 == -4 && ($2 == -51 || $2 == -52) && $4 == 1 && $6
 awk -v l="$first" 'NR == l { $8 = 99 } { print }' stop.picl >bad.picl
 run "$PT" validate --max-errors=0 bad.picl
 expect_rc 1
-grep -Eq "^bad.picl:$first:1: message-match: receive of 99 bytes with type 1 from processor 0 matches the send of 1 bytes at line $N\$" "$TMP/out" ||
+grep -Eq "^bad.picl:$first:1: message-match: receive of 99 bytes with type 1 from processor 0 matches the send of 1 byte at line $N\$" "$TMP/out" ||
   fail "$last: $(cat "$TMP/out")"
 grep -Eq '^bad.picl: [0-9]+ records, 1 error, [0-9]+ warnings$' "$TMP/out" ||
   fail "$last: $(tail -1 "$TMP/out")"
