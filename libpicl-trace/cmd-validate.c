@@ -294,8 +294,7 @@ struct validator {
 	struct lost_broadcast lost;
 	struct picltrace_sends *sends;  /* the first send to each processor */
 	/* matches whose finding waits for a -914 that may still come (held) */
-	struct picl_message *held;
-	size_t held_head, nheld, held_cap;
+	struct picltrace_queue held;    /* of struct picl_message */
 	int gaps_changed;       /* by the record: held ones may be settled */
 
 	int have_last;          /* --sorted */
@@ -1627,37 +1626,32 @@ static void report_pair(struct validator *v, const struct picl_message *m)
 
 static void release_held(struct validator *v, int all)
 {
-	while (v->held_head < v->nheld &&
-	       (all || pair_settled(v, &v->held[v->held_head]) ||
-		v->nheld - v->held_head > HELD_MAX))
-		report_pair(v, &v->held[v->held_head++]);
-	if (v->held_head == v->nheld)
-		v->held_head = v->nheld = 0;
+	const struct picl_message *m;
+
+	while ((m = picltrace_queue_front(&v->held)) &&
+	       (all || pair_settled(v, m) || picltrace_queue_len(&v->held) > HELD_MAX)) {
+		picltrace_queue_pop(&v->held);
+		report_pair(v, m);
+	}
 }
 
 /* A send and a receive have been matched: lengths and times. */
 static void matched(struct validator *v, const struct picl_message *m)
 {
+	struct picl_message *slot;
+
 	if (!(m->send_length >= 0 && m->recv_length >= 0 && m->send_length != m->recv_length) &&
 	    picl_time_cmp(m->recv_time, m->send_time) >= 0)
 		return;
-	if (v->held_head == v->nheld && pair_settled(v, m)) {
+	if (!picltrace_queue_len(&v->held) && pair_settled(v, m)) {
 		report_pair(v, m);
 		return;
 	}
-	/* room at the front, once it is half the array (a memmove per pair
-	 * would be quadratic in the pairs waiting) */
-	if (v->held_head > 0 && v->nheld == v->held_cap && v->held_head >= v->held_cap / 2) {
-		memmove(v->held, v->held + v->held_head,
-			(v->nheld - v->held_head) * sizeof(*v->held));
-		v->nheld -= v->held_head;
-		v->held_head = 0;
-	}
-	if (grow((void **)&v->held, &v->held_cap, v->nheld + 1, sizeof(*v->held)) < 0) {
+	if (!(slot = picltrace_queue_push(&v->held))) {
 		report_pair(v, m);   /* no memory to wait: as things stand */
 		return;
 	}
-	v->held[v->nheld++] = *m;
+	*slot = *m;
 	release_held(v, 0);
 }
 
@@ -2739,7 +2733,7 @@ static void check_record(struct validator *v, struct picl_record *rec)
 		v->nomem = 1;
 		v->failure = picl_matcher_strerror(v->matcher);
 	}
-	if (v->gaps_changed && v->nheld)
+	if (v->gaps_changed && picltrace_queue_len(&v->held))
 		release_held(v, 0);
 	v->gaps_changed = 0;
 	if (header && !picl_matcher_in_header(v->matcher)) {
@@ -2819,9 +2813,7 @@ static void reset(struct validator *v)
 	v->lost.open = 0;
 	picltrace_sends_free(v->sends);
 	v->sends = NULL;
-	free(v->held);
-	v->held = NULL;
-	v->held_head = v->nheld = v->held_cap = 0;
+	picltrace_queue_free(&v->held);
 	for (k = 0; k < v->ndeferred; k++)
 		free(v->deferred[k].message);
 	v->ndeferred = 0;
@@ -2990,6 +2982,7 @@ int cmd_validate(int argc, const char **argv)
 	int64_t n;
 
 	memset(&v, 0, sizeof(v));
+	v.held.size = sizeof(struct picl_message);
 	v.spill_fd = -1;
 	v.opt = &opt;
 	v.out = stdout;

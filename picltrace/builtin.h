@@ -442,6 +442,41 @@ struct picl_time picltrace_sends_first(const struct picltrace_sends *s, int32_t 
 				       struct picl_time t);
 void picltrace_sends_free(struct picltrace_sends *s);
 
+/*
+ * A queue of items of one size, oldest first: the matched pairs validate
+ * and stat hold back while a ring's -914 may still show records missing
+ * before one of their sides (picltrace_gaps_settled). Room at the front is
+ * made only once it is half the array (amortised O(1)): a memmove of all
+ * waiting per item, 4096 of them in any trace without traceflush, cost
+ * stat a third more CPU. A zeroed struct with `size` set is empty.
+ */
+struct picltrace_queue {
+	char *v;
+	size_t size;                    /* of an item */
+	size_t head, n, cap;            /* the items are v[head..n), in items */
+};
+
+/* Room for one more item at the end (to be filled by the caller), or NULL
+ * when out of memory. */
+void *picltrace_queue_push(struct picltrace_queue *q);
+
+/* The oldest item, or NULL when the queue is empty. */
+static inline void *picltrace_queue_front(const struct picltrace_queue *q)
+{
+	return q->head < q->n ? q->v + q->head * q->size : NULL;
+}
+
+static inline size_t picltrace_queue_len(const struct picltrace_queue *q)
+{
+	return q->n - q->head;
+}
+
+/* Take the oldest item off (it stays readable until the next push). */
+void picltrace_queue_pop(struct picltrace_queue *q);
+
+/* Free the items; the queue stays usable, empty, with its size. */
+void picltrace_queue_free(struct picltrace_queue *q);
+
 /* Print "picltrace CMD: " and a formatted message on stderr. */
 void picltrace_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

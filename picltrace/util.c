@@ -13,6 +13,7 @@
 #endif
 #include "builtin.h"
 #include "fdio.h"
+#include "grow.h"
 #include "intmap.h"
 #include "pow10.h"
 
@@ -1098,4 +1099,29 @@ void picltrace_sends_free(struct picltrace_sends *s)
 	intmap_free(&s->to);
 	free(s->first);
 	free(s);
+}
+
+void *picltrace_queue_push(struct picltrace_queue *q)
+{
+	if (q->n == q->cap && q->head > 0 && q->head >= q->cap / 2) {
+		memmove(q->v, q->v + q->head * q->size, (q->n - q->head) * q->size);
+		q->n -= q->head;
+		q->head = 0;
+	}
+	if (grow((void **)&q->v, &q->cap, q->n + 1, q->size) < 0)
+		return NULL;
+	return q->v + q->n++ * q->size;
+}
+
+void picltrace_queue_pop(struct picltrace_queue *q)
+{
+	if (q->head < q->n && ++q->head == q->n)
+		q->head = q->n = 0;
+}
+
+void picltrace_queue_free(struct picltrace_queue *q)
+{
+	free(q->v);
+	q->v = NULL;
+	q->head = q->n = q->cap = 0;
 }

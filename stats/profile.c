@@ -673,33 +673,26 @@ static int pair_settled(const struct prof_held *h)
 
 static int release_held(struct profile *p, int all)
 {
+	const struct prof_held *h;
 	int rc = 0;
 
-	while (!rc && p->held_head < p->nheld &&
-	       (all || pair_settled(&p->held[p->held_head]) ||
-		p->nheld - p->held_head > PROF_HELD_MAX))
-		rc = pair_add(p, &p->held[p->held_head++]);
-	if (p->held_head == p->nheld)
-		p->held_head = p->nheld = 0;
+	while (!rc && (h = picltrace_queue_front(&p->held)) &&
+	       (all || pair_settled(h) || picltrace_queue_len(&p->held) > PROF_HELD_MAX)) {
+		picltrace_queue_pop(&p->held);
+		rc = pair_add(p, h);
+	}
 	return rc;
 }
 
 static int hold(struct profile *p, const struct prof_held *h)
 {
-	if (p->held_head == p->nheld && pair_settled(h))
+	struct prof_held *slot;
+
+	if (!picltrace_queue_len(&p->held) && pair_settled(h))
 		return pair_add(p, h);
-	/* room at the front, once it is half the array: a memmove per pair
-	 * (4096 waiting, as in every trace without traceflush) cost stat
-	 * a third more CPU */
-	if (p->held_head > 0 && p->nheld == p->held_cap && p->held_head >= p->held_cap / 2) {
-		memmove(p->held, p->held + p->held_head,
-			(p->nheld - p->held_head) * sizeof(*p->held));
-		p->nheld -= p->held_head;
-		p->held_head = 0;
-	}
-	if (grow((void **)&p->held, &p->held_cap, p->nheld + 1, sizeof(*p->held)))
+	if (!(slot = picltrace_queue_push(&p->held)))
 		return PICL_ERR_NOMEM;
-	p->held[p->nheld++] = *h;
+	*slot = *h;
 	return release_held(p, 0);
 }
 
@@ -1001,7 +994,7 @@ static int add_event(struct profile *p, struct picl_record *rec, const char *pat
 	else
 		rc = add_message(p, pp, rec);
 	rec->mark.line -= p->line_base;
-	if (rc == 0 && changed && p->nheld)
+	if (rc == 0 && changed && picltrace_queue_len(&p->held))
 		rc = release_held(p, 0);
 	return rc;
 }
@@ -2217,6 +2210,7 @@ struct profile *profile_new(const struct prof_options *opts,
 	if (p->matcher)
 		picl_matcher_set_broadcast_detail(p->matcher, 0);
 	p->sends = picltrace_sends_new();
+	p->held.size = sizeof(struct prof_held);
 	p->defs = p->no_defs = picl_defs_new();
 	if (!p->stats || !p->matcher || !p->defs || !p->sends ||
 	    picltrace_matcher_memory(p->matcher, p->opt.memory, p->opt.tmpdir) < 0) {
@@ -2307,7 +2301,7 @@ void profile_free(struct profile *p)
 	picl_stats_free(p->stats);
 	picl_matcher_free(p->matcher);
 	picltrace_sends_free(p->sends);
-	free(p->held);
+	picltrace_queue_free(&p->held);
 	picl_reader_free(p->reader);
 	picl_defs_free(p->no_defs);
 	if (p->schema)

@@ -222,8 +222,7 @@ struct profile {
 	 * ring's -914 may come after the records that follow its gap) */
 	uint64_t gap_pairs, gap_sends, gap_recvs;
 	struct picltrace_sends *sends;
-	struct prof_held *held;
-	size_t held_head, nheld, held_cap;
+	struct picltrace_queue held;     /* of struct prof_held */
 	uint64_t line_base, line_max;    /* lines of the inputs before this one,
 					    and of this one so far: a process's
 					    positions compared across inputs */
